@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// Closest-point projection of a point onto one segment: the node-to-segment kernel.
+#pragma once
+
+#include "contact/types.hpp"
+
+#include <Eigen/Core>
+
+#include <array>
+#include <cstdint>
+
+namespace contact {
+
+/// Outcome of a projection.
+enum class ProjectionStatus : std::uint8_t {
+    kConverged,      ///< closest point strictly inside the segment
+    kOnBoundary,     ///< closest point on an edge or a corner of the segment
+    kDegenerate,     ///< segment has no normal at the closest point (collapsed); normal is zero
+    kNotConverged,   ///< iteration limit hit; the best point found is returned
+};
+
+[[nodiscard]] const char* projectionStatusName(ProjectionStatus s) noexcept;
+
+/// Closest point of a segment to a point p, with what the solver assembles contact from.
+struct Projection {
+    Eigen::Vector2d xi = Eigen::Vector2d::Zero();       ///< local coordinates (eta = 0 for lines)
+    Eigen::Vector3d point = Eigen::Vector3d::Zero();    ///< closest point x(xi) on the segment
+    double distance = 0.0;                              ///< |p - point| (>= 0)
+    /// Signed gap (p - point) . normal. Negative = penetration (p behind the outward normal).
+    double gap = 0.0;
+    Eigen::Vector3d normal = Eigen::Vector3d::Zero();   ///< unit outward normal of the segment at xi
+    Eigen::Vector3d tangent1 = Eigen::Vector3d::Zero(); ///< unit, along dx/dxi
+    Eigen::Vector3d tangent2 = Eigen::Vector3d::Zero(); ///< unit, normal x tangent1 (+z for lines)
+    std::array<double, kMaxSegmentNodes> N{};           ///< shape-function values at xi
+    ProjectionStatus status = ProjectionStatus::kNotConverged;
+};
+
+/// Closest point on a segment (over its whole closed reference domain) to p.
+///
+/// Line2 and Tri3 are solved in closed form (Ericson, Real-Time Collision Detection, 5.1.2 and
+/// 5.1.5). The others (warped Quad4, curved quadratic segments) start from the best of a few
+/// samples and run an active-set Newton method on 1/2 |x(xi) - p|^2 with the domain's edges as
+/// constraints, so closest points on edges and corners are found exactly.
+/// Never throws, never allocates.
+[[nodiscard]] Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept;
+
+}  // namespace contact

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#include "contact/bounds.hpp"
+
+#include "contact/segment.hpp"
+
+#include <algorithm>
+
+namespace contact {
+namespace {
+
+// Extent of the control points along the columns of `axes`, measured from the first control point
+// (a local origin keeps round-off small far from the global origin), as [lo, hi] per axis.
+template <int D>
+void extentAlong(const ControlPoints& cp, const Eigen::Matrix<double, D, D>& axes,
+                 Eigen::Matrix<double, D, 1>& lo, Eigen::Matrix<double, D, 1>& hi) noexcept {
+    const Eigen::Matrix<double, D, 1> origin = cp.p[0].template head<D>();
+    lo.setZero();
+    hi.setZero();
+    for (int i = 1; i < cp.count; ++i) {
+        const Eigen::Matrix<double, D, 1> q =
+            axes.transpose() * (cp.p[i].template head<D>() - origin);
+        lo = lo.cwiseMin(q);
+        hi = hi.cwiseMax(q);
+    }
+}
+
+}  // namespace
+
+template <int D>
+Aabb<D> segmentAabb(const SegmentNodes& s, double buffer) noexcept {
+    const ControlPoints cp = controlPoints(s);
+    Aabb<D> box;
+    box.lo = cp.p[0].template head<D>();
+    box.hi = box.lo;
+    for (int i = 1; i < cp.count; ++i) {
+        box.lo = box.lo.cwiseMin(cp.p[i].template head<D>());
+        box.hi = box.hi.cwiseMax(cp.p[i].template head<D>());
+    }
+    box.lo.array() -= buffer;
+    box.hi.array() += buffer;
+    return box;
+}
+
+template Aabb<2> segmentAabb<2>(const SegmentNodes&, double) noexcept;
+template Aabb<3> segmentAabb<3>(const SegmentNodes&, double) noexcept;
+
+Obb2 segmentObb2d(const SegmentNodes& s, double buffer) noexcept {
+    const ControlPoints cp = controlPoints(s);
+    Obb2 box;
+    const Eigen::Vector2d chord = (s.x[1] - s.x[0]).head<2>();
+    const double len = chord.norm();
+    if (len > 0.0) {
+        const Eigen::Vector2d u = chord / len;
+        box.axes.col(0) = u;
+        box.axes.col(1) = Eigen::Vector2d(u.y(), -u.x());
+    }
+    Eigen::Vector2d lo;
+    Eigen::Vector2d hi;
+    extentAlong<2>(cp, box.axes, lo, hi);
+    box.center = cp.p[0].head<2>() + box.axes * (0.5 * (lo + hi));
+    box.halfExtent = (0.5 * (hi - lo)).array() + buffer;
+    return box;
+}
+
+Obb3 segmentObb3d(const SegmentNodes& s, double buffer) noexcept {
+    const ControlPoints cp = controlPoints(s);
+    Obb3 box;
+    const SegmentFrame fr = segmentFrame(s, referenceCentre(s.type));
+    if (!fr.degenerate) {
+        box.axes.col(0) = fr.tangent1;
+        box.axes.col(1) = fr.tangent2;
+        box.axes.col(2) = fr.normal;
+    }
+    Eigen::Vector3d lo;
+    Eigen::Vector3d hi;
+    extentAlong<3>(cp, box.axes, lo, hi);
+    box.center = cp.p[0] + box.axes * (0.5 * (lo + hi));
+    box.halfExtent = (0.5 * (hi - lo)).array() + buffer;
+    return box;
+}
+
+}  // namespace contact

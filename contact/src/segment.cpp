@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+#include "contact/segment.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace contact {
+namespace {
+
+// Jacobian below this fraction of (node spread)^dim counts as degenerate.
+constexpr double kDegenerateJacobianRel = 1e-12;
+
+// 1D quadratic Lagrange basis on nodes s = -1, 0, 1 (index 0, 1, 2), with derivatives.
+struct Lagrange1d {
+    double l[3];
+    double d[3];
+    double dd[3];
+};
+
+Lagrange1d lagrange1d(double s) noexcept {
+    return {{0.5 * s * (s - 1.0), 1.0 - s * s, 0.5 * s * (s + 1.0)},
+            {s - 0.5, -2.0 * s, s + 0.5},
+            {1.0, -2.0, 1.0}};
+}
+
+// Quad9 node i sits at grid position (kQ9a[i], kQ9b[i]) of the 3x3 tensor grid (0: -1, 1: 0, 2: 1).
+constexpr int kQ9a[9] = {0, 2, 2, 0, 1, 2, 1, 0, 1};
+constexpr int kQ9b[9] = {0, 0, 2, 2, 0, 1, 2, 1, 1};
+constexpr double kQuadXi[4] = {-1.0, 1.0, 1.0, -1.0};
+constexpr double kQuadEta[4] = {-1.0, -1.0, 1.0, 1.0};
+
+void quad9(double xi, double eta, ShapeFunctions& f) noexcept {
+    const Lagrange1d a = lagrange1d(xi);
+    const Lagrange1d b = lagrange1d(eta);
+    for (int i = 0; i < 9; ++i) {
+        const int ia = kQ9a[i];
+        const int ib = kQ9b[i];
+        f.N[i] = a.l[ia] * b.l[ib];
+        f.dXi[i] = a.d[ia] * b.l[ib];
+        f.dEta[i] = a.l[ia] * b.d[ib];
+        f.dXiXi[i] = a.dd[ia] * b.l[ib];
+        f.dXiEta[i] = a.d[ia] * b.d[ib];
+        f.dEtaEta[i] = a.l[ia] * b.dd[ib];
+    }
+}
+
+// Serendipity Quad8 = Quad9 whose centre node is x(0,0) = -1/4 sum(corners) + 1/2 sum(midsides),
+// so N8_i = N9_i + c_i N9_centre. Exact: the serendipity space lies inside the biquadratic one.
+void quad8(double xi, double eta, ShapeFunctions& f) noexcept {
+    quad9(xi, eta, f);
+    for (int i = 0; i < 8; ++i) {
+        const double c = i < 4 ? -0.25 : 0.5;
+        f.N[i] += c * f.N[8];
+        f.dXi[i] += c * f.dXi[8];
+        f.dEta[i] += c * f.dEta[8];
+        f.dXiXi[i] += c * f.dXiXi[8];
+        f.dXiEta[i] += c * f.dXiEta[8];
+        f.dEtaEta[i] += c * f.dEtaEta[8];
+    }
+    f.N[8] = f.dXi[8] = f.dEta[8] = f.dXiXi[8] = f.dXiEta[8] = f.dEtaEta[8] = 0.0;
+}
+
+void tri6(double xi, double eta, ShapeFunctions& f) noexcept {
+    const double l1 = 1.0 - xi - eta;
+    const double l2 = xi;
+    const double l3 = eta;
+    f.N = {l1 * (2 * l1 - 1), l2 * (2 * l2 - 1), l3 * (2 * l3 - 1), 4 * l1 * l2, 4 * l2 * l3,
+           4 * l3 * l1};
+    f.dXi = {-(4 * l1 - 1), 4 * l2 - 1, 0.0, 4 * (l1 - l2), 4 * l3, -4 * l3};
+    f.dEta = {-(4 * l1 - 1), 0.0, 4 * l3 - 1, -4 * l2, 4 * l2, 4 * (l1 - l3)};
+    f.dXiXi = {4, 4, 0, -8, 0, 0};
+    f.dXiEta = {4, 0, 0, -4, 4, -4};
+    f.dEtaEta = {4, 0, 4, 0, 0, -8};
+}
+
+// Largest coordinate difference between the first corner and the others: a cheap length scale.
+double nodeSpread(const SegmentNodes& s) noexcept {
+    double spread = 0.0;
+    const int nc = cornerCount(s.type);
+    for (int i = 1; i < nc; ++i) {
+        spread = std::max(spread, (s.x[i] - s.x[0]).cwiseAbs().maxCoeff());
+    }
+    return spread;
+}
+
+}  // namespace
+
+ShapeFunctions shapeFunctions(SegmentType type, const Eigen::Vector2d& xi) noexcept {
+    ShapeFunctions f;
+    const double s = xi[0];
+    const double t = xi[1];
+    switch (type) {
+    case SegmentType::Line2:
+        f.N[0] = 0.5 * (1.0 - s);
+        f.N[1] = 0.5 * (1.0 + s);
+        f.dXi[0] = -0.5;
+        f.dXi[1] = 0.5;
+        break;
+    case SegmentType::Line3: {
+        const Lagrange1d a = lagrange1d(s);
+        // Node order: end at -1, end at +1, midside at 0.
+        f.N = {a.l[0], a.l[2], a.l[1]};
+        f.dXi = {a.d[0], a.d[2], a.d[1]};
+        f.dXiXi = {a.dd[0], a.dd[2], a.dd[1]};
+        break;
+    }
+    case SegmentType::Tri3:
+        f.N = {1.0 - s - t, s, t};
+        f.dXi = {-1.0, 1.0, 0.0};
+        f.dEta = {-1.0, 0.0, 1.0};
+        break;
+    case SegmentType::Tri6: tri6(s, t, f); break;
+    case SegmentType::Quad4:
+        for (int i = 0; i < 4; ++i) {
+            const double a = 1.0 + kQuadXi[i] * s;
+            const double b = 1.0 + kQuadEta[i] * t;
+            f.N[i] = 0.25 * a * b;
+            f.dXi[i] = 0.25 * kQuadXi[i] * b;
+            f.dEta[i] = 0.25 * kQuadEta[i] * a;
+            f.dXiEta[i] = 0.25 * kQuadXi[i] * kQuadEta[i];
+        }
+        break;
+    case SegmentType::Quad8: quad8(s, t, f); break;
+    case SegmentType::Quad9: quad9(s, t, f); break;
+    }
+    return f;
+}
+
+Eigen::Vector3d position(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept {
+    const ShapeFunctions f = shapeFunctions(s.type, xi);
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();
+    const int n = nodeCount(s.type);
+    for (int i = 0; i < n; ++i) {
+        x += f.N[i] * s.x[i];
+    }
+    return x;
+}
+
+SegmentFrame segmentFrame(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept {
+    const ShapeFunctions f = shapeFunctions(s.type, xi);
+    SegmentFrame fr;
+    const int n = nodeCount(s.type);
+    for (int i = 0; i < n; ++i) {
+        fr.point += f.N[i] * s.x[i];
+        fr.dXi += f.dXi[i] * s.x[i];
+        fr.dEta += f.dEta[i] * s.x[i];
+    }
+    const double spread = nodeSpread(s);
+    if (parametricDim(s.type) == 1) {
+        fr.jacobian = fr.dXi.norm();
+        if (!(fr.jacobian > kDegenerateJacobianRel * spread)) {
+            return fr;
+        }
+        fr.tangent1 = fr.dXi / fr.jacobian;
+        fr.normal = Eigen::Vector3d(fr.tangent1.y(), -fr.tangent1.x(), 0.0);
+    } else {
+        const Eigen::Vector3d c = fr.dXi.cross(fr.dEta);
+        fr.jacobian = c.norm();
+        if (!(fr.jacobian > kDegenerateJacobianRel * spread * spread)) {
+            return fr;
+        }
+        fr.normal = c / fr.jacobian;
+        fr.tangent1 = fr.dXi.normalized();
+    }
+    fr.tangent2 = fr.normal.cross(fr.tangent1);
+    fr.degenerate = false;
+    return fr;
+}
+
+Eigen::Vector3d outwardNormal(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept {
+    return segmentFrame(s, xi).normal;
+}
+
+double characteristicSize(const SegmentNodes& s) noexcept {
+    const int nc = cornerCount(s.type);
+    if (nc == 2) {
+        return (s.x[1] - s.x[0]).norm();
+    }
+    double sum = 0.0;
+    for (int i = 0; i < nc; ++i) {
+        sum += (s.x[(i + 1) % nc] - s.x[i]).norm();
+    }
+    return sum / nc;
+}
+
+ControlPoints controlPoints(const SegmentNodes& s) noexcept {
+    ControlPoints cp;
+    const auto lift = [](const Eigen::Vector3d& a, const Eigen::Vector3d& b,
+                         const Eigen::Vector3d& m) -> Eigen::Vector3d {
+        return 2.0 * m - 0.5 * (a + b);
+    };
+    switch (s.type) {
+    case SegmentType::Line2:
+    case SegmentType::Tri3:
+    case SegmentType::Quad4:
+        cp.count = nodeCount(s.type);
+        for (int i = 0; i < cp.count; ++i) {
+            cp.p[i] = s.x[i];
+        }
+        break;
+    case SegmentType::Line3:
+        cp.count = 3;
+        cp.p[0] = s.x[0];
+        cp.p[1] = s.x[1];
+        cp.p[2] = lift(s.x[0], s.x[1], s.x[2]);
+        break;
+    case SegmentType::Tri6:
+        cp.count = 6;
+        for (int i = 0; i < 3; ++i) {
+            cp.p[i] = s.x[i];
+            cp.p[3 + i] = lift(s.x[i], s.x[(i + 1) % 3], s.x[3 + i]);
+        }
+        break;
+    case SegmentType::Quad8:
+    case SegmentType::Quad9: {
+        // 3x3 grid of Lagrange nodes, g[a][b] at (xi, eta) = (a - 1, b - 1).
+        Eigen::Vector3d g[3][3];
+        for (int i = 0; i < 8; ++i) {
+            g[kQ9a[i]][kQ9b[i]] = s.x[i];
+        }
+        if (s.type == SegmentType::Quad9) {
+            g[1][1] = s.x[8];
+        } else {
+            g[1][1] = -0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3]) +
+                      0.5 * (s.x[4] + s.x[5] + s.x[6] + s.x[7]);
+        }
+        // Lagrange -> Bezier, one direction after the other (the maps commute).
+        for (int b = 0; b < 3; ++b) {
+            g[1][b] = lift(g[0][b], g[2][b], g[1][b]);
+        }
+        for (int a = 0; a < 3; ++a) {
+            g[a][1] = lift(g[a][0], g[a][2], g[a][1]);
+        }
+        cp.count = 9;
+        int k = 0;
+        for (auto& row : g) {
+            for (const auto& p : row) {
+                cp.p[k++] = p;
+            }
+        }
+        break;
+    }
+    }
+    return cp;
+}
+
+Eigen::Vector2d referenceCentre(SegmentType type) noexcept {
+    return isTriangle(type) ? Eigen::Vector2d(1.0 / 3.0, 1.0 / 3.0) : Eigen::Vector2d::Zero();
+}
+
+bool inReferenceDomain(SegmentType type, const Eigen::Vector2d& xi, double tol) noexcept {
+    if (parametricDim(type) == 1) {
+        return std::abs(xi[0]) <= 1.0 + tol;
+    }
+    if (isTriangle(type)) {
+        return xi[0] >= -tol && xi[1] >= -tol && xi[0] + xi[1] <= 1.0 + tol;
+    }
+    return std::abs(xi[0]) <= 1.0 + tol && std::abs(xi[1]) <= 1.0 + tol;
+}
+
+Eigen::Vector2d nodeLocalCoordinates(SegmentType type, int i) noexcept {
+    switch (type) {
+    case SegmentType::Line2:
+    case SegmentType::Line3: {
+        constexpr double kLine[3] = {-1.0, 1.0, 0.0};
+        return {kLine[i], 0.0};
+    }
+    case SegmentType::Tri3:
+    case SegmentType::Tri6: {
+        constexpr double kTri[6][2] = {{0, 0}, {1, 0}, {0, 1}, {0.5, 0}, {0.5, 0.5}, {0, 0.5}};
+        return {kTri[i][0], kTri[i][1]};
+    }
+    case SegmentType::Quad4:
+    case SegmentType::Quad8:
+    case SegmentType::Quad9: return {kQ9a[i] - 1.0, kQ9b[i] - 1.0};
+    }
+    return Eigen::Vector2d::Zero();
+}
+
+}  // namespace contact
