@@ -1,1 +1,178 @@
 // SPDX-License-Identifier: MIT
+// Buffered AABB and OBB of segments: they enclose the whole (curved) segment and its buffer.
+#include "contact/bounds.hpp"
+
+#include "contact/segment.hpp"
+#include "eigen_checks.hpp"
+#include "scenes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+namespace contact {
+namespace {
+
+using testing::allNear;
+
+template <int D>
+bool aabbContains(const Aabb<D>& box, const Eigen::Vector3d& p, double slack) {
+    for (int k = 0; k < D; ++k) {
+        if (p[k] < box.lo[k] - slack || p[k] > box.hi[k] + slack) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool obbContains(const Obb2& box, const Eigen::Vector3d& p, double slack) {
+    const Eigen::Vector2d q = box.axes.transpose() * (p.head<2>() - box.center);
+    return (q.cwiseAbs() - box.halfExtent).maxCoeff() <= slack;
+}
+
+bool obbContains(const Obb3& box, const Eigen::Vector3d& p, double slack) {
+    const Eigen::Vector3d q = box.axes.transpose() * (p - box.center);
+    return (q.cwiseAbs() - box.halfExtent).maxCoeff() <= slack;
+}
+
+class BoundsTest : public ::testing::TestWithParam<SegmentType> {};
+
+// Points of the segment, and points within `buffer` of it, lie in both buffered volumes.
+TEST_P(BoundsTest, EncloseSegmentAndBufferSampledDensely) {
+    const SegmentType type = GetParam();
+    const bool planar = parametricDim(type) == 1;
+    std::mt19937 rng(21);
+    testing::RandomSegmentOptions opt;
+    opt.curvature = 0.35;
+    opt.warp = 0.4;
+    opt.offset = 1e3;
+    int outside = 0;
+    for (int c = 0; c < 300; ++c) {
+        SCOPED_TRACE("seed 21, case " + std::to_string(c));
+        const SegmentNodes s = testing::randomSegment(type, rng, opt);
+        const double buffer = c % 3 == 0 ? 0.0 : testing::uniform(rng, 1e-4, 0.5);
+        const double slack = 1e-12 * opt.offset;
+        const Aabb2 a2 = segmentAabb<2>(s, buffer);
+        const Aabb3 a3 = segmentAabb<3>(s, buffer);
+        const Obb2 o2 = planar ? segmentObb2d(s, buffer) : Obb2{};
+        const Obb3 o3 = planar ? Obb3{} : segmentObb3d(s, buffer);
+        for (int k = 0; k < 200; ++k) {
+            const Eigen::Vector3d x = position(s, testing::randomLocalPoint(type, rng));
+            const Eigen::Vector3d p =
+                x + testing::uniform(rng, 0.0, 1.0) * buffer * testing::randomUnitVector(rng, planar);
+            const bool in = planar ? aabbContains(a2, p, slack) && obbContains(o2, p, slack)
+                                   : aabbContains(a3, p, slack) && obbContains(o3, p, slack);
+            outside += in ? 0 : 1;
+            EXPECT_TRUE(in) << "point " << p.transpose() << " buffer " << buffer;
+        }
+    }
+    EXPECT_EQ(outside, 0);
+}
+
+TEST_P(BoundsTest, LinearSegmentAabbIsTheNodeBoxPlusBuffer) {
+    const SegmentType type = GetParam();
+    if (isQuadratic(type)) {
+        GTEST_SKIP() << "quadratic segments are bounded by their control points, not their nodes";
+    }
+    std::mt19937 rng(22);
+    const SegmentNodes s = testing::randomSegment(type, rng);
+    Eigen::Vector3d lo = s.x[0];
+    Eigen::Vector3d hi = s.x[0];
+    for (int i = 1; i < nodeCount(type); ++i) {
+        lo = lo.cwiseMin(s.x[i]);
+        hi = hi.cwiseMax(s.x[i]);
+    }
+    const Aabb3 box = segmentAabb<3>(s, 0.25);
+    EXPECT_TRUE(allNear(box.lo, (lo.array() - 0.25).matrix(), 0.0));
+    EXPECT_TRUE(allNear(box.hi, (hi.array() + 0.25).matrix(), 0.0));
+}
+
+TEST_P(BoundsTest, ObbAxesAreOrthonormal) {
+    const SegmentType type = GetParam();
+    std::mt19937 rng(23);
+    for (int c = 0; c < 50; ++c) {
+        const SegmentNodes s = testing::randomSegment(type, rng);
+        if (parametricDim(type) == 1) {
+            const Obb2 o = segmentObb2d(s, 0.1);
+            EXPECT_TRUE(allNear(o.axes.transpose() * o.axes, Eigen::Matrix2d::Identity(), 1e-14));
+            EXPECT_GE(o.halfExtent.minCoeff(), 0.1);
+        } else {
+            const Obb3 o = segmentObb3d(s, 0.1);
+            EXPECT_TRUE(allNear(o.axes.transpose() * o.axes, Eigen::Matrix3d::Identity(), 1e-14));
+            EXPECT_GE(o.halfExtent.minCoeff(), 0.1);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTypes, BoundsTest, ::testing::ValuesIn(kAllSegmentTypes),
+                         [](const auto& info) { return std::string(segmentTypeName(info.param)); });
+
+// A midside node is not a bound: this arc bulges past x = 1, the largest node coordinate.
+TEST(Bounds, CurvedLineBulgesPastItsNodes) {
+    SegmentNodes s;
+    s.type = SegmentType::Line3;
+    s.x[0] = {-1, 0, 0};
+    s.x[1] = {1, 0, 0};
+    s.x[2] = {0.9, 1, 0};
+    // x(xi) = xi + 0.9 (1 - xi^2) peaks at xi = 1/1.8.
+    const double xiMax = 1.0 / 1.8;
+    const double xPeak = position(s, {xiMax, 0}).x();
+    ASSERT_GT(xPeak, 1.1);
+    EXPECT_GE(segmentAabb<2>(s, 0.0).hi.x(), xPeak);
+    const Obb2 o = segmentObb2d(s, 0.0);
+    EXPECT_TRUE(obbContains(o, position(s, {xiMax, 0}), 1e-14));
+}
+
+TEST(Bounds, CurvedQuadBulgesPastItsNodes) {
+    SegmentNodes s;
+    s.type = SegmentType::Quad8;
+    const double z[8] = {0, 0, 0, 0, 1, 1, 1, 1};  // midsides at z = 1
+    for (int i = 0; i < 8; ++i) {
+        const Eigen::Vector2d q = nodeLocalCoordinates(SegmentType::Quad8, i);
+        s.x[i] = {q.x(), q.y(), z[i]};
+    }
+    const double zCentre = position(s, {0, 0}).z();  // serendipity centre: 1/2 * 4 midsides = 2
+    ASSERT_NEAR(zCentre, 2.0, 1e-15);
+    EXPECT_GE(segmentAabb<3>(s, 0.0).hi.z(), zCentre);
+    EXPECT_TRUE(obbContains(segmentObb3d(s, 0.0), position(s, {0, 0}), 1e-14));
+}
+
+// A flat segment gets a box of 2 * buffer thickness along its normal, never zero.
+TEST(Bounds, FlatSegmentsGetBufferThickness) {
+    SegmentNodes q;
+    q.type = SegmentType::Quad4;
+    q.x[0] = {0, 0, 3};
+    q.x[1] = {2, 0, 3};
+    q.x[2] = {2, 1, 3};
+    q.x[3] = {0, 1, 3};
+    const Obb3 o = segmentObb3d(q, 0.05);
+    EXPECT_TRUE(allNear(o.axes.col(2), Eigen::Vector3d::UnitZ(), 1e-15));
+    EXPECT_TRUE(allNear(o.halfExtent, Eigen::Vector3d(1.05, 0.55, 0.05), 1e-15));
+    EXPECT_TRUE(allNear(o.center, Eigen::Vector3d(1, 0.5, 3), 1e-15));
+    SegmentNodes l;
+    l.type = SegmentType::Line2;
+    l.x[0] = {0, 0, 0};
+    l.x[1] = {0, 4, 0};
+    const Obb2 o2 = segmentObb2d(l, 0.1);
+    EXPECT_TRUE(allNear(o2.halfExtent, Eigen::Vector2d(2.1, 0.1), 1e-15));
+    EXPECT_TRUE(allNear(o2.axes.col(0), Eigen::Vector2d(0, 1), 0.0));
+}
+
+TEST(Bounds, TranslationMovesTheBoxes) {
+    std::mt19937 rng(24);
+    const SegmentNodes s = testing::randomSegment(SegmentType::Tri6, rng);
+    const Eigen::Vector3d t(1e3, -2e3, 5e2);
+    const SegmentNodes m = testing::transformed(s, Eigen::Matrix3d::Identity(), t);
+    const Aabb3 a = segmentAabb<3>(s, 0.1);
+    const Aabb3 b = segmentAabb<3>(m, 0.1);
+    EXPECT_TRUE(allNear(b.lo - a.lo, t, 1e-10));
+    EXPECT_TRUE(allNear(b.hi - a.hi, t, 1e-10));
+    const Obb3 oa = segmentObb3d(s, 0.1);
+    const Obb3 ob = segmentObb3d(m, 0.1);
+    EXPECT_TRUE(allNear(ob.center - oa.center, t, 1e-10));
+    EXPECT_TRUE(allNear(ob.halfExtent, oa.halfExtent, 1e-10));
+}
+
+}  // namespace
+}  // namespace contact

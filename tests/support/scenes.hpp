@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 
+#include <ostream>
 #include <random>
 
 namespace contact::testing {
@@ -41,3 +42,8 @@ struct RandomSegmentOptions {
 [[nodiscard]] Eigen::Vector3d randomUnitVector(std::mt19937& rng, bool planar = false);
 
 }  // namespace contact::testing
+
+namespace contact {
+/// Readable segment types in GoogleTest messages.
+inline void PrintTo(SegmentType t, std::ostream* os) { *os << segmentTypeName(t); }
+}  // namespace contact

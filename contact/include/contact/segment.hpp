@@ -5,6 +5,7 @@
 #include "contact/types.hpp"
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 #include <array>
 

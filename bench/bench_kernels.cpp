@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// Cost of one call of each geometric kernel: bounds, SAT (2D, 3D), closest-point projection.
+// Inputs are drawn once from a fixed seed; the timed loop cycles through them.
+#include "contact/bounds.hpp"
+#include "contact/projection.hpp"
+#include "contact/sat.hpp"
+#include "contact/segment.hpp"
+#include "scenes.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace contact;
+
+constexpr int kInputs = 4096;
+
+std::vector<SegmentNodes> segments(SegmentType type, unsigned seed) {
+    std::mt19937 rng(seed);
+    testing::RandomSegmentOptions opt;
+    opt.offset = 1.0;
+    std::vector<SegmentNodes> out;
+    for (int i = 0; i < kInputs; ++i) {
+        out.push_back(testing::randomSegment(type, rng, opt));
+    }
+    return out;
+}
+
+void BM_SegmentAabb(benchmark::State& state) {
+    const auto type = static_cast<SegmentType>(state.range(0));
+    const auto segs = segments(type, 1);
+    std::size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(segmentAabb<3>(segs[i++ % kInputs], 0.1));
+    }
+    state.SetLabel(segmentTypeName(type));
+}
+
+void BM_SegmentObb(benchmark::State& state) {
+    const auto type = static_cast<SegmentType>(state.range(0));
+    const auto segs = segments(type, 2);
+    std::size_t i = 0;
+    for (auto _ : state) {
+        if (parametricDim(type) == 1) {
+            benchmark::DoNotOptimize(segmentObb2d(segs[i++ % kInputs], 0.1));
+        } else {
+            benchmark::DoNotOptimize(segmentObb3d(segs[i++ % kInputs], 0.1));
+        }
+    }
+    state.SetLabel(segmentTypeName(type));
+}
+
+// Box pairs near each other, so that about half overlap and the full axis set often runs.
+void BM_Sat3d(benchmark::State& state) {
+    const auto segs = segments(SegmentType::Quad4, 3);
+    std::vector<Obb3> boxes;
+    for (const auto& s : segs) {
+        boxes.push_back(segmentObb3d(s, 0.05));
+    }
+    std::size_t i = 0;
+    long overlapping = 0;
+    for (auto _ : state) {
+        const SatResult r = satDisjoint3d(boxes[i % kInputs], boxes[(i * 7 + 1) % kInputs]);
+        overlapping += r.separated ? 0 : 1;
+        ++i;
+    }
+    benchmark::DoNotOptimize(overlapping);
+    state.counters["overlap_fraction"] = static_cast<double>(overlapping) / state.iterations();
+}
+
+void BM_Sat2d(benchmark::State& state) {
+    const auto segs = segments(SegmentType::Line2, 4);
+    std::vector<Obb2> boxes;
+    for (const auto& s : segs) {
+        boxes.push_back(segmentObb2d(s, 0.05));
+    }
+    std::size_t i = 0;
+    long overlapping = 0;
+    for (auto _ : state) {
+        const SatResult r = satDisjoint2d(boxes[i % kInputs], boxes[(i * 7 + 1) % kInputs]);
+        overlapping += r.separated ? 0 : 1;
+        ++i;
+    }
+    benchmark::DoNotOptimize(overlapping);
+    state.counters["overlap_fraction"] = static_cast<double>(overlapping) / state.iterations();
+}
+
+// Points within half a segment size of the segment: the node-to-segment situation.
+void BM_ClosestPoint(benchmark::State& state) {
+    const auto type = static_cast<SegmentType>(state.range(0));
+    const auto segs = segments(type, 5);
+    std::mt19937 rng(6);
+    std::vector<Eigen::Vector3d> points;
+    for (const auto& s : segs) {
+        const bool planar = parametricDim(type) == 1;
+        points.push_back(position(s, testing::randomLocalPoint(type, rng)) +
+                         0.5 * testing::randomUnitVector(rng, planar));
+    }
+    std::size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(closestPoint(segs[i % kInputs], points[i % kInputs]));
+        ++i;
+    }
+    state.SetLabel(segmentTypeName(type));
+}
+
+void allTypes(benchmark::internal::Benchmark* b) {
+    for (SegmentType t : kAllSegmentTypes) {
+        b->Arg(static_cast<int>(t));
+    }
+}
+
+BENCHMARK(BM_SegmentAabb)->Apply(allTypes);
+BENCHMARK(BM_SegmentObb)->Apply(allTypes);
+BENCHMARK(BM_Sat2d);
+BENCHMARK(BM_Sat3d);
+BENCHMARK(BM_ClosestPoint)->Apply(allTypes);
+
+}  // namespace
