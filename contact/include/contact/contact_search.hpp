@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// The solver-facing facade: register two surfaces once, then update every increment.
+#pragma once
+
+#include "contact/broad_phase.hpp"
+#include "contact/projection.hpp"
+#include "contact/surface.hpp"
+#include "contact/types.hpp"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <vector>
+
+namespace contact {
+
+/// What a pair is (DESIGN.md, "What a contact pair is").
+enum class SearchMode : std::uint8_t {
+    kNodeToSegment,     ///< each slave node with the master segment holding its closest point
+    kSegmentToSegment,  ///< each (slave segment, master segment) whose buffered volumes overlap
+};
+
+/// Options of a search, fixed at construction.
+struct SearchOptions {
+    /// Capture distance: a length when captureRelative is false, else a fraction of the mean
+    /// master segment size (characteristicSize), resolved once at setSurfaces.
+    double capture = 0.5;
+    bool captureRelative = true;
+    SearchMode mode = SearchMode::kNodeToSegment;
+    /// Self-contact: a slave node never pairs with a master segment that shares a node with any
+    /// slave segment holding that node (its own segments and their neighbours); in segment mode,
+    /// segments sharing a node never pair. With master and slave the same surface, each segment
+    /// pair is reported once (slave index < master index).
+    bool selfContact = false;
+    /// Extra skin added to the boxes when the candidate list is built, as a fraction of the mean
+    /// master segment size. The list is reused while every current box lies inside its box of the
+    /// last build (Verlet list): larger = fewer rebuilds, more candidates. 0 = rebuild every update.
+    double skinRelative = 0.1;
+    /// Worker threads (OpenMP); results are bit-identical and in the same order for any count.
+    int threads = 1;
+};
+
+/// Outcome of an update.
+enum class UpdateStatus : std::uint8_t {
+    kOk,
+    kNotSetUp,            ///< update() before setSurfaces()
+    kWrongNodeCount,      ///< coordinates do not have the node count given at setSurfaces
+    kNonFiniteCoordinates ///< a node of the surfaces has a NaN or Inf coordinate
+};
+
+[[nodiscard]] const char* updateStatusName(UpdateStatus s) noexcept;
+
+/// Counters and timings of one update.
+struct UpdateStats {
+    UpdateStatus status = UpdateStatus::kNotSetUp;
+    bool rebuilt = false;         ///< candidate list rebuilt (false: the Verlet list was reused)
+    long long listSize = 0;       ///< pairs in the candidate list (boxes grown by the skin)
+    long long candidates = 0;     ///< pairs whose buffered AABBs overlap now
+    long long satSurvivors = 0;   ///< candidates whose buffered OBBs overlap (SAT)
+    Index pairs = 0;              ///< contact pairs reported
+    /// Worst projection status among reported pairs (kConverged < kOnBoundary < ...).
+    ProjectionStatus worstProjection = ProjectionStatus::kConverged;
+    double timeBounds = 0.0;      ///< ms: boxes of all segments
+    double timeBroad = 0.0;       ///< ms: kd-tree queries (0 when the list was reused)
+    double timeNarrow = 0.0;      ///< ms: exact AABB and SAT tests
+    double timeProjection = 0.0;  ///< ms: closest points, gaps, normals
+    [[nodiscard]] double timeTotal() const noexcept {
+        return timeBounds + timeBroad + timeNarrow + timeProjection;
+    }
+};
+
+/// Contact pairs as flat arrays; entries [0, size()) are valid. Columns are allocated once, at
+/// setSurfaces, for the largest possible count in node-to-segment mode (one pair per slave node).
+/// Node-to-segment: one pair per slave node within the capture distance, ordered by node index.
+/// Segment-to-segment: slave and master segment indices only, ordered by (slave, master).
+struct ContactPairs {
+    std::vector<Index> slave;          ///< slave node index (node mode) or slave segment index
+    std::vector<Index> master;         ///< master segment index
+    Eigen::Matrix2Xd xi;               ///< local coordinates of the closest point on the master
+    Eigen::Matrix3Xd point;            ///< closest point on the master segment
+    Eigen::Matrix3Xd normal;           ///< unit outward normal of the master at the closest point
+    Eigen::Matrix3Xd tangent1;         ///< unit tangents of the master at the closest point
+    Eigen::Matrix3Xd tangent2;
+    Eigen::Matrix<double, kMaxSegmentNodes, Eigen::Dynamic> shape; ///< master N_i at xi
+    std::vector<double> gap;           ///< (x_slave - point) . normal; negative = penetration
+    std::vector<double> distance;      ///< |x_slave - point|
+    std::vector<ProjectionStatus> status;
+    Index count = 0;
+
+    [[nodiscard]] Index size() const noexcept { return count; }
+};
+
+/// Contact search between a master and a slave surface, updated every increment.
+///
+/// Lifecycle: construct with options; setSurfaces() once (validates and sizes every buffer);
+/// update() with the current coordinates at every increment or iteration; read pairs().
+/// update() allocates nothing once the buffers are sized (a rebuild of the kd-tree may, inside
+/// nanoflann). Several searches may live side by side; one search is not for concurrent use.
+/// Non-copyable: the kd-tree references its own arrays.
+class ContactSearch {
+public:
+    explicit ContactSearch(const SearchOptions& options = {});
+    ContactSearch(const ContactSearch&) = delete;
+    ContactSearch& operator=(const ContactSearch&) = delete;
+
+    /// Registers the surfaces; both must outlive the search (they are referenced, not copied).
+    /// \param [in] master, slave  surfaces of one dimension; may be empty; may be the same object
+    /// \param [in] x              current coordinates: node count and validation
+    /// Throws std::invalid_argument naming the surface and segment for: mixed dimensions, node
+    /// indices out of range, NaN/Inf coordinates, degenerate (collapsed, zero-size) segments.
+    void setSurfaces(const Surface& master, const Surface& slave, const CoordinatesView& x);
+
+    /// Searches with the current coordinates. Never throws; problems come back as the status.
+    /// \pre setSurfaces() was called; x has the same node count and dimension.
+    [[nodiscard]] UpdateStats update(const CoordinatesView& x);
+
+    /// Pairs of the last successful update.
+    [[nodiscard]] const ContactPairs& pairs() const noexcept { return pairs_; }
+    /// Capture distance in length units (resolved at setSurfaces).
+    [[nodiscard]] double captureDistance() const noexcept { return capture_; }
+    /// Skin distance in length units (resolved at setSurfaces).
+    [[nodiscard]] double skinDistance() const noexcept { return skin_; }
+    /// Mean characteristic size of the master segments at setSurfaces.
+    [[nodiscard]] double meanMasterSize() const noexcept { return meanMasterSize_; }
+    /// The slave nodes searched in node mode (sorted, unique).
+    [[nodiscard]] const std::vector<Index>& slaveNodes() const noexcept { return slaveNodes_; }
+    [[nodiscard]] const SearchOptions& options() const noexcept { return options_; }
+    /// Bytes held by the search structures (boxes, candidate lists, kd-tree), not the output.
+    [[nodiscard]] std::size_t memoryBytes() const noexcept;
+
+private:
+    void computeBoxes(const CoordinatesView& x, UpdateStats& stats);
+    bool boxesInsideFatBoxes() const noexcept;
+    void rebuildCandidates();
+    void narrowPhase(const CoordinatesView& x, UpdateStats& stats);
+    void projectNodes(const CoordinatesView& x, UpdateStats& stats);
+    void collectSegmentPairs(UpdateStats& stats);
+
+    SearchOptions options_;
+    const Surface* master_ = nullptr;
+    const Surface* slave_ = nullptr;
+    bool sameSurface_ = false;
+    int dim_ = 3;
+    Index numNodes_ = 0;
+    double capture_ = 0.0;
+    double skin_ = 0.0;
+    double meanMasterSize_ = 0.0;
+    bool haveList_ = false;
+
+    // Slave items: nodes (node mode) or segments (segment mode).
+    std::vector<Index> slaveNodes_;
+    Index numSlaveItems_ = 0;
+
+    // Buffered boxes now (capture + rounding pad) and at the last build (+ skin / 2).
+    Eigen::Matrix3Xd masterLo_, masterHi_, masterFatLo_, masterFatHi_;
+    Eigen::Matrix3Xd slaveLo_, slaveHi_, slaveFatLo_, slaveFatHi_;
+    std::vector<Obb3> masterObb3_, slaveObb3_;
+    std::vector<Obb2> masterObb2_, slaveObb2_;
+
+    // Self-contact: slave item -> nodes it must not pair with (CSR), built once.
+    std::vector<Index> exclOffsets_, exclNodes_;
+
+    BroadPhase broad_;
+    // Verlet candidate list: slave item k -> master segments (ascending), CSR.
+    std::vector<Index> candOffsets_, candMasters_;
+    // Narrow-phase survivors, stored in the same slots as the candidates.
+    std::vector<Index> survivors_, survivorCount_;
+    // Scratch reused across rebuilds.
+    std::vector<std::vector<Index>> threadPairs_;
+    std::vector<std::vector<Index>> threadHits_;
+
+    ContactPairs pairs_;
+};
+
+}  // namespace contact

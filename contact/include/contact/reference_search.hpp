@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// The exhaustive search: every slave node against every master segment, every segment pair.
+// The oracle behind --verify and the tests; O(slave x master), never for production runs.
+#pragma once
+
+#include "contact/contact_search.hpp"
+#include "contact/surface.hpp"
+
+namespace contact {
+
+/// Result of the exhaustive search: the pairs, as ContactSearch reports them, and the counts of
+/// the stages (pairs whose buffered AABBs overlap, and of those, pairs the SAT keeps).
+struct ReferenceResult {
+    ContactPairs pairs;
+    double captureDistance = 0.0;
+    long long candidates = 0;
+    long long satSurvivors = 0;
+};
+
+/// Same contract as ContactSearch with the same options (capture distance resolved the same way,
+/// same self-contact rule, same buffered volumes and projection kernel), without kd-tree, size
+/// classes, candidate lists or threads. Throws std::invalid_argument as setSurfaces does.
+[[nodiscard]] ReferenceResult referenceSearch(const Surface& master, const Surface& slave,
+                                              const CoordinatesView& x,
+                                              const SearchOptions& options);
+
+}  // namespace contact

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+#include "detail/search_common.hpp"
+
+#include "contact/bounds.hpp"
+#include "contact/segment.hpp"
+#include "contact/tolerances.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace contact::detail {
+namespace {
+
+[[noreturn]] void fail(const char* fn, const char* role, const Surface& surface, Index s,
+                       const std::string& what) {
+    std::ostringstream msg;
+    msg << fn << ": " << role << " surface '" << surface.name << "'";
+    if (s != kNoIndex) {
+        msg << ", segment " << s << " (" << segmentTypeName(surface.types[s]) << ")";
+    }
+    msg << ": " << what;
+    throw std::invalid_argument(msg.str());
+}
+
+}  // namespace
+
+void validateSurface(const char* fn, const char* role, const Surface& surface,
+                     const CoordinatesView& x) {
+    const Index n = surface.size();
+    if (surface.offsets.size() != static_cast<std::size_t>(n) + 1 || surface.offsets[0] != 0 ||
+        static_cast<std::size_t>(surface.offsets[n]) != surface.connectivity.size()) {
+        fail(fn, role, surface, kNoIndex, "offsets do not match the segment count and connectivity");
+    }
+    if (x.dim != 2 && x.dim != 3) {
+        fail(fn, role, surface, kNoIndex, "coordinates must be 2D or 3D, got dimension " +
+                                              std::to_string(x.dim));
+    }
+    for (Index s = 0; s < n; ++s) {
+        const SegmentType t = surface.types[s];
+        if (spatialDim(t) != x.dim) {
+            fail(fn, role, surface, s,
+                 "a " + std::to_string(spatialDim(t)) + "D segment type with " +
+                     std::to_string(x.dim) + "D coordinates");
+        }
+        if (surface.offsets[s + 1] - surface.offsets[s] != nodeCount(t)) {
+            fail(fn, role, surface, s,
+                 "has " + std::to_string(surface.offsets[s + 1] - surface.offsets[s]) +
+                     " nodes, its type has " + std::to_string(nodeCount(t)));
+        }
+        const Index* nodes = surface.nodes(s);
+        for (int i = 0; i < nodeCount(t); ++i) {
+            if (nodes[i] < 0 || nodes[i] >= x.numNodes) {
+                fail(fn, role, surface, s,
+                     "node index " + std::to_string(nodes[i]) + " out of range [0, " +
+                         std::to_string(x.numNodes) + ")");
+            }
+            if (!x.node(nodes[i]).allFinite()) {
+                fail(fn, role, surface, s,
+                     "node " + std::to_string(nodes[i]) + " has a NaN or Inf coordinate");
+            }
+            for (int k = 0; k < i; ++k) {
+                if (nodes[k] == nodes[i]) {
+                    fail(fn, role, surface, s,
+                         "node " + std::to_string(nodes[i]) + " appears twice (collapsed segment)");
+                }
+            }
+        }
+        const SegmentNodes seg = gatherSegment(surface, s, x);
+        if (!(characteristicSize(seg) > 0.0)) {
+            fail(fn, role, surface, s, "degenerate: zero size");
+        }
+        const SegmentFrame centre = segmentFrame(seg, referenceCentre(t));
+        if (centre.degenerate) {
+            fail(fn, role, surface, s, "degenerate: no normal at its centre (zero length or area)");
+        }
+        for (int c = 0; c < cornerCount(t); ++c) {
+            const SegmentFrame corner = segmentFrame(seg, nodeLocalCoordinates(t, c));
+            if (corner.degenerate || corner.normal.dot(centre.normal) <= 0.0) {
+                fail(fn, role, surface, s,
+                     "degenerate: collapsed or folded at corner node " +
+                         std::to_string(surface.nodes(s)[c]));
+            }
+        }
+    }
+}
+
+double meanSegmentSize(const Surface& surface, const CoordinatesView& x) {
+    if (surface.empty()) {
+        return 0.0;
+    }
+    double sum = 0.0;
+    for (Index s = 0; s < surface.size(); ++s) {
+        sum += characteristicSize(gatherSegment(surface, s, x));
+    }
+    return sum / surface.size();
+}
+
+double resolveCapture(const char* fn, const SearchOptions& options, double meanMasterSize) {
+    const double d = options.captureRelative ? options.capture * meanMasterSize : options.capture;
+    if (!std::isfinite(d) || d < 0.0) {
+        throw std::invalid_argument(std::string(fn) + ": capture distance must be finite and >= 0, got " +
+                                    std::to_string(d));
+    }
+    return d;
+}
+
+double roundingPad(const Aabb3& box, double buffer) noexcept {
+    const double scale = std::max(box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff());
+    return 64.0 * tol::kEps * (scale + buffer);
+}
+
+Aabb3 bufferedAabb(const SegmentNodes& s, double capture, double& pad) noexcept {
+    Aabb3 box = segmentAabb<3>(s, capture);
+    pad = roundingPad(box, capture);
+    box.lo.array() -= pad;
+    box.hi.array() += pad;
+    return box;
+}
+
+Obb3 bufferedObb3(const SegmentNodes& s, double capture, double pad) noexcept {
+    return segmentObb3d(s, capture + pad);
+}
+
+Obb2 bufferedObb2(const SegmentNodes& s, double capture, double pad) noexcept {
+    return segmentObb2d(s, capture + pad);
+}
+
+std::vector<Index> uniqueNodes(const Surface& surface) {
+    std::vector<Index> nodes = surface.connectivity;
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    return nodes;
+}
+
+void exclusionSets(const Surface& slave, const std::vector<Index>& slaveNodes, Index numNodes,
+                   bool nodeMode, std::vector<Index>& offsets, std::vector<Index>& nodes) {
+    offsets.assign(1, 0);
+    nodes.clear();
+    if (!nodeMode) {
+        for (Index s = 0; s < slave.size(); ++s) {
+            const Index* n = slave.nodes(s);
+            const auto begin = nodes.size();
+            nodes.insert(nodes.end(), n, n + nodeCount(slave.types[s]));
+            std::sort(nodes.begin() + static_cast<std::ptrdiff_t>(begin), nodes.end());
+            offsets.push_back(static_cast<Index>(nodes.size()));
+        }
+        return;
+    }
+    // Node -> slave segments holding it (CSR), then the union of their nodes per slave node.
+    std::vector<Index> count(static_cast<std::size_t>(numNodes) + 1, 0);
+    for (Index s = 0; s < slave.size(); ++s) {
+        for (int i = 0; i < nodeCount(slave.types[s]); ++i) {
+            ++count[slave.nodes(s)[i] + 1];
+        }
+    }
+    for (Index i = 0; i < numNodes; ++i) {
+        count[i + 1] += count[i];
+    }
+    std::vector<Index> segs(count.back());
+    std::vector<Index> fill(count.begin(), count.end() - 1);
+    for (Index s = 0; s < slave.size(); ++s) {
+        for (int i = 0; i < nodeCount(slave.types[s]); ++i) {
+            segs[fill[slave.nodes(s)[i]]++] = s;
+        }
+    }
+    for (Index p : slaveNodes) {
+        const auto begin = nodes.size();
+        for (Index k = count[p]; k < count[p + 1]; ++k) {
+            const Index s = segs[k];
+            nodes.insert(nodes.end(), slave.nodes(s), slave.nodes(s) + nodeCount(slave.types[s]));
+        }
+        const auto first = nodes.begin() + static_cast<std::ptrdiff_t>(begin);
+        std::sort(first, nodes.end());
+        nodes.erase(std::unique(first, nodes.end()), nodes.end());
+        offsets.push_back(static_cast<Index>(nodes.size()));
+    }
+}
+
+bool sharesNode(const Surface& master, Index j, const Index* first, const Index* last) noexcept {
+    const Index* n = master.nodes(j);
+    for (int i = 0; i < nodeCount(master.types[j]); ++i) {
+        if (std::binary_search(first, last, n[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void reservePairs(ContactPairs& pairs, Index capacity) {
+    pairs.slave.resize(capacity);
+    pairs.master.resize(capacity);
+    pairs.xi.resize(2, capacity);
+    pairs.point.resize(3, capacity);
+    pairs.normal.resize(3, capacity);
+    pairs.tangent1.resize(3, capacity);
+    pairs.tangent2.resize(3, capacity);
+    pairs.shape.resize(kMaxSegmentNodes, capacity);
+    pairs.gap.resize(capacity);
+    pairs.distance.resize(capacity);
+    pairs.status.resize(capacity);
+    pairs.count = 0;
+}
+
+void storePair(ContactPairs& pairs, Index col, Index slave, Index master,
+               const Projection& pr) noexcept {
+    pairs.slave[col] = slave;
+    pairs.master[col] = master;
+    pairs.xi.col(col) = pr.xi;
+    pairs.point.col(col) = pr.point;
+    pairs.normal.col(col) = pr.normal;
+    pairs.tangent1.col(col) = pr.tangent1;
+    pairs.tangent2.col(col) = pr.tangent2;
+    for (int i = 0; i < kMaxSegmentNodes; ++i) {
+        pairs.shape(i, col) = pr.N[i];
+    }
+    pairs.gap[col] = pr.gap;
+    pairs.distance[col] = pr.distance;
+    pairs.status[col] = pr.status;
+}
+
+void movePair(ContactPairs& pairs, Index from, Index to) noexcept {
+    if (from == to) {
+        return;
+    }
+    pairs.slave[to] = pairs.slave[from];
+    pairs.master[to] = pairs.master[from];
+    pairs.xi.col(to) = pairs.xi.col(from);
+    pairs.point.col(to) = pairs.point.col(from);
+    pairs.normal.col(to) = pairs.normal.col(from);
+    pairs.tangent1.col(to) = pairs.tangent1.col(from);
+    pairs.tangent2.col(to) = pairs.tangent2.col(from);
+    pairs.shape.col(to) = pairs.shape.col(from);
+    pairs.gap[to] = pairs.gap[from];
+    pairs.distance[to] = pairs.distance[from];
+    pairs.status[to] = pairs.status[from];
+}
+
+}  // namespace contact::detail

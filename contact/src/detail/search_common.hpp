@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// What the fast search and the exhaustive reference must agree on: validation, buffered volumes,
+// the self-contact rule and the pair record. Internal; never installed.
+#pragma once
+
+#include "contact/contact_search.hpp"
+#include "contact/surface.hpp"
+#include "contact/types.hpp"
+
+#include <string>
+#include <vector>
+
+namespace contact::detail {
+
+/// Throws std::invalid_argument "<fn>: <role> surface '<name>', segment <s> (<type>): <what>"
+/// for mixed dimensions, bad offsets, node indices out of range, NaN/Inf coordinates, degenerate
+/// segments (zero size, no normal at the centre or a corner, or a corner normal opposite the
+/// centre normal).
+void validateSurface(const char* fn, const char* role, const Surface& surface,
+                     const CoordinatesView& x);
+
+/// Mean characteristic size of the segments (0 when empty).
+[[nodiscard]] double meanSegmentSize(const Surface& surface, const CoordinatesView& x);
+
+/// Capture distance in length units; throws std::invalid_argument when not finite or negative.
+[[nodiscard]] double resolveCapture(const char* fn, const SearchOptions& options,
+                                    double meanMasterSize);
+
+/// Rounding pad added to every buffered volume, so that a point at exactly the capture distance
+/// is never lost to the rounding of the box itself: 64 ulps of the box's coordinates + buffer.
+[[nodiscard]] double roundingPad(const Aabb3& box, double buffer) noexcept;
+
+/// Buffered AABB of a segment (capture + rounding pad on all sides; the pad is returned for the
+/// OBBs). The one definition shared by the fast search and the reference.
+[[nodiscard]] Aabb3 bufferedAabb(const SegmentNodes& s, double capture, double& pad) noexcept;
+
+/// Buffered OBBs, grown by the same capture + pad as the AABB.
+[[nodiscard]] Obb3 bufferedObb3(const SegmentNodes& s, double capture, double pad) noexcept;
+[[nodiscard]] Obb2 bufferedObb2(const SegmentNodes& s, double capture, double pad) noexcept;
+
+/// Point in closed box: the separating-axis test of a point (a box of zero size) needs only the
+/// box's own face axes.
+[[nodiscard]] inline bool obbContains(const Obb3& b, const Eigen::Vector3d& p) noexcept {
+    const Eigen::Vector3d q = b.axes.transpose() * (p - b.center);
+    return std::abs(q[0]) <= b.halfExtent[0] && std::abs(q[1]) <= b.halfExtent[1] &&
+           std::abs(q[2]) <= b.halfExtent[2];
+}
+[[nodiscard]] inline bool obbContains(const Obb2& b, const Eigen::Vector3d& p) noexcept {
+    const Eigen::Vector2d q = b.axes.transpose() * (p.head<2>() - b.center);
+    return std::abs(q[0]) <= b.halfExtent[0] && std::abs(q[1]) <= b.halfExtent[1];
+}
+[[nodiscard]] inline bool aabbContains(const Eigen::Vector3d& lo, const Eigen::Vector3d& hi,
+                                       const Eigen::Vector3d& p) noexcept {
+    return (p.array() >= lo.array()).all() && (p.array() <= hi.array()).all();
+}
+
+/// Sorted unique node indices of a surface.
+[[nodiscard]] std::vector<Index> uniqueNodes(const Surface& surface);
+
+/// Self-contact exclusion sets, CSR over slave items: in node mode, for slave node k, the nodes of
+/// every slave segment holding it; in segment mode, the nodes of slave segment k. A master segment
+/// with any node in the set never pairs with item k. Sets are sorted.
+void exclusionSets(const Surface& slave, const std::vector<Index>& slaveNodes, Index numNodes,
+                   bool nodeMode, std::vector<Index>& offsets, std::vector<Index>& nodes);
+
+/// True when master segment j has a node in the sorted set [first, last).
+[[nodiscard]] bool sharesNode(const Surface& master, Index j, const Index* first,
+                              const Index* last) noexcept;
+
+/// Strict order of candidate projections: smaller distance, then lower segment index.
+[[nodiscard]] inline bool closer(double d, Index j, double bestD, Index bestJ) noexcept {
+    return d < bestD || (d == bestD && j < bestJ);
+}
+
+/// Sizes every column array of `pairs` to hold `capacity` pairs (count = 0).
+void reservePairs(ContactPairs& pairs, Index capacity);
+
+/// Writes pair column `col` from a projection.
+void storePair(ContactPairs& pairs, Index col, Index slave, Index master,
+               const Projection& pr) noexcept;
+
+/// Moves column `from` to column `to` (to <= from).
+void movePair(ContactPairs& pairs, Index from, Index to) noexcept;
+
+}  // namespace contact::detail

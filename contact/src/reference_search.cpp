@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#include "contact/reference_search.hpp"
+
+#include "contact/bounds.hpp"
+#include "contact/sat.hpp"
+#include "detail/search_common.hpp"
+
+namespace contact {
+
+// Node mode: every slave node is projected onto every master segment (no bounding volume at all);
+// the closest (ties: lowest index) is paired when within the capture distance. The AABB and SAT
+// counters are computed on the side, with the same volumes as the fast search.
+// Segment mode: every (slave, master) segment pair with the buffered AABB test and the SAT.
+ReferenceResult referenceSearch(const Surface& master, const Surface& slave,
+                                const CoordinatesView& x, const SearchOptions& options) {
+    constexpr const char* kFn = "contact::referenceSearch()";
+    detail::validateSurface(kFn, "master", master, x);
+    detail::validateSurface(kFn, "slave", slave, x);
+    ReferenceResult r;
+    r.captureDistance = detail::resolveCapture(kFn, options, detail::meanSegmentSize(master, x));
+    const double d = r.captureDistance;
+    const bool nodeMode = options.mode == SearchMode::kNodeToSegment;
+    const bool same = (&master == &slave) ||
+                      (master.types == slave.types && master.connectivity == slave.connectivity);
+    const std::vector<Index> slaveNodes = nodeMode ? detail::uniqueNodes(slave) : std::vector<Index>{};
+    std::vector<Index> exclOffsets;
+    std::vector<Index> exclNodes;
+    if (options.selfContact) {
+        detail::exclusionSets(slave, slaveNodes, x.numNodes, nodeMode, exclOffsets, exclNodes);
+    }
+    const auto excluded = [&](Index k, Index j) {
+        return options.selfContact &&
+               detail::sharesNode(master, j, exclNodes.data() + exclOffsets[k],
+                                  exclNodes.data() + exclOffsets[k + 1]);
+    };
+
+    std::vector<SegmentNodes> masterSeg(master.size());
+    std::vector<Aabb3> masterBox(master.size());
+    std::vector<Obb3> masterObb3(master.size());
+    std::vector<Obb2> masterObb2(master.size());
+    for (Index j = 0; j < master.size(); ++j) {
+        masterSeg[j] = gatherSegment(master, j, x);
+        double pad = 0.0;
+        masterBox[j] = detail::bufferedAabb(masterSeg[j], d, pad);
+        if (x.dim == 3) {
+            masterObb3[j] = detail::bufferedObb3(masterSeg[j], d, pad);
+        } else {
+            masterObb2[j] = detail::bufferedObb2(masterSeg[j], d, pad);
+        }
+    }
+
+    if (nodeMode) {
+        detail::reservePairs(r.pairs, static_cast<Index>(slaveNodes.size()));
+        for (Index k = 0; k < static_cast<Index>(slaveNodes.size()); ++k) {
+            const Eigen::Vector3d p = x.node(slaveNodes[k]);
+            Projection best;
+            Index bestJ = kNoIndex;
+            for (Index j = 0; j < master.size(); ++j) {
+                if (excluded(k, j)) {
+                    continue;
+                }
+                if (detail::aabbContains(masterBox[j].lo, masterBox[j].hi, p)) {
+                    ++r.candidates;
+                    const bool in = x.dim == 3 ? detail::obbContains(masterObb3[j], p)
+                                               : detail::obbContains(masterObb2[j], p);
+                    r.satSurvivors += in ? 1 : 0;
+                }
+                const Projection pr = closestPoint(masterSeg[j], p);
+                if (bestJ == kNoIndex || detail::closer(pr.distance, j, best.distance, bestJ)) {
+                    best = pr;
+                    bestJ = j;
+                }
+            }
+            if (bestJ != kNoIndex && best.distance <= d) {
+                detail::storePair(r.pairs, r.pairs.count++, slaveNodes[k], bestJ, best);
+            }
+        }
+        return r;
+    }
+
+    for (Index k = 0; k < slave.size(); ++k) {
+        const SegmentNodes seg = gatherSegment(slave, k, x);
+        double pad = 0.0;
+        const Aabb3 box = detail::bufferedAabb(seg, d, pad);
+        const Obb3 obb3 = x.dim == 3 ? detail::bufferedObb3(seg, d, pad) : Obb3{};
+        const Obb2 obb2 = x.dim == 2 ? detail::bufferedObb2(seg, d, pad) : Obb2{};
+        for (Index j = 0; j < master.size(); ++j) {
+            if ((same && options.selfContact && k >= j) || excluded(k, j) ||
+                !overlaps(box, masterBox[j])) {
+                continue;
+            }
+            ++r.candidates;
+            const bool separated = x.dim == 3 ? satDisjoint3d(obb3, masterObb3[j]).separated
+                                              : satDisjoint2d(obb2, masterObb2[j]).separated;
+            if (separated) {
+                continue;
+            }
+            ++r.satSurvivors;
+            r.pairs.slave.push_back(k);
+            r.pairs.master.push_back(j);
+            ++r.pairs.count;
+        }
+    }
+    return r;
+}
+
+}  // namespace contact

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// The kd-tree broad phase against brute force: every overlapping box pair, no more, no less.
+#include "contact/broad_phase.hpp"
+
+#include "scenes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace contact {
+namespace {
+
+struct Boxes {
+    Eigen::Matrix3Xd lo;
+    Eigen::Matrix3Xd hi;
+};
+
+// n boxes with centres in [-spread, spread]^3 (z = 0 when planar) and half sizes log-uniform in
+// [minHalf, maxHalf]: sizes vary by maxHalf / minHalf within one set.
+Boxes randomBoxes(std::mt19937& rng, int n, double spread, double minHalf, double maxHalf,
+                  const Eigen::Vector3d& offset = Eigen::Vector3d::Zero(), bool planar = false) {
+    Boxes b{Eigen::Matrix3Xd(3, n), Eigen::Matrix3Xd(3, n)};
+    for (int i = 0; i < n; ++i) {
+        Eigen::Vector3d c(testing::uniform(rng, -spread, spread), testing::uniform(rng, -spread, spread),
+                          planar ? 0.0 : testing::uniform(rng, -spread, spread));
+        Eigen::Vector3d h;
+        for (int k = 0; k < 3; ++k) {
+            h[k] = minHalf * std::pow(maxHalf / minHalf, testing::uniform(rng, 0.0, 1.0));
+        }
+        b.lo.col(i) = offset + c - h;
+        b.hi.col(i) = offset + c + h;
+    }
+    return b;
+}
+
+std::vector<std::pair<Index, Index>> bruteForce(const Boxes& queries, const Boxes& indexed) {
+    std::vector<std::pair<Index, Index>> out;
+    for (Index q = 0; q < queries.lo.cols(); ++q) {
+        for (Index i = 0; i < indexed.lo.cols(); ++i) {
+            if ((queries.lo.col(q).array() <= indexed.hi.col(i).array()).all() &&
+                (indexed.lo.col(i).array() <= queries.hi.col(q).array()).all()) {
+                out.emplace_back(q, i);
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<std::pair<Index, Index>> viaTree(const Boxes& queries, const BroadPhase& bp) {
+    std::vector<std::pair<Index, Index>> out;
+    std::vector<Index> hits;
+    for (Index q = 0; q < queries.lo.cols(); ++q) {
+        hits.clear();
+        bp.query(queries.lo.col(q), queries.hi.col(q), hits);
+        std::sort(hits.begin(), hits.end());
+        EXPECT_TRUE(std::adjacent_find(hits.begin(), hits.end()) == hits.end()) << "duplicate hit";
+        for (Index i : hits) {
+            out.emplace_back(q, i);
+        }
+    }
+    return out;
+}
+
+struct Case {
+    std::string name;
+    int n;
+    double spread, minHalf, maxHalf;
+    double offset;
+    bool planar;
+};
+
+class BroadPhaseVsBruteForce : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BroadPhaseVsBruteForce, SamePairSet) {
+    const Case& c = GetParam();
+    for (unsigned seed = 1; seed <= 5; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        std::mt19937 rng(seed);
+        const Eigen::Vector3d off = Eigen::Vector3d::Constant(c.offset);
+        const Boxes indexed = randomBoxes(rng, c.n, c.spread, c.minHalf, c.maxHalf, off, c.planar);
+        const Boxes queries = randomBoxes(rng, c.n / 2, c.spread, c.minHalf, c.maxHalf, off, c.planar);
+        BroadPhase bp;
+        bp.build(indexed.lo, indexed.hi);
+        EXPECT_EQ(bp.size(), c.n);
+        const auto expected = bruteForce(queries, indexed);
+        EXPECT_EQ(viaTree(queries, bp), expected);
+        EXPECT_FALSE(expected.empty()) << "case must contain overlaps to test anything";
+    }
+}
+
+const Case kCases[] = {
+    {"Uniform", 2000, 1.0, 0.02, 0.05, 0.0, false},
+    {"Sizes1000x", 2000, 1.0, 0.0005, 0.5, 0.0, false},
+    {"Sizes1e6x", 1500, 0.2, 1e-7, 0.1, 0.0, false},
+    {"Planar2d", 2000, 1.0, 0.001, 0.1, 0.0, true},
+    {"FarFromOrigin", 1500, 1.0, 0.001, 0.05, 1e6, false},
+    {"Dense", 800, 0.1, 0.01, 0.1, 0.0, false},
+};
+
+INSTANTIATE_TEST_SUITE_P(Cases, BroadPhaseVsBruteForce, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return info.param.name; });
+
+// Points (zero-size boxes) on both sides, and boxes that touch exactly: closed boxes overlap.
+TEST(BroadPhase, PointsAndExactTouching) {
+    Eigen::Matrix3Xd lo(3, 4);
+    Eigen::Matrix3Xd hi(3, 4);
+    lo << 0, 1, 2, 5,  //
+        0, 0, 0, 5,    //
+        0, 0, 0, 5;
+    hi = lo;
+    hi.col(3) = Eigen::Vector3d(6, 6, 6);  // one real box among points
+    BroadPhase bp;
+    bp.build(lo, hi);
+    std::vector<Index> hits;
+    bp.query(Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(2, 0, 0), hits);  // touches points 1, 2
+    std::sort(hits.begin(), hits.end());
+    EXPECT_EQ(hits, (std::vector<Index>{1, 2}));
+    hits.clear();
+    bp.query(Eigen::Vector3d(6, 6, 6), Eigen::Vector3d(7, 7, 7), hits);  // corner touch
+    EXPECT_EQ(hits, (std::vector<Index>{3}));
+    hits.clear();
+    bp.query(Eigen::Vector3d(2.5, 0, 0), Eigen::Vector3d(2.5, 0, 0), hits);
+    EXPECT_TRUE(hits.empty());
+    EXPECT_GE(bp.sizeClasses(), 2);  // points and the box fall in different classes
+}
+
+TEST(BroadPhase, EmptyAndRebuiltSmaller) {
+    BroadPhase bp;
+    bp.build(Eigen::Matrix3Xd(3, 0), Eigen::Matrix3Xd(3, 0));
+    std::vector<Index> hits;
+    bp.query(Eigen::Vector3d::Zero(), Eigen::Vector3d::Ones(), hits);
+    EXPECT_TRUE(hits.empty());
+    std::mt19937 rng(3);
+    Boxes big = randomBoxes(rng, 500, 1.0, 0.01, 0.1);
+    bp.build(big.lo, big.hi);
+    Boxes small = randomBoxes(rng, 50, 1.0, 0.01, 0.1);
+    bp.build(small.lo, small.hi);
+    EXPECT_EQ(bp.size(), 50);
+    EXPECT_EQ(viaTree(small, bp), bruteForce(small, small));
+}
+
+}  // namespace
+}  // namespace contact

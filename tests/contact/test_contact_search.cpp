@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: MIT
+// The fast search against the exhaustive reference, and the contract of DESIGN.md.
+#include "contact/contact_search.hpp"
+
+#include "contact/reference_search.hpp"
+#include "contact/segment.hpp"
+#include "eigen_checks.hpp"
+#include "scenes.hpp"
+#include "surfaces.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace contact {
+namespace {
+
+using testing::addCurve;
+using testing::addPatch;
+using testing::allNear;
+using testing::Mesh;
+
+// A model: nodes, a master and a slave surface (possibly the same object for self-contact).
+struct Model {
+    Mesh mesh;
+    Surface master;
+    Surface slave;
+    bool self = false;
+    int dim = 3;
+};
+
+struct Scenario {
+    std::string name;
+    std::function<Model(std::mt19937&)> make;
+    double jitter = 1e-3;  ///< random node displacement, below the smallest element size
+};
+
+// Jitters every node by up to `amount` in each direction (in-plane only for 2D models).
+void jitter(Model& m, std::mt19937& rng, double amount) {
+    for (auto& p : m.mesh.nodes) {
+        for (int k = 0; k < m.dim; ++k) {
+            p[k] += testing::uniform(rng, -amount, amount);
+        }
+    }
+}
+
+// Master: a block face on z = 0 (normal +z). Slave: a patch above it, facing down, at height g
+// with waves of amplitude `wave`, so some nodes penetrate and some are beyond the capture distance.
+Model wavyPlanes(std::mt19937& rng, SegmentType mt, SegmentType st, int nm, int ns, double wave,
+                 bool mixed = false) {
+    Model m;
+    const double g = testing::uniform(rng, -0.02, 0.05);
+    const double phase = testing::uniform(rng, 0, 6.28);
+    m.master = addPatch(m.mesh, mt, nm, nm, [](double u, double v) {
+        return Eigen::Vector3d(2 * u - 1, 2 * v - 1, 0.0);
+    }, false, "master", mixed);
+    m.slave = addPatch(m.mesh, st, ns, ns, [=](double u, double v) {
+        const double x = 2.2 * u - 1.1;
+        const double y = 2.2 * v - 1.1;
+        return Eigen::Vector3d(x, y, g + wave * std::sin(3 * x + phase) * std::cos(2 * y));
+    }, true, "slave", mixed);
+    return m;
+}
+
+// Curved master: a cylinder (axis y) of radius 1 below the slave plane; curved slave above.
+Model curved(std::mt19937& rng, SegmentType mt, SegmentType st, int nm, int ns) {
+    Model m;
+    const double g = testing::uniform(rng, -0.03, 0.03);
+    m.master = addPatch(m.mesh, mt, nm, nm, [](double u, double v) {
+        const double a = (u - 0.5) * 1.6;
+        return Eigen::Vector3d(std::sin(a), 2 * v - 1, std::cos(a) - 1.0);
+    }, false, "cylinder", false);
+    m.slave = addPatch(m.mesh, st, ns, ns, [=](double u, double v) {
+        const double x = 1.8 * u - 0.9;
+        const double y = 2.2 * v - 1.1;
+        return Eigen::Vector3d(x, y, g - 0.2 * x * x + 0.1 * y * y);
+    }, true, "slave", false);
+    return m;
+}
+
+// Master element sizes graded 1000x along x; slave uniform.
+Model graded(std::mt19937& rng, SegmentType mt, SegmentType st) {
+    Model m;
+    const double g = testing::uniform(rng, 0.0, 0.01);
+    m.master = addPatch(m.mesh, mt, 40, 6, [](double u, double v) {
+        return Eigen::Vector3d(2 * testing::graded(u, 1000.0) - 1, 2 * v - 1, 0.0);
+    }, false, "graded", false);
+    m.slave = addPatch(m.mesh, st, 25, 25, [=](double u, double v) {
+        return Eigen::Vector3d(2 * u - 1, 2 * v - 1, g + 0.01 * std::sin(9 * u));
+    }, true, "slave", false);
+    return m;
+}
+
+// 2D: master a line on y = 0 (block below, normal +y: traversed right to left), slave a wavy
+// line above traversed left to right... facing down.
+Model lines2d(std::mt19937& rng, SegmentType mt, SegmentType st, int nm, int ns, double grading) {
+    Model m;
+    m.dim = 2;
+    const double g = testing::uniform(rng, -0.02, 0.04);
+    m.master = addCurve(m.mesh, mt, nm, [=](double u) {
+        return Eigen::Vector2d(1 - 2 * testing::graded(u, grading), 0.02 * std::sin(5 * u));
+    }, false, "master");
+    m.slave = addCurve(m.mesh, st, ns, [=](double u) {
+        const double x = 2.2 * u - 1.1;
+        return Eigen::Vector2d(x, g + 0.05 * std::sin(4 * x));
+    }, false, "slave");
+    return m;
+}
+
+// Self-contact: a U-shaped strip (two walls about 0.01 apart joined by a bend), one surface.
+Model uShape(std::mt19937& rng, SegmentType type, int dim, int cells) {
+    Model m;
+    m.dim = dim;
+    m.self = true;
+    const double gap = 0.01 + testing::uniform(rng, -0.002, 0.002);
+    // Path: bottom wall left-to-right at y = 0, half circle, top wall right-to-left at y = gap.
+    const auto path = [gap](double u) -> Eigen::Vector2d {
+        const double l = 2.0;
+        const double arc = M_PI * gap / 2;
+        const double s = u * (2 * l + arc);
+        if (s <= l) {
+            return {s - 1, 0.0};
+        }
+        if (s <= l + arc) {
+            const double a = (s - l) / (gap / 2) - M_PI / 2;
+            return {1 + gap / 2 * std::cos(a), gap / 2 + gap / 2 * std::sin(a)};
+        }
+        return {1 - (s - l - arc), gap};
+    };
+    if (dim == 2) {
+        m.master = addCurve(m.mesh, type, cells, path, true, "strip");
+    } else {
+        m.master = addPatch(m.mesh, type, cells, 3, [&](double u, double v) {
+            const Eigen::Vector2d p = path(u);
+            return Eigen::Vector3d(p.x(), p.y(), v);
+        }, false, "strip", false);
+    }
+    m.slave = m.master;
+    return m;
+}
+
+// Sorted (slave, master) sets are equal and every gap matches bit for bit: the same kernel sees
+// the same inputs in both searches.
+void expectSamePairs(const ContactPairs& fast, const ContactPairs& ref, bool nodeMode) {
+    ASSERT_EQ(fast.size(), ref.size());
+    for (Index i = 0; i < fast.size(); ++i) {
+        ASSERT_EQ(fast.slave[i], ref.slave[i]) << "pair " << i;
+        ASSERT_EQ(fast.master[i], ref.master[i]) << "pair " << i << ", slave " << fast.slave[i];
+        if (nodeMode) {
+            EXPECT_EQ(fast.gap[i], ref.gap[i]) << "pair " << i;
+            EXPECT_EQ(fast.distance[i], ref.distance[i]);
+            EXPECT_TRUE(allNear(fast.normal.col(i), ref.normal.col(i), 0.0));
+            EXPECT_TRUE(allNear(fast.xi.col(i), ref.xi.col(i), 0.0));
+        }
+    }
+}
+
+SearchOptions optionsFor(const Model& m, SearchMode mode, double capture, int threads = 1) {
+    SearchOptions o;
+    o.mode = mode;
+    o.capture = capture;
+    o.captureRelative = true;
+    o.selfContact = m.self;
+    o.threads = threads;
+    return o;
+}
+
+UpdateStats runFast(const Model& m, ContactSearch& search) {
+    if (m.dim == 3) {
+        const Eigen::Matrix3Xd x = m.mesh.coords3();
+        search.setSurfaces(m.master, m.slave, x);
+        return search.update(x);
+    }
+    const Eigen::Matrix2Xd x = m.mesh.coords2();
+    search.setSurfaces(m.master, m.slave, x);
+    return search.update(x);
+}
+
+ReferenceResult runReference(const Model& m, const SearchOptions& o) {
+    if (m.dim == 3) {
+        return referenceSearch(m.master, m.slave, m.mesh.coords3(), o);
+    }
+    return referenceSearch(m.master, m.slave, m.mesh.coords2(), o);
+}
+
+class VsReference : public ::testing::TestWithParam<Scenario> {};
+
+TEST_P(VsReference, SameSortedPairsGapsAndStageCounts) {
+    const Scenario& sc = GetParam();
+    for (unsigned seed = 1; seed <= 3; ++seed) {
+        for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+            for (double capture : {0.05, 0.3, 1.0}) {
+                SCOPED_TRACE("seed " + std::to_string(seed) + ", capture " + std::to_string(capture) +
+                             (mode == SearchMode::kNodeToSegment ? ", node mode" : ", segment mode"));
+                std::mt19937 rng(seed);
+                Model m = sc.make(rng);
+                jitter(m, rng, sc.jitter);
+                const SearchOptions o = optionsFor(m, mode, capture);
+                ContactSearch search(o);
+                const UpdateStats st = runFast(m, search);
+                ASSERT_EQ(st.status, UpdateStatus::kOk);
+                const ReferenceResult ref = runReference(m, o);
+                EXPECT_EQ(search.captureDistance(), ref.captureDistance);
+                expectSamePairs(search.pairs(), ref.pairs, mode == SearchMode::kNodeToSegment);
+                EXPECT_EQ(st.candidates, ref.candidates);
+                EXPECT_EQ(st.satSurvivors, ref.satSurvivors);
+                EXPECT_LE(st.satSurvivors, st.candidates);
+                EXPECT_LE(st.candidates, st.listSize);
+                if (capture >= 0.3) {
+                    EXPECT_GT(search.pairs().size(), 0) << "scene too far apart to test anything";
+                }
+            }
+        }
+    }
+}
+
+const Scenario kScenarios[] = {
+    {"FlatQuad4", [](std::mt19937& r) { return wavyPlanes(r, SegmentType::Quad4, SegmentType::Quad4, 12, 9, 0.0); }},
+    {"WavyQuad4OnTri3", [](std::mt19937& r) { return wavyPlanes(r, SegmentType::Quad4, SegmentType::Tri3, 10, 13, 0.05); }},
+    {"WavyTri6OnQuad8", [](std::mt19937& r) { return wavyPlanes(r, SegmentType::Tri6, SegmentType::Quad8, 6, 7, 0.05); }},
+    {"WavyQuad9OnQuad9", [](std::mt19937& r) { return wavyPlanes(r, SegmentType::Quad9, SegmentType::Quad9, 5, 6, 0.08); }},
+    {"MixedQuad4Tri3", [](std::mt19937& r) { return wavyPlanes(r, SegmentType::Quad4, SegmentType::Quad4, 9, 11, 0.04, true); }},
+    {"CylinderQuad8", [](std::mt19937& r) { return curved(r, SegmentType::Quad8, SegmentType::Quad4, 8, 10); }},
+    {"CylinderTri3", [](std::mt19937& r) { return curved(r, SegmentType::Tri3, SegmentType::Tri6, 10, 6); }},
+    {"Graded1000xQuad4", [](std::mt19937& r) { return graded(r, SegmentType::Quad4, SegmentType::Quad4); }, 1e-5},
+    {"Lines2dLine2", [](std::mt19937& r) { return lines2d(r, SegmentType::Line2, SegmentType::Line2, 30, 41, 1.0); }},
+    {"Lines2dLine3", [](std::mt19937& r) { return lines2d(r, SegmentType::Line3, SegmentType::Line3, 17, 23, 1.0); }},
+    {"Lines2dGraded1000x", [](std::mt19937& r) { return lines2d(r, SegmentType::Line2, SegmentType::Line3, 60, 30, 1000.0); }, 1e-5},
+    {"SelfContactU2d", [](std::mt19937& r) { return uShape(r, SegmentType::Line2, 2, 80); }},
+    {"SelfContactU3dQuad4", [](std::mt19937& r) { return uShape(r, SegmentType::Quad4, 3, 50); }},
+    {"SelfContactU3dTri6", [](std::mt19937& r) { return uShape(r, SegmentType::Tri6, 3, 24); }},
+};
+
+INSTANTIATE_TEST_SUITE_P(Scenes, VsReference, ::testing::ValuesIn(kScenarios),
+                         [](const auto& info) { return info.param.name; });
+
+// Two flat faces at a known offset: every slave node pairs, with gap = offset and normal +z.
+TEST(ContactSearch, ParallelBlocksManufacturedSolution) {
+    for (SegmentType type : {SegmentType::Quad4, SegmentType::Tri3, SegmentType::Quad8,
+                             SegmentType::Quad9, SegmentType::Tri6}) {
+        SCOPED_TRACE(segmentTypeName(type));
+        for (double offset : {0.01, 0.0, -0.01}) {
+            Mesh mesh;
+            const Surface master = addPatch(mesh, type, 8, 8, [](double u, double v) {
+                return Eigen::Vector3d(u, v, 0.0);
+            }, false, "lower");
+            const Surface slave = addPatch(mesh, SegmentType::Quad4, 5, 5, [=](double u, double v) {
+                return Eigen::Vector3d(0.1 + 0.8 * u, 0.1 + 0.8 * v, offset);
+            }, true, "upper");
+            SearchOptions o;
+            o.capture = 0.05;
+            o.captureRelative = false;
+            ContactSearch search(o);
+            const Eigen::Matrix3Xd x = mesh.coords3();
+            search.setSurfaces(master, slave, x);
+            ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
+            const ContactPairs& p = search.pairs();
+            ASSERT_EQ(p.size(), 36);
+            for (Index i = 0; i < p.size(); ++i) {
+                EXPECT_NEAR(p.gap[i], offset, 1e-14);
+                EXPECT_TRUE(allNear(p.normal.col(i), Eigen::Vector3d::UnitZ(), 1e-14));
+                double sum = 0.0;
+                for (int k = 0; k < kMaxSegmentNodes; ++k) {
+                    sum += p.shape(k, i);
+                }
+                EXPECT_NEAR(sum, 1.0, 1e-14);
+                EXPECT_TRUE(allNear(p.point.col(i) + p.gap[i] * p.normal.col(i),
+                                    x.col(p.slave[i]), 1e-14));
+            }
+        }
+    }
+}
+
+// A cylinder master under a flat slave: gaps agree with the analytic distance to the cylinder
+// within the chord error of the facets, R (1 - cos(h / 2R)).
+TEST(ContactSearch, CylinderUnderPlaneMatchesAnalyticGap) {
+    const double R = 1.0;
+    const int n = 40;
+    const double span = 1.2;  // radians of the arc
+    for (SegmentType type : {SegmentType::Quad4, SegmentType::Quad9}) {
+        SCOPED_TRACE(segmentTypeName(type));
+        Mesh mesh;
+        const Surface master = addPatch(mesh, type, n, 3, [=](double u, double v) {
+            const double a = (u - 0.5) * span;
+            return Eigen::Vector3d(R * std::sin(a), v, R * std::cos(a) - R);
+        }, false, "cylinder");
+        const double offset = 0.02;
+        const Surface slave = addPatch(mesh, SegmentType::Quad4, 12, 2, [=](double u, double v) {
+            return Eigen::Vector3d(0.6 * u - 0.3, 0.25 + 0.5 * v, offset);
+        }, true, "plane");
+        SearchOptions o;
+        o.capture = 0.1;
+        o.captureRelative = false;
+        ContactSearch search(o);
+        const Eigen::Matrix3Xd x = mesh.coords3();
+        search.setSurfaces(master, slave, x);
+        ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
+        const ContactPairs& p = search.pairs();
+        ASSERT_EQ(p.size(), 13 * 3);
+        const double h = span / n;  // angular size of a facet
+        const double chordErr = R * (1 - std::cos(h / 2)) * (type == SegmentType::Quad4 ? 1.0 : 0.01);
+        for (Index i = 0; i < p.size(); ++i) {
+            const Eigen::Vector3d s = x.col(p.slave[i]);
+            const double analytic = std::hypot(s.x(), s.z() + R) - R;
+            EXPECT_NEAR(p.gap[i], analytic, chordErr + 1e-12) << "node " << p.slave[i];
+            const Eigen::Vector3d radial = Eigen::Vector3d(s.x(), 0, s.z() + R).normalized();
+            EXPECT_GT(p.normal.col(i).dot(radial), std::cos(h)) << "normal must point out of the master";
+        }
+    }
+}
+
+// A slave node swept over a master patch through edges and vertices, above a convex ridge
+// and inside a concave valley: within the capture distance it is paired at every position, and
+// the pair agrees with the reference.
+TEST(ContactSearch, NodeSweptAcrossEdgesAndCornersIsAlwaysPaired) {
+    for (double fold : {0.0, 0.5, -0.5}) {  // flat, convex ridge, concave valley (radians)
+        SCOPED_TRACE("fold " + std::to_string(fold));
+        Mesh mesh;
+        const Surface master = addPatch(mesh, SegmentType::Quad4, 4, 4, [=](double u, double v) {
+            const double x = 2 * u - 1;
+            const double z = -std::abs(x) * std::tan(fold);
+            return Eigen::Vector3d(x, 2 * v - 1, z);
+        }, false, "ridge");
+        const Index node = mesh.add(Eigen::Vector3d::Zero());
+        Surface slave;
+        slave.name = "probe";
+        // A tiny triangle whose first node is the probe; the others sit far above.
+        const Index a = mesh.add(Eigen::Vector3d(0, 0, 5));
+        const Index b = mesh.add(Eigen::Vector3d(0.1, 0, 5));
+        slave.addSegment(SegmentType::Tri3, {node, a, b});
+        SearchOptions o;
+        o.capture = 0.1;
+        o.captureRelative = false;
+        ContactSearch search(o);
+        Eigen::Matrix3Xd x = mesh.coords3();
+        search.setSurfaces(master, slave, x);
+        int positions = 0;
+        for (int i = 0; i <= 40; ++i) {
+            for (int j = 0; j <= 40; ++j) {
+                // Steps of 0.05 hit every edge (multiples of 0.5) and vertex exactly.
+                const double px = -1 + 0.05 * i;
+                const double py = -1 + 0.05 * j;
+                const double surfaceZ = -std::abs(px) * std::tan(fold);
+                for (double h : {0.0, 0.06, -0.06}) {
+                    x.col(node) = Eigen::Vector3d(px, py, surfaceZ + h);
+                    const UpdateStats st = search.update(x);
+                    ASSERT_EQ(st.status, UpdateStatus::kOk);
+                    const ReferenceResult ref = referenceSearch(master, slave, x, o);
+                    ASSERT_EQ(ref.pairs.size(), 1) << "at " << px << ", " << py << ", h " << h;
+                    ASSERT_EQ(search.pairs().size(), 1) << "missed at " << px << ", " << py;
+                    EXPECT_EQ(search.pairs().master[0], ref.pairs.master[0]);
+                    EXPECT_EQ(search.pairs().gap[0], ref.pairs.gap[0]);
+                    ++positions;
+                }
+            }
+        }
+        EXPECT_EQ(positions, 41 * 41 * 3);
+    }
+}
+
+// 100 increments of a slave patch sliding and bouncing over a master: small motions reuse the
+// Verlet list, large ones rebuild; every increment equals a fresh search and the reference.
+TEST(ContactSearch, MovingSequenceEqualsFreshSearchEveryIncrement) {
+    std::mt19937 rng(7);
+    for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        SCOPED_TRACE(mode == SearchMode::kNodeToSegment ? "node mode" : "segment mode");
+        Model m = wavyPlanes(rng, SegmentType::Quad8, SegmentType::Quad4, 6, 9, 0.03);
+        SearchOptions o = optionsFor(m, mode, 0.3);
+        o.skinRelative = 0.2;
+        ContactSearch search(o);
+        Eigen::Matrix3Xd x0 = m.mesh.coords3();
+        search.setSurfaces(m.master, m.slave, x0);
+        Eigen::Matrix3Xd x = x0;
+        std::vector<Index> slaveNodeSet = m.slave.connectivity;
+        std::sort(slaveNodeSet.begin(), slaveNodeSet.end());
+        slaveNodeSet.erase(std::unique(slaveNodeSet.begin(), slaveNodeSet.end()), slaveNodeSet.end());
+        int reused = 0;
+        int rebuilt = 0;
+        Eigen::Vector3d shift = Eigen::Vector3d::Zero();
+        for (int inc = 0; inc < 100; ++inc) {
+            SCOPED_TRACE("increment " + std::to_string(inc));
+            const bool large = inc % 10 == 9;
+            const double step = large ? 0.2 : 0.004;
+            shift += step * testing::randomUnitVector(rng);
+            shift.z() = std::clamp(shift.z(), -0.05, 0.1);
+            for (Index i = 0; i < static_cast<Index>(x.cols()); ++i) {
+                x.col(i) = x0.col(i);
+            }
+            for (Index s : slaveNodeSet) {
+                x.col(s) += shift;
+            }
+            const UpdateStats st = search.update(x);
+            ASSERT_EQ(st.status, UpdateStatus::kOk);
+            (st.rebuilt ? rebuilt : reused) += 1;
+            ContactSearch fresh(o);
+            fresh.setSurfaces(m.master, m.slave, x);
+            const UpdateStats fs = fresh.update(x);
+            EXPECT_TRUE(fs.rebuilt);
+            expectSamePairs(search.pairs(), fresh.pairs(), mode == SearchMode::kNodeToSegment);
+            EXPECT_EQ(st.candidates, fs.candidates);
+            EXPECT_EQ(st.satSurvivors, fs.satSurvivors);
+            if (inc % 10 == 0) {
+                expectSamePairs(search.pairs(), referenceSearch(m.master, m.slave, x, o).pairs,
+                                mode == SearchMode::kNodeToSegment);
+            }
+        }
+        EXPECT_GT(reused, 50) << "small motions must take the reuse path";
+        EXPECT_GE(rebuilt, 10) << "large motions must rebuild";
+    }
+}
+
+// Bit-identical results, in the same order, for 1 and 2 threads.
+TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
+    std::mt19937 rng(8);
+    for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        Model m = wavyPlanes(rng, SegmentType::Quad4, SegmentType::Tri3, 40, 45, 0.05);
+        const Eigen::Matrix3Xd x = m.mesh.coords3();
+        ContactSearch one(optionsFor(m, mode, 0.5, 1));
+        ContactSearch two(optionsFor(m, mode, 0.5, 2));
+        one.setSurfaces(m.master, m.slave, x);
+        two.setSurfaces(m.master, m.slave, x);
+        const UpdateStats a = one.update(x);
+        const UpdateStats b = two.update(x);
+        ASSERT_GT(one.pairs().size(), 100);
+        EXPECT_EQ(a.candidates, b.candidates);
+        EXPECT_EQ(a.listSize, b.listSize);
+        expectSamePairs(two.pairs(), one.pairs(), mode == SearchMode::kNodeToSegment);
+    }
+}
+
+TEST(ContactSearch, EmptySurfacesGiveNoPairs) {
+    Mesh mesh;
+    const Surface master = addPatch(mesh, SegmentType::Quad4, 2, 2, [](double u, double v) {
+        return Eigen::Vector3d(u, v, 0);
+    }, false, "master");
+    Surface empty;
+    empty.name = "empty";
+    const Eigen::Matrix3Xd x = mesh.coords3();
+    for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        SearchOptions o;
+        o.mode = mode;
+        ContactSearch a(o);
+        a.setSurfaces(master, empty, x);
+        EXPECT_EQ(a.update(x).pairs, 0);
+        ContactSearch b(o);
+        b.setSurfaces(empty, master, x);
+        const UpdateStats st = b.update(x);
+        EXPECT_EQ(st.status, UpdateStatus::kOk);
+        EXPECT_EQ(st.pairs, 0);
+        EXPECT_EQ(b.pairs().size(), 0);
+    }
+}
+
+// One bad-input case: a mutation of a valid model, and the message it must raise.
+struct BadInput {
+    std::string name;
+    std::function<void(Mesh&, Surface& master, Surface& slave)> mutate;
+    std::string message;
+};
+
+class SetSurfacesRejects : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(SetSurfacesRejects, WithAMessageNamingSurfaceAndSegment) {
+    Mesh mesh;
+    Surface master = addPatch(mesh, SegmentType::Quad4, 3, 3, [](double u, double v) {
+        return Eigen::Vector3d(u, v, 0);
+    }, false, "base");
+    Surface slave = addPatch(mesh, SegmentType::Tri3, 2, 2, [](double u, double v) {
+        return Eigen::Vector3d(u, v, 0.01);
+    }, true, "punch");
+    GetParam().mutate(mesh, master, slave);
+    ContactSearch search;
+    const Eigen::Matrix3Xd x = mesh.coords3();
+    try {
+        search.setSurfaces(master, slave, x);
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find(GetParam().message), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("contact::ContactSearch::setSurfaces()"),
+                  std::string::npos);
+    }
+}
+
+const BadInput kBadInputs[] = {
+    {"NodeOutOfRange", [](Mesh& mesh, Surface&, Surface& s) { s.connectivity[4] = static_cast<Index>(mesh.nodes.size()); },
+     "slave surface 'punch', segment 1 (Tri3): node index 25 out of range [0, 25)"},
+    {"NegativeNode", [](Mesh&, Surface& m, Surface&) { m.connectivity[0] = -3; },
+     "master surface 'base', segment 0 (Quad4): node index -3 out of range"},
+    {"NaNCoordinate", [](Mesh& mesh, Surface& m, Surface&) { mesh.nodes[m.connectivity[5]].y() = std::nan(""); },
+     "master surface 'base', segment 0 (Quad4): node 5 has a NaN or Inf coordinate"},
+    {"InfCoordinate", [](Mesh& mesh, Surface&, Surface& s) { mesh.nodes[s.connectivity[0]].z() = INFINITY; },
+     "slave surface 'punch', segment 0 (Tri3): node 16 has a NaN or Inf coordinate"},
+    {"CollinearTriangle", [](Mesh& mesh, Surface&, Surface& s) {
+         const Index a = mesh.add({0, 0, 1});
+         const Index b = mesh.add({1, 1, 1});
+         const Index c = mesh.add({2, 2, 1});
+         s.addSegment(SegmentType::Tri3, {a, b, c});
+     }, "slave surface 'punch', segment 8 (Tri3): degenerate"},
+    {"RepeatedNode", [](Mesh&, Surface& m, Surface&) { m.connectivity[6] = m.connectivity[5]; },
+     "master surface 'base', segment 1 (Quad4): node 5 appears twice (collapsed segment)"},
+    {"FoldedQuad", [](Mesh&, Surface& m, Surface&) { std::swap(m.connectivity[1], m.connectivity[2]); },
+     "master surface 'base', segment 0 (Quad4): degenerate"},
+    {"LineInA3dModel", [](Mesh&, Surface& m, Surface&) { m.addSegment(SegmentType::Line2, {0, 1}); },
+     "master surface 'base', segment 9 (Line2): a 2D segment type with 3D coordinates"},
+    {"BadOffsets", [](Mesh&, Surface& m, Surface&) { m.connectivity.pop_back(); },
+     "master surface 'base': offsets do not match"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Cases, SetSurfacesRejects, ::testing::ValuesIn(kBadInputs),
+                         [](const auto& info) { return info.param.name; });
+
+TEST(ContactSearch, UpdateReportsBadCoordinatesWithoutThrowing) {
+    Mesh mesh;
+    const Surface master = addPatch(mesh, SegmentType::Quad4, 2, 2, [](double u, double v) {
+        return Eigen::Vector3d(u, v, 0);
+    }, false, "master");
+    const Surface slave = addPatch(mesh, SegmentType::Quad4, 2, 2, [](double u, double v) {
+        return Eigen::Vector3d(u, v, 0.01);
+    }, true, "slave");
+    ContactSearch search;
+    Eigen::Matrix3Xd x = mesh.coords3();
+    EXPECT_EQ(search.update(x).status, UpdateStatus::kNotSetUp);
+    search.setSurfaces(master, slave, x);
+    EXPECT_EQ(search.update(x).status, UpdateStatus::kOk);
+    EXPECT_EQ(search.pairs().size(), 9);
+    Eigen::Matrix3Xd fewer = x.leftCols(x.cols() - 1);
+    EXPECT_EQ(search.update(fewer).status, UpdateStatus::kWrongNodeCount);
+    x(2, slave.connectivity[0]) = std::nan("");
+    EXPECT_EQ(search.update(x).status, UpdateStatus::kNonFiniteCoordinates);
+    EXPECT_EQ(search.pairs().size(), 0);
+    x(2, slave.connectivity[0]) = 0.01;
+    EXPECT_EQ(search.update(x).status, UpdateStatus::kOk);
+    EXPECT_EQ(search.pairs().size(), 9);
+}
+
+TEST(ContactSearch, RejectsBadOptions) {
+    SearchOptions o;
+    o.threads = 0;
+    EXPECT_THROW(ContactSearch{o}, std::invalid_argument);
+    o.threads = 1;
+    o.capture = -1;
+    o.captureRelative = false;
+    ContactSearch search(o);
+    Mesh mesh;
+    const Surface s = addPatch(mesh, SegmentType::Quad4, 1, 1, [](double u, double v) {
+        return Eigen::Vector3d(u, v, 0);
+    }, false, "s");
+    try {
+        search.setSurfaces(s, s, mesh.coords3());
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("capture distance must be finite and >= 0"),
+                  std::string::npos);
+    }
+    Surface t;
+    EXPECT_THROW(t.addSegment(SegmentType::Quad8, {0, 1, 2, 3}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace contact
