@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// A small solver loop: a rigid curved indenter (sphere in 3D, cylinder in 2D) pressed into a flat
+// block over 20 increments. The block's top surface is the slave, the indenter the master. Each
+// increment the solver moves the indenter, calls ContactSearch::update() with the current
+// coordinates, and pushes penetrating block nodes back along the contact normal (a crude
+// penalty response), so both surfaces move between searches.
+//
+// Usage: indenter [--dim 2|3] [--threads N]
+#include "contact/contact_search.hpp"
+#include "contact/reference_search.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using contact::Index;
+using contact::SegmentType;
+using contact::Surface;
+
+struct Model {
+    std::vector<Eigen::Vector3d> nodes;
+    Surface block;     // slave
+    Surface indenter;  // master
+    std::vector<Index> indenterNodes;
+};
+
+Index addNode(Model& m, const Eigen::Vector3d& p) {
+    m.nodes.push_back(p);
+    return static_cast<Index>(m.nodes.size() - 1);
+}
+
+// 3D: block top face z = 0 over [-1, 1]^2 as n x n Quad4 (normal +z); sphere cap of radius R
+// above it as Quad9 faces on a (u, v) grid, normal out of the sphere.
+Model makeModel3d(int n, double R, double start) {
+    Model m;
+    m.block.name = "block_top";
+    m.indenter.name = "sphere";
+    std::vector<Index> g((n + 1) * (n + 1));
+    for (int i = 0; i <= n; ++i) {
+        for (int j = 0; j <= n; ++j) {
+            g[i * (n + 1) + j] = addNode(m, {-1.0 + 2.0 * i / n, -1.0 + 2.0 * j / n, 0.0});
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            const auto at = [&](int a, int b) { return g[(i + a) * (n + 1) + (j + b)]; };
+            m.block.addSegment(SegmentType::Quad4, {at(0, 0), at(1, 0), at(1, 1), at(0, 1)});
+        }
+    }
+    const int k = 8;         // indenter faces per direction
+    const double half = 0.6; // cap covers |x|, |y| <= half
+    const int gk = 2 * k + 1;
+    std::vector<Index> s(gk * gk);
+    for (int i = 0; i < gk; ++i) {
+        for (int j = 0; j < gk; ++j) {
+            const double x = -half + 2 * half * i / (gk - 1);
+            const double y = -half + 2 * half * j / (gk - 1);
+            const double z = start + R - std::sqrt(R * R - x * x - y * y);
+            s[i * gk + j] = addNode(m, {x, y, z});
+            m.indenterNodes.push_back(s[i * gk + j]);
+        }
+    }
+    for (int i = 0; i < k; ++i) {
+        for (int j = 0; j < k; ++j) {
+            const auto at = [&](int a, int b) { return s[(2 * i + a) * gk + (2 * j + b)]; };
+            // Counter-clockwise seen from below (outside the sphere): normal points down.
+            m.indenter.addSegment(SegmentType::Quad9, {at(0, 0), at(0, 2), at(2, 2), at(2, 0), at(0, 1),
+                                                       at(1, 2), at(2, 1), at(1, 0), at(1, 1)});
+        }
+    }
+    return m;
+}
+
+// 2D: block top edge y = 0 from x = 1 to -1 (counter-clockwise block below: normal +y), as n
+// Line2; cylinder arc above it as Line3 segments, normal out of the cylinder.
+Model makeModel2d(int n, double R, double start) {
+    Model m;
+    m.block.name = "block_top";
+    m.indenter.name = "cylinder";
+    std::vector<Index> g(n + 1);
+    for (int i = 0; i <= n; ++i) {
+        g[i] = addNode(m, {1.0 - 2.0 * i / n, 0.0, 0.0});
+    }
+    for (int i = 0; i < n; ++i) {
+        m.block.addSegment(SegmentType::Line2, {g[i], g[i + 1]});
+    }
+    const int k = 16;
+    const double half = 0.6;
+    std::vector<Index> s(2 * k + 1);
+    for (int i = 0; i <= 2 * k; ++i) {
+        const double x = -half + half * i / k;
+        s[i] = addNode(m, {x, start + R - std::sqrt(R * R - x * x), 0.0});
+        m.indenterNodes.push_back(s[i]);
+    }
+    for (int i = 0; i < k; ++i) {
+        // Left to right along the bottom of a counter-clockwise cylinder: normal points down.
+        m.indenter.addSegment(SegmentType::Line3, {s[2 * i], s[2 * i + 2], s[2 * i + 1]});
+    }
+    return m;
+}
+
+int usage() {
+    std::fprintf(stderr, "usage: indenter [--dim 2|3] [--threads N]\n");
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int dim = 3;
+    int threads = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if ((a == "--dim" || a == "--threads") && i + 1 < argc) {
+            char* end = nullptr;
+            const long v = std::strtol(argv[++i], &end, 10);
+            if (*end != '\0' || v < 1 || (a == "--dim" && v != 2 && v != 3)) {
+                std::fprintf(stderr, "indenter: bad value '%s' for %s\n", argv[i], a.c_str());
+                return usage();
+            }
+            (a == "--dim" ? dim : threads) = static_cast<int>(v);
+        } else {
+            return usage();
+        }
+    }
+    const double R = 1.0;
+    const double start = 0.02;  // initial clearance
+    const double step = 0.005;  // indenter travel per increment
+    Model m = dim == 3 ? makeModel3d(40, R, start) : makeModel2d(200, R, start);
+    Eigen::Matrix3Xd x3(3, static_cast<Eigen::Index>(m.nodes.size()));
+    for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+        x3.col(static_cast<Eigen::Index>(i)) = m.nodes[i];
+    }
+    Eigen::Matrix2Xd x2 = x3.topRows<2>();
+    const auto coords = [&]() -> contact::CoordinatesView {
+        if (dim == 3) {
+            return x3;
+        }
+        x2 = x3.topRows<2>();
+        return x2;
+    };
+
+    contact::SearchOptions options;
+    options.capture = 0.5;  // half the mean indenter segment size
+    options.captureRelative = true;
+    options.skinRelative = 0.2;
+    options.threads = threads;
+    contact::ContactSearch search(options);
+    search.setSurfaces(m.indenter, m.block, coords());
+    std::printf("%s indenter (R = %.1f, %d %s) into a block face (%d %s), %d slave nodes\n",
+                dim == 3 ? "Sphere" : "Cylinder", R, m.indenter.size(),
+                dim == 3 ? "Quad9 faces" : "Line3 segments", m.block.size(),
+                dim == 3 ? "Quad4 faces" : "Line2 segments",
+                static_cast<int>(search.slaveNodes().size()));
+    std::printf("capture distance %.4f, skin %.4f, %d thread(s)\n\n", search.captureDistance(),
+                search.skinDistance(), threads);
+    std::printf(" inc  travel   pairs  penetrating    min gap  rebuilt  candidates  time [ms]\n");
+
+    bool same = false;
+    double minGap = 0.0;
+    for (int inc = 1; inc <= 20; ++inc) {
+        for (Index n : m.indenterNodes) {
+            x3(1 + (dim == 3 ? 1 : 0), n) -= step;  // z in 3D, y in 2D
+        }
+        const contact::UpdateStats st = search.update(coords());
+        if (st.status != contact::UpdateStatus::kOk) {
+            std::fprintf(stderr, "indenter: update failed: %s\n", contact::updateStatusName(st.status));
+            return 1;
+        }
+        const contact::ContactPairs& p = search.pairs();
+        int penetrating = 0;
+        minGap = p.size() > 0 ? p.gap[0] : 0.0;
+        for (Index i = 0; i < p.size(); ++i) {
+            minGap = std::min(minGap, p.gap[i]);
+            penetrating += p.gap[i] < 0 ? 1 : 0;
+        }
+        std::printf("%4d  %6.3f  %6d  %11d  %9.5f  %7s  %10lld  %9.3f\n", inc, inc * step,
+                    static_cast<int>(p.size()), penetrating, minGap, st.rebuilt ? "yes" : "no",
+                    st.candidates, st.timeTotal());
+        if (inc == 20) {
+            // The last increment against the exhaustive reference, before the response moves nodes.
+            const contact::ReferenceResult ref =
+                contact::referenceSearch(m.indenter, m.block, coords(), options);
+            same = ref.pairs.size() == p.size();
+            for (Index i = 0; same && i < p.size(); ++i) {
+                same = ref.pairs.slave[i] == p.slave[i] && ref.pairs.master[i] == p.master[i] &&
+                       ref.pairs.gap[i] == p.gap[i];
+            }
+            std::printf("\nexhaustive reference on the last increment: %s (%d pairs)\n",
+                        same ? "identical" : "DIFFERENT", static_cast<int>(ref.pairs.size()));
+            break;
+        }
+        // Penalty response: each penetrating block node moves back 90% of its penetration.
+        for (Index i = 0; i < p.size(); ++i) {
+            if (p.gap[i] < 0) {
+                x3.col(p.slave[i]) -= 0.9 * p.gap[i] * p.normal.col(i);
+            }
+        }
+    }
+    const bool ok = same && search.pairs().size() > 0 && minGap < 0.0;
+    std::printf("report: %s\n", ok ? "OK" : "UNEXPECTED RESULT");
+    return ok ? 0 : 1;
+}
