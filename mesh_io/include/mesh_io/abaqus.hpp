@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// Abaqus / CalculiX input files (.inp).
+#pragma once
+
+#include "mesh_io/model.hpp"
+
+#include <string>
+
+namespace mesh_io {
+
+/// Reads an Abaqus/CalculiX .inp file, following *INCLUDE. Throws ParseError naming the file
+/// (the included one, for errors inside it), the line and what was expected.
+[[nodiscard]] Model readAbaqus(const std::string& path);
+
+}  // namespace mesh_io

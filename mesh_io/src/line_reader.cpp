@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include "line_reader.hpp"
+
+#include <utility>
+
+namespace mesh_io::detail {
+
+LineReader::LineReader(std::string path) : path_(std::move(path)), in_(path_, std::ios::binary) {
+    if (!in_) {
+        throw ParseError(path_, 0, "cannot open the file");
+    }
+}
+
+bool LineReader::next(std::string& line) {
+    if (pushedBack_) {
+        pushedBack_ = false;
+        ++line_;
+        line = last_;
+        return true;
+    }
+    if (!std::getline(in_, line)) {
+        return false;
+    }
+    if (!line.empty() && line.back() == '\r') {
+        line.pop_back();
+    }
+    ++line_;
+    last_ = line;
+    return true;
+}
+
+void LineReader::unget() {
+    pushedBack_ = true;
+    --line_;
+}
+
+void LineReader::fail(const std::string& message) const { throw ParseError(path_, line_, message); }
+
+void LineReader::expected(const std::string& what, const std::string& token) const {
+    throw ParseError::expected(path_, line_, what, token);
+}
+
+}  // namespace mesh_io::detail
