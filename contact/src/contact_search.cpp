@@ -70,9 +70,27 @@ ContactSearch::ContactSearch(const SearchOptions& options) : options_(options) {
 
 void ContactSearch::setSurfaces(const Surface& master, const Surface& slave,
                                 const CoordinatesView& x) {
-    constexpr const char* kFn = "contact::ContactSearch::setSurfaces()";
+    setup("contact::ContactSearch::setSurfaces()", master, slave, nullptr, x);
+}
+
+void ContactSearch::setSurfaces(const Surface& master, const std::vector<Index>& slaveNodes,
+                                const CoordinatesView& x) {
+    noSlaveSegments_ = Surface{};
+    noSlaveSegments_.name = "slave nodes";
+    setup("contact::ContactSearch::setSurfaces()", master, noSlaveSegments_, &slaveNodes, x);
+}
+
+void ContactSearch::setup(const char* kFn, const Surface& master, const Surface& slave,
+                          const std::vector<Index>* nodeList, const CoordinatesView& x) {
     detail::validateSurface(kFn, "master", master, x);
     detail::validateSurface(kFn, "slave", slave, x);
+    if (nodeList != nullptr) {
+        detail::validateNodes(kFn, *nodeList, x);
+        if (options_.mode != SearchMode::kNodeToSegment) {
+            throw std::invalid_argument(std::string(kFn) +
+                                        ": a slave given as nodes needs node-to-segment mode");
+        }
+    }
     master_ = &master;
     slave_ = &slave;
     sameSurface_ = (&master == &slave) ||
@@ -85,7 +103,9 @@ void ContactSearch::setSurfaces(const Surface& master, const Surface& slave,
     haveList_ = false;
 
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
-    slaveNodes_ = nodeMode ? detail::uniqueNodes(slave) : std::vector<Index>{};
+    slaveNodes_ = !nodeMode           ? std::vector<Index>{}
+                  : nodeList != nullptr ? detail::sortedUnique(*nodeList)
+                                        : detail::uniqueNodes(slave);
     numSlaveItems_ = nodeMode ? static_cast<Index>(slaveNodes_.size()) : slave.size();
     if (options_.selfContact) {
         detail::exclusionSets(slave, slaveNodes_, numNodes_, nodeMode, exclOffsets_, exclNodes_);

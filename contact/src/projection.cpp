@@ -1,1 +1,663 @@
 // SPDX-License-Identifier: MIT
+// Closest-point projection of a point onto one segment (the node-to-segment kernel).
+#include "contact/projection.hpp"
+
+#include "contact/segment.hpp"
+#include "contact/tolerances.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace contact {
+namespace {
+
+using Eigen::Matrix2d;
+using Eigen::Vector2d;
+using Eigen::Vector3d;
+
+// Step (in reference units) toward the domain centre that looks for a normal next to a point where
+// the segment has none (a collapsed edge or corner).
+constexpr double kNormalNudge = 1e-7;
+// Armijo constant: a step must achieve this fraction of the decrease the gradient predicts.
+constexpr double kArmijo = 1e-4;
+// Halvings of a line search before it gives up (no decrease left above round-off).
+constexpr int kMaxBacktracks = 60;
+// A symmetric 2x2 H counts as positive definite when H00, H11 > 0 and det H > kPdMargin H00 H11
+// (1D: t.H.t > kPdMargin t.G.t). Far above the rounding of det (a few eps), far below any real
+// curvature.
+constexpr double kPdMargin = 1e-12;
+// Levenberg shift of the Gauss-Newton matrix G = J^T J, relative to trace(G). Keeps det(G + mu I)
+// > 0 under rounding (mu trace(G) >> eps trace(G)^2) when G is singular (collapsed segment).
+constexpr double kLevenbergShift = 1e-10;
+// Rounding error of g = J^T r and of f differences, in ulps of the quantities involved.
+constexpr double kNoiseUlps = 16.0;
+// A constraint with slack below this is tight. Iterates are snapped exactly onto the constraints
+// they hit, so this only absorbs rounding of xi + eta and points a few ulps from an edge.
+constexpr double kTightSlack = 1e-14;
+
+// The segment and the point with node 0 moved to the origin (the round-off shift of Box2D's
+// manifold.c): far from the origin, differences of nearby coordinates keep their precision.
+struct Shifted {
+    SegmentNodes s;
+    Vector3d q = Vector3d::Zero();  // p - x_0
+};
+
+Shifted shiftToNode0(const SegmentNodes& s, const Vector3d& p) noexcept {
+    Shifted out;
+    out.s.type = s.type;
+    for (int i = 0; i < nodeCount(s.type); ++i) {
+        out.s.x[i] = s.x[i] - s.x[0];
+    }
+    out.q = p - s.x[0];
+    return out;
+}
+
+// The reference domain as linear constraints a_k . xi <= b_k (outward normals a_k).
+struct Domain {
+    const double (*a)[2];
+    const double* b;
+    int count;
+};
+constexpr double kLineA[2][2] = {{1, 0}, {-1, 0}};
+constexpr double kLineB[2] = {1, 1};
+constexpr double kTriA[3][2] = {{-1, 0}, {0, -1}, {1, 1}};
+constexpr double kTriB[3] = {0, 0, 1};
+constexpr double kQuadA[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+constexpr double kQuadB[4] = {1, 1, 1, 1};
+
+Domain referenceDomain(SegmentType t) noexcept {
+    if (parametricDim(t) == 1) {
+        return {kLineA, kLineB, 2};
+    }
+    if (isTriangle(t)) {
+        return {kTriA, kTriB, 3};
+    }
+    return {kQuadA, kQuadB, 4};
+}
+
+Vector2d normalOf(const Domain& dom, int k) noexcept { return {dom.a[k][0], dom.a[k][1]}; }
+
+double slack(const Domain& dom, int k, const Vector2d& xi) noexcept {
+    return dom.b[k] - (dom.a[k][0] * xi[0] + dom.a[k][1] * xi[1]);
+}
+
+// Puts xi exactly on constraint k, or on the corner of constraints k and j (j >= 0). The
+// coefficients are small integers, so Cramer's rule gives the corner exactly.
+void snap(const Domain& dom, int k, int j, Vector2d& xi) noexcept {
+    const double* ak = dom.a[k];
+    if (j >= 0 && j != k) {
+        const double* aj = dom.a[j];
+        const double det = ak[0] * aj[1] - ak[1] * aj[0];
+        if (det != 0.0) {
+            xi = Vector2d((dom.b[k] * aj[1] - ak[1] * dom.b[j]) / det + 0.0,
+                          (ak[0] * dom.b[j] - dom.b[k] * aj[0]) / det + 0.0);
+            return;
+        }
+    }
+    if (ak[1] == 0.0) {
+        xi[0] = dom.b[k] / ak[0] + 0.0;  // + 0.0 turns -0 into 0
+    } else if (ak[0] == 0.0) {
+        xi[1] = dom.b[k] / ak[1] + 0.0;
+    } else {  // triangle hypotenuse xi + eta = 1
+        xi[0] = std::clamp(xi[0], 0.0, 1.0);
+        xi[1] = 1.0 - xi[0];
+    }
+}
+
+// Removes ulp-size excursions out of the domain.
+void clampToDomain(SegmentType t, Vector2d& xi) noexcept {
+    if (isTriangle(t)) {
+        xi[0] = std::clamp(xi[0], 0.0, 1.0);
+        xi[1] = std::max(xi[1], 0.0);
+        if (xi[0] + xi[1] > 1.0) {
+            xi[1] = 1.0 - xi[0];
+        }
+        return;
+    }
+    xi[0] = std::clamp(xi[0], -1.0, 1.0);
+    xi[1] = parametricDim(t) == 1 ? 0.0 : std::clamp(xi[1], -1.0, 1.0);
+}
+
+// Distance of xi to the domain boundary, in reference units (negative outside).
+double boundarySlack(SegmentType t, const Vector2d& xi) noexcept {
+    if (parametricDim(t) == 1) {
+        return 1.0 - std::abs(xi[0]);
+    }
+    if (isTriangle(t)) {
+        return std::min({xi[0], xi[1], 1.0 - xi[0] - xi[1]});
+    }
+    return 1.0 - std::max(std::abs(xi[0]), std::abs(xi[1]));
+}
+
+// y(xi) = x(xi) - x_0 with its first and second derivatives.
+struct LocalGeometry {
+    Vector3d y = Vector3d::Zero();
+    Vector3d yXi = Vector3d::Zero();
+    Vector3d yEta = Vector3d::Zero();
+    Vector3d yXiXi = Vector3d::Zero();
+    Vector3d yXiEta = Vector3d::Zero();
+    Vector3d yEtaEta = Vector3d::Zero();
+};
+
+LocalGeometry evaluate(const SegmentNodes& s, const Vector2d& xi) noexcept {
+    const ShapeFunctions f = shapeFunctions(s.type, xi);
+    LocalGeometry l;
+    for (int i = 0; i < nodeCount(s.type); ++i) {
+        l.y += f.N[i] * s.x[i];
+        l.yXi += f.dXi[i] * s.x[i];
+        l.yEta += f.dEta[i] * s.x[i];
+        l.yXiXi += f.dXiXi[i] * s.x[i];
+        l.yXiEta += f.dXiEta[i] * s.x[i];
+        l.yEtaEta += f.dEtaEta[i] * s.x[i];
+    }
+    return l;
+}
+
+// Newton step along the unit direction t: -(t.g / t.H.t) t; Gauss-Newton curvature t.G.t plus a
+// Levenberg shift where t.H.t is not safely positive. Zero when there is no curvature at all.
+Vector2d stepAlong(const Matrix2d& H, const Matrix2d& G, const Vector2d& g,
+                   const Vector2d& t) noexcept {
+    const double h = t.dot(H * t);
+    const double hg = t.dot(G * t);
+    double curvature = h;
+    if (!(h > kPdMargin * hg && h > 0.0)) {
+        curvature = hg + kLevenbergShift * G.trace();
+    }
+    if (!(curvature > 0.0)) {
+        return Vector2d::Zero();
+    }
+    return (-t.dot(g) / curvature) * t;
+}
+
+// Newton step -H^-1 g in the whole (xi, eta) plane; (G + mu I)^-1 where H is not positive definite.
+Vector2d stepInPlane(const Matrix2d& H, const Matrix2d& G, const Vector2d& g) noexcept {
+    Matrix2d M = H;
+    double det = H(0, 0) * H(1, 1) - H(0, 1) * H(1, 0);
+    if (!(H(0, 0) > 0.0 && H(1, 1) > 0.0 && det > kPdMargin * H(0, 0) * H(1, 1))) {
+        const double mu = kLevenbergShift * G.trace();
+        M = G + mu * Matrix2d::Identity();
+        det = (G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0)) + mu * G.trace() + mu * mu;
+        if (!(det > 0.0)) {
+            return Vector2d::Zero();
+        }
+    }
+    return Vector2d(-(M(1, 1) * g[0] - M(0, 1) * g[1]) / det,
+                    -(M(0, 0) * g[1] - M(1, 0) * g[0]) / det);
+}
+
+// A search direction and the constraint it slides along (-1: none).
+struct Direction {
+    Vector2d d = Vector2d::Zero();
+    int edge = -1;
+};
+
+// True when d does not leave the domain through any tight constraint.
+bool feasible(const Domain& dom, const std::array<bool, 4>& tight, const Vector2d& d) noexcept {
+    for (int k = 0; k < dom.count; ++k) {
+        if (tight[k] && normalOf(dom, k).dot(d) > 0.0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Working-set choice: the free Newton step if it stays inside; otherwise the Newton step along
+// each tight edge (both edges at a corner, so sliding along either is not missed), keeping the
+// steepest feasible descent. Zero when none descends: a KKT point.
+Direction chooseDirection(const Domain& dom, int dim, const std::array<bool, 4>& tight,
+                          const Matrix2d& H, const Matrix2d& G, const Vector2d& g) noexcept {
+    const Vector2d free = dim == 1 ? stepAlong(H, G, g, Vector2d::UnitX()) : stepInPlane(H, G, g);
+    if (feasible(dom, tight, free) && g.dot(free) < 0.0) {
+        return {free, -1};
+    }
+    Direction best;
+    double bestSlope = 0.0;
+    if (dim == 2) {
+        for (int k = 0; k < dom.count; ++k) {
+            if (!tight[k]) {
+                continue;
+            }
+            const Vector2d a = normalOf(dom, k);
+            const Vector2d t = Vector2d(-a[1], a[0]).normalized();
+            const Vector2d d = stepAlong(H, G, g, t);
+            const double slope = g.dot(d);
+            if (slope < bestSlope && feasible(dom, tight, d)) {
+                best = {d, k};
+                bestSlope = slope;
+            }
+        }
+    }
+    return best;
+}
+
+// Minimizes f(xi) = 1/2 |y(xi) - q|^2 over the closed reference domain from a feasible start.
+// Active-set Newton with Armijo backtracking (Nocedal & Wright, Numerical Optimization, 2nd ed.,
+// 3.1 and 16.5; the projected-Newton working set of Bertsekas, SIAM J. Control Optim. 20, 1982):
+//
+//   repeat at most kProjectionMaxIterations times:
+//     r = y(xi) - q,  g = J^T r,  G = J^T J,  H = G + sum_k r_k d2y_k/dxi2
+//     tight = {k : b_k - a_k.xi <= kTightSlack}
+//     d = Newton step on the whole plane (G + mu I if H is not positive definite)
+//     if d leaves through a tight constraint:
+//         d = best Newton step along one tight edge that leaves through none (zero if none)
+//     if |d| < kProjectionStepTol or g.d / |d| is down to the rounding of g: converged
+//     alpha = min(1, step to the first constraint d crosses)  -> land exactly on it
+//     halve alpha until f(xi + alpha d) - f(xi) <= 1e-4 alpha g.d
+//         (the first trial also passes when the change of f is below its rounding)
+//     if no alpha works: converged (round-off floor); else xi += alpha d
+//     if |alpha d| < kProjectionStepTol: converged
+//   not converged (xi is the best point found)
+//
+// f differences are taken as dy . (r + dy / 2) with dy = y(xi_new) - y(xi), which avoids the
+// cancellation of |r|^2 - |r_new|^2 for far points.
+struct Minimum {
+    Vector2d xi = Vector2d::Zero();
+    bool converged = false;
+};
+
+Minimum activeSetNewton(const Shifted& sh, Vector2d xi) noexcept {
+    const SegmentType type = sh.s.type;
+    const Domain dom = referenceDomain(type);
+    const int dim = parametricDim(type);
+    // Size of the coordinates y and q: the rounding of r = y - q is a few ulps of it.
+    double extent = sh.q.norm();
+    for (int i = 0; i < nodeCount(type); ++i) {
+        extent = std::max(extent, sh.s.x[i].norm());
+    }
+    for (int it = 0; it < tol::kProjectionMaxIterations; ++it) {
+        const LocalGeometry l = evaluate(sh.s, xi);
+        const Vector3d r = l.y - sh.q;
+        const Vector2d g(l.yXi.dot(r), l.yEta.dot(r));
+        Matrix2d G;
+        G(0, 0) = l.yXi.dot(l.yXi);
+        G(0, 1) = G(1, 0) = l.yXi.dot(l.yEta);
+        G(1, 1) = l.yEta.dot(l.yEta);
+        Matrix2d H = G;
+        H(0, 0) += r.dot(l.yXiXi);
+        H(0, 1) = H(1, 0) = H(0, 1) + r.dot(l.yXiEta);
+        H(1, 1) += r.dot(l.yEtaEta);
+
+        std::array<bool, 4> tight{};
+        for (int k = 0; k < dom.count; ++k) {
+            tight[k] = slack(dom, k, xi) <= kTightSlack;
+        }
+        const Direction dir = chooseDirection(dom, dim, tight, H, G, g);
+        const double length = dir.d.norm();
+        const double slope = g.dot(dir.d);
+        // Stop on a tiny step, or when the slope along d is down to the rounding of g.
+        const double gNoise = kNoiseUlps * tol::kEps * (l.yXi.norm() + l.yEta.norm()) * extent;
+        if (!(length >= tol::kProjectionStepTol) || -slope <= gNoise * length) {
+            return {xi, true};
+        }
+
+        // Longest step inside the domain, up to the full step.
+        double alphaMax = 1.0;
+        int hit = -1;
+        for (int k = 0; k < dom.count; ++k) {
+            const double ad = normalOf(dom, k).dot(dir.d);
+            if (!tight[k] && ad > 0.0) {
+                const double alpha = slack(dom, k, xi) / ad;
+                if (alpha < alphaMax) {
+                    alphaMax = alpha;
+                    hit = k;
+                }
+            }
+        }
+
+        // f differences below fNoise are rounding: the first trial may then pass on trust in the
+        // model (otherwise f-based tests stall xi at sqrt(eps) accuracy).
+        const double fNoise = kNoiseUlps * tol::kEps * extent * r.norm();
+        double alpha = alphaMax;
+        Vector2d trial = xi;
+        bool accepted = false;
+        for (int bt = 0; bt < kMaxBacktracks && alpha * length >= 0.5 * tol::kProjectionStepTol;
+             ++bt) {
+            trial = xi + alpha * dir.d;
+            const int onto = alpha == alphaMax ? hit : -1;
+            if (dir.edge >= 0) {
+                snap(dom, dir.edge, onto, trial);
+            } else if (onto >= 0) {
+                snap(dom, onto, -1, trial);
+            }
+            clampToDomain(type, trial);
+            const Vector3d dy = position(sh.s, trial) - l.y;
+            const double df = dy.dot(r + 0.5 * dy);
+            if (df <= kArmijo * alpha * slope || (bt == 0 && df <= fNoise)) {
+                accepted = true;
+                break;
+            }
+            alpha *= 0.5;
+        }
+        if (!accepted) {
+            return {xi, true};
+        }
+        const double step = (trial - xi).norm();
+        xi = trial;
+        if (step < tol::kProjectionStepTol) {
+            return {xi, true};
+        }
+    }
+    return {xi, false};
+}
+
+// Sample grids of the reference domain, as intervals per side: coarse for the usual case, fine when
+// the distance may have several minima. Corners and edges are on the grid.
+constexpr int kCoarseLine = 8;
+constexpr int kCoarseFace = 6;
+constexpr int kFineLine = 64;
+constexpr int kFineFace = 32;
+constexpr int kGridStorage = (kFineFace + 1) * (kFineFace + 1);
+// Newton runs from at most this many seeds.
+constexpr int kMaxStarts = 8;
+
+// Starting points for the local search, best first.
+struct Seeds {
+    std::array<Vector2d, kMaxStarts> xi{};
+    std::array<double, kMaxStarts> dSq{};
+    int count = 0;
+};
+
+// Keeps the `cap` smallest squared distances, sorted.
+void addSeed(Seeds& seeds, int cap, const Vector2d& xi, double dSq) noexcept {
+    int k = seeds.count;
+    if (k == cap) {
+        if (!(dSq < seeds.dSq[cap - 1])) {
+            return;
+        }
+        --k;
+    } else {
+        ++seeds.count;
+    }
+    for (; k > 0 && dSq < seeds.dSq[k - 1]; --k) {
+        seeds.xi[k] = seeds.xi[k - 1];
+        seeds.dSq[k] = seeds.dSq[k - 1];
+    }
+    seeds.xi[k] = xi;
+    seeds.dSq[k] = dSq;
+}
+
+// Sample grid with n intervals per side (lines: j = 0 only; triangles: i + j <= n).
+struct Grid {
+    SegmentType type;
+    int n;
+    [[nodiscard]] bool line() const noexcept { return parametricDim(type) == 1; }
+    [[nodiscard]] int nj() const noexcept { return line() ? 0 : n; }
+    [[nodiscard]] bool valid(int i, int j) const noexcept {
+        return i >= 0 && j >= 0 && i <= n && j <= nj() && (!isTriangle(type) || i + j <= n);
+    }
+    [[nodiscard]] int index(int i, int j) const noexcept { return i * (nj() + 1) + j; }
+    [[nodiscard]] Vector2d at(int i, int j) const noexcept {
+        if (isTriangle(type)) {
+            return {static_cast<double>(i) / n, static_cast<double>(j) / n};
+        }
+        return {-1.0 + 2.0 * i / n, line() ? 0.0 : -1.0 + 2.0 * j / n};
+    }
+};
+
+// True when no sample (i + di, j + dj) of the listed neighbour offsets is closer than (i, j).
+bool noCloserNeighbour(const Grid& grid, const std::array<double, kGridStorage>& dSq, int i, int j,
+                       const int (*offsets)[2], int count) noexcept {
+    const double d = dSq[grid.index(i, j)];
+    for (int k = 0; k < count; ++k) {
+        const int ii = i + offsets[k][0];
+        const int jj = j + offsets[k][1];
+        if (grid.valid(ii, jj) && dSq[grid.index(ii, jj)] < d) {
+            return false;
+        }
+    }
+    return true;
+}
+
+constexpr int kAllNeighbours[8][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1},
+                                      {0, 1},   {1, -1}, {1, 0},  {1, 1}};
+constexpr int kAlongXi[2][2] = {{-1, 0}, {1, 0}};
+constexpr int kAlongEta[2][2] = {{0, -1}, {0, 1}};
+constexpr int kAlongHypotenuse[2][2] = {{-1, 1}, {1, -1}};
+
+// Discrete local minima of sampled squared distances, at most `cap`, best first: one seed per
+// basin the grid resolves. Minima in 2D (no neighbour, diagonals included, is closer) and, when
+// `alongEdges`, also minima of the samples along each edge, which catch a boundary minimum that a
+// slightly lower interior basin next to it hides from the 2D test.
+Seeds localMinima(const Grid& grid, const std::array<double, kGridStorage>& dSq, int cap,
+                  bool alongEdges) noexcept {
+    Seeds seeds;
+    const bool tri = isTriangle(grid.type);
+    for (int i = 0; i <= grid.n; ++i) {
+        for (int j = 0; j <= grid.nj(); ++j) {
+            if (!grid.valid(i, j)) {
+                continue;
+            }
+            bool seed = noCloserNeighbour(grid, dSq, i, j, kAllNeighbours, 8);
+            if (!seed && alongEdges && !grid.line()) {
+                const bool onXiEdge = j == 0 || (!tri && j == grid.n);  // eta fixed
+                const bool onEtaEdge = i == 0 || (!tri && i == grid.n);  // xi fixed
+                const bool onHypotenuse = tri && i + j == grid.n;
+                seed = (onXiEdge && noCloserNeighbour(grid, dSq, i, j, kAlongXi, 2)) ||
+                       (onEtaEdge && noCloserNeighbour(grid, dSq, i, j, kAlongEta, 2)) ||
+                       (onHypotenuse && noCloserNeighbour(grid, dSq, i, j, kAlongHypotenuse, 2));
+            }
+            if (seed) {
+                addSeed(seeds, cap, grid.at(i, j), dSq[grid.index(i, j)]);
+            }
+        }
+    }
+    return seeds;
+}
+
+// Seeds for the local search. The coarse grid's local minima suffice while the distance is
+// safely convex in xi: the curvature term sum r.d2y/dxi2 never eats more than half of J^T J at a
+// sample (p well inside every centre of curvature). Otherwise p is beyond a centre of curvature,
+// the distance may have close competing minima, and the fine grid's are used.
+Seeds gridSeeds(const Shifted& sh) noexcept {
+    const SegmentType type = sh.s.type;
+    const bool line = parametricDim(type) == 1;
+    std::array<double, kGridStorage> dSq{};
+    const Grid coarse{type, line ? kCoarseLine : kCoarseFace};
+    bool convex = true;
+    for (int i = 0; i <= coarse.n; ++i) {
+        for (int j = 0; j <= coarse.nj(); ++j) {
+            if (!coarse.valid(i, j)) {
+                continue;
+            }
+            const LocalGeometry l = evaluate(sh.s, coarse.at(i, j));
+            const Vector3d r = l.y - sh.q;
+            dSq[coarse.index(i, j)] = r.squaredNorm();
+            // M = J^T J / 2 + sum r.d2y must be positive definite.
+            const double m00 = 0.5 * l.yXi.squaredNorm() + r.dot(l.yXiXi);
+            const double m11 = 0.5 * l.yEta.squaredNorm() + r.dot(l.yEtaEta);
+            const double m01 = 0.5 * l.yXi.dot(l.yEta) + r.dot(l.yXiEta);
+            convex = convex && m00 > 0.0 && (line || (m11 > 0.0 && m00 * m11 > m01 * m01));
+        }
+    }
+    if (convex) {
+        return localMinima(coarse, dSq, kMaxStarts / 2, false);
+    }
+    const Grid fine{type, line ? kFineLine : kFineFace};
+    for (int i = 0; i <= fine.n; ++i) {
+        for (int j = 0; j <= fine.nj(); ++j) {
+            if (fine.valid(i, j)) {
+                dSq[fine.index(i, j)] = (position(sh.s, fine.at(i, j)) - sh.q).squaredNorm();
+            }
+        }
+    }
+    return localMinima(fine, dSq, kMaxStarts, true);
+}
+
+// Line2 (Ericson 5.1.2): clamp the projection onto the chord; a zero-length chord gives xi = -1.
+Vector2d closestOnLine2(const Shifted& sh) noexcept {
+    const Vector3d e = sh.s.x[1];  // x_1 - x_0
+    const double eSq = e.squaredNorm();
+    const double t = eSq > 0.0 ? std::clamp(sh.q.dot(e) / eSq, 0.0, 1.0) : 0.0;
+    return {2.0 * t - 1.0, 0.0};
+}
+
+// Clamped projection onto the chord from a to b: the parameter in [0, 1].
+double clampedChordParameter(const Vector3d& a, const Vector3d& b, const Vector3d& q) noexcept {
+    const Vector3d e = b - a;
+    const double eSq = e.squaredNorm();
+    return eSq > 0.0 ? std::clamp((q - a).dot(e) / eSq, 0.0, 1.0) : 0.0;
+}
+
+// Closest of the three edges of the triangle 0, ab, ac to ap, as area coordinates.
+Vector2d closestOnTriangleEdges(const Vector3d& ab, const Vector3d& ac,
+                                const Vector3d& ap) noexcept {
+    const Vector3d zero = Vector3d::Zero();
+    const double t01 = clampedChordParameter(zero, ab, ap);
+    const double t02 = clampedChordParameter(zero, ac, ap);
+    const double t12 = clampedChordParameter(ab, ac, ap);
+    const std::array<Vector2d, 3> xi = {Vector2d(t01, 0.0), Vector2d(0.0, t02),
+                                        Vector2d(1.0 - t12, t12)};
+    const std::array<double, 3> dSq = {(t01 * ab - ap).squaredNorm(), (t02 * ac - ap).squaredNorm(),
+                                       (ab + t12 * (ac - ab) - ap).squaredNorm()};
+    return xi[std::min_element(dSq.begin(), dSq.end()) - dSq.begin()];
+}
+
+// Tri3 (Ericson, Real-Time Collision Detection, 5.1.5): find the Voronoi region of p, then the
+// closest point of that feature. Node 0 is at the origin (a = 0, b = x_1, c = x_2).
+//
+//             \ V2 /
+//              \  /
+//               x2
+//              /  \         Vi:  vertex regions, closest point = node i
+//      E20    /    \    E12  Eij: edge regions, closest point on edge i-j
+//            /  F   \       F:   face region, closest point = projection onto the plane
+//       \   /        \   /
+//        \ /          \ /    (region borders are perpendicular to the edges)
+//         x0 -------- x1
+//    V0   |    E01     |   V1
+//
+// Returns area coordinates (xi, eta) = weights of x1 and x2. A triangle of (nearly) zero area,
+// whose regions collapse, is solved as the closest of its three edges; no division by zero.
+Vector2d closestOnTri3(const Shifted& sh) noexcept {
+    const Vector3d& ab = sh.s.x[1];
+    const Vector3d& ac = sh.s.x[2];
+    const Vector3d& ap = sh.q;
+    if (!(ab.cross(ac).squaredNorm() > tol::kEps * ab.squaredNorm() * ac.squaredNorm())) {
+        return closestOnTriangleEdges(ab, ac, ap);
+    }
+    const double d1 = ab.dot(ap);
+    const double d2 = ac.dot(ap);
+    if (d1 <= 0.0 && d2 <= 0.0) {  // V0
+        return {0.0, 0.0};
+    }
+    const Vector3d bp = ap - ab;
+    const double d3 = ab.dot(bp);
+    const double d4 = ac.dot(bp);
+    if (d3 >= 0.0 && d4 <= d3) {  // V1
+        return {1.0, 0.0};
+    }
+    const double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {  // E01
+        const double den = d1 - d3;
+        return {den > 0.0 ? d1 / den : 0.0, 0.0};
+    }
+    const Vector3d cp = ap - ac;
+    const double d5 = ab.dot(cp);
+    const double d6 = ac.dot(cp);
+    if (d6 >= 0.0 && d5 <= d6) {  // V2
+        return {0.0, 1.0};
+    }
+    const double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {  // E20
+        const double den = d2 - d6;
+        return {0.0, den > 0.0 ? d2 / den : 0.0};
+    }
+    const double va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {  // E12
+        const double den = (d4 - d3) + (d5 - d6);
+        const double w = den > 0.0 ? (d4 - d3) / den : 0.0;
+        return {1.0 - w, w};
+    }
+    // F: va + vb + vc = |ab x ac|^2 > 0 in exact arithmetic.
+    const double den = va + vb + vc;
+    if (!(den > 0.0)) {
+        return closestOnTriangleEdges(ab, ac, ap);
+    }
+    Vector2d xi(vb / den, vc / den);
+    clampToDomain(SegmentType::Tri3, xi);
+    return xi;
+}
+
+// Fills the result at xi: point, distance, frame, gap, shape functions and status.
+Projection finish(const SegmentNodes& s, const Shifted& sh, const Vector2d& xi,
+                  bool converged) noexcept {
+    Projection out;
+    out.xi = xi;
+    const ShapeFunctions f = shapeFunctions(s.type, xi);
+    out.N = f.N;
+    Vector3d y = Vector3d::Zero();
+    for (int i = 0; i < nodeCount(s.type); ++i) {
+        y += f.N[i] * sh.s.x[i];
+    }
+    const Vector3d d = sh.q - y;  // p - point
+    out.point = s.x[0] + y;
+    out.distance = d.norm();
+
+    SegmentFrame frame = segmentFrame(sh.s, xi);
+    if (frame.degenerate) {
+        // A collapsed edge or corner may still have a normal right next to it.
+        const Vector2d toCentre = referenceCentre(s.type) - xi;
+        const double len = toCentre.norm();
+        if (len > 0.0) {
+            frame = segmentFrame(sh.s, xi + (std::min(kNormalNudge, len) / len) * toCentre);
+        }
+    }
+    if (frame.degenerate) {
+        out.gap = out.distance;
+        out.status = ProjectionStatus::kDegenerate;
+        return out;
+    }
+    out.normal = frame.normal;
+    out.tangent1 = frame.tangent1;
+    out.tangent2 = frame.tangent2;
+    out.gap = d.dot(frame.normal);
+    if (!converged) {
+        out.status = ProjectionStatus::kNotConverged;
+    } else if (boundarySlack(s.type, xi) <= tol::kOnBoundaryTol) {
+        out.status = ProjectionStatus::kOnBoundary;
+    } else {
+        out.status = ProjectionStatus::kConverged;
+    }
+    return out;
+}
+
+}  // namespace
+
+const char* projectionStatusName(ProjectionStatus s) noexcept {
+    switch (s) {
+    case ProjectionStatus::kConverged: return "Converged";
+    case ProjectionStatus::kOnBoundary: return "OnBoundary";
+    case ProjectionStatus::kDegenerate: return "Degenerate";
+    case ProjectionStatus::kNotConverged: return "NotConverged";
+    }
+    return "?";
+}
+
+Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept {
+    const Shifted sh = shiftToNode0(s, p);
+    switch (s.type) {
+    case SegmentType::Line2: return finish(s, sh, closestOnLine2(sh), true);
+    case SegmentType::Tri3: return finish(s, sh, closestOnTri3(sh), true);
+    case SegmentType::Line3:
+    case SegmentType::Tri6:
+    case SegmentType::Quad4:
+    case SegmentType::Quad8:
+    case SegmentType::Quad9: break;
+    }
+    // Local search from each seed; keep the closest result (the first on a tie: deterministic).
+    const Seeds seeds = gridSeeds(sh);
+    Minimum best;
+    double bestSq = 0.0;
+    for (int k = 0; k < seeds.count; ++k) {
+        const Minimum m = activeSetNewton(sh, seeds.xi[k]);
+        const double dSq = (position(sh.s, m.xi) - sh.q).squaredNorm();
+        if (k == 0 || dSq < bestSq) {
+            best = m;
+            bestSq = dSq;
+        }
+    }
+    return finish(s, sh, best.xi, best.converged);
+}
+
+}  // namespace contact

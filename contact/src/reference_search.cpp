@@ -5,24 +5,39 @@
 #include "contact/sat.hpp"
 #include "detail/search_common.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace contact {
+
+namespace {
 
 // Node mode: every slave node is projected onto every master segment (no bounding volume at all);
 // the closest (ties: lowest index) is paired when within the capture distance. The AABB and SAT
 // counters are computed on the side, with the same volumes as the fast search.
 // Segment mode: every (slave, master) segment pair with the buffered AABB test and the SAT.
-ReferenceResult referenceSearch(const Surface& master, const Surface& slave,
-                                const CoordinatesView& x, const SearchOptions& options) {
+ReferenceResult search(const Surface& master, const Surface& slave,
+                       const std::vector<Index>* nodeList, const CoordinatesView& x,
+                       const SearchOptions& options) {
     constexpr const char* kFn = "contact::referenceSearch()";
     detail::validateSurface(kFn, "master", master, x);
     detail::validateSurface(kFn, "slave", slave, x);
+    if (nodeList != nullptr) {
+        detail::validateNodes(kFn, *nodeList, x);
+        if (options.mode != SearchMode::kNodeToSegment) {
+            throw std::invalid_argument(std::string(kFn) +
+                                        ": a slave given as nodes needs node-to-segment mode");
+        }
+    }
     ReferenceResult r;
     r.captureDistance = detail::resolveCapture(kFn, options, detail::meanSegmentSize(master, x));
     const double d = r.captureDistance;
     const bool nodeMode = options.mode == SearchMode::kNodeToSegment;
     const bool same = (&master == &slave) ||
                       (master.types == slave.types && master.connectivity == slave.connectivity);
-    const std::vector<Index> slaveNodes = nodeMode ? detail::uniqueNodes(slave) : std::vector<Index>{};
+    const std::vector<Index> slaveNodes = !nodeMode           ? std::vector<Index>{}
+                                          : nodeList != nullptr ? detail::sortedUnique(*nodeList)
+                                                                : detail::uniqueNodes(slave);
     std::vector<Index> exclOffsets;
     std::vector<Index> exclNodes;
     if (options.selfContact) {
@@ -102,6 +117,20 @@ ReferenceResult referenceSearch(const Surface& master, const Surface& slave,
         }
     }
     return r;
+}
+
+}  // namespace
+
+ReferenceResult referenceSearch(const Surface& master, const Surface& slave,
+                                const CoordinatesView& x, const SearchOptions& options) {
+    return search(master, slave, nullptr, x, options);
+}
+
+ReferenceResult referenceSearch(const Surface& master, const std::vector<Index>& slaveNodes,
+                                const CoordinatesView& x, const SearchOptions& options) {
+    Surface none;
+    none.name = "slave nodes";
+    return search(master, none, &slaveNodes, x, options);
 }
 
 }  // namespace contact

@@ -432,6 +432,31 @@ TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
     }
 }
 
+// A slave given as a node list (Abaqus TYPE=NODE surfaces) searches exactly like the surface
+// holding those nodes.
+TEST(ContactSearch, SlaveNodeListEqualsSlaveSurface) {
+    std::mt19937 rng(9);
+    Model m = wavyPlanes(rng, SegmentType::Quad4, SegmentType::Quad8, 8, 6, 0.04);
+    const Eigen::Matrix3Xd x = m.mesh.coords3();
+    const SearchOptions o = optionsFor(m, SearchMode::kNodeToSegment, 0.5);
+    ContactSearch bySurface(o);
+    bySurface.setSurfaces(m.master, m.slave, x);
+    ASSERT_EQ(bySurface.update(x).status, UpdateStatus::kOk);
+    std::vector<Index> nodes = m.slave.connectivity;  // unsorted, with repeats
+    ContactSearch byNodes(o);
+    byNodes.setSurfaces(m.master, nodes, x);
+    ASSERT_EQ(byNodes.update(x).status, UpdateStatus::kOk);
+    ASSERT_GT(byNodes.pairs().size(), 0);
+    expectSamePairs(byNodes.pairs(), bySurface.pairs(), true);
+    expectSamePairs(byNodes.pairs(), referenceSearch(m.master, nodes, x, o).pairs, true);
+    SearchOptions seg = o;
+    seg.mode = SearchMode::kSegmentToSegment;
+    ContactSearch segment(seg);
+    EXPECT_THROW(segment.setSurfaces(m.master, nodes, x), std::invalid_argument);
+    nodes.push_back(static_cast<Index>(x.cols()));
+    EXPECT_THROW(byNodes.setSurfaces(m.master, nodes, x), std::invalid_argument);
+}
+
 TEST(ContactSearch, EmptySurfacesGiveNoPairs) {
     Mesh mesh;
     const Surface master = addPatch(mesh, SegmentType::Quad4, 2, 2, [](double u, double v) {

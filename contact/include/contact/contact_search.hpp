@@ -110,6 +110,12 @@ public:
     /// indices out of range, NaN/Inf coordinates, degenerate (collapsed, zero-size) segments.
     void setSurfaces(const Surface& master, const Surface& slave, const CoordinatesView& x);
 
+    /// Node-to-segment search of a slave given as nodes (an Abaqus TYPE=NODE surface).
+    /// Throws std::invalid_argument in segment mode, or for node indices out of range or
+    /// non-finite coordinates; the self-contact rule has no segments to apply to here.
+    void setSurfaces(const Surface& master, const std::vector<Index>& slaveNodes,
+                     const CoordinatesView& x);
+
     /// Searches with the current coordinates. Never throws; problems come back as the status.
     /// \pre setSurfaces() was called; x has the same node count and dimension.
     [[nodiscard]] UpdateStats update(const CoordinatesView& x);
@@ -129,6 +135,8 @@ public:
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 
 private:
+    void setup(const char* fn, const Surface& master, const Surface& slave,
+               const std::vector<Index>* slaveNodes, const CoordinatesView& x);
     void computeBoxes(const CoordinatesView& x, UpdateStats& stats);
     bool boxesInsideFatBoxes() const noexcept;
     void rebuildCandidates();
@@ -140,6 +148,7 @@ private:
     const Surface* master_ = nullptr;
     const Surface* slave_ = nullptr;
     bool sameSurface_ = false;
+    Surface noSlaveSegments_;
     int dim_ = 3;
     Index numNodes_ = 0;
     double capture_ = 0.0;

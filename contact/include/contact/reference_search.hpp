@@ -24,4 +24,10 @@ struct ReferenceResult {
                                               const CoordinatesView& x,
                                               const SearchOptions& options);
 
+/// The same for a slave given as nodes (node-to-segment mode only).
+[[nodiscard]] ReferenceResult referenceSearch(const Surface& master,
+                                              const std::vector<Index>& slaveNodes,
+                                              const CoordinatesView& x,
+                                              const SearchOptions& options);
+
 }  // namespace contact

@@ -127,11 +127,25 @@ Obb2 bufferedObb2(const SegmentNodes& s, double capture, double pad) noexcept {
     return segmentObb2d(s, capture + pad);
 }
 
-std::vector<Index> uniqueNodes(const Surface& surface) {
-    std::vector<Index> nodes = surface.connectivity;
+std::vector<Index> sortedUnique(std::vector<Index> nodes) {
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     return nodes;
+}
+
+std::vector<Index> uniqueNodes(const Surface& surface) { return sortedUnique(surface.connectivity); }
+
+void validateNodes(const char* fn, const std::vector<Index>& nodes, const CoordinatesView& x) {
+    for (Index n : nodes) {
+        if (n < 0 || n >= x.numNodes) {
+            throw std::invalid_argument(std::string(fn) + ": slave node index " + std::to_string(n) +
+                                        " out of range [0, " + std::to_string(x.numNodes) + ")");
+        }
+        if (!x.node(n).allFinite()) {
+            throw std::invalid_argument(std::string(fn) + ": slave node " + std::to_string(n) +
+                                        " has a NaN or Inf coordinate");
+        }
+    }
 }
 
 void exclusionSets(const Surface& slave, const std::vector<Index>& slaveNodes, Index numNodes,

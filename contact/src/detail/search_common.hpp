@@ -56,6 +56,12 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 
 /// Sorted unique node indices of a surface.
 [[nodiscard]] std::vector<Index> uniqueNodes(const Surface& surface);
+/// Sorted unique copy of a node list.
+[[nodiscard]] std::vector<Index> sortedUnique(std::vector<Index> nodes);
+
+/// Throws std::invalid_argument "<fn>: slave node <i>: ..." for indices out of range or non-finite
+/// coordinates.
+void validateNodes(const char* fn, const std::vector<Index>& nodes, const CoordinatesView& x);
 
 /// Self-contact exclusion sets, CSR over slave items: in node mode, for slave node k, the nodes of
 /// every slave segment holding it; in segment mode, the nodes of slave segment k. A master segment
