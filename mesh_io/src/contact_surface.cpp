@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+#include "mesh_io/contact_surface.hpp"
+
+#include "contact/segment.hpp"
+#include "element_types.hpp"
+#include "mesh_io/error.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mesh_io {
+namespace {
+
+using contact::SegmentType;
+
+const detail::ElementType* typeOf(const ElementBlock& b) {
+    if (b.type.rfind("GMSH:", 0) == 0) {
+        return detail::findGmshType(std::atoi(b.type.c_str() + 5));
+    }
+    return detail::findAbaqusType(b.type);
+}
+
+// Reverses a segment's orientation keeping midside nodes on their edges:
+// corners c0, c(n-1), ..., c1; midsides follow the reversed edges; a centre node stays.
+void reverseSegment(SegmentType t, Index* n) {
+    const int nc = contact::cornerCount(t);
+    if (nc == 2) {
+        std::swap(n[0], n[1]);
+        return;
+    }
+    std::reverse(n + 1, n + nc);
+    if (contact::isQuadratic(t)) {
+        std::reverse(n + nc, n + 2 * nc);  // m01, m12, ... -> m(n-1)0, ..., m01
+    }
+}
+
+// Gmsh orientation: elements of higher dimension than the segments, indexed by node, so that a
+// segment finds the element it bounds and turns its normal away from that element's centroid.
+struct Adjacency {
+    std::vector<Index> offsets;
+    std::vector<ElementRef> elements;
+};
+
+Adjacency higherDimAdjacency(const Model& m, int segmentDim) {
+    Adjacency a;
+    a.offsets.assign(static_cast<std::size_t>(m.numNodes()) + 1, 0);
+    const auto visit = [&](const auto& f) {
+        for (Index bi = 0; bi < static_cast<Index>(m.blocks.size()); ++bi) {
+            const ElementBlock& b = m.blocks[bi];
+            const detail::ElementType* t = typeOf(b);
+            if (t == nullptr || t->dim <= segmentDim) {
+                continue;
+            }
+            for (Index e = 0; e < b.size(); ++e) {
+                for (int i = 0; i < t->corners; ++i) {
+                    f(b.element(e)[i], ElementRef{bi, e});
+                }
+            }
+        }
+    };
+    visit([&](Index node, ElementRef) { ++a.offsets[node + 1]; });
+    for (Index i = 0; i < m.numNodes(); ++i) {
+        a.offsets[i + 1] += a.offsets[i];
+    }
+    a.elements.resize(a.offsets.back());
+    std::vector<Index> fill(a.offsets.begin(), a.offsets.end() - 1);
+    visit([&](Index node, ElementRef r) { a.elements[fill[node]++] = r; });
+    return a;
+}
+
+}  // namespace
+
+ContactSurface buildContactSurface(const Model& model, const std::string& name) {
+    const SurfaceDef* def = model.findSurface(name);
+    if (def == nullptr) {
+        std::string known;
+        for (const auto& s : model.surfaces) {
+            known += (known.empty() ? "" : ", ") + s.name;
+        }
+        throw std::invalid_argument("surface '" + name + "' not found in " + model.path +
+                                    " (surfaces: " + (known.empty() ? "none" : known) + ")");
+    }
+    ContactSurface cs;
+    cs.name = def->name;
+    cs.surface.name = def->name;
+    const auto fail = [&](const std::string& what) {
+        throw ParseError(def->source.path.empty() ? model.path : def->source.path, def->source.line,
+                         "surface '" + def->name + "': " + what);
+    };
+    if (def->nodeSurface) {
+        cs.nodeSurface = true;
+        cs.nodes = def->nodes;
+        cs.dim = (model.coords.rows() == 3 && model.numNodes() > 0 && model.coords.row(2).isZero())
+                     ? 2 : 3;
+        return cs;
+    }
+    bool gmsh = false;
+    for (const FaceRef& f : def->faces) {
+        const ElementBlock& b = model.blocks.at(f.element.block);
+        const detail::ElementType* t = typeOf(b);
+        const long id = b.ids.at(f.element.element);
+        detail::FaceNodes fn;
+        if (t == nullptr || !detail::faceNodes(*t, f.face, fn)) {
+            fail("element " + std::to_string(id) + " of type " + b.type + " has no face " +
+                 std::to_string(f.face) + " usable as a contact segment");
+        }
+        gmsh = gmsh || t->kind == detail::ElementKind::kSegment;
+        Index nodes[contact::kMaxSegmentNodes];
+        for (int i = 0; i < contact::nodeCount(fn.type); ++i) {
+            nodes[i] = b.element(f.element.element)[fn.local[i]];
+        }
+        const int dim = contact::spatialDim(fn.type);
+        if (!cs.surface.empty() && dim != cs.dim) {
+            fail("mixes 2D edges and 3D faces (element " + std::to_string(id) + ")");
+        }
+        cs.dim = dim;
+        cs.surface.addSegment(fn.type, nodes, contact::nodeCount(fn.type));
+        cs.origin.push_back({id, f.face});
+    }
+    if (!gmsh) {
+        return cs;
+    }
+    // Gmsh: orient each segment away from the element it bounds.
+    const Adjacency adj = higherDimAdjacency(model, cs.dim - 1);
+    long unoriented = 0;
+    for (Index s = 0; s < cs.surface.size(); ++s) {
+        const SegmentType t = cs.surface.types[s];
+        Index* n = cs.surface.connectivity.data() + cs.surface.offsets[s];
+        const int nc = contact::cornerCount(t);
+        bool found = false;
+        for (Index k = adj.offsets[n[0]]; k < adj.offsets[n[0] + 1] && !found; ++k) {
+            const ElementRef r = adj.elements[k];
+            const ElementBlock& b = model.blocks[r.block];
+            const detail::ElementType* et = typeOf(b);
+            const Index* en = b.element(r.element);
+            const auto holds = [&](Index node) {
+                return std::find(en, en + et->corners, node) != en + et->corners;
+            };
+            if (!std::all_of(n, n + nc, holds)) {
+                continue;
+            }
+            found = true;
+            Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+            for (int i = 0; i < et->corners; ++i) {
+                centroid += model.coords.col(en[i]) / et->corners;
+            }
+            contact::SegmentNodes seg;
+            seg.type = t;
+            for (int i = 0; i < contact::nodeCount(t); ++i) {
+                seg.x[i] = model.coords.col(n[i]);
+            }
+            const contact::SegmentFrame fr = contact::segmentFrame(seg, contact::referenceCentre(t));
+            if (fr.normal.dot(fr.point - centroid) < 0.0) {
+                reverseSegment(t, n);
+            }
+        }
+        unoriented += found ? 0 : 1;
+    }
+    if (unoriented > 0) {
+        cs.notes.push_back(model.path + ": surface '" + cs.name + "': " + std::to_string(unoriented) +
+                           " of " + std::to_string(cs.surface.size()) +
+                           " segments have no adjacent element; their file order is kept");
+    }
+    return cs;
+}
+
+}  // namespace mesh_io

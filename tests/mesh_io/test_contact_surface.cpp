@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+// Model surfaces become segments with outward normals and the origin of each segment.
+#include "mesh_io/contact_surface.hpp"
+
+#include "contact/segment.hpp"
+#include "mesh_io/error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace mesh_io {
+namespace {
+
+// A unit cube as one element of `type` ("C3D8" or "GMSH:5"), Abaqus/Gmsh corner order.
+Model cube(const std::string& type) {
+    Model m;
+    m.path = "cube.inp";
+    m.coords.resize(3, 8);
+    m.coords << 0, 1, 1, 0, 0, 1, 1, 0,  //
+        0, 0, 1, 1, 0, 0, 1, 1,          //
+        0, 0, 0, 0, 1, 1, 1, 1;
+    ElementBlock b;
+    b.type = type;
+    b.nodesPerElement = 8;
+    b.ids = {7};
+    b.nodes = {0, 1, 2, 3, 4, 5, 6, 7};
+    m.blocks.push_back(b);
+    return m;
+}
+
+Eigen::Vector3d centreNormal(const ContactSurface& cs, const Model& m, Index s,
+                             Eigen::Vector3d* centre = nullptr) {
+    contact::SegmentNodes seg;
+    seg.type = cs.surface.types[s];
+    for (int i = 0; i < contact::nodeCount(seg.type); ++i) {
+        seg.x[i] = m.coords.col(cs.surface.nodes(s)[i]);
+    }
+    const contact::SegmentFrame fr = contact::segmentFrame(seg, contact::referenceCentre(seg.type));
+    if (centre != nullptr) {
+        *centre = fr.point;
+    }
+    return fr.normal;
+}
+
+TEST(ContactSurface, HexFacesPointOutOfTheElement) {
+    Model m = cube("C3D8R");
+    SurfaceDef s;
+    s.name = "All";
+    for (int f = 1; f <= 6; ++f) {
+        s.faces.push_back({{0, 0}, f});
+    }
+    m.surfaces.push_back(s);
+    const ContactSurface cs = buildContactSurface(m, "all");  // lookup ignores case
+    ASSERT_EQ(cs.surface.size(), 6);
+    EXPECT_EQ(cs.dim, 3);
+    const Eigen::Vector3d centroid(0.5, 0.5, 0.5);
+    for (Index f = 0; f < 6; ++f) {
+        Eigen::Vector3d c;
+        const Eigen::Vector3d n = centreNormal(cs, m, f, &c);
+        EXPECT_NEAR(n.dot((c - centroid).normalized()), 1.0, 1e-14) << "S" << f + 1;
+        EXPECT_EQ(cs.origin[f].elementId, 7);
+        EXPECT_EQ(cs.origin[f].face, f + 1);
+    }
+}
+
+// A Gmsh quadrangle on the cube's top face, listed clockwise from outside, is turned outward;
+// one on the bottom listed outward stays as it is.
+TEST(ContactSurface, GmshFacesAreTurnedAwayFromTheirVolume) {
+    Model m = cube("GMSH:5");
+    ElementBlock q;
+    q.type = "GMSH:3";
+    q.nodesPerElement = 4;
+    q.ids = {20, 21};
+    q.nodes = {4, 7, 6, 5,   // top (z = 1), normal -z: inward
+               0, 3, 2, 1};  // bottom (z = 0), normal -z: outward
+    m.blocks.push_back(q);
+    SurfaceDef s;
+    s.name = "faces";
+    s.faces = {{{1, 0}, 1}, {{1, 1}, 1}};
+    m.surfaces.push_back(s);
+    const ContactSurface cs = buildContactSurface(m, "faces");
+    ASSERT_EQ(cs.surface.size(), 2);
+    EXPECT_NEAR(centreNormal(cs, m, 0).z(), 1.0, 1e-15);
+    EXPECT_NEAR(centreNormal(cs, m, 1).z(), -1.0, 1e-15);
+    EXPECT_TRUE(cs.notes.empty());
+    EXPECT_EQ(cs.origin[0].elementId, 20);
+}
+
+TEST(ContactSurface, GmshFaceWithoutVolumeKeepsFileOrderAndSaysSo) {
+    Model m = cube("GMSH:5");
+    m.blocks.clear();
+    ElementBlock q;
+    q.type = "GMSH:3";
+    q.nodesPerElement = 4;
+    q.ids = {1};
+    q.nodes = {4, 7, 6, 5};
+    m.blocks.push_back(q);
+    SurfaceDef s;
+    s.name = "lonely";
+    s.faces = {{{0, 0}, 1}};
+    m.surfaces.push_back(s);
+    const ContactSurface cs = buildContactSurface(m, "lonely");
+    EXPECT_NEAR(centreNormal(cs, m, 0).z(), -1.0, 1e-15);
+    ASSERT_EQ(cs.notes.size(), 1U);
+    EXPECT_NE(cs.notes[0].find("no adjacent element"), std::string::npos);
+}
+
+TEST(ContactSurface, UnknownNameListsTheSurfaces) {
+    Model m = cube("C3D8");
+    SurfaceDef s;
+    s.name = "Top";
+    s.faces = {{{0, 0}, 2}};
+    m.surfaces.push_back(s);
+    try {
+        (void)buildContactSurface(m, "bottom");
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), "surface 'bottom' not found in cube.inp (surfaces: Top)");
+    }
+}
+
+TEST(ContactSurface, FaceTheElementDoesNotHaveIsAnErrorAtTheSurfaceLine) {
+    Model m = cube("C3D8");
+    SurfaceDef s;
+    s.name = "Bad";
+    s.faces = {{{0, 0}, 7}};
+    s.source = {"cube.inp", 42};
+    m.surfaces.push_back(s);
+    try {
+        (void)buildContactSurface(m, "Bad");
+        FAIL() << "no exception";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(e.line(), 42);
+        EXPECT_NE(std::string(e.what()).find("element 7 of type C3D8 has no face 7"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(ContactSurface, NodeSurfaceGivesNodes) {
+    Model m = cube("C3D8");
+    SurfaceDef s;
+    s.name = "pts";
+    s.nodeSurface = true;
+    s.nodes = {4, 5, 6};
+    m.surfaces.push_back(s);
+    const ContactSurface cs = buildContactSurface(m, "pts");
+    EXPECT_TRUE(cs.nodeSurface);
+    EXPECT_EQ(cs.nodes, (std::vector<Index>{4, 5, 6}));
+    EXPECT_TRUE(cs.surface.empty());
+}
+
+}  // namespace
+}  // namespace mesh_io
