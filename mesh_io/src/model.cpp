@@ -51,11 +51,12 @@ Model readModel(const std::string& path) {
     const std::string ext = lower(path.substr(path.find_last_of('.') == std::string::npos
                                                   ? path.size()
                                                   : path.find_last_of('.')));
-    if (ext == ".inp") {
-        return readAbaqus(path);
-    }
-    if (ext == ".msh") {
-        return readGmsh(path);
+    if (ext == ".inp" || ext == ".msh") {
+        Model m = ext == ".inp" ? readAbaqus(path) : readGmsh(path);
+        if (m.files.empty()) {
+            m.files.push_back(path);
+        }
+        return m;
     }
     throw ParseError(path, 0, "unknown model format (expected a .inp or .msh file)");
 }

@@ -77,6 +77,7 @@ struct InterfaceDef {
 struct Model {
     std::string path;
     std::string format;  ///< "abaqus" or "gmsh"
+    std::vector<std::string> files;  ///< every file read: the model, then its includes
     Eigen::Matrix3Xd coords;               ///< 3 x N; z = 0 for 2D models
     std::vector<long> nodeIds;             ///< id of each node as in the file
     std::unordered_map<long, Index> nodeIndex;  ///< id -> index

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Results out: pairs as CSV, a JSON report, and a VTU file for ParaView.
+#pragma once
+
+#include "contact/contact_search.hpp"
+#include "mesh_io/contact_surface.hpp"
+#include "mesh_io/model.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mesh_io {
+
+/// One searched interface and its results, as the writers need them. Pointers are not owned.
+struct InterfaceReport {
+    int index = 1;                ///< 1-based, in file order (each *CONTACT PAIR / *TIE data line)
+    std::string kind;             ///< "contact pair", "tie" or "command line"
+    const ContactSurface* master = nullptr;
+    const ContactSurface* slave = nullptr;
+    contact::SearchMode mode = contact::SearchMode::kNodeToSegment;
+    double captureDistance = 0.0;
+    bool captureRelative = true;
+    double captureFactor = 0.5;   ///< the relative factor, when captureRelative
+    Index slaveNodes = 0;
+    const contact::ContactPairs* pairs = nullptr;
+    contact::UpdateStats stats;
+    double timeRead = 0.0;        ///< ms, reading the model (shared by all interfaces)
+    std::string pairsFile;        ///< where the pairs were written ("" if not)
+};
+
+/// Gap summary of node-to-segment pairs (no pairs: count 0, gaps NaN).
+struct GapSummary {
+    double minGap;
+    double maxGap;
+    Index penetrating = 0;
+};
+[[nodiscard]] GapSummary summarizeGaps(const contact::ContactPairs& pairs);
+
+/// What a writer may do with an existing file at its path.
+struct WriteOptions {
+    bool overwrite = false;            ///< replace an existing output file (never an input)
+    std::vector<std::string> inputs;   ///< files that must never be written
+};
+
+/// Pairs as CSV. Node mode: `interface,slave_node,master_element,master_face,xi,eta,gap,nx,ny,nz`
+/// (ids as in the file; eta and nz zero in 2D; %.17g). Segment mode:
+/// `interface,slave_element,slave_face,master_element,master_face`. All reports must use one
+/// mode (std::invalid_argument otherwise). Written atomically (temporary file, then rename).
+void writePairsCsv(const std::string& path, const Model& model,
+                   const std::vector<InterfaceReport>& reports, const WriteOptions& options);
+
+/// JSON report: {"model", "interfaces": [{index, slave, master, mode, capture_distance, ...,
+/// time_ms: {read, bounds, broad, narrow, projection, total}, pairs_file[, pairs]}]}.
+void writeJsonReport(const std::string& path, const Model& model,
+                     const std::vector<InterfaceReport>& reports, bool withPairs,
+                     const WriteOptions& options);
+
+/// VTU (ASCII, one piece per interface): master and slave segments as cells (role 0 and 1),
+/// pairs as line cells (role 2) from each slave node to its closest point; point data gap, normal,
+/// paired, node_id on slave nodes; cell data role, element_id, face, pair_count.
+void writeVtu(const std::string& path, const Model& model,
+              const std::vector<InterfaceReport>& reports, const WriteOptions& options);
+
+}  // namespace mesh_io
