@@ -57,10 +57,11 @@ bool faceSeparates(AxisTest<D>& out, const Eigen::Matrix<double, D, 1>& L,
     return std::abs(out.tl) > r + tol;
 }
 
-// Records the edge-pair axis L = a_i x b_j; true if it separates. a_i . L = b_j . L = 0, so the
-// radii need only the two other axes of each box. The rounding bound scales with |L|_1, so the test
-// is homogeneous in L: a tiny L from nearly parallel edges is as good as a unit one, and L = 0
-// (exactly parallel edges) can never separate.
+// Records the edge-pair axis L = a_i x b_j; true if it separates. The radii use only the two other
+// axes of each box: a_i . L and b_j . L vanish to rounding relative to |L| because crossAccurate
+// keeps L's direction exact (a plain cross product of nearly parallel edges tilts L, and the
+// dropped terms then make a false "separated"). The rounding bound scales with |L|_1, so the test
+// is homogeneous in L: a tiny L is as good as a unit one, and L = 0 can never separate.
 bool edgeSeparates(AxisTest3& out, const Obb3& a, const Obb3& b, int i, int j, const Vector3d& T,
                    double tol) noexcept {
     const int i1 = (i + 1) % 3;
@@ -95,7 +96,8 @@ SatResult separatedOn(int axis, const AxisTest<D>& t) noexcept {
     return res;
 }
 
-// Box2D-Lite hysteresis: a later axis replaces the current best only if clearly shallower.
+// Hysteresis of Box2D-Lite (Catto, Collide.cpp: relativeTol 0.95, absoluteTol 0.01): a later axis
+// replaces the current best only if clearly shallower, so near-ties do not flicker between calls.
 bool clearlyShallower(double depth, double bestDepth, double scale) noexcept {
     return depth < tol::kSatRelativeTol * bestDepth - tol::kSatAbsoluteTol * scale;
 }
