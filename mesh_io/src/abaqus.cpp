@@ -1,10 +1,1145 @@
 // SPDX-License-Identifier: MIT
+// Abaqus / CalculiX .inp reader: one pass over the lines, keyword dispatch into sections, a nested
+// line reader per *INCLUDE (so errors name the included file), element types from
+// element_types.hpp. Structure after meshio's src/meshio/abaqus/_abaqus.py, with line numbers.
 #include "mesh_io/abaqus.hpp"
 
+#include "element_types.hpp"
+#include "line_reader.hpp"
 #include "mesh_io/error.hpp"
 
-namespace mesh_io {
+#include <Eigen/Core>
 
-Model readAbaqus(const std::string& path) { throw ParseError(path, 0, "Abaqus reader not built yet"); }
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace mesh_io {
+namespace {
+
+namespace fs = std::filesystem;
+using detail::ElementKind;
+using detail::ElementType;
+using detail::LineReader;
+
+// Nested *INCLUDE levels; deeper means a cycle the path check missed (links) or a runaway file.
+constexpr int kMaxIncludeDepth = 32;
+// Abaqus writes at most 16 entries per data line; an element of an unsupported type continues on
+// the next line only when its line is full and ends with a comma.
+constexpr std::size_t kMaxEntriesPerLine = 16;
+
+// ---------------------------------------------------------------------------------------------
+// Text helpers.
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && isBlank(s.front())) {
+        s.remove_prefix(1);
+    }
+    while (!s.empty() && isBlank(s.back())) {
+        s.remove_suffix(1);
+    }
+    return s;
+}
+
+char upperChar(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+
+std::string upper(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) {
+        c = upperChar(c);
+    }
+    return out;
+}
+
+// Upper case without any blanks: how keywords, parameters and TYPE values are matched
+// ("* Contact  Pair" -> "CONTACTPAIR").
+std::string squeeze(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (const char c : s) {
+        if (!isBlank(c)) {
+            out.push_back(upperChar(c));
+        }
+    }
+    return out;
+}
+
+// Upper case with runs of blanks as one space: how a keyword is shown in notes ("CONTACT PAIR").
+std::string displayName(std::string_view s) {
+    std::string out;
+    for (const char c : trim(s)) {
+        if (isBlank(c)) {
+            if (out.empty() || out.back() != ' ') {
+                out.push_back(' ');
+            }
+        } else {
+            out.push_back(upperChar(c));
+        }
+    }
+    return out;
+}
+
+std::string_view unquote(std::string_view s) {
+    s = trim(s);
+    if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {
+        s = s.substr(1, s.size() - 2);
+    }
+    return s;
+}
+
+// A parameter value: quoted as written, otherwise without blanks (blanks on keyword lines are
+// ignored, Abaqus input syntax rules).
+std::string paramValue(std::string_view s) {
+    s = trim(s);
+    if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {
+        return std::string(s.substr(1, s.size() - 2));
+    }
+    std::string out;
+    for (const char c : s) {
+        if (!isBlank(c)) {
+            out.push_back(c);
+        }
+    }
+    return out;
+}
+
+// A token as shown in a message: long garbage is cut.
+std::string shown(std::string_view s) {
+    constexpr std::size_t kMax = 60;
+    return s.size() <= kMax ? std::string(s) : std::string(s.substr(0, kMax)) + "...";
+}
+
+// Splits at commas outside double quotes into trimmed fields. One trailing empty field (a
+// trailing comma) is dropped and reported in `trailingComma`. False on an unclosed quote.
+bool splitFields(std::string_view line, std::vector<std::string_view>& out, bool& trailingComma) {
+    out.clear();
+    bool quoted = false;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '"') {
+            quoted = !quoted;
+        } else if (line[i] == ',' && !quoted) {
+            out.push_back(trim(line.substr(start, i - start)));
+            start = i + 1;
+        }
+    }
+    out.push_back(trim(line.substr(start)));
+    trailingComma = out.size() > 1 && out.back().empty();
+    if (trailingComma) {
+        out.pop_back();
+    }
+    return !quoted;
+}
+
+bool looksNumeric(std::string_view t) {
+    return !t.empty() && ((t.front() >= '0' && t.front() <= '9') || t.front() == '+' ||
+                          t.front() == '-' || t.front() == '.');
+}
+
+// An integer: optional sign and digits only, no overflow.
+bool parseLong(std::string_view t, long& out) {
+    std::size_t i = (!t.empty() && (t[0] == '+' || t[0] == '-')) ? 1 : 0;
+    if (i == t.size() || t.size() > 32) {
+        return false;
+    }
+    for (std::size_t k = i; k < t.size(); ++k) {
+        if (t[k] < '0' || t[k] > '9') {
+            return false;
+        }
+    }
+    char buf[34];
+    t.copy(buf, t.size());
+    buf[t.size()] = '\0';
+    errno = 0;
+    char* end = nullptr;
+    out = std::strtol(buf, &end, 10);
+    return errno != ERANGE && end == buf + t.size();
+}
+
+// A finite real number; Fortran exponents (1.0D+02) accepted. Only digits, sign, point and an
+// exponent letter may appear, so strtod's inf, nan and hex forms are refused.
+bool parseDouble(std::string_view t, double& out) {
+    constexpr std::size_t kMaxLen = 64;
+    if (t.empty() || t.size() >= kMaxLen) {
+        return false;
+    }
+    char buf[kMaxLen];
+    bool digit = false;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const char c = t[i];
+        if (c >= '0' && c <= '9') {
+            digit = true;
+            buf[i] = c;
+        } else if (c == '+' || c == '-' || c == '.') {
+            buf[i] = c;
+        } else if (c == 'e' || c == 'E' || c == 'd' || c == 'D') {
+            buf[i] = 'e';
+        } else {
+            return false;
+        }
+    }
+    buf[t.size()] = '\0';
+    char* end = nullptr;
+    out = std::strtod(buf, &end);
+    return digit && end == buf + t.size() && std::isfinite(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keyword lines.
+
+struct Param {
+    std::string key;    ///< upper case, no blanks
+    std::string value;  ///< quotes removed (else blanks removed), case kept
+    bool hasValue = false;
+};
+
+struct Keyword {
+    std::string key;   ///< upper case, no blanks: "CONTACTPAIR"
+    std::string name;  ///< for messages: "*CONTACT PAIR"
+    std::string text;  ///< the keyword line(s) as written, for messages
+    std::vector<Param> params;
+    long line = 0;  ///< first line of the keyword
+
+    [[nodiscard]] const Param* find(std::string_view k) const {
+        for (const Param& p : params) {
+            if (p.key == k) {
+                return &p;
+            }
+        }
+        return nullptr;
+    }
+};
+
+enum class Section {
+    kNone,          // before the first keyword
+    kSkip,          // a keyword we do not read: data lines ignored
+    kNode,          // *NODE
+    kElement,       // *ELEMENT of a known type
+    kUnsupported,   // *ELEMENT of a type element_types does not know
+    kNset,          // *NSET
+    kNsetOfElsets,  // *NSET, ELSET: data lines name element sets
+    kElset,         // *ELSET
+    kFaceSurface,   // *SURFACE, TYPE=ELEMENT
+    kNodeSurface,   // *SURFACE, TYPE=NODE
+    kInterface,     // *CONTACT PAIR, *TIE
+    kSystem,        // *SYSTEM: refused if it has data (it would move the nodes that follow)
+    kInstance,      // *INSTANCE: refused if it has data (placement)
+};
+
+// A location kept for later messages: file (index into Reader::files_) and line.
+struct Where {
+    int file = 0;
+    long line = 0;
+};
+
+class Reader {
+public:
+    explicit Reader(const std::string& path) { model_.path = path; }
+    Model read();
+
+private:
+    void readFile(LineReader& in, int depth);
+    Keyword readKeyword(LineReader& in, std::string_view first);
+    void include(LineReader& in, const Keyword& kw, int depth);
+    void readDataFile(LineReader& in, const Keyword& kw, const std::string& input);
+    std::unique_ptr<LineReader> openNested(LineReader& in, const Keyword& kw,
+                                           const std::string& input, int depth);
+
+    void beginSection(LineReader& in, const Keyword& kw);
+    void endSection();
+    void dataLine(LineReader& in, std::string_view line);
+
+    void beginElements(LineReader& in, const Keyword& kw);
+    void beginSurface(LineReader& in, const Keyword& kw);
+    void beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kind kind);
+    void skipKeyword(const LineReader& in, const Keyword& kw);
+
+    void nodeLine(LineReader& in);
+    void elementLine(LineReader& in);
+    void unsupportedLine(LineReader& in, bool trailingComma);
+    void commitElement();
+    void endUnsupported();
+    void nsetLine(LineReader& in);
+    void elsetLine(LineReader& in);
+    void nsetOfElsetsLine(LineReader& in);
+    void faceSurfaceLine(LineReader& in);
+    void nodeSurfaceLine(LineReader& in);
+    void interfaceLine(LineReader& in);
+
+    // Field parsers: throw "expected <what>, got '<token>'" at the current line.
+    long idField(const LineReader& in, std::string_view t, const char* what) const;
+    double numberField(const LineReader& in, std::string_view t, const char* what) const;
+    Index nodeOf(const LineReader& in, std::string_view t) const;
+    ElementRef elementOf(const LineReader& in, std::string_view t) const;
+    void addNodesOfElset(const LineReader& in, std::string_view name, std::vector<Index>& out);
+    const std::string& requiredValue(const LineReader& in, const Keyword& kw, const char* key,
+                                     const char* what) const;
+
+    [[nodiscard]] std::string at(const Where& w) const {
+        return files_[static_cast<std::size_t>(w.file)] + ":" + std::to_string(w.line);
+    }
+    [[noreturn]] void failAt(const Where& w, const std::string& message) const {
+        throw ParseError(files_[static_cast<std::size_t>(w.file)], w.line, message);
+    }
+    [[noreturn]] static void failAt(const LineReader& in, long line, const std::string& msg) {
+        throw ParseError(in.path(), line, msg);
+    }
+    void note(const LineReader& in, long line, const std::string& what) {
+        model_.notes.push_back(in.path() + ":" + std::to_string(line) + ": " + what);
+    }
+    int fileIndex(const std::string& path);
+
+    Model model_;
+    std::vector<double> coords_;     // x, y, z per node, file order
+    std::vector<Where> nodeOrigin_;  // where each node was defined
+    std::unordered_map<long, ElementRef> elementIndex_;
+    std::vector<std::string> files_;        // every file read, for Where
+    std::vector<std::string> openFiles_;    // canonical paths of the include chain
+    int file_ = 0;                          // current file (index into files_)
+    std::string_view line_;                 // the current data line, trimmed
+    std::vector<std::string_view> fields_;  // its fields
+
+    // Skipped keywords: first note and count per keyword.
+    struct Skipped {
+        std::size_t note = 0;
+        long count = 0;
+    };
+    std::unordered_map<std::string, Skipped> skipped_;
+    int instances_ = 0;
+
+    // The open section and its state.
+    Section section_ = Section::kNone;
+    Where sectionAt_;                                // where it opened
+    std::vector<Index>* nodeSet_ = nullptr;          // *NODE, NSET= / *NSET target
+    std::vector<ElementRef>* elementSet_ = nullptr;  // *ELEMENT, ELSET= / *ELSET target
+    bool generate_ = false;
+    Index block_ = 0;
+    bool pending_ = false;  // an element waits for continuation lines
+    long pendingId_ = 0;
+    std::vector<Index> pendingNodes_;
+    Where pendingAt_;            // its last line so far
+    long unsupportedCount_ = 0;  // elements of an unsupported type seen
+    std::string dropReason_;     // why that block cannot be kept
+    std::size_t surface_ = 0;    // *SURFACE being read
+    InterfaceDef iface_;         // template for *CONTACT PAIR / *TIE lines
+};
+
+int Reader::fileIndex(const std::string& path) {
+    const auto it = std::find(files_.begin(), files_.end(), path);
+    if (it != files_.end()) {
+        return static_cast<int>(it - files_.begin());
+    }
+    files_.push_back(path);
+    return static_cast<int>(files_.size() - 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Driver.
+
+Model Reader::read() {
+    const std::string& path = model_.path;
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        throw ParseError(path, 0, "is a directory, not an input file");
+    }
+    model_.format = "abaqus";
+    LineReader in(path);
+    file_ = fileIndex(path);
+    openFiles_.push_back(fs::weakly_canonical(path, ec).string());
+    readFile(in, 0);
+    endSection();
+    model_.files = files_;  // the model and every included file: never to be written
+
+    const Index n = static_cast<Index>(model_.nodeIds.size());
+    model_.coords = Eigen::Map<const Eigen::Matrix3Xd>(coords_.data(), 3, n);
+
+    // Sets and surfaces are sets: drop repeats, keep the first appearance.
+    std::vector<unsigned char> seen(static_cast<std::size_t>(n), 0);
+    const auto uniqueNodes = [&seen](std::vector<Index>& v) {
+        std::size_t k = 0;
+        for (const Index i : v) {
+            if (seen[static_cast<std::size_t>(i)] == 0) {
+                seen[static_cast<std::size_t>(i)] = 1;
+                v[k++] = i;
+            }
+        }
+        v.resize(k);
+        for (const Index i : v) {
+            seen[static_cast<std::size_t>(i)] = 0;
+        }
+    };
+    std::vector<std::size_t> offset(model_.blocks.size() + 1, 0);
+    for (std::size_t b = 0; b < model_.blocks.size(); ++b) {
+        offset[b + 1] = offset[b] + model_.blocks[b].ids.size();
+    }
+    std::vector<unsigned char> faceSeen(offset.back(), 0);  // bit f: face f of the element
+    const auto flat = [&offset](const ElementRef& r) {
+        return offset[static_cast<std::size_t>(r.block)] + static_cast<std::size_t>(r.element);
+    };
+    for (auto& [name, set] : model_.nodeSets) {
+        uniqueNodes(set);
+    }
+    for (auto& [name, set] : model_.elementSets) {
+        std::size_t k = 0;
+        for (const ElementRef& r : set) {
+            if (faceSeen[flat(r)] == 0) {
+                faceSeen[flat(r)] = 1;
+                set[k++] = r;
+            }
+        }
+        set.resize(k);
+        for (const ElementRef& r : set) {
+            faceSeen[flat(r)] = 0;
+        }
+    }
+    for (SurfaceDef& s : model_.surfaces) {
+        uniqueNodes(s.nodes);
+        std::size_t k = 0;
+        for (const FaceRef& f : s.faces) {
+            const auto bit = static_cast<unsigned char>(1U << f.face);
+            if ((faceSeen[flat(f.element)] & bit) == 0) {
+                faceSeen[flat(f.element)] |= bit;
+                s.faces[k++] = f;
+            }
+        }
+        s.faces.resize(k);
+        for (const FaceRef& f : s.faces) {
+            faceSeen[flat(f.element)] = 0;
+        }
+    }
+    for (const auto& [key, s] : skipped_) {
+        if (s.count > 1) {
+            model_.notes[s.note] += " (" + std::to_string(s.count) + " times)";
+        }
+    }
+    return std::move(model_);
+}
+
+// One file, line by line:
+//   blank line or "**" comment -> skip
+//   *INCLUDE                   -> read the named file here; the open section carries on in it
+//   other keyword line(s)      -> close the open section (an unfinished element is an error),
+//                                 open the keyword's section (not read: skip and note it)
+//   data line                  -> the open section's handler (none open yet: error)
+void Reader::readFile(LineReader& in, int depth) {
+    std::string line;
+    while (in.next(line)) {
+        const std::string_view t = trim(line);
+        if (t.empty() || t.substr(0, 2) == "**") {
+            continue;
+        }
+        if (t.front() != '*') {
+            dataLine(in, t);
+            continue;
+        }
+        const Keyword kw = readKeyword(in, t);
+        if (kw.key == "INCLUDE") {
+            include(in, kw, depth);
+        } else {
+            endSection();
+            beginSection(in, kw);
+        }
+    }
+}
+
+// A keyword line and its continuation lines (a line ending in a comma continues, unless the next
+// line is a keyword or starts like a number: parameter names never do).
+Keyword Reader::readKeyword(LineReader& in, std::string_view first) {
+    Keyword kw;
+    kw.line = in.line();
+    kw.text = std::string(first);
+    std::string more;
+    while (!kw.text.empty() && kw.text.back() == ',') {
+        if (!in.next(more)) {
+            break;
+        }
+        const std::string_view t = trim(more);
+        if (t.empty() || t.substr(0, 2) == "**") {
+            continue;
+        }
+        if (t.front() == '*' || looksNumeric(t)) {
+            in.unget();
+            break;
+        }
+        kw.text += ' ';
+        kw.text += t;
+    }
+    std::vector<std::string_view> fields;
+    bool trailing = false;
+    if (!splitFields(kw.text, fields, trailing)) {
+        failAt(in, kw.line, "expected a closing '\"' in the keyword line");
+    }
+    const std::string_view name = fields[0].substr(1);  // after the '*'
+    kw.key = squeeze(name);
+    kw.name = "*" + displayName(name);
+    if (kw.key.empty()) {
+        throw ParseError::expected(in.path(), kw.line, "a keyword name after '*'", shown(kw.text));
+    }
+    for (std::size_t i = 1; i < fields.size(); ++i) {
+        const std::string_view f = fields[i];
+        if (f.empty()) {
+            continue;
+        }
+        const std::size_t eq = f.find('=');
+        Param p;
+        p.key = squeeze(f.substr(0, eq));
+        if (p.key.empty()) {
+            throw ParseError::expected(in.path(), kw.line, "a parameter name", shown(f));
+        }
+        if (eq != std::string_view::npos) {
+            p.hasValue = true;
+            p.value = paramValue(f.substr(eq + 1));
+        }
+        kw.params.push_back(std::move(p));
+    }
+    return kw;
+}
+
+const std::string& Reader::requiredValue(const LineReader& in, const Keyword& kw, const char* key,
+                                         const char* what) const {
+    const Param* p = kw.find(key);
+    if (p == nullptr || p->value.empty()) {
+        throw ParseError::expected(
+            in.path(), kw.line, std::string(key) + "=<" + what + "> on " + kw.name, shown(kw.text));
+    }
+    return p->value;
+}
+
+// Opens a file named by *INCLUDE or INPUT=, relative to the including file's directory.
+std::unique_ptr<LineReader> Reader::openNested(LineReader& in, const Keyword& kw,
+                                               const std::string& input, int depth) {
+    fs::path p(input);
+    if (p.is_relative()) {
+        p = (fs::path(in.path()).parent_path() / p).lexically_normal();
+    }
+    const std::string path = p.string();
+    if (depth + 1 >= kMaxIncludeDepth) {
+        failAt(in, kw.line,
+               "expected at most " + std::to_string(kMaxIncludeDepth) +
+                   " nested *INCLUDE levels, got more at '" + path + "'");
+    }
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+        failAt(in, kw.line, "cannot read included file '" + path + "': it is a directory");
+    }
+    const std::string canonical = fs::weakly_canonical(p, ec).string();
+    if (std::find(openFiles_.begin(), openFiles_.end(), canonical) != openFiles_.end()) {
+        failAt(in, kw.line, "include cycle: '" + path + "' is already being read");
+    }
+    std::unique_ptr<LineReader> sub;
+    try {
+        sub = std::make_unique<LineReader>(path);
+    } catch (const ParseError&) {
+        failAt(in, kw.line, "cannot open included file '" + path + "'");
+    }
+    openFiles_.push_back(canonical);
+    return sub;
+}
+
+void Reader::include(LineReader& in, const Keyword& kw, int depth) {
+    const std::string& input = requiredValue(in, kw, "INPUT", "file");
+    const std::unique_ptr<LineReader> sub = openNested(in, kw, input, depth);
+    const int outer = file_;
+    file_ = fileIndex(sub->path());
+    readFile(*sub, depth + 1);
+    file_ = outer;
+    openFiles_.pop_back();
+}
+
+// INPUT= on a data keyword (*NODE, *ELEMENT, ...): its data lines come from that file.
+void Reader::readDataFile(LineReader& in, const Keyword& kw, const std::string& input) {
+    const std::unique_ptr<LineReader> sub = openNested(in, kw, input, 0);
+    const int outer = file_;
+    file_ = fileIndex(sub->path());
+    std::string line;
+    while (sub->next(line)) {
+        const std::string_view t = trim(line);
+        if (t.empty() || t.substr(0, 2) == "**") {
+            continue;
+        }
+        if (t.front() == '*') {
+            sub->expected("a data line (this file is the INPUT= of " + kw.name + ")", shown(t));
+        }
+        dataLine(*sub, t);
+    }
+    file_ = outer;
+    openFiles_.pop_back();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections.
+
+void Reader::skipKeyword(const LineReader& in, const Keyword& kw) {
+    section_ = Section::kSkip;
+    const auto [it, first] = skipped_.try_emplace(kw.key);
+    ++it->second.count;
+    if (first) {
+        it->second.note = model_.notes.size();
+        note(in, kw.line, "skipped keyword " + kw.name);
+    }
+}
+
+void Reader::beginSection(LineReader& in, const Keyword& kw) {
+    sectionAt_ = {file_, kw.line};
+    nodeSet_ = nullptr;
+    elementSet_ = nullptr;
+    generate_ = kw.find("GENERATE") != nullptr;
+    const std::string& k = kw.key;
+    if (k == "NODE") {
+        const Param* system = kw.find("SYSTEM");
+        if (system != nullptr && squeeze(system->value) != "R") {
+            throw ParseError::expected(in.path(), kw.line,
+                                       "SYSTEM=R on *NODE (cylindrical and "
+                                       "spherical coordinates are not supported)",
+                                       system->value);
+        }
+        if (const Param* nset = kw.find("NSET"); nset != nullptr && !nset->value.empty()) {
+            nodeSet_ = &model_.nodeSets[upper(nset->value)];
+        }
+        section_ = Section::kNode;
+    } else if (k == "ELEMENT") {
+        beginElements(in, kw);
+    } else if (k == "NSET") {
+        nodeSet_ = &model_.nodeSets[upper(requiredValue(in, kw, "NSET", "name"))];
+        section_ = Section::kNset;
+        if (const Param* elset = kw.find("ELSET"); elset != nullptr) {
+            section_ = Section::kNsetOfElsets;
+            if (!elset->value.empty()) {
+                addNodesOfElset(in, elset->value, *nodeSet_);
+            }
+        }
+    } else if (k == "ELSET") {
+        elementSet_ = &model_.elementSets[upper(requiredValue(in, kw, "ELSET", "name"))];
+        section_ = Section::kElset;
+    } else if (k == "SURFACE") {
+        beginSurface(in, kw);
+    } else if (k == "CONTACTPAIR") {
+        beginInterface(in, kw, InterfaceDef::Kind::kContactPair);
+    } else if (k == "TIE") {
+        beginInterface(in, kw, InterfaceDef::Kind::kTie);
+    } else if (k == "SYSTEM") {
+        section_ = Section::kSystem;
+    } else if (k == "INSTANCE") {
+        if (++instances_ > 1) {
+            failAt(in, kw.line,
+                   "a second *INSTANCE: assemblies of several part instances are "
+                   "not supported (write the model without parts)");
+        }
+        skipKeyword(in, kw);
+        section_ = Section::kInstance;
+    } else {
+        skipKeyword(in, kw);
+    }
+    if (section_ != Section::kSkip && section_ != Section::kInstance) {
+        if (const Param* input = kw.find("INPUT"); input != nullptr && !input->value.empty()) {
+            readDataFile(in, kw, input->value);
+        }
+    }
+}
+
+void Reader::beginElements(LineReader& in, const Keyword& kw) {
+    const std::string type = squeeze(requiredValue(in, kw, "TYPE", "element type"));
+    if (const Param* elset = kw.find("ELSET"); elset != nullptr && !elset->value.empty()) {
+        elementSet_ = &model_.elementSets[upper(elset->value)];
+    }
+    const ElementType* known = detail::findAbaqusType(type);
+    ElementBlock block;
+    block.type = type;
+    block.nodesPerElement = known != nullptr ? known->nodes : 0;
+    block.source = {in.path(), kw.line};
+    model_.blocks.push_back(std::move(block));
+    block_ = static_cast<Index>(model_.blocks.size() - 1);
+    pending_ = false;
+    unsupportedCount_ = 0;
+    dropReason_.clear();
+    section_ = known != nullptr ? Section::kElement : Section::kUnsupported;
+}
+
+void Reader::beginSurface(LineReader& in, const Keyword& kw) {
+    const std::string& name = requiredValue(in, kw, "NAME", "surface name");
+    const Param* typeParam = kw.find("TYPE");
+    const std::string type = typeParam != nullptr ? squeeze(typeParam->value) : "ELEMENT";
+    if (type != "ELEMENT" && type != "NODE") {  // noted each time: a pair may name it
+        note(in, kw.line,
+             "skipped *SURFACE '" + name + "' of unsupported TYPE=" + typeParam->value);
+        section_ = Section::kSkip;
+        return;
+    }
+    const std::string key = upper(name);
+    for (const SurfaceDef& s : model_.surfaces) {
+        if (upper(s.name) == key) {
+            failAt(in, kw.line,
+                   "surface '" + name + "' defined twice (first at " + s.source.path + ":" +
+                       std::to_string(s.source.line) + ")");
+        }
+    }
+    SurfaceDef s;
+    s.name = name;
+    s.nodeSurface = type == "NODE";
+    s.source = {in.path(), kw.line};
+    model_.surfaces.push_back(std::move(s));
+    surface_ = model_.surfaces.size() - 1;
+    section_ = type == "NODE" ? Section::kNodeSurface : Section::kFaceSurface;
+}
+
+void Reader::beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kind kind) {
+    iface_ = InterfaceDef{};
+    iface_.kind = kind;
+    const Param* name = kw.find(kind == InterfaceDef::Kind::kTie ? "NAME" : "INTERACTION");
+    if (name != nullptr) {
+        iface_.name = name->value;
+    }
+    if (const Param* type = kw.find("TYPE"); type != nullptr) {
+        const std::string t = squeeze(type->value);
+        if (t == "NODETOSURFACE") {
+            iface_.nodeToSurface = true;
+        } else if (t == "SURFACETOSURFACE" || t == "MORTAR" || t == "LINMORTAR" ||
+                   t == "PGMORTAR" || t == "PGLINMORTAR") {
+            iface_.nodeToSurface = false;  // CalculiX's mortar variants are segment based too
+        } else {
+            throw ParseError::expected(in.path(), kw.line,
+                                       "TYPE=NODE TO SURFACE or SURFACE TO SURFACE on " + kw.name,
+                                       shown(type->value));
+        }
+    }
+    section_ = Section::kInterface;
+}
+
+// Closes the open section: an element still waiting for nodes is an error; a block of an
+// unsupported type is kept or dropped, with a note either way.
+void Reader::endSection() {
+    if (section_ == Section::kElement && pending_) {
+        const ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
+        failAt(pendingAt_, "expected " + std::to_string(b.nodesPerElement) + " nodes for element " +
+                               std::to_string(pendingId_) + " (" + b.type + "), got " +
+                               std::to_string(pendingNodes_.size()));
+    }
+    if (section_ == Section::kUnsupported) {
+        endUnsupported();
+    }
+    section_ = Section::kNone;
+}
+
+void Reader::dataLine(LineReader& in, std::string_view line) {
+    bool trailingComma = false;
+    line_ = line;
+    if (!splitFields(line, fields_, trailingComma)) {
+        in.expected("a closing '\"'", shown(line));
+    }
+    switch (section_) {
+    case Section::kNone: in.expected("a keyword line (starting with '*')", shown(line));
+    case Section::kSkip: return;
+    case Section::kNode: nodeLine(in); return;
+    case Section::kElement: elementLine(in); return;
+    case Section::kUnsupported: unsupportedLine(in, trailingComma); return;
+    case Section::kNset: nsetLine(in); return;
+    case Section::kNsetOfElsets: nsetOfElsetsLine(in); return;
+    case Section::kElset: elsetLine(in); return;
+    case Section::kFaceSurface: faceSurfaceLine(in); return;
+    case Section::kNodeSurface: nodeSurfaceLine(in); return;
+    case Section::kInterface: interfaceLine(in); return;
+    case Section::kSystem: in.fail("*SYSTEM is not supported (it moves the nodes that follow)");
+    case Section::kInstance:
+        in.fail("*INSTANCE placement is not supported (write the model without parts)");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fields.
+
+long Reader::idField(const LineReader& in, std::string_view t, const char* what) const {
+    long v = 0;
+    if (!parseLong(t, v) || v <= 0) {
+        in.expected(what, shown(t));
+    }
+    return v;
+}
+
+double Reader::numberField(const LineReader& in, std::string_view t, const char* what) const {
+    double v = 0.0;
+    if (!parseDouble(t, v)) {
+        in.expected(what, shown(t));
+    }
+    return v;
+}
+
+Index Reader::nodeOf(const LineReader& in, std::string_view t) const {
+    const auto it = model_.nodeIndex.find(idField(in, t, "a node id"));
+    if (it == model_.nodeIndex.end()) {
+        in.expected("a defined node id", shown(t));
+    }
+    return it->second;
+}
+
+ElementRef Reader::elementOf(const LineReader& in, std::string_view t) const {
+    const auto it = elementIndex_.find(idField(in, t, "an element id"));
+    if (it == elementIndex_.end()) {
+        in.expected("a defined element id", shown(t));
+    }
+    return it->second;
+}
+
+void Reader::addNodesOfElset(const LineReader& in, std::string_view name, std::vector<Index>& out) {
+    const auto it = model_.elementSets.find(upper(unquote(name)));
+    if (it == model_.elementSets.end()) {
+        in.expected("a defined element set", shown(name));
+    }
+    for (const ElementRef& r : it->second) {
+        const ElementBlock& b = model_.blocks[static_cast<std::size_t>(r.block)];
+        out.insert(out.end(), b.element(r.element), b.element(r.element) + b.nodesPerElement);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data lines.
+
+// <id>, x, y[, z[, nx, ny, nz]]: two coordinates are a 2D node (z = 0); a normal is checked and
+// ignored.
+void Reader::nodeLine(LineReader& in) {
+    const long id = idField(in, fields_[0], "a node id");
+    const std::size_t values = fields_.size() - 1;
+    if (values < 2) {
+        in.fail("expected 2 or 3 coordinates for node " + std::to_string(id) + ", got " +
+                std::to_string(values));
+    }
+    if (values > 6) {
+        in.fail("expected 3 coordinates and at most 3 normal components for node " +
+                std::to_string(id) + ", got " + std::to_string(values) + " values");
+    }
+    double x[3] = {0.0, 0.0, 0.0};
+    for (std::size_t i = 1; i <= values; ++i) {
+        const double v =
+            numberField(in, fields_[i], i <= 3 ? "a coordinate" : "a normal component");
+        if (i <= 3) {
+            x[i - 1] = v;
+        }
+    }
+    if (model_.nodeIds.size() >= static_cast<std::size_t>(std::numeric_limits<Index>::max())) {
+        in.fail("too many nodes for 32-bit indices");
+    }
+    const auto index = static_cast<Index>(model_.nodeIds.size());
+    const auto [it, inserted] = model_.nodeIndex.try_emplace(id, index);
+    if (!inserted) {
+        in.fail("node id " + std::to_string(id) + " defined twice (first at " +
+                at(nodeOrigin_[static_cast<std::size_t>(it->second)]) + ")");
+    }
+    coords_.insert(coords_.end(), x, x + 3);
+    model_.nodeIds.push_back(id);
+    nodeOrigin_.push_back({file_, in.line()});
+    if (nodeSet_ != nullptr) {
+        nodeSet_->push_back(index);
+    }
+}
+
+// <id>, n1, n2, ...: an element with more nodes than fit continues on the next line(s) until it
+// has all of them.
+void Reader::elementLine(LineReader& in) {
+    const ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
+    const auto n = static_cast<std::size_t>(b.nodesPerElement);
+    std::size_t first = 0;
+    const bool continuation = pending_;
+    if (!pending_) {
+        pendingId_ = idField(in, fields_[0], "an element id");
+        if (const auto it = elementIndex_.find(pendingId_); it != elementIndex_.end()) {
+            const ElementBlock& other = model_.blocks[static_cast<std::size_t>(it->second.block)];
+            in.fail("element id " + std::to_string(pendingId_) +
+                    " defined twice (first in the *ELEMENT block at " + other.source.path + ":" +
+                    std::to_string(other.source.line) + ")");
+        }
+        pendingNodes_.clear();
+        pending_ = true;
+        first = 1;
+    }
+    const std::size_t total = pendingNodes_.size() + fields_.size() - first;
+    if (total > n) {
+        const std::string head = "expected " + std::to_string(n) + " nodes for element " +
+                                 std::to_string(pendingId_) + " (" + b.type + "), got ";
+        if (continuation) {  // the element's own line(s) were short; this line is the next one
+            failAt(pendingAt_, head + std::to_string(pendingNodes_.size()));
+        }
+        in.fail(head + std::to_string(total));
+    }
+    for (std::size_t i = first; i < fields_.size(); ++i) {
+        pendingNodes_.push_back(nodeOf(in, fields_[i]));
+    }
+    pendingAt_ = {file_, in.line()};
+    if (pendingNodes_.size() == n) {
+        commitElement();
+    }
+}
+
+void Reader::commitElement() {
+    ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
+    const ElementRef ref{block_, b.size()};
+    b.ids.push_back(pendingId_);
+    b.nodes.insert(b.nodes.end(), pendingNodes_.begin(), pendingNodes_.end());
+    elementIndex_.emplace(pendingId_, ref);
+    if (elementSet_ != nullptr) {
+        elementSet_->push_back(ref);
+    }
+    pending_ = false;
+}
+
+// An element of a type element_types does not know: kept while every element has the same node
+// count and only defined nodes (a surface may still name it); otherwise the block is dropped.
+void Reader::unsupportedLine(LineReader& in, bool trailingComma) {
+    ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
+    std::size_t first = 0;
+    if (!pending_) {
+        pendingId_ = idField(in, fields_[0], "an element id");
+        if (elementIndex_.count(pendingId_) != 0) {
+            in.fail("element id " + std::to_string(pendingId_) + " defined twice");
+        }
+        pendingNodes_.clear();
+        pending_ = true;
+        first = 1;
+    }
+    for (std::size_t i = first; i < fields_.size() && dropReason_.empty(); ++i) {
+        long id = 0;
+        const auto it =
+            parseLong(fields_[i], id) ? model_.nodeIndex.find(id) : model_.nodeIndex.end();
+        if (it == model_.nodeIndex.end()) {
+            dropReason_ = "line " + std::to_string(in.line()) + ": '" + shown(fields_[i]) +
+                          "' is not a defined node id";
+        } else {
+            pendingNodes_.push_back(it->second);
+        }
+    }
+    if (trailingComma && fields_.size() >= kMaxEntriesPerLine) {
+        return;  // a full line ending in a comma: the element continues
+    }
+    pending_ = false;
+    ++unsupportedCount_;
+    if (!dropReason_.empty()) {
+        return;
+    }
+    const auto count = static_cast<int>(pendingNodes_.size());
+    if (b.nodesPerElement == 0) {
+        b.nodesPerElement = count;
+    }
+    if (count == 0) {
+        dropReason_ = "line " + std::to_string(in.line()) + ": an element without nodes";
+    } else if (count != b.nodesPerElement) {
+        dropReason_ = "line " + std::to_string(in.line()) + ": " + std::to_string(count) +
+                      " nodes, earlier elements have " + std::to_string(b.nodesPerElement);
+    } else {
+        commitElement();
+    }
+}
+
+void Reader::endUnsupported() {
+    const ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
+    std::string what =
+        "skipped " + std::to_string(unsupportedCount_) + " elements of unsupported type " + b.type;
+    if (pending_ && dropReason_.empty()) {
+        dropReason_ = "the last element is cut off";
+    }
+    if (!dropReason_.empty() || b.ids.empty()) {
+        what += dropReason_.empty() ? " (none kept)" : " (none kept: " + dropReason_ + ")";
+        for (const long id : b.ids) {
+            elementIndex_.erase(id);
+        }
+        if (elementSet_ != nullptr) {
+            const Index dropped = block_;
+            elementSet_->erase(
+                std::remove_if(elementSet_->begin(), elementSet_->end(),
+                               [dropped](const ElementRef& r) { return r.block == dropped; }),
+                elementSet_->end());
+        }
+        model_.blocks.pop_back();  // the block is the last one: nothing else refers to it yet
+    }
+    pending_ = false;
+    model_.notes.push_back(at(sectionAt_) + ": " + what);
+}
+
+// *NSET data: node ids and node set names, or GENERATE lines "first, last[, increment]".
+void Reader::nsetLine(LineReader& in) {
+    std::vector<Index>& set = *nodeSet_;
+    if (generate_) {
+        if (fields_.size() < 2 || fields_.size() > 3) {
+            in.fail("expected first, last[, increment] after GENERATE, got " +
+                    std::to_string(fields_.size()) + " values");
+        }
+        const long a = idField(in, fields_[0], "a first node id");
+        const long b = idField(in, fields_[1], "a last node id");
+        const long step = fields_.size() == 3 ? idField(in, fields_[2], "a positive increment") : 1;
+        if (b < a) {
+            in.expected("a last node id >= " + std::to_string(a), shown(fields_[1]));
+        }
+        for (long id = a;; id += step) {
+            const auto it = model_.nodeIndex.find(id);
+            if (it == model_.nodeIndex.end()) {
+                in.expected("a defined node id", std::to_string(id));
+            }
+            set.push_back(it->second);
+            if (b - id < step) {
+                break;
+            }
+        }
+        return;
+    }
+    for (const std::string_view f : fields_) {
+        if (looksNumeric(f)) {
+            set.push_back(nodeOf(in, f));
+            continue;
+        }
+        const auto it = model_.nodeSets.find(upper(unquote(f)));
+        if (f.empty() || it == model_.nodeSets.end()) {
+            in.expected("a node id or a defined node set", shown(f));
+        }
+        if (&it->second != &set) {  // a set naming itself adds nothing
+            set.insert(set.end(), it->second.begin(), it->second.end());
+        }
+    }
+}
+
+void Reader::nsetOfElsetsLine(LineReader& in) {
+    for (const std::string_view f : fields_) {
+        addNodesOfElset(in, f, *nodeSet_);
+    }
+}
+
+// *ELSET data: element ids and element set names, or GENERATE lines.
+void Reader::elsetLine(LineReader& in) {
+    std::vector<ElementRef>& set = *elementSet_;
+    if (generate_) {
+        if (fields_.size() < 2 || fields_.size() > 3) {
+            in.fail("expected first, last[, increment] after GENERATE, got " +
+                    std::to_string(fields_.size()) + " values");
+        }
+        const long a = idField(in, fields_[0], "a first element id");
+        const long b = idField(in, fields_[1], "a last element id");
+        const long step = fields_.size() == 3 ? idField(in, fields_[2], "a positive increment") : 1;
+        if (b < a) {
+            in.expected("a last element id >= " + std::to_string(a), shown(fields_[1]));
+        }
+        for (long id = a;; id += step) {
+            const auto it = elementIndex_.find(id);
+            if (it == elementIndex_.end()) {
+                in.expected("a defined element id", std::to_string(id));
+            }
+            set.push_back(it->second);
+            if (b - id < step) {
+                break;
+            }
+        }
+        return;
+    }
+    for (const std::string_view f : fields_) {
+        if (looksNumeric(f)) {
+            set.push_back(elementOf(in, f));
+            continue;
+        }
+        const auto it = model_.elementSets.find(upper(unquote(f)));
+        if (f.empty() || it == model_.elementSets.end()) {
+            in.expected("an element id or a defined element set", shown(f));
+        }
+        if (&it->second != &set) {
+            set.insert(set.end(), it->second.begin(), it->second.end());
+        }
+    }
+}
+
+// <element id or element set>, <face label>: S1..S6 (solids, 2D edges), SPOS/SNEG (shells, which
+// also take S1 = SPOS and S2 = SNEG).
+void Reader::faceSurfaceLine(LineReader& in) {
+    if (fields_.size() < 2) {
+        in.expected("<element or element set>, <face label S1..S6, SPOS or SNEG>", shown(line_));
+    }
+    if (fields_.size() > 2) {
+        in.expected("end of line after the face label", shown(fields_[2]));
+    }
+    const std::string label = squeeze(fields_[1]);
+    int face = 0;
+    bool side = false;  // SPOS / SNEG
+    if (label == "SPOS" || label == "SNEG") {
+        face = label == "SPOS" ? 1 : 2;
+        side = true;
+    } else if (label.size() == 2 && label[0] == 'S' && label[1] >= '1' && label[1] <= '6') {
+        face = label[1] - '0';
+    } else {
+        in.expected("a face label (S1..S6, SPOS, SNEG)", shown(fields_[1]));
+    }
+
+    std::vector<ElementRef> elements;
+    if (looksNumeric(fields_[0])) {
+        elements.push_back(elementOf(in, fields_[0]));
+    } else {
+        const auto it = model_.elementSets.find(upper(unquote(fields_[0])));
+        if (fields_[0].empty() || it == model_.elementSets.end()) {
+            in.expected("an element id or a defined element set", shown(fields_[0]));
+        }
+        elements = it->second;
+    }
+    SurfaceDef& s = model_.surfaces[surface_];
+    for (const ElementRef& r : elements) {
+        const ElementBlock& b = model_.blocks[static_cast<std::size_t>(r.block)];
+        const ElementType* t = detail::findAbaqusType(b.type);
+        if (t != nullptr) {  // unsupported types: the surface builder decides
+            const int n = detail::faceCount(*t);
+            const bool shell = t->kind == ElementKind::kShell;
+            if (shell ? face > 2 : (side || face > n)) {
+                const long id = b.ids[static_cast<std::size_t>(r.element)];
+                const std::string labels = shell ? "SPOS, SNEG" : "S1..S" + std::to_string(n);
+                in.expected(
+                    "a face of element " + std::to_string(id) + " (" + b.type + ": " + labels + ")",
+                    shown(fields_[1]));
+            }
+        }
+        s.faces.push_back({r, face});
+    }
+}
+
+// <node id or node set>[, weight]
+void Reader::nodeSurfaceLine(LineReader& in) {
+    if (fields_.size() > 2) {
+        in.expected("end of line after the weight", shown(fields_[2]));
+    }
+    if (fields_.size() == 2 && !fields_[1].empty()) {
+        numberField(in, fields_[1], "a weight");
+    }
+    SurfaceDef& s = model_.surfaces[surface_];
+    const std::string_view f = fields_[0];
+    if (looksNumeric(f)) {
+        s.nodes.push_back(nodeOf(in, f));
+        return;
+    }
+    const auto it = model_.nodeSets.find(upper(unquote(f)));
+    if (f.empty() || it == model_.nodeSets.end()) {
+        in.expected("a node id or a defined node set", shown(f));
+    }
+    s.nodes.insert(s.nodes.end(), it->second.begin(), it->second.end());
+}
+
+// <slave>, <master>: names only; they are resolved by whoever builds the surfaces.
+void Reader::interfaceLine(LineReader& in) {
+    std::size_t names = 0;
+    for (const std::string_view f : fields_) {
+        names += unquote(f).empty() ? 0 : 1;
+    }
+    if (fields_.size() != 2 || names != 2) {
+        in.expected("2 surface names (slave, master)", shown(line_));
+    }
+    InterfaceDef d = iface_;
+    d.slave = std::string(unquote(fields_[0]));
+    d.master = std::string(unquote(fields_[1]));
+    d.source = {in.path(), in.line()};
+    model_.interfaces.push_back(std::move(d));
+}
+
+}  // namespace
+
+Model readAbaqus(const std::string& path) { return Reader(path).read(); }
 
 }  // namespace mesh_io

@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: MIT
+// readAbaqus: one good fixture per feature (tests/data/abaqus, listed in its README) with
+// assertions on what was read; one bad twin per error with its exact file, line and message; a
+// generated structured mesh; and truncated or mutated fixtures, which must give a model or a
+// ParseError, never anything else.
+#include "mesh_io/abaqus.hpp"
+
+#include "mesh_io/error.hpp"
+#include "mesh_io/model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mesh_io {
+namespace {
+
+namespace fs = std::filesystem;
+using contact::kNoIndex;
+
+const std::string kDir = std::string(CONTACT_TEST_DATA_DIR) + "/abaqus";
+
+std::string fixture(const std::string& name) { return kDir + "/" + name; }
+
+// A scratch directory in the build tree, fresh for each test.
+fs::path scratchDir() {
+    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "_" + info->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    const fs::path dir = fs::path(CONTACT_TEST_BUILD_DATA_DIR) / "abaqus_scratch" / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string readBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeBytes(const fs::path& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+}
+
+// File ids of node indices.
+std::vector<long> nodeIds(const Model& m, const std::vector<Index>& nodes) {
+    std::vector<long> ids;
+    for (const Index i : nodes) {
+        ids.push_back(m.nodeIds.at(static_cast<std::size_t>(i)));
+    }
+    return ids;
+}
+
+// File ids of the nodes of element e of block b.
+std::vector<long> connectivity(const Model& m, Index b, Index e) {
+    const ElementBlock& block = m.blocks.at(static_cast<std::size_t>(b));
+    EXPECT_LT(e, block.size());
+    const Index* n = block.element(e);
+    return nodeIds(m, std::vector<Index>(n, n + block.nodesPerElement));
+}
+
+long elementId(const Model& m, const ElementRef& r) {
+    return m.blocks.at(static_cast<std::size_t>(r.block))
+        .ids.at(static_cast<std::size_t>(r.element));
+}
+
+std::vector<long> elementIds(const Model& m, const std::vector<ElementRef>& refs) {
+    std::vector<long> ids;
+    for (const ElementRef& r : refs) {
+        ids.push_back(elementId(m, r));
+    }
+    return ids;
+}
+
+// (element id, face) of each face of a surface.
+std::vector<std::pair<long, int>> faces(const Model& m, const std::string& surface) {
+    const SurfaceDef* s = m.findSurface(surface);
+    EXPECT_NE(s, nullptr) << surface;
+    std::vector<std::pair<long, int>> out;
+    if (s != nullptr) {
+        for (const FaceRef& f : s->faces) {
+            out.emplace_back(elementId(m, f.element), f.face);
+        }
+    }
+    return out;
+}
+
+const std::vector<Index>& nodeSet(const Model& m, const std::string& key) {
+    static const std::vector<Index> kEmpty;
+    const auto it = m.nodeSets.find(key);
+    EXPECT_NE(it, m.nodeSets.end()) << "no node set " << key;
+    return it == m.nodeSets.end() ? kEmpty : it->second;
+}
+
+const std::vector<ElementRef>& elementSet(const Model& m, const std::string& key) {
+    static const std::vector<ElementRef> kEmpty;
+    const auto it = m.elementSets.find(key);
+    EXPECT_NE(it, m.elementSets.end()) << "no element set " << key;
+    return it == m.elementSets.end() ? kEmpty : it->second;
+}
+
+::testing::AssertionResult nodeAt(const Model& m, long id, double x, double y, double z) {
+    const Index i = m.findNode(id);
+    if (i == kNoIndex) {
+        return ::testing::AssertionFailure() << "node " << id << " not found";
+    }
+    const Eigen::Vector3d p = m.coords.col(i);
+    if (p.x() == x && p.y() == y && p.z() == z) {
+        return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure() << "node " << id << " at (" << p.transpose()
+                                         << "), expected (" << x << " " << y << " " << z << ")";
+}
+
+std::string note(const std::string& file, long line, const std::string& what) {
+    return fixture(file) + ":" + std::to_string(line) + ": " + what;
+}
+
+using Faces = std::vector<std::pair<long, int>>;
+using Ids = std::vector<long>;
+
+// ---------------------------------------------------------------------------------------------
+// Good fixtures.
+
+TEST(AbaqusReader, TwoC3D8RBlocksWithContactPair) {
+    const std::string path = fixture("two_blocks_c3d8r.inp");
+    const Model m = readAbaqus(path);
+    EXPECT_EQ(m.path, path);
+    EXPECT_EQ(m.format, "abaqus");
+    ASSERT_EQ(m.numNodes(), 20);
+    EXPECT_EQ(m.nodeIds.front(), 1);
+    EXPECT_EQ(m.nodeIds.back(), 108);
+    EXPECT_EQ(m.findNode(101), 12);  // file order
+    EXPECT_TRUE(nodeAt(m, 12, 2.0, 1.0, 1.0));
+    EXPECT_TRUE(nodeAt(m, 107, 1.0, 1.0, 2.0));
+
+    ASSERT_EQ(m.blocks.size(), 2U);
+    EXPECT_EQ(m.blocks[0].type, "C3D8R");
+    EXPECT_EQ(m.blocks[0].nodesPerElement, 8);
+    EXPECT_EQ(m.blocks[0].ids, (Ids{1, 2}));
+    EXPECT_EQ(m.blocks[0].source.line, 27);
+    EXPECT_EQ(m.blocks[1].ids, (Ids{11}));
+    EXPECT_EQ(m.numElements(), 3);
+    EXPECT_EQ(connectivity(m, 0, 1), (Ids{2, 3, 6, 5, 8, 9, 12, 11}));
+    EXPECT_EQ(m.blocks[0].element(1)[0], 1);  // node id 2 is the second node
+    EXPECT_EQ(connectivity(m, 1, 0), (Ids{101, 102, 103, 104, 105, 106, 107, 108}));
+
+    EXPECT_EQ(nodeSet(m, "NLOWER").size(), 12U);
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "NUPPER")), (Ids{101, 102, 103, 104, 105, 106, 107, 108}));
+    EXPECT_EQ(elementIds(m, elementSet(m, "LOWER")), (Ids{1, 2}));
+    EXPECT_EQ(elementIds(m, elementSet(m, "UPPER")), (Ids{11}));
+
+    ASSERT_EQ(m.surfaces.size(), 2U);
+    EXPECT_EQ(m.surfaces[0].name, "LOWER_TOP");
+    EXPECT_FALSE(m.surfaces[0].nodeSurface);
+    EXPECT_EQ(m.surfaces[0].source.path, path);
+    EXPECT_EQ(m.surfaces[0].source.line, 33);
+    EXPECT_EQ(faces(m, "LOWER_TOP"), (Faces{{1, 2}, {2, 2}}));
+    EXPECT_EQ(faces(m, "UPPER_BOTTOM"), (Faces{{11, 1}}));
+
+    ASSERT_EQ(m.interfaces.size(), 1U);
+    const InterfaceDef& pair = m.interfaces[0];
+    EXPECT_EQ(pair.kind, InterfaceDef::Kind::kContactPair);
+    EXPECT_EQ(pair.slave, "UPPER_BOTTOM");
+    EXPECT_EQ(pair.master, "LOWER_TOP");
+    EXPECT_EQ(pair.name, "FRICTIONLESS");
+    EXPECT_FALSE(pair.nodeToSurface);
+    EXPECT_EQ(pair.source.path, path);
+    EXPECT_EQ(pair.source.line, 39);
+
+    EXPECT_EQ(m.notes, (std::vector<std::string>{
+                           note("two_blocks_c3d8r.inp", 1, "skipped keyword *HEADING"),
+                           note("two_blocks_c3d8r.inp", 37, "skipped keyword *SURFACE INTERACTION"),
+                       }));
+}
+
+TEST(AbaqusReader, QuadraticAndLinearTetrahedra) {
+    const Model m = readAbaqus(fixture("mixed_tets.inp"));
+    ASSERT_EQ(m.numNodes(), 11);
+    ASSERT_EQ(m.blocks.size(), 2U);
+    EXPECT_EQ(m.blocks[0].type, "C3D10");
+    EXPECT_EQ(m.blocks[0].nodesPerElement, 10);
+    EXPECT_EQ(m.blocks[1].type, "C3D4");
+    EXPECT_EQ(m.blocks[1].nodesPerElement, 4);
+    EXPECT_EQ(connectivity(m, 0, 0), (Ids{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+    EXPECT_EQ(connectivity(m, 1, 0), (Ids{2, 3, 4, 11}));
+    // Midside node 6 sits halfway along the edge 2-3.
+    const Index* tet10 = m.blocks[0].element(0);
+    EXPECT_EQ(m.coords.col(tet10[5]), 0.5 * (m.coords.col(tet10[1]) + m.coords.col(tet10[2])));
+    EXPECT_EQ(faces(m, "BOTH"), (Faces{{1, 1}, {20, 4}}));
+    EXPECT_EQ(elementIds(m, elementSet(m, "QUADRATIC")), (Ids{1}));
+    EXPECT_EQ(elementIds(m, elementSet(m, "LINEAR")), (Ids{20}));
+    EXPECT_TRUE(m.notes.empty());
+}
+
+TEST(AbaqusReader, C3D20NodeListsContinueOverLines) {
+    const Model m = readAbaqus(fixture("c3d20_continuation.inp"));
+    ASSERT_EQ(m.numNodes(), 32);
+    ASSERT_EQ(m.blocks.size(), 2U);
+    EXPECT_EQ(m.blocks[0].type, "C3D20");
+    EXPECT_EQ(m.blocks[0].nodesPerElement, 20);
+    EXPECT_EQ(m.blocks[0].ids, (Ids{1, 2}));
+    Ids first(20);
+    for (long i = 0; i < 20; ++i) {
+        first[static_cast<std::size_t>(i)] = i + 1;
+    }
+    EXPECT_EQ(connectivity(m, 0, 0), first);
+    EXPECT_EQ(connectivity(m, 0, 1),
+              (Ids{5, 6, 7, 8, 21, 22, 23, 24, 13, 14, 15, 16, 25, 26, 27, 28, 29, 30, 31, 32}));
+    EXPECT_EQ(m.blocks[1].type, "C3D20R");
+    EXPECT_EQ(m.blocks[1].ids, (Ids{3}));
+    EXPECT_EQ(connectivity(m, 1, 0), first);
+    EXPECT_EQ(elementIds(m, elementSet(m, "STACK")), (Ids{1, 2, 3}));
+    EXPECT_TRUE(nodeAt(m, 31, 1.0, 1.0, 1.5));
+}
+
+TEST(AbaqusReader, LinearAndQuadraticWedges) {
+    const Model m = readAbaqus(fixture("wedges.inp"));
+    ASSERT_EQ(m.numNodes(), 18);
+    ASSERT_EQ(m.blocks.size(), 2U);
+    EXPECT_EQ(m.blocks[0].type, "C3D6");
+    EXPECT_EQ(m.blocks[0].nodesPerElement, 6);
+    EXPECT_EQ(m.blocks[1].type, "C3D15");
+    EXPECT_EQ(m.blocks[1].nodesPerElement, 15);
+    EXPECT_EQ(connectivity(m, 0, 0), (Ids{1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(connectivity(m, 1, 0), (Ids{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}));
+    EXPECT_EQ(faces(m, "SIDES"), (Faces{{1, 3}, {2, 5}}));
+    EXPECT_TRUE(nodeAt(m, 11, 0.5, 0.5, 1.0));
+}
+
+TEST(AbaqusReader, PlaneModelWithTwoCoordinates) {
+    const Model m = readAbaqus(fixture("plane_2d.inp"));
+    ASSERT_EQ(m.numNodes(), 14);
+    EXPECT_TRUE(m.coords.row(2).isZero(0.0));
+    EXPECT_TRUE(nodeAt(m, 13, 0.75, 1.5, 0.0));
+    EXPECT_TRUE(nodeAt(m, 6, 2.0, 1.0, 0.0));
+    ASSERT_EQ(m.blocks.size(), 3U);
+    EXPECT_EQ(m.blocks[0].type, "CPE4");
+    EXPECT_EQ(m.blocks[1].type, "CPS8");
+    EXPECT_EQ(m.blocks[1].nodesPerElement, 8);
+    EXPECT_EQ(m.blocks[2].type, "CAX6");
+    EXPECT_EQ(m.blocks[2].nodesPerElement, 6);
+    EXPECT_EQ(connectivity(m, 1, 0), (Ids{2, 5, 6, 3, 7, 8, 9, 10}));
+    EXPECT_EQ(connectivity(m, 2, 0), (Ids{4, 3, 11, 12, 13, 14}));
+    EXPECT_EQ(faces(m, "EDGES"), (Faces{{1, 3}, {2, 4}, {3, 1}}));
+    EXPECT_EQ(nodeSet(m, "ALL").size(), 14U);
+}
+
+TEST(AbaqusReader, ShellSidesSposSneg) {
+    const Model m = readAbaqus(fixture("shells.inp"));
+    ASSERT_EQ(m.blocks.size(), 2U);
+    EXPECT_EQ(m.blocks[0].type, "S4R");
+    EXPECT_EQ(m.blocks[1].type, "S8R");
+    EXPECT_EQ(connectivity(m, 1, 0), (Ids{2, 5, 6, 3, 7, 8, 9, 10}));
+    // Both *ELEMENT keywords name PLATE: the set holds the elements of both.
+    EXPECT_EQ(elementIds(m, elementSet(m, "PLATE")), (Ids{1, 2}));
+    EXPECT_EQ(faces(m, "TOP"), (Faces{{1, 1}, {2, 1}}));
+    EXPECT_EQ(faces(m, "BOTTOM"), (Faces{{1, 2}, {2, 2}}));  // SNEG (lower case) and S2
+    EXPECT_EQ(faces(m, "TOP_S1"), (Faces{{2, 1}}));
+}
+
+TEST(AbaqusReader, CrlfCommentsBlanksCaseAndSpaces) {
+    const std::string path = fixture("formatting_crlf.inp");
+    // The fixture must keep its CRLF line ends (a checkout that converts them tests less).
+    ASSERT_NE(readBytes(path).find("\r\n"), std::string::npos);
+    const Model m = readAbaqus(path);
+    ASSERT_EQ(m.numNodes(), 8);
+    EXPECT_TRUE(nodeAt(m, 1, 0.0, 0.0, 0.0));
+    EXPECT_TRUE(nodeAt(m, 2, 1.0, 0.0, 0.0));  // 1.0D0, tab, trailing comma
+    EXPECT_TRUE(nodeAt(m, 3, 1.0, 1.0, 0.0));  // 1.0d+00
+    EXPECT_TRUE(nodeAt(m, 5, 0.0, 0.0, 1.0));  // 1.D0
+    EXPECT_TRUE(nodeAt(m, 6, 1.0, 0.0, 1.0));  // +1.0, -0.0
+    EXPECT_TRUE(nodeAt(m, 8, 0.0, 1.0, 1.0));  // .0, 1., 10.0e-1
+    ASSERT_EQ(m.blocks.size(), 1U);
+    EXPECT_EQ(m.blocks[0].type, "C3D8R");
+    EXPECT_EQ(m.blocks[0].source.line, 18);
+    EXPECT_EQ(connectivity(m, 0, 0), (Ids{1, 2, 3, 4, 5, 6, 7, 8}));
+    EXPECT_EQ(nodeSet(m, "ALL").size(), 8U);
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "TOP")), (Ids{5, 6, 7, 8}));
+    EXPECT_EQ(elementIds(m, elementSet(m, "BLOCK")), (Ids{1}));
+    ASSERT_EQ(m.surfaces.size(), 2U);
+    EXPECT_EQ(m.surfaces[0].name, "my surf");
+    EXPECT_EQ(faces(m, "my surf"), (Faces{{1, 2}}));
+    EXPECT_EQ(m.surfaces[1].name, "bottom");
+    EXPECT_EQ(faces(m, "BOTTOM"), (Faces{{1, 1}}));
+    ASSERT_EQ(m.interfaces.size(), 1U);
+    EXPECT_EQ(m.interfaces[0].slave, "my surf");
+    EXPECT_EQ(m.interfaces[0].master, "bottom");
+    EXPECT_EQ(m.interfaces[0].name, "stiff one");
+    EXPECT_TRUE(m.interfaces[0].nodeToSurface);
+    EXPECT_EQ(m.interfaces[0].source.line, 27);
+    EXPECT_EQ(
+        m.notes,
+        (std::vector<std::string>{note("formatting_crlf.inp", 4, "skipped keyword *HEADING")}));
+}
+
+TEST(AbaqusReader, KeywordLinesContinueAfterATrailingComma) {
+    const Model m = readAbaqus(fixture("keyword_continuation.inp"));
+    // "*NODE, NSET=ALL," is followed by a data line, not by more parameters.
+    EXPECT_EQ(m.numNodes(), 8);
+    EXPECT_EQ(nodeSet(m, "ALL").size(), 8U);
+    ASSERT_EQ(m.blocks.size(), 1U);
+    EXPECT_EQ(m.blocks[0].type, "C3D8");
+    EXPECT_EQ(m.blocks[0].source.line, 12);
+    EXPECT_EQ(elementIds(m, elementSet(m, "CUBE")), (Ids{1}));
+    ASSERT_EQ(m.surfaces.size(), 2U);
+    EXPECT_EQ(m.surfaces[0].name, "TOP");
+    EXPECT_EQ(m.surfaces[0].source.line, 16);
+    EXPECT_EQ(faces(m, "TOP"), (Faces{{1, 2}}));
+    EXPECT_EQ(m.surfaces[1].name, "BOTTOM");
+    EXPECT_EQ(faces(m, "BOTTOM"), (Faces{{1, 1}}));
+    ASSERT_EQ(m.interfaces.size(), 1U);
+    EXPECT_EQ(m.interfaces[0].name, "I1");
+    EXPECT_FALSE(m.interfaces[0].nodeToSurface);
+    EXPECT_EQ(m.interfaces[0].source.line, 25);
+    EXPECT_TRUE(m.notes.empty());
+}
+
+TEST(AbaqusReader, SetsWithGenerateReferencesAndAppends) {
+    const Model m = readAbaqus(fixture("sets_generate.inp"));
+    ASSERT_EQ(m.numNodes(), 16);
+    EXPECT_TRUE(nodeAt(m, 1 + 3 + 4 * 1 + 8 * 1, 3.0, 1.0, 1.0));
+    EXPECT_EQ(connectivity(m, 0, 2), (Ids{3, 4, 8, 7, 11, 12, 16, 15}));
+    EXPECT_EQ(nodeSet(m, "NALL").size(), 16U);
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "BOTTOM")), (Ids{1, 2, 3, 4, 5, 6, 7, 8}));
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "ODD")), (Ids{1, 3, 5, 7, 9, 11, 13, 15}));
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "LEFT")), (Ids{1, 5, 9, 13, 14}));
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "COMBO")), (Ids{1, 5, 9, 13, 16, 2, 3, 4, 6, 7, 8}));
+    EXPECT_EQ(m.nodeSets.count("Bottom"), 0U);  // keys are upper case
+    EXPECT_EQ(elementIds(m, elementSet(m, "EALL")), (Ids{1, 2, 3}));
+    EXPECT_EQ(elementIds(m, elementSet(m, "FIRST_TWO")), (Ids{1, 2}));
+    EXPECT_EQ(elementIds(m, elementSet(m, "ENDS")), (Ids{1, 3, 2}));
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "OF_LAST")), (Ids{3, 4, 8, 7, 11, 12, 16, 15}));
+    EXPECT_EQ(m.nodeSets.size(), 6U);
+    EXPECT_EQ(m.elementSets.size(), 4U);
+}
+
+TEST(AbaqusReader, NonContiguousUnorderedIds) {
+    const Model m = readAbaqus(fixture("noncontiguous_ids.inp"));
+    EXPECT_EQ(m.nodeIds, (Ids{1000, 7, 52, 3, 999999}));
+    EXPECT_EQ(m.findNode(52), 2);
+    EXPECT_EQ(m.findNode(999999), 4);
+    EXPECT_EQ(m.findNode(8), kNoIndex);
+    EXPECT_TRUE(nodeAt(m, 3, 0.0, 0.0, 1.0));
+    ASSERT_EQ(m.blocks.size(), 1U);
+    EXPECT_EQ(m.blocks[0].ids, (Ids{500, 12}));
+    EXPECT_EQ(m.blocks[0].nodes, (std::vector<Index>{0, 1, 2, 3, 1, 2, 3, 4}));
+    EXPECT_EQ(nodeSet(m, "SOME"), (std::vector<Index>{4, 1}));
+    ASSERT_EQ(elementSet(m, "SECOND").size(), 1U);
+    EXPECT_EQ(elementSet(m, "SECOND")[0], (ElementRef{0, 1}));
+}
+
+TEST(AbaqusReader, IncludeFromSubdirectory) {
+    const Model m = readAbaqus(fixture("include_main.inp"));
+    // Nodes 1-4 come from include/nodes.inp under the main file's *NODE, node 5 after it.
+    ASSERT_EQ(m.numNodes(), 5);
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "ALL")), (Ids{1, 2, 3, 4, 5}));
+    EXPECT_TRUE(nodeAt(m, 4, 0.0, 0.0, 1.0));
+    ASSERT_EQ(m.blocks.size(), 1U);
+    EXPECT_EQ(m.blocks[0].source.path, fixture("include/elements.inp"));
+    EXPECT_EQ(m.blocks[0].source.line, 2);
+    EXPECT_EQ(connectivity(m, 0, 1), (Ids{2, 3, 4, 5}));
+    EXPECT_EQ(faces(m, "BASE"), (Faces{{1, 1}, {2, 1}}));
+    EXPECT_EQ(m.surfaces[0].source.path, fixture("include_main.inp"));
+    EXPECT_EQ(m.notes, (std::vector<std::string>{
+                           note("include_main.inp", 3, "skipped keyword *HEADING"),
+                           note("include/elements.inp", 5, "skipped keyword *MATERIAL"),
+                       }));
+}
+
+TEST(AbaqusReader, NodeDataFromInputParameter) {
+    const Model m = readAbaqus(fixture("node_input.inp"));
+    ASSERT_EQ(m.numNodes(), 4);
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "FROM_FILE")), (Ids{1, 2, 3, 4}));
+    EXPECT_TRUE(nodeAt(m, 2, 1.0, 0.0, 0.0));
+    ASSERT_EQ(m.blocks.size(), 1U);
+    EXPECT_EQ(connectivity(m, 0, 0), (Ids{1, 2, 3, 4}));
+}
+
+TEST(AbaqusReader, NodeSurfaceWithSetsAndWeights) {
+    const Model m = readAbaqus(fixture("node_surface.inp"));
+    ASSERT_EQ(m.surfaces.size(), 1U);
+    const SurfaceDef& s = m.surfaces[0];
+    EXPECT_EQ(s.name, "TIP");
+    EXPECT_TRUE(s.nodeSurface);
+    EXPECT_TRUE(s.faces.empty());
+    EXPECT_EQ(nodeIds(m, s.nodes), (Ids{5, 1, 2, 3, 4}));  // node 2 twice: once
+    EXPECT_EQ(s.source.line, 10);
+}
+
+TEST(AbaqusReader, TieLinesAreInterfaces) {
+    const Model m = readAbaqus(fixture("tie.inp"));
+    ASSERT_EQ(m.interfaces.size(), 3U);
+    const InterfaceDef& a = m.interfaces[0];
+    EXPECT_EQ(a.kind, InterfaceDef::Kind::kTie);
+    EXPECT_EQ(a.name, "GLUE");
+    EXPECT_EQ(a.slave, "A");
+    EXPECT_EQ(a.master, "B");
+    EXPECT_TRUE(a.nodeToSurface);
+    EXPECT_EQ(a.source.line, 20);
+    EXPECT_EQ(m.interfaces[1].slave, "side c");
+    EXPECT_EQ(m.interfaces[1].master, "B");
+    EXPECT_EQ(m.interfaces[1].source.line, 21);
+    EXPECT_EQ(m.interfaces[2].name, "GLUE2");
+    EXPECT_EQ(m.interfaces[2].slave, "B");
+    EXPECT_EQ(m.interfaces[2].master, "A");
+    EXPECT_FALSE(m.interfaces[2].nodeToSurface);
+    EXPECT_EQ(faces(m, "Side C"), (Faces{{1, 3}}));
+}
+
+TEST(AbaqusReader, UnknownKeywordsAreSkippedAndNoted) {
+    const Model m = readAbaqus(fixture("unknown_keywords.inp"));
+    EXPECT_EQ(m.numNodes(), 4);
+    EXPECT_EQ(m.numElements(), 1);
+    const std::string f = "unknown_keywords.inp";
+    EXPECT_EQ(m.notes, (std::vector<std::string>{
+                           note(f, 1, "skipped keyword *HEADING"),
+                           note(f, 10, "skipped keyword *MATERIAL"),
+                           note(f, 11, "skipped keyword *ELASTIC"),
+                           note(f, 13, "skipped keyword *SOLID SECTION"),
+                           note(f, 14, "skipped keyword *STEP"),
+                           note(f, 15, "skipped keyword *STATIC"),
+                           note(f, 16, "skipped keyword *BOUNDARY (2 times)"),
+                           note(f, 20, "skipped keyword *END STEP"),
+                       }));
+}
+
+TEST(AbaqusReader, UnknownElementTypesAreKeptOrDroppedAndNoted) {
+    const Model m = readAbaqus(fixture("unknown_element_type.inp"));
+    ASSERT_EQ(m.blocks.size(), 2U);
+    EXPECT_EQ(m.blocks[0].type, "C3D8");
+    EXPECT_EQ(m.blocks[1].type, "B31");
+    EXPECT_EQ(m.blocks[1].nodesPerElement, 2);
+    EXPECT_EQ(m.blocks[1].ids, (Ids{10, 11}));
+    EXPECT_EQ(connectivity(m, 1, 1), (Ids{6, 7}));
+    EXPECT_EQ(elementIds(m, elementSet(m, "BEAMS")), (Ids{10, 11}));
+    EXPECT_TRUE(elementSet(m, "CONNECTORS").empty());  // the set exists, its block is dropped
+    EXPECT_EQ(elementIds(m, elementSet(m, "MIXED")), (Ids{1, 10, 11}));
+    EXPECT_EQ(faces(m, "ON_BEAM"), (Faces{{10, 1}}));
+    const std::string f = "unknown_element_type.inp";
+    EXPECT_EQ(m.notes, (std::vector<std::string>{
+                           note(f, 14, "skipped 2 elements of unsupported type B31"),
+                           note(f, 17,
+                                "skipped 2 elements of unsupported type CONN3D2 (none kept: "
+                                "line 19: 2 nodes, earlier elements have 1)"),
+                       }));
+}
+
+TEST(AbaqusReader, SinglePartInstanceIsReadFlat) {
+    const Model m = readAbaqus(fixture("part_instance.inp"));
+    EXPECT_EQ(m.numNodes(), 8);
+    EXPECT_TRUE(nodeAt(m, 7, 1.0, 1.0, 1.0));
+    EXPECT_EQ(nodeSet(m, "SET-1").size(), 8U);
+    EXPECT_EQ(elementIds(m, elementSet(m, "_SURF-1_S2")), (Ids{1}));
+    EXPECT_EQ(faces(m, "Surf-1"), (Faces{{1, 2}}));
+    const std::string f = "part_instance.inp";
+    EXPECT_EQ(m.notes, (std::vector<std::string>{
+                           note(f, 3, "skipped keyword *HEADING"),
+                           note(f, 5, "skipped keyword *PART"),
+                           note(f, 21, "skipped keyword *END PART"),
+                           note(f, 22, "skipped keyword *ASSEMBLY"),
+                           note(f, 23, "skipped keyword *INSTANCE"),
+                           note(f, 24, "skipped keyword *END INSTANCE"),
+                           note(f, 29, "skipped keyword *END ASSEMBLY"),
+                       }));
+}
+
+TEST(AbaqusReader, ReadModelChoosesTheAbaqusReader) {
+    const Model m = readModel(fixture("mixed_tets.inp"));
+    EXPECT_EQ(m.format, "abaqus");
+    EXPECT_EQ(m.numElements(), 2);
+}
+
+// A structured n^3 hex grid written with ids in reverse order, read back and checked against
+// the formula that generated it.
+TEST(AbaqusReader, GeneratedHexGrid) {
+    constexpr long kN = 12;  // elements per side
+    constexpr long kP = kN + 1;
+    const auto nodeId = [](long i, long j, long k) { return 1 + i + kP * (j + kP * k); };
+    std::ostringstream s;
+    s << "*NODE, NSET=ALL\n";
+    for (long id = kP * kP * kP; id >= 1; --id) {
+        const long i = (id - 1) % kP;
+        const long j = (id - 1) / kP % kP;
+        const long k = (id - 1) / (kP * kP);
+        s << id << ", " << 0.5 * static_cast<double>(i) << ", " << 0.25 * static_cast<double>(j)
+          << ", " << static_cast<double>(k) << "\n";
+    }
+    s << "*ELEMENT, TYPE=C3D8R, ELSET=GRID\n";
+    long e = 0;
+    for (long k = 0; k < kN; ++k) {
+        for (long j = 0; j < kN; ++j) {
+            for (long i = 0; i < kN; ++i) {
+                s << ++e << ", " << nodeId(i, j, k) << ", " << nodeId(i + 1, j, k) << ", "
+                  << nodeId(i + 1, j + 1, k) << ", " << nodeId(i, j + 1, k) << ", "
+                  << nodeId(i, j, k + 1) << ", " << nodeId(i + 1, j, k + 1) << ", "
+                  << nodeId(i + 1, j + 1, k + 1) << ", " << nodeId(i, j + 1, k + 1) << "\n";
+            }
+        }
+    }
+    s << "*ELSET, ELSET=BOTTOM_LAYER, GENERATE\n1, " << kN * kN << ", 1\n";
+    s << "*SURFACE, NAME=BOTTOM\nBOTTOM_LAYER, S1\n";
+    const fs::path path = scratchDir() / "grid.inp";
+    writeBytes(path, s.str());
+
+    const Model m = readAbaqus(path.string());
+    ASSERT_EQ(m.numNodes(), kP * kP * kP);
+    ASSERT_EQ(m.numElements(), kN * kN * kN);
+    EXPECT_EQ(m.findNode(kP * kP * kP), 0);
+    EXPECT_TRUE(nodeAt(m, nodeId(3, 5, 7), 1.5, 1.25, 7.0));
+    const long last = kN * kN * kN;
+    EXPECT_EQ(connectivity(m, 0, static_cast<Index>(last - 1)),
+              (Ids{nodeId(kN - 1, kN - 1, kN - 1), nodeId(kN, kN - 1, kN - 1),
+                   nodeId(kN, kN, kN - 1), nodeId(kN - 1, kN, kN - 1), nodeId(kN - 1, kN - 1, kN),
+                   nodeId(kN, kN - 1, kN), nodeId(kN, kN, kN), nodeId(kN - 1, kN, kN)}));
+    EXPECT_EQ(faces(m, "BOTTOM").size(), static_cast<std::size_t>(kN * kN));
+    EXPECT_EQ(nodeSet(m, "ALL").size(), static_cast<std::size_t>(kP * kP * kP));
+}
+
+TEST(AbaqusReader, MissingFileIsAParseErrorAtLineZero) {
+    const std::string path = fixture("no_such_file.inp");
+    try {
+        (void)readAbaqus(path);
+        FAIL() << "no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(e.path(), path);
+        EXPECT_EQ(e.line(), 0);
+        EXPECT_EQ(std::string(e.what()), path + ": cannot open the file");
+    }
+}
+
+TEST(AbaqusReader, IncludeDepthIsLimited) {
+    // A chain of 40 files, each including the next (no cycle): refused at the 32nd level.
+    const fs::path dir = scratchDir();
+    for (int i = 0; i < 40; ++i) {
+        writeBytes(dir / ("level" + std::to_string(i) + ".inp"),
+                   "*INCLUDE, INPUT=level" + std::to_string(i + 1) + ".inp\n");
+    }
+    try {
+        (void)readAbaqus((dir / "level0.inp").string());
+        FAIL() << "no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(e.path(), (dir / "level31.inp").string());
+        EXPECT_EQ(e.line(), 1);
+        EXPECT_NE(std::string(e.what()).find("expected at most 32 nested *INCLUDE levels"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad twins: each malformed fixture gives one ParseError naming the file, the line and what was
+// expected. "@DIR@" in a message stands for the fixture directory.
+
+struct BadCase {
+    const char* file;       // fixture read
+    const char* errorFile;  // file the error names (nullptr: the fixture itself)
+    long line;
+    const char* message;
+};
+
+// Test names in ctest show the fixture, not the bytes of the struct.
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.file; }
+
+std::string withDir(std::string s) {
+    const std::string key = "@DIR@";
+    for (std::size_t at = s.find(key); at != std::string::npos; at = s.find(key)) {
+        s.replace(at, key.size(), kDir);
+    }
+    return s;
+}
+
+class AbaqusBadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(AbaqusBadInput, NamesFileLineAndExpectation) {
+    const BadCase& c = GetParam();
+    const std::string errorPath = fixture(c.errorFile != nullptr ? c.errorFile : c.file);
+    try {
+        (void)readAbaqus(fixture(c.file));
+        FAIL() << c.file << ": no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(e.path(), errorPath);
+        EXPECT_EQ(e.line(), c.line);
+        EXPECT_EQ(std::string(e.what()),
+                  errorPath + ":" + std::to_string(c.line) + ": " + withDir(c.message));
+    }
+}
+
+const BadCase kBadCases[] = {
+    {"bad_number.inp", nullptr, 3, "expected a coordinate, got '0.5x'"},
+    {"bad_node_id.inp", nullptr, 3, "expected a node id, got 'x1'"},
+    {"bad_exponent_overflow.inp", nullptr, 3, "expected a coordinate, got '1.0D+999'"},
+    {"bad_too_few_coordinates.inp", nullptr, 3, "expected 2 or 3 coordinates for node 2, got 1"},
+    {"bad_undefined_node.inp", nullptr, 8, "expected a defined node id, got '17'"},
+    {"bad_duplicate_node.inp", nullptr, 6,
+     "node id 2 defined twice (first at @DIR@/bad_duplicate_node.inp:3)"},
+    {"bad_duplicate_element.inp", nullptr, 9,
+     "element id 7 defined twice (first in the *ELEMENT block at "
+     "@DIR@/bad_duplicate_element.inp:6)"},
+    {"bad_unknown_set.inp", nullptr, 7, "expected a node id or a defined node set, got 'NOPE'"},
+    {"bad_unknown_set_id.inp", nullptr, 5, "expected a defined node id, got '3'"},
+    {"bad_generate_range.inp", nullptr, 5, "expected a last node id >= 2, got '1'"},
+    {"bad_face_s5_on_c3d4.inp", nullptr, 10,
+     "expected a face of element 1 (C3D4: S1..S4), got 'S5'"},
+    {"bad_face_s3_on_shell.inp", nullptr, 9,
+     "expected a face of element 1 (S4R: SPOS, SNEG), got 'S3'"},
+    {"bad_face_spos_on_solid.inp", nullptr, 9,
+     "expected a face of element 1 (C3D4: S1..S4), got 'SPOS'"},
+    {"bad_face_label.inp", nullptr, 9, "expected a face label (S1..S6, SPOS, SNEG), got 'S7'"},
+    {"bad_face_label_missing.inp", nullptr, 9,
+     "expected <element or element set>, <face label S1..S6, SPOS or SNEG>, got '1'"},
+    {"bad_element_without_type.inp", nullptr, 6,
+     "expected TYPE=<element type> on *ELEMENT, got '*ELEMENT, ELSET=BLOCK'"},
+    {"bad_nset_without_name.inp", nullptr, 3,
+     "expected NSET=<name> on *NSET, got '*NSET, GENERATE'"},
+    {"bad_surface_without_name.inp", nullptr, 3,
+     "expected NAME=<surface name> on *SURFACE, got '*SURFACE, TYPE=NODE'"},
+    {"bad_include_without_input.inp", nullptr, 3,
+     "expected INPUT=<file> on *INCLUDE, got '*INCLUDE, FILE=nodes.inp'"},
+    {"bad_include_missing.inp", nullptr, 3,
+     "cannot open included file '@DIR@/include/does_not_exist.inp'"},
+    {"bad_include_error_main.inp", "include/bad_coordinates.inp", 4,
+     "expected a coordinate, got 'one'"},
+    {"bad_include_cycle_a.inp", "bad_include_cycle_b.inp", 3,
+     "include cycle: '@DIR@/bad_include_cycle_a.inp' is already being read"},
+    {"bad_data_before_keyword.inp", nullptr, 2,
+     "expected a keyword line (starting with '*'), got '1, 0.0, 0.0, 0.0'"},
+    {"bad_truncated_element.inp", nullptr, 24, "expected 20 nodes for element 1 (C3D20), got 15"},
+    {"bad_short_element.inp", nullptr, 12, "expected 8 nodes for element 1 (C3D8), got 7"},
+    {"bad_long_element.inp", nullptr, 7, "expected 4 nodes for element 1 (C3D4), got 5"},
+    {"bad_contact_pair_one_name.inp", nullptr, 3,
+     "expected 2 surface names (slave, master), got 'SLAVE_ONLY'"},
+    {"bad_contact_pair_type.inp", nullptr, 1,
+     "expected TYPE=NODE TO SURFACE or SURFACE TO SURFACE on *CONTACT PAIR, got 'EDGETOEDGE'"},
+    {"bad_surface_twice.inp", nullptr, 7,
+     "surface 'top' defined twice (first at @DIR@/bad_surface_twice.inp:4)"},
+    {"bad_unclosed_quote.inp", nullptr, 3, "expected a closing '\"' in the keyword line"},
+    {"bad_system.inp", nullptr, 2, "*SYSTEM is not supported (it moves the nodes that follow)"},
+    {"bad_node_cylindrical.inp", nullptr, 1,
+     "expected SYSTEM=R on *NODE (cylindrical and spherical coordinates are not supported), "
+     "got 'C'"},
+    {"bad_two_instances.inp", nullptr, 8,
+     "a second *INSTANCE: assemblies of several part instances are not supported (write the "
+     "model without parts)"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, AbaqusBadInput, ::testing::ValuesIn(kBadCases),
+                         [](const ::testing::TestParamInfo<BadCase>& info) {
+                             std::string name = info.param.file;
+                             name = name.substr(0, name.find('.'));
+                             std::replace(name.begin(), name.end(), '/', '_');
+                             return name;
+                         });
+
+// ---------------------------------------------------------------------------------------------
+// Never a crash, never another exception: every good fixture cut after each line and at random
+// bytes, and with random bytes replaced, reads to a model or a ParseError.
+
+const char* const kGoodFixtures[] = {
+    "two_blocks_c3d8r.inp",   "mixed_tets.inp",
+    "c3d20_continuation.inp", "wedges.inp",
+    "plane_2d.inp",           "shells.inp",
+    "formatting_crlf.inp",    "keyword_continuation.inp",
+    "sets_generate.inp",      "noncontiguous_ids.inp",
+    "node_surface.inp",       "tie.inp",
+    "unknown_keywords.inp",   "unknown_element_type.inp",
+    "part_instance.inp",
+};
+
+// Reads `bytes` as a file; a failure message unless the result is a model or a ParseError. A new
+// file each time: rewriting one file in place makes ext4 flush it to disk on every close.
+std::string readsCleanly(const fs::path& dir, const std::string& bytes) {
+    static int serial = 0;
+    const fs::path path = dir / ("case" + std::to_string(++serial) + ".inp");
+    writeBytes(path, bytes);
+    std::string failure;
+    try {
+        (void)readAbaqus(path.string());
+    } catch (const ParseError& e) {
+        if (e.line() < 0) {
+            failure = std::string("negative line in: ") + e.what();
+        }
+    } catch (const std::exception& e) {
+        failure = std::string("not a ParseError: ") + e.what();
+    }
+    fs::remove(path);
+    return failure;
+}
+
+TEST(AbaqusRobustness, TruncatedAndMutatedFixtures) {
+    const fs::path dir = scratchDir();
+    const std::uint32_t seed = 20240611;
+    // CONTACT_ABAQUS_TRIALS=<n> runs n mutations per fixture instead of 60.
+    const char* env = std::getenv("CONTACT_ABAQUS_TRIALS");
+    const int trials = env != nullptr ? std::max(1, std::atoi(env)) : 60;
+    std::mt19937 rng(seed);
+    const std::string alphabet = "*,=\n\r\" 0123456789.-+eDSsabcXYZ";
+    for (const char* name : kGoodFixtures) {
+        const std::string text = readBytes(fixture(name));
+        ASSERT_FALSE(text.empty()) << name;
+        for (std::size_t at = 0; at < text.size(); ++at) {  // cut after every line
+            if (text[at] == '\n') {
+                SCOPED_TRACE(std::string(name) + " cut at byte " + std::to_string(at));
+                EXPECT_EQ(readsCleanly(dir, text.substr(0, at)), "");
+            }
+        }
+        std::uniform_int_distribution<std::size_t> pos(0, text.size() - 1);
+        std::uniform_int_distribution<std::size_t> chr(0, alphabet.size() - 1);
+        for (int trial = 0; trial < trials; ++trial) {
+            std::string bytes = text;
+            const int edits = 1 + trial % 4;
+            for (int k = 0; k < edits; ++k) {
+                bytes[pos(rng)] = alphabet[chr(rng)];
+            }
+            if (trial % 3 == 0) {
+                bytes.resize(pos(rng));
+            }
+            SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed) + " trial " +
+                         std::to_string(trial));
+            EXPECT_EQ(readsCleanly(dir, bytes), "");
+        }
+    }
+}
+
+}  // namespace
+}  // namespace mesh_io
