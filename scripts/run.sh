@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The main job: set up and build, then run the indenter solver loop and print its report.
-# Arguments go to the example: --dim 2|3, --threads N.
+# The main job: set up and build, then run the contact-search tool on a model shipped in the repo
+# and print its report. Arguments replace the default ones, e.g.
+#   scripts/run.sh examples/data/sphere_on_block.msh --master SphereSurface --slave BlockTop
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh release
 echo
-build/release/examples/indenter "$@"
+if [ $# -eq 0 ]; then
+    set -- examples/data/punch_on_block.inp --verify
+fi
+exec build/release/examples/contact-search "$@"
