@@ -96,10 +96,17 @@ inline constexpr std::array<SegmentType, 7> kAllSegmentTypes = {
 };
 
 /// Node coordinates of one segment, gathered from the solver's array for a kernel call.
-/// 2D segments have z = 0. Fixed capacity: no allocation per segment.
+/// 2D segments have z = 0. Fixed capacity: no allocation per segment. Unused entries are zero
+/// (Eigen leaves vectors uninitialized otherwise, and copies would read them).
 struct SegmentNodes {
     SegmentType type = SegmentType::Line2;
-    std::array<Eigen::Vector3d, kMaxSegmentNodes> x{};  ///< node coordinates, first nodeCount(type)
+    std::array<Eigen::Vector3d, kMaxSegmentNodes> x = zeroNodes();  ///< first nodeCount(type) used
+
+    [[nodiscard]] static std::array<Eigen::Vector3d, kMaxSegmentNodes> zeroNodes() noexcept {
+        std::array<Eigen::Vector3d, kMaxSegmentNodes> z;
+        z.fill(Eigen::Vector3d::Zero());
+        return z;
+    }
 };
 
 /// Axis-aligned box in D dimensions (closed: touching boxes overlap).
