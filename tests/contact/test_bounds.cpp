@@ -70,22 +70,22 @@ TEST_P(BoundsTest, EncloseSegmentAndBufferSampledDensely) {
     EXPECT_EQ(outside, 0);
 }
 
-TEST_P(BoundsTest, LinearSegmentAabbIsTheNodeBoxPlusBuffer) {
-    const SegmentType type = GetParam();
-    if (isQuadratic(type)) {
-        GTEST_SKIP() << "quadratic segments are bounded by their control points, not their nodes";
-    }
+// Linear segments are their own Bezier hull: the box is the node box plus the buffer, exactly.
+TEST(Bounds, LinearSegmentAabbIsTheNodeBoxPlusBuffer) {
     std::mt19937 rng(22);
-    const SegmentNodes s = testing::randomSegment(type, rng);
-    Eigen::Vector3d lo = s.x[0];
-    Eigen::Vector3d hi = s.x[0];
-    for (int i = 1; i < nodeCount(type); ++i) {
-        lo = lo.cwiseMin(s.x[i]);
-        hi = hi.cwiseMax(s.x[i]);
+    for (SegmentType type : {SegmentType::Line2, SegmentType::Tri3, SegmentType::Quad4}) {
+        SCOPED_TRACE(segmentTypeName(type));
+        const SegmentNodes s = testing::randomSegment(type, rng);
+        Eigen::Vector3d lo = s.x[0];
+        Eigen::Vector3d hi = s.x[0];
+        for (int i = 1; i < nodeCount(type); ++i) {
+            lo = lo.cwiseMin(s.x[i]);
+            hi = hi.cwiseMax(s.x[i]);
+        }
+        const Aabb3 box = segmentAabb<3>(s, 0.25);
+        EXPECT_TRUE(allNear(box.lo, (lo.array() - 0.25).matrix(), 0.0));
+        EXPECT_TRUE(allNear(box.hi, (hi.array() + 0.25).matrix(), 0.0));
     }
-    const Aabb3 box = segmentAabb<3>(s, 0.25);
-    EXPECT_TRUE(allNear(box.lo, (lo.array() - 0.25).matrix(), 0.0));
-    EXPECT_TRUE(allNear(box.hi, (hi.array() + 0.25).matrix(), 0.0));
 }
 
 TEST_P(BoundsTest, ObbAxesAreOrthonormal) {
