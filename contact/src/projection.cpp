@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace contact {
 namespace {
@@ -238,7 +239,7 @@ Direction chooseDirection(const Domain& dom, int dim, const std::array<bool, 4>&
 //   repeat at most kProjectionMaxIterations times:
 //     r = y(xi) - q,  g = J^T r,  G = J^T J,  H = G + sum_k r_k d2y_k/dxi2
 //     tight = {k : b_k - a_k.xi <= kTightSlack}
-//     d = Newton step on the whole plane (G + mu I if H is not positive definite)
+//     d = Newton step on the whole plane, lines: along xi (G + mu I if H is not pos. definite)
 //     if d leaves through a tight constraint:
 //         d = best Newton step along one tight edge that leaves through none (zero if none)
 //     if |d| < kProjectionStepTol or g.d / |d| is down to the rounding of g: converged
@@ -348,6 +349,7 @@ constexpr int kCoarseFace = 6;
 constexpr int kFineLine = 64;
 constexpr int kFineFace = 32;
 constexpr int kGridStorage = (kFineFace + 1) * (kFineFace + 1);
+constexpr int kCoarseStorage = (kCoarseFace + 1) * (kCoarseFace + 1);
 // Newton runs from at most this many seeds.
 constexpr int kMaxStarts = 8;
 
@@ -430,7 +432,7 @@ Seeds localMinima(const Grid& grid, const std::array<double, kGridStorage>& dSq,
             }
             bool seed = noCloserNeighbour(grid, dSq, i, j, kAllNeighbours, 8);
             if (!seed && alongEdges && !grid.line()) {
-                const bool onXiEdge = j == 0 || (!tri && j == grid.n);  // eta fixed
+                const bool onXiEdge = j == 0 || (!tri && j == grid.n);   // eta fixed
                 const bool onEtaEdge = i == 0 || (!tri && i == grid.n);  // xi fixed
                 const bool onHypotenuse = tri && i + j == grid.n;
                 seed = (onXiEdge && noCloserNeighbour(grid, dSq, i, j, kAlongXi, 2)) ||
@@ -445,32 +447,92 @@ Seeds localMinima(const Grid& grid, const std::array<double, kGridStorage>& dSq,
     return seeds;
 }
 
-// Seeds for the local search. The coarse grid's local minima suffice while the distance is
-// safely convex in xi: the curvature term sum r.d2y/dxi2 never eats more than half of J^T J at a
-// sample (p well inside every centre of curvature). Otherwise p is beyond a centre of curvature,
-// the distance may have close competing minima, and the fine grid's are used.
+// Along a curve y(t) with y' = yT, y'' = yTT: f'' = |yT|^2 + r . yTT. Without the part of r
+// along the curve (which only reflects how the curve is parametrized), |yT|^2 / 2 + r_perp . yTT
+// > 0 says that p is closer than half the radius of curvature there.
+bool curveSafe(const Vector3d& r, const Vector3d& yT, const Vector3d& yTT) noexcept {
+    const double tt = yT.squaredNorm();
+    if (!(tt > 0.0)) {
+        return false;
+    }
+    const Vector3d rPerp = r - (r.dot(yT) / tt) * yT;
+    return 0.5 * tt + rPerp.dot(yTT) > 0.0;
+}
+
+// Same test on a face: J^T J / 2 + (r . n) [n . d2y/dxi_a dxi_b] positive definite, the
+// parametrization-free part of the Hessian of f (first and second fundamental forms).
+bool surfaceSafe(const Vector3d& r, const LocalGeometry& l) noexcept {
+    const Vector3d c = l.yXi.cross(l.yEta);
+    const double cNorm = c.norm();
+    if (!(cNorm > 0.0)) {
+        return false;
+    }
+    const double rn = r.dot(c) / (cNorm * cNorm);  // (r . n) / |c|, n = c / |c|
+    const double m00 = 0.5 * l.yXi.squaredNorm() + rn * c.dot(l.yXiXi);
+    const double m11 = 0.5 * l.yEta.squaredNorm() + rn * c.dot(l.yEtaEta);
+    const double m01 = 0.5 * l.yXi.dot(l.yEta) + rn * c.dot(l.yXiEta);
+    return m00 > 0.0 && m11 > 0.0 && m00 * m11 > m01 * m01;
+}
+
+// Seeds for the local search. A closer point than the best sample can only lie near samples no
+// farther than the best one plus the size of a grid cell. If p is closer than half the radius of
+// curvature at all of those, normal to the face and, on the boundary, normal to the edge, the
+// coarse grid's minima are used: competing minima need p beyond a centre of curvature. Otherwise
+// nearby minima may compete within a coarse cell, and the fine grid's minima, including minima
+// along each edge, are used. A sampled heuristic, not a proof: the tests check it against the
+// brute-force oracle.
 Seeds gridSeeds(const Shifted& sh) noexcept {
     const SegmentType type = sh.s.type;
     const bool line = parametricDim(type) == 1;
+    const bool tri = isTriangle(type);
     std::array<double, kGridStorage> dSq{};
     const Grid coarse{type, line ? kCoarseLine : kCoarseFace};
-    bool convex = true;
+    std::array<LocalGeometry, kCoarseStorage> geometry;
+    double best = std::numeric_limits<double>::infinity();
+    double cell = 0.0;  // largest distance between neighbouring samples
     for (int i = 0; i <= coarse.n; ++i) {
         for (int j = 0; j <= coarse.nj(); ++j) {
             if (!coarse.valid(i, j)) {
                 continue;
             }
-            const LocalGeometry l = evaluate(sh.s, coarse.at(i, j));
-            const Vector3d r = l.y - sh.q;
-            dSq[coarse.index(i, j)] = r.squaredNorm();
-            // M = J^T J / 2 + sum r.d2y must be positive definite.
-            const double m00 = 0.5 * l.yXi.squaredNorm() + r.dot(l.yXiXi);
-            const double m11 = 0.5 * l.yEta.squaredNorm() + r.dot(l.yEtaEta);
-            const double m01 = 0.5 * l.yXi.dot(l.yEta) + r.dot(l.yXiEta);
-            convex = convex && m00 > 0.0 && (line || (m11 > 0.0 && m00 * m11 > m01 * m01));
+            const int k = coarse.index(i, j);
+            geometry[k] = evaluate(sh.s, coarse.at(i, j));
+            dSq[k] = (geometry[k].y - sh.q).squaredNorm();
+            best = std::min(best, dSq[k]);
+            if (i > 0 && coarse.valid(i - 1, j)) {
+                cell = std::max(cell, (geometry[k].y - geometry[coarse.index(i - 1, j)].y).norm());
+            }
+            if (j > 0) {
+                cell = std::max(cell, (geometry[k].y - geometry[coarse.index(i, j - 1)].y).norm());
+            }
         }
     }
-    if (convex) {
+    const double reach = std::sqrt(best) + cell;
+    bool safe = true;
+    for (int i = 0; i <= coarse.n && safe; ++i) {
+        for (int j = 0; j <= coarse.nj() && safe; ++j) {
+            if (!coarse.valid(i, j) || dSq[coarse.index(i, j)] > reach * reach) {
+                continue;
+            }
+            const LocalGeometry& l = geometry[coarse.index(i, j)];
+            const Vector3d r = l.y - sh.q;
+            if (line) {
+                safe = curveSafe(r, l.yXi, l.yXiXi);
+                continue;
+            }
+            safe = surfaceSafe(r, l);
+            if ((j == 0 || (!tri && j == coarse.n)) && safe) {  // on an edge eta = const
+                safe = curveSafe(r, l.yXi, l.yXiXi);
+            }
+            if ((i == 0 || (!tri && i == coarse.n)) && safe) {  // on an edge xi = const
+                safe = curveSafe(r, l.yEta, l.yEtaEta);
+            }
+            if (tri && i + j == coarse.n && safe) {  // on the hypotenuse, direction (1, -1)
+                safe = curveSafe(r, l.yXi - l.yEta, l.yXiXi - 2.0 * l.yXiEta + l.yEtaEta);
+            }
+        }
+    }
+    if (safe) {
         return localMinima(coarse, dSq, kMaxStarts / 2, false);
     }
     const Grid fine{type, line ? kFineLine : kFineFace};
@@ -634,6 +696,15 @@ const char* projectionStatusName(ProjectionStatus s) noexcept {
     return "?";
 }
 
+// Line2 and Tri3: closed form. The others:
+//
+//   seeds = local minima of |x(xi) - p| sampled on a coarse grid (7 x 7 on a quad), or on a fine
+//           grid (33 x 33), edges included, when p may lie beyond a centre of curvature
+//   for each seed, best first: xi_k = activeSetNewton(seed)
+//   keep the closest xi_k; fill point, distance, frame, gap, N and status at it
+//
+// Several seeds because the distance to a curved segment can have several local minima; a
+// single Newton run finds only the one whose basin holds its start.
 Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept {
     const Shifted sh = shiftToNode0(s, p);
     switch (s.type) {

@@ -60,7 +60,46 @@ SegmentNodes transformed(const SegmentNodes& s, const Eigen::Matrix3d& R,
     return out;
 }
 
+namespace {
+
+// True when the normal keeps its side over a 7x7 sample of the domain: not folded or collapsed.
+bool unfolded(const SegmentNodes& s) {
+    const SegmentFrame c = segmentFrame(s, referenceCentre(s.type));
+    if (c.degenerate) {
+        return false;
+    }
+    for (int i = 0; i <= 6; ++i) {
+        for (int j = 0; j <= 6; ++j) {
+            Eigen::Vector2d xi = isTriangle(s.type) ? Eigen::Vector2d(i / 6.0, j / 6.0)
+                                                    : Eigen::Vector2d(i / 3.0 - 1, j / 3.0 - 1);
+            if (!inReferenceDomain(s.type, xi)) {
+                continue;
+            }
+            const SegmentFrame f = segmentFrame(s, xi);
+            if (f.degenerate || f.normal.dot(c.normal) <= 0.0) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+SegmentNodes drawSegment(SegmentType type, std::mt19937& rng, const RandomSegmentOptions& opt);
+
+}  // namespace
+
 SegmentNodes randomSegment(SegmentType type, std::mt19937& rng, const RandomSegmentOptions& opt) {
+    for (;;) {
+        const SegmentNodes s = drawSegment(type, rng, opt);
+        if (unfolded(s)) {
+            return s;
+        }
+    }
+}
+
+namespace {
+
+SegmentNodes drawSegment(SegmentType type, std::mt19937& rng, const RandomSegmentOptions& opt) {
     const bool planar = parametricDim(type) == 1;
     SegmentNodes s;
     s.type = type;
@@ -92,5 +131,7 @@ SegmentNodes randomSegment(SegmentType type, std::mt19937& rng, const RandomSegm
                       planar ? 0.0 : uniform(rng, -opt.offset, opt.offset));
     return transformed(s, R, t);
 }
+
+}  // namespace
 
 }  // namespace contact::testing

@@ -23,7 +23,8 @@ struct RandomSegmentOptions {
 /// Uniform rotation (2D problems: about z only when planar is true).
 [[nodiscard]] Eigen::Matrix3d randomRotation(std::mt19937& rng, bool planar = false);
 
-/// A valid (non-degenerate, outward-ordered) random segment of the given type. Lines lie in the
+/// A valid random segment of the given type: drawn again until no part of it is folded or collapsed
+/// (the normal keeps one side over a 7x7 sample of the domain). Lines lie in the
 /// x-y plane (z = 0).
 [[nodiscard]] SegmentNodes randomSegment(SegmentType type, std::mt19937& rng,
                                          const RandomSegmentOptions& opt = {});

@@ -38,9 +38,10 @@ struct Projection {
 /// Closest point on a segment (over its whole closed reference domain) to p.
 ///
 /// Line2 and Tri3 are solved in closed form (Ericson, Real-Time Collision Detection, 5.1.2 and
-/// 5.1.5). The others (warped Quad4, curved quadratic segments) start from the best of a few
-/// samples and run an active-set Newton method on 1/2 |x(xi) - p|^2 with the domain's edges as
-/// constraints, so closest points on edges and corners are found exactly.
+/// 5.1.5). The others (warped Quad4, curved quadratic segments) run an active-set Newton method on
+/// 1/2 |x(xi) - p|^2 with the domain's edges as constraints, from every local minimum of a sample
+/// grid (a finer grid when p may lie beyond a centre of curvature), so that the global closest
+/// point is found, also on edges and corners.
 /// Never throws, never allocates.
 [[nodiscard]] Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept;
 

@@ -44,8 +44,8 @@ struct SegmentFrame {
 };
 
 /// Tangent frame at xi. Faces: normal = (dx/dxi x dx/deta) / |...|. Lines (x-y plane): the unit
-/// tangent rotated clockwise, (t_y, -t_x, 0). Degenerate (jacobian below 1e-14 of the squared
-/// segment size) gives zero normal and tangents and degenerate = true.
+/// tangent rotated clockwise, (t_y, -t_x, 0). Degenerate (jacobian below 1e-12 of the node spread
+/// to the parametric dimension) gives zero normal and tangents and degenerate = true.
 [[nodiscard]] SegmentFrame segmentFrame(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept;
 
 /// Outward unit normal at xi (zero when degenerate).
