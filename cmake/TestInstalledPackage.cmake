@@ -14,8 +14,7 @@ endfunction()
 
 set(flags "")
 if(SANITIZE)
-    string(REPLACE ";" "," san "${SANITIZE}")
-    set(flags "-fsanitize=${san}")
+    set(flags "-fsanitize=${SANITIZE}")  # comma-separated, as the build used
 endif()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build
