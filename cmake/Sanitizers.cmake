@@ -7,3 +7,11 @@ if(CONTACT_SANITIZE)
                         -fno-sanitize-recover=all)
     add_link_options(-fsanitize=${_contact_sanitizers})
 endif()
+
+# libFuzzer builds: coverage instrumentation on everything, the fuzzer main only on fuzz targets.
+if(CONTACT_FUZZ)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+        message(FATAL_ERROR "CONTACT_FUZZ needs clang (e.g. -DCMAKE_CXX_COMPILER=clang++-14)")
+    endif()
+    add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
