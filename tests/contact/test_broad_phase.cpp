@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,6 +75,7 @@ struct Case {
     double offset;
     bool planar;
 };
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 class BroadPhaseVsBruteForce : public ::testing::TestWithParam<Case> {};
 

@@ -2,6 +2,7 @@
 // The fast search against the exhaustive reference, and the contract of DESIGN.md.
 #include "contact/contact_search.hpp"
 
+#include "contact/broad_phase.hpp"
 #include "contact/reference_search.hpp"
 #include "contact/segment.hpp"
 #include "eigen_checks.hpp"
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <random>
 #include <stdexcept>
+#include <ostream>
 #include <string>
 
 namespace contact {
@@ -38,6 +40,7 @@ struct Scenario {
     std::function<Model(std::mt19937&)> make;
     double jitter = 1e-3;  ///< random node displacement, below the smallest element size
 };
+void PrintTo(const Scenario& s, std::ostream* os) { *os << s.name; }
 
 // Jitters every node by up to `amount` in each direction (in-plane only for 2D models).
 void jitter(Model& m, std::mt19937& rng, double amount) {
@@ -486,6 +489,7 @@ struct BadInput {
     std::function<void(Mesh&, Surface& master, Surface& slave)> mutate;
     std::string message;
 };
+void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name; }
 
 class SetSurfacesRejects : public ::testing::TestWithParam<BadInput> {};
 
@@ -583,6 +587,188 @@ TEST(ContactSearch, RejectsBadOptions) {
     }
     Surface t;
     EXPECT_THROW(t.addSegment(SegmentType::Quad8, {0, 1, 2, 3}), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BoxTree: the bounding-volume hierarchy the search builds over float fat boxes.
+
+// Random boxes with centres in [-spread, spread]^3 (z = 0 when planar) + offset, half sizes
+// log-uniform in [minHalf, maxHalf].
+void randomBoxes(std::mt19937& rng, int n, double spread, double minHalf, double maxHalf,
+                 double offset, bool planar, Eigen::Matrix3Xd& lo, Eigen::Matrix3Xd& hi) {
+    lo.resize(3, n);
+    hi.resize(3, n);
+    for (int i = 0; i < n; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            const double c = planar && k == 2 ? 0.0 : testing::uniform(rng, -spread, spread);
+            const double h = minHalf * std::pow(maxHalf / minHalf, testing::uniform(rng, 0.0, 1.0));
+            lo(k, i) = offset + c - h;
+            hi(k, i) = offset + c + h;
+        }
+    }
+}
+
+struct TreeCase {
+    std::string name;
+    int n;
+    double spread, minHalf, maxHalf, offset;
+    bool planar;
+};
+
+class BoxTreeVsBruteForce : public ::testing::TestWithParam<TreeCase> {};
+
+// Every pair whose double boxes overlap is reported by the float tree (a superset), and the
+// reports are exactly the pairs whose outward-rounded float boxes overlap.
+TEST_P(BoxTreeVsBruteForce, ReportsExactlyTheFloatOverlapsAndEveryDoubleOverlap) {
+    const TreeCase& c = GetParam();
+    for (unsigned seed = 1; seed <= 4; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        std::mt19937 rng(seed);
+        Eigen::Matrix3Xd lo;
+        Eigen::Matrix3Xd hi;
+        Eigen::Matrix3Xd qlo;
+        Eigen::Matrix3Xd qhi;
+        randomBoxes(rng, c.n, c.spread, c.minHalf, c.maxHalf, c.offset, c.planar, lo, hi);
+        randomBoxes(rng, c.n / 2, c.spread, c.minHalf, c.maxHalf, c.offset, c.planar, qlo, qhi);
+        BoxTree tree;
+        tree.build(lo, hi);
+        ASSERT_EQ(tree.size(), c.n);
+        ASSERT_TRUE(tree.validate());
+        long long doubleOverlaps = 0;
+        std::vector<Index> hits;
+        for (Index q = 0; q < qlo.cols(); ++q) {
+            const FloatBox fq = floatBoxOutward(qlo.col(q).data(), qhi.col(q).data());
+            hits.clear();
+            tree.query(fq, [&](Index i) { hits.push_back(i); });
+            std::sort(hits.begin(), hits.end());
+            ASSERT_TRUE(std::adjacent_find(hits.begin(), hits.end()) == hits.end()) << "duplicate";
+            std::vector<Index> expected;
+            for (Index i = 0; i < c.n; ++i) {
+                const FloatBox fb = floatBoxOutward(lo.col(i).data(), hi.col(i).data());
+                const bool exact = (qlo.col(q).array() <= hi.col(i).array()).all() &&
+                                   (lo.col(i).array() <= qhi.col(q).array()).all();
+                if (exact) {
+                    ++doubleOverlaps;
+                    ASSERT_TRUE(overlaps(fb, fq)) << "float box lost a double overlap: " << q << ", " << i;
+                }
+                if (overlaps(fb, fq)) {
+                    expected.push_back(i);
+                }
+            }
+            ASSERT_EQ(hits, expected) << "query " << q;
+        }
+        EXPECT_GT(doubleOverlaps, 0) << "case must contain overlaps to test anything";
+    }
+}
+
+const TreeCase kTreeCases[] = {
+    {"Uniform", 1500, 1.0, 0.02, 0.05, 0.0, false},
+    {"Sizes1e6x", 1200, 0.2, 1e-7, 0.1, 0.0, false},
+    {"Planar2d", 1500, 1.0, 0.001, 0.1, 0.0, true},
+    {"FarFromOrigin", 1200, 1.0, 0.001, 0.05, 1e6, false},
+    {"TinyFar", 1200, 1e-4, 1e-7, 1e-5, 3e3, false},  // sizes near the float ulp of the coordinates
+    {"Dense", 600, 0.1, 0.01, 0.1, 0.0, false},
+    {"FewerThanALeaf", 3, 0.1, 0.05, 0.1, 0.0, false},
+};
+
+INSTANTIATE_TEST_SUITE_P(Cases, BoxTreeVsBruteForce, ::testing::ValuesIn(kTreeCases),
+                         [](const auto& info) { return info.param.name; });
+
+// Outward rounding: the float box encloses the double box (grown or not), including values that
+// are not floats, negative values, and boxes that touch exactly in double.
+TEST(BoxTree, OutwardRoundingEnclosesAndKeepsExactTouching) {
+    std::mt19937 rng(21);
+    for (int i = 0; i < 20000; ++i) {
+        const double scale = std::pow(10.0, testing::uniform(rng, -8, 8));
+        double lo[3];
+        double hi[3];
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = testing::uniform(rng, -1, 1) * scale;
+            hi[k] = lo[k] + testing::uniform(rng, 0, 1e-6) * scale;
+        }
+        const double grow = i % 2 == 0 ? 0.0 : testing::uniform(rng, 0, 1e-3) * scale;
+        const FloatBox f = floatBoxOutward(lo, hi, grow);
+        for (int k = 0; k < 3; ++k) {
+            ASSERT_LE(static_cast<double>(f.lo[k]), lo[k] - grow);
+            ASSERT_GE(static_cast<double>(f.hi[k]), hi[k] + grow);
+        }
+    }
+    // Boxes touching at 0.1 (not a float) stay overlapping once rounded.
+    const double a[3] = {0.0, 0.0, 0.0};
+    const double b[3] = {0.1, 0.1, 0.1};
+    const double c[3] = {0.2, 0.2, 0.2};
+    EXPECT_TRUE(overlaps(floatBoxOutward(a, b), floatBoxOutward(b, c)));
+    std::vector<FloatBox> boxes{floatBoxOutward(a, b)};
+    BoxTree tree;
+    tree.build(boxes);
+    int hits = 0;
+    tree.query(floatBoxOutward(b, c), [&](Index) { ++hits; });
+    EXPECT_EQ(hits, 1);
+}
+
+TEST(BoxTree, EmptyAndRebuiltSmaller) {
+    BoxTree tree;
+    tree.build(std::vector<FloatBox>{});
+    int hits = 0;
+    tree.query(FloatBox{}, [&](Index) { ++hits; });
+    EXPECT_EQ(hits, 0);
+    std::mt19937 rng(22);
+    Eigen::Matrix3Xd lo;
+    Eigen::Matrix3Xd hi;
+    randomBoxes(rng, 500, 1.0, 0.01, 0.1, 0.0, false, lo, hi);
+    tree.build(lo, hi);
+    randomBoxes(rng, 37, 1.0, 0.01, 0.1, 0.0, false, lo, hi);
+    tree.build(lo, hi);
+    EXPECT_EQ(tree.size(), 37);
+    EXPECT_TRUE(tree.validate());
+    tree.query(floatBoxOutward(lo.col(5).data(), hi.col(5).data()), [&](Index i) { hits += i == 5; });
+    EXPECT_EQ(hits, 1);
+}
+
+// The Verlet list keeps float fat boxes: far from the origin (1e4 m, float ulp ~1e-3 m) with
+// elements of 1 m, a 1e-4 m skin and motions near it, every increment still equals a fresh search.
+TEST(ContactSearch, FloatFatBoxesFarFromOriginEqualFreshSearch) {
+    std::mt19937 rng(23);
+    for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        SCOPED_TRACE(mode == SearchMode::kNodeToSegment ? "node mode" : "segment mode");
+        Model m = wavyPlanes(rng, SegmentType::Quad4, SegmentType::Tri3, 8, 9, 0.03);
+        for (auto& p : m.mesh.nodes) {
+            p = p * 4.0 + Eigen::Vector3d(1e4, -2e4, 1e4);
+        }
+        SearchOptions o = optionsFor(m, mode, 0.1);
+        o.captureRelative = false;  // every node moves: a relative capture would follow the mesh
+        o.capture = 0.1;
+        o.skinRelative = 2e-4;
+        ContactSearch search(o);
+        const Eigen::Matrix3Xd x0 = m.mesh.coords3();
+        search.setSurfaces(m.master, m.slave, x0);
+        int reused = 0;
+        for (int inc = 0; inc < 40; ++inc) {
+            SCOPED_TRACE("increment " + std::to_string(inc));
+            Eigen::Matrix3Xd x = x0;
+            const double amount = inc % 4 == 3 ? 1e-2 : 1e-4;
+            for (Index i = 0; i < static_cast<Index>(x.cols()); ++i) {
+                for (int k = 0; k < 3; ++k) {
+                    x(k, i) += testing::uniform(rng, -amount, amount);
+                }
+            }
+            const UpdateStats st = search.update(x);
+            ASSERT_EQ(st.status, UpdateStatus::kOk);
+            reused += st.rebuilt ? 0 : 1;
+            SCOPED_TRACE(st.rebuilt ? "rebuilt" : "reused");
+            ContactSearch fresh(o);
+            fresh.setSurfaces(m.master, m.slave, x);
+            const UpdateStats fs = fresh.update(x);
+            expectSamePairs(search.pairs(), fresh.pairs(), mode == SearchMode::kNodeToSegment);
+            EXPECT_EQ(st.candidates, fs.candidates);
+            EXPECT_EQ(st.satSurvivors, fs.satSurvivors);
+            if (inc % 8 == 0) {
+                expectSamePairs(search.pairs(), referenceSearch(m.master, m.slave, x, o).pairs,
+                                mode == SearchMode::kNodeToSegment);
+            }
+        }
+        EXPECT_GT(reused, 0) << "float fat boxes must still allow reuse";
+    }
 }
 
 }  // namespace

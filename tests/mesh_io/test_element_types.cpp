@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,7 @@ struct Case {
     const char* family;
     int faces;
 };
+void PrintTo(const Case& c, std::ostream* os) { *os << c.type; }
 
 class SolidAndPlanarFaces : public ::testing::TestWithParam<Case> {};
 
