@@ -4,11 +4,14 @@
 # leak or sanitizer report stops the run with a non-zero exit; the input is kept in
 # build/fuzz/crashes/<target>/. Turn each into a regression: copy it to
 # tests/fuzz/regressions/<target>/ (the test suite replays those).
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   targets: inp msh search
+# Usage: scripts/fuzz.sh [SECONDS|ci] [TARGET...]   targets: inp msh search
+#   ci: a fixed seed and a fixed number of inputs per target (about a minute each), so that the
+#   run is the same on every machine: the brief run of scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
+declare -A ciRuns=([inp]=60000 [msh]=60000 [search]=6000)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(inp msh search)
 
@@ -33,9 +36,18 @@ for t in "${targets[@]}"; do
     work=build/fuzz/work/$t
     crashes=build/fuzz/crashes/$t
     mkdir -p "$work" "$crashes"
-    echo "== fuzz_$t for ${secs}s"
+    if [ "$secs" = ci ]; then
+        budget=(-seed=1 -runs="${ciRuns[$t]}")
+        work=build/fuzz/work-ci/$t  # starts from the committed corpus only
+        rm -rf "$work"
+        mkdir -p "$work"
+        echo "== fuzz_$t: ${ciRuns[$t]} inputs, seed 1"
+    else
+        budget=(-max_total_time="$secs")
+        echo "== fuzz_$t for ${secs}s"
+    fi
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        build/fuzz/tests/fuzz/fuzz_$t -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+        build/fuzz/tests/fuzz/fuzz_$t "${budget[@]}" -timeout=10 -rss_limit_mb=2048 \
         -max_len=65536 -print_final_stats=1 -artifact_prefix="$crashes/" \
         "$work" tests/fuzz/corpus/$t 2>&1 | grep -E "^#[0-9]+ *(DONE|INITED)|stat::number_of_executed_units|ERROR|SUMMARY|Test unit written" || true
     # grep hides the fuzzer's exit status: any artifact means it found something.
