@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: MIT
+// Segment-to-segment clipping: Box2D-Lite's reference-face / incident-edge clip in 2D,
+// Sutherland-Hodgman on projected faces in 3D, and Gauss points over the overlap polygon.
+#include "contact/clipping.hpp"
+
+#include "contact/segment.hpp"
+
+#include <Eigen/Geometry>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace contact {
+namespace {
+
+using Eigen::Vector2d;
+using Eigen::Vector3d;
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers.
+
+// The segment with every node moved by -origin: differences of nearby coordinates keep their
+// precision far from the origin (Box2D's manifold.c, "Shift to the origin ... for round-off").
+SegmentNodes shifted(const SegmentNodes& s, const Vector3d& origin) noexcept {
+    SegmentNodes out;
+    out.type = s.type;
+    for (int i = 0; i < nodeCount(s.type); ++i) {
+        out.x[i] = s.x[i] - origin;
+    }
+    return out;
+}
+
+// The length unit of every tolerance of a pair.
+double pairScale(const SegmentNodes& a, const SegmentNodes& b) noexcept {
+    return std::max(characteristicSize(a), characteristicSize(b));
+}
+
+// True when every node coordinate is finite (NaN and Inf make a pair degenerate).
+bool allFinite(const SegmentNodes& s) noexcept {
+    for (int i = 0; i < nodeCount(s.type); ++i) {
+        if (!s.x[i].allFinite()) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2D.
+
+// Position and first two derivatives of a line segment at xi (straight or curved).
+struct LinePoint {
+    Vector3d x = Vector3d::Zero();
+    Vector3d dx = Vector3d::Zero();
+    Vector3d ddx = Vector3d::Zero();
+};
+
+LinePoint lineAt(const SegmentNodes& s, double xi) noexcept {
+    const ShapeFunctions f = shapeFunctions(s.type, Vector2d(xi, 0.0));
+    LinePoint p;
+    for (int i = 0; i < nodeCount(s.type); ++i) {
+        p.x += f.N[i] * s.x[i];
+        p.dx += f.dXi[i] * s.x[i];
+        p.ddx += f.dXiXi[i] * s.x[i];
+    }
+    return p;
+}
+
+// Local coordinate of the foot of p on the line's curve extended past its ends (not clamped).
+// Line2: closed form. Line3: Newton on (x(xi) - p) . x'(xi) = 0 from the chord's foot, with the
+// Gauss-Newton curvature |x'|^2 where the exact one is not safely positive, steps <= 0.5.
+double projectOnLine(const SegmentNodes& m, const Vector3d& p) noexcept {
+    const Vector3d chord = m.x[1] - m.x[0];
+    double xi = 2.0 * (p - m.x[0]).dot(chord) / chord.squaredNorm() - 1.0;
+    if (m.type == SegmentType::Line2) {
+        return xi;
+    }
+    for (int it = 0; it < tol::kClipMaxNewton; ++it) {
+        const LinePoint q = lineAt(m, xi);
+        const Vector3d r = q.x - p;
+        const double gn = q.dx.squaredNorm();
+        double h = gn + r.dot(q.ddx);
+        if (!(h > 0.25 * gn)) {
+            h = gn;
+        }
+        if (!(h > 0.0)) {
+            break;
+        }
+        const double step = std::clamp(-r.dot(q.dx) / h, -0.5, 0.5);
+        xi += step;
+        if (std::abs(step) <= tol::kClipNewtonTol) {
+            break;
+        }
+    }
+    return xi;
+}
+
+// Arc length of a line segment between local coordinates a and b (>= 0). Line3: composite
+// Gauss-Legendre, 4 panels of 8 points; |x'| is smooth (the square root of a quadratic without
+// real roots), so this is exact to rounding for any curvature a valid Line3 can have.
+double arcLength(const SegmentNodes& s, double a, double b) noexcept {
+    if (s.type == SegmentType::Line2) {
+        return 0.5 * (s.x[1] - s.x[0]).norm() * std::abs(b - a);
+    }
+    constexpr double kNode[4] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267,
+                                 0.9602898564975363};
+    constexpr double kWeight[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745,
+                                   0.1012285362903763};
+    constexpr int kPanels = 4;
+    const double h = (b - a) / kPanels;
+    double sum = 0.0;
+    for (int k = 0; k < kPanels; ++k) {
+        const double mid = a + (k + 0.5) * h;
+        for (int i = 0; i < 4; ++i) {
+            const double d = 0.5 * h * kNode[i];
+            sum += kWeight[i] * (lineAt(s, mid - d).dx.norm() + lineAt(s, mid + d).dx.norm());
+        }
+    }
+    return std::abs(0.5 * h * sum);
+}
+
+// A side plane of the master: d(p) = (p - point) . outward; inside when d <= 0.
+struct SidePlane {
+    Vector3d point = Vector3d::Zero();
+    Vector3d outward = Vector3d::Zero();
+};
+
+// The slave's part left after the clips so far: xi_s in [lo, hi] with the features of its ends.
+struct SlaveInterval {
+    double lo = -1.0;
+    double hi = 1.0;
+    ClipFeature2d featureLo{0, -1};
+    ClipFeature2d featureHi{1, -1};
+};
+
+// Root of c0 + c1 t + c2 t^2 between a and b, where the values fa, fb have opposite signs:
+// Newton, falling back to bisection whenever a step would leave the bracket.
+double quadraticRoot(double c0, double c1, double c2, double a, double fa, double b) noexcept {
+    double t = 0.5 * (a + b);
+    for (int it = 0; it < 100; ++it) {
+        const double f = c0 + t * (c1 + c2 * t);
+        if (f == 0.0) {
+            return t;
+        }
+        if ((f < 0.0) == (fa < 0.0)) {
+            a = t;
+            fa = f;
+        } else {
+            b = t;
+        }
+        const double df = c1 + 2.0 * c2 * t;
+        double next = df != 0.0 ? t - f / df : t;
+        if (!(next > std::min(a, b) && next < std::max(a, b))) {
+            next = 0.5 * (a + b);
+        }
+        const double step = next - t;
+        t = next;
+        if (std::abs(step) <= tol::kClipNewtonTol) {
+            break;
+        }
+    }
+    return t;
+}
+
+// Box2D-Lite's ClipSegmentToLine on the slave's parameter interval: keeps the part with
+// d(x_s(xi_s)) <= eps; a new end gets the feature "cut by master side k".
+// False when nothing is left. Assumes d monotone along the slave (no folding within the pair).
+bool clipToSide(const SegmentNodes& s, const SidePlane& side, std::int8_t k, double eps,
+                SlaveInterval& iv) noexcept {
+    const auto d = [&](double t) { return (lineAt(s, t).x - side.point).dot(side.outward); };
+    const double dLo = d(iv.lo);
+    const double dHi = d(iv.hi);
+    const bool inLo = dLo <= eps;
+    const bool inHi = dHi <= eps;
+    if (inLo && inHi) {
+        return true;
+    }
+    if (!inLo && !inHi) {
+        return false;
+    }
+    const double tIn = inLo ? iv.lo : iv.hi;
+    const double tOut = inLo ? iv.hi : iv.lo;
+    const double dIn = inLo ? dLo : dHi;
+    const double dOut = inLo ? dHi : dLo;
+    double t = tIn;  // the inside end on the plane (within eps): the cut is there
+    if (dIn < 0.0) {
+        if (s.type == SegmentType::Line2) {
+            t = tIn + (tOut - tIn) * (dIn / (dIn - dOut));  // Box2D-Lite's interpolation
+        } else {
+            // d(t) on a Line3 is the quadratic through its node values (ends at -1, +1, mid at 0).
+            const double d0 = (s.x[0] - side.point).dot(side.outward);
+            const double d1 = (s.x[1] - side.point).dot(side.outward);
+            const double d2 = (s.x[2] - side.point).dot(side.outward);
+            t = quadraticRoot(d2, 0.5 * (d1 - d0), 0.5 * (d0 + d1) - d2, tIn, dIn, tOut);
+        }
+    }
+    if (inLo) {
+        iv.hi = t;
+        iv.featureHi = {-1, k};
+    } else {
+        iv.lo = t;
+        iv.featureLo = {-1, k};
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3D.
+
+// Working polygon in plane coordinates. Twice the output capacity: room for a non-convex slave
+// polygon (a convex one never exceeds kMaxOverlapVertices).
+constexpr int kWorkVertices = 2 * kMaxOverlapVertices;
+
+struct Polygon2 {
+    std::array<Vector2d, kWorkVertices> p{};
+    int n = 0;
+
+    bool push(const Vector2d& v) noexcept {
+        if (n == kWorkVertices) {
+            return false;
+        }
+        p[n++] = v;
+        return true;
+    }
+    void erase(int i) noexcept {
+        for (int j = i; j + 1 < n; ++j) {
+            p[j] = p[j + 1];
+        }
+        --n;
+    }
+};
+
+double cross2(const Vector2d& a, const Vector2d& b) noexcept {
+    return a.x() * b.y() - a.y() * b.x();
+}
+
+// Twice the signed area (counter-clockwise > 0), fanned from vertex 0.
+double twiceSignedArea(const Polygon2& q) noexcept {
+    double a = 0.0;
+    for (int i = 1; i + 1 < q.n; ++i) {
+        a += cross2(q.p[i] - q.p[0], q.p[i + 1] - q.p[0]);
+    }
+    return a;
+}
+
+void reverse(Polygon2& q) noexcept { std::reverse(q.p.begin(), q.p.begin() + q.n); }
+
+// Drops vertices within eps of the next one and vertices within eps of the line through their
+// neighbours (collinear points, zero-width spikes), until none is left to drop.
+void cleanup(Polygon2& q, double eps) noexcept {
+    bool changed = true;
+    while (changed && q.n >= 3) {
+        changed = false;
+        for (int i = 0; i < q.n && q.n > 1;) {
+            if ((q.p[(i + 1) % q.n] - q.p[i]).norm() <= eps) {
+                q.erase((i + 1) % q.n);
+                changed = true;
+            } else {
+                ++i;
+            }
+        }
+        for (int i = 0; i < q.n && q.n >= 3;) {
+            const Vector2d& a = q.p[(i + q.n - 1) % q.n];
+            const Vector2d ac = q.p[(i + 1) % q.n] - a;
+            const double len = ac.norm();
+            if (len <= eps || std::abs(cross2(ac, q.p[i] - a)) <= eps * len) {
+                q.erase(i);
+                changed = true;
+            } else {
+                ++i;
+            }
+        }
+    }
+    if (q.n < 3) {
+        q.n = 0;
+    }
+}
+
+// One Sutherland-Hodgman stage: the part of `in` left of the directed line a->b. A vertex within
+// eps of the line is "on": kept, and never the end of a cut, so shared edges and vertices lying
+// on the clip line produce no new (near-duplicate) vertices. False on overflow.
+bool clipByEdge(const Polygon2& in, const Vector2d& a, const Vector2d& b, double eps,
+                Polygon2& out) noexcept {
+    out.n = 0;
+    const Vector2d e = b - a;
+    const double len = e.norm();
+    std::array<double, kWorkVertices> d{};
+    for (int i = 0; i < in.n; ++i) {
+        d[i] = cross2(e, in.p[i] - a) / len;  // signed distance, > 0 inside (left)
+    }
+    for (int i = 0; i < in.n; ++i) {
+        const int j = (i + 1) % in.n;
+        if (d[i] >= -eps && !out.push(in.p[i])) {
+            return false;
+        }
+        const bool cut = (d[i] > eps && d[j] < -eps) || (d[i] < -eps && d[j] > eps);
+        if (cut && !out.push(in.p[i] + (in.p[j] - in.p[i]) * (d[i] / (d[i] - d[j])))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// True when every corner of a cleaned counter-clockwise polygon turns left.
+bool isConvex(const Polygon2& q) noexcept {
+    for (int i = 0; i < q.n; ++i) {
+        const Vector2d& a = q.p[i];
+        const Vector2d& b = q.p[(i + 1) % q.n];
+        const Vector2d& c = q.p[(i + 2) % q.n];
+        if (!(cross2(b - a, c - b) > 0.0)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Projection plane through the origin of the shifted coordinates: unit normal n, axes e1, e2
+// with e1 x e2 = n.
+struct Plane {
+    Vector3d n = Vector3d::UnitZ();
+    Vector3d e1 = Vector3d::UnitX();
+    Vector3d e2 = Vector3d::UnitY();
+};
+
+Plane makePlane(const Vector3d& n) noexcept {
+    Plane pl;
+    pl.n = n;
+    pl.e1 = n.unitOrthogonal();
+    pl.e2 = n.cross(pl.e1);
+    return pl;
+}
+
+// Corner polygon of a face projected on the plane (node order).
+Polygon2 projectCorners(const SegmentNodes& s, const Plane& pl) noexcept {
+    Polygon2 q;
+    for (int i = 0; i < cornerCount(s.type); ++i) {
+        q.p[i] = Vector2d(s.x[i].dot(pl.e1), s.x[i].dot(pl.e2));
+    }
+    q.n = cornerCount(s.type);
+    return q;
+}
+
+// Area of a face's corner polygon in space (the norm of its vector area).
+double cornerArea(const SegmentNodes& s) noexcept {
+    Vector3d a = Vector3d::Zero();
+    for (int i = 1; i + 1 < cornerCount(s.type); ++i) {
+        a += (s.x[i] - s.x[0]).cross(s.x[i + 1] - s.x[0]);
+    }
+    return 0.5 * a.norm();
+}
+
+// Moves xi into the closed reference domain: per coordinate for quads; for triangles onto the
+// quadrant, then back along (1, 1) onto the hypotenuse.
+Vector2d clampToDomain(SegmentType t, Vector2d xi) noexcept {
+    if (!isTriangle(t)) {
+        return xi.cwiseMax(-1.0).cwiseMin(1.0);
+    }
+    xi = xi.cwiseMax(0.0);
+    const double excess = xi.sum() - 1.0;
+    if (excess > 0.0) {
+        xi -= Vector2d::Constant(0.5 * excess);
+        xi = xi.cwiseMax(0.0);
+        xi /= std::max(1.0, xi.sum());
+    }
+    return xi;
+}
+
+// In-plane residual g = (e1 . r, e2 . r), r = x(xi) - p, and its Jacobian J_kl = e_k . dx/dxi_l.
+struct PlaneResidual {
+    Vector2d g = Vector2d::Zero();
+    Eigen::Matrix2d J = Eigen::Matrix2d::Zero();
+    double f = 0.0;  // |g|^2 / 2
+};
+
+PlaneResidual planeResidual(const SegmentNodes& s, const Vector3d& p, const Plane& pl,
+                            const Vector2d& xi) noexcept {
+    const ShapeFunctions sf = shapeFunctions(s.type, xi);
+    Vector3d x = -p;
+    Vector3d dXi = Vector3d::Zero();
+    Vector3d dEta = Vector3d::Zero();
+    for (int i = 0; i < nodeCount(s.type); ++i) {
+        x += sf.N[i] * s.x[i];
+        dXi += sf.dXi[i] * s.x[i];
+        dEta += sf.dEta[i] * s.x[i];
+    }
+    PlaneResidual r;
+    r.g = Vector2d(pl.e1.dot(x), pl.e2.dot(x));
+    r.J << pl.e1.dot(dXi), pl.e1.dot(dEta), pl.e2.dot(dXi), pl.e2.dot(dEta);
+    r.f = 0.5 * r.g.squaredNorm();
+    return r;
+}
+
+// Local coordinates where the line p + s n meets face f (shifted coordinates), found as the
+// minimiser of f(xi) = |g(xi)|^2 / 2 over the closed reference domain, from the start value xi:
+//   loop: Newton step -J^-1 g (stop when below kClipNewtonTol), at most 0.5 in xi, halved until
+//     the trial point, moved into the domain, decreases f; if none does, the same with the
+//     steepest-descent step of the Gauss-Newton model, -(|J^T g|^2 / |J J^T g|^2) J^T g;
+//     if neither decreases f: stop (a constrained minimum, or f at round-off).
+// Where the line meets the face inside the domain, f = 0 there and Newton converges
+// quadratically (in one step for Tri3). Where it misses a curved face (a chord of the flat
+// approximation outside the curved boundary), the result is the nearest point of the domain in
+// the plane: on the face's boundary. Always returns a point of the closed domain.
+Vector2d backProject(const SegmentNodes& f, const Vector3d& p, const Plane& pl,
+                     Vector2d xi) noexcept {
+    constexpr int kHalvings = 30;
+    xi = clampToDomain(f.type, xi);
+    PlaneResidual r = planeResidual(f, p, pl, xi);
+    for (int it = 0; it < tol::kClipMaxNewton && r.f > 0.0; ++it) {
+        std::array<Vector2d, 2> dirs{Vector2d::Zero(), Vector2d::Zero()};
+        const double jMax = r.J.cwiseAbs().maxCoeff();
+        if (std::abs(r.J.determinant()) > tol::kClipEdgeOnRel * jMax * jMax) {
+            dirs[0] = -r.J.inverse() * r.g;
+            if (dirs[0].cwiseAbs().maxCoeff() <= tol::kClipNewtonTol) {
+                break;
+            }
+        }
+        const Vector2d grad = r.J.transpose() * r.g;
+        const double curvature = (r.J * grad).squaredNorm();
+        if (curvature > 0.0) {
+            dirs[1] = -(grad.squaredNorm() / curvature) * grad;
+        }
+        bool moved = false;
+        for (Vector2d d : dirs) {
+            const double size = d.cwiseAbs().maxCoeff();
+            if (size > 0.5) {
+                d *= 0.5 / size;
+            }
+            for (int h = 0; h < kHalvings && size > 0.0 && !moved; ++h, d *= 0.5) {
+                const Vector2d trial = clampToDomain(f.type, xi + d);
+                const PlaneResidual rt = planeResidual(f, p, pl, trial);
+                if (rt.f < r.f) {
+                    xi = trial;
+                    r = rt;
+                    moved = true;
+                }
+            }
+            if (moved) {
+                break;
+            }
+        }
+        if (!moved) {
+            break;
+        }
+    }
+    return xi;
+}
+
+// Gap of the face points at xiS and xiM: (x_s - x_m) . n_m(xiM).
+double faceGap(const SegmentNodes& s, const Vector2d& xiS, const SegmentNodes& m,
+               const Vector2d& xiM) noexcept {
+    const SegmentFrame fm = segmentFrame(m, xiM);
+    return (position(s, xiS) - fm.point).dot(fm.normal);
+}
+
+// Barycentric triangle rules (l0, l1, l2; weight), weights summing to 1.
+struct TriangleRule {
+    int n = 0;
+    double l[kMaxTriangleQuadraturePoints][3] = {};
+    double w[kMaxTriangleQuadraturePoints] = {};
+};
+
+constexpr TriangleRule kRule1{1, {{1.0 / 3, 1.0 / 3, 1.0 / 3}}, {1.0}};
+constexpr TriangleRule kRule2{
+    3,
+    {{2.0 / 3, 1.0 / 6, 1.0 / 6}, {1.0 / 6, 2.0 / 3, 1.0 / 6}, {1.0 / 6, 1.0 / 6, 2.0 / 3}},
+    {1.0 / 3, 1.0 / 3, 1.0 / 3}};
+// Dunavant (1985), degree 4, 6 points.
+constexpr double kD4a = 0.445948490915964886;
+constexpr double kD4b = 0.091576213509770743;
+constexpr double kD4wa = 0.223381589678011466;
+constexpr double kD4wb = 0.109951743655321868;
+constexpr TriangleRule kRule4{6,
+                              {{kD4a, kD4a, 1 - 2 * kD4a},
+                               {kD4a, 1 - 2 * kD4a, kD4a},
+                               {1 - 2 * kD4a, kD4a, kD4a},
+                               {kD4b, kD4b, 1 - 2 * kD4b},
+                               {kD4b, 1 - 2 * kD4b, kD4b},
+                               {1 - 2 * kD4b, kD4b, kD4b}},
+                              {kD4wa, kD4wa, kD4wa, kD4wb, kD4wb, kD4wb}};
+// Radon (1948), degree 5, 7 points: a = (6 - sqrt 15) / 21, b = (6 + sqrt 15) / 21,
+// weights 9/40, (155 - sqrt 15) / 1200, (155 + sqrt 15) / 1200.
+constexpr double kR5a = 0.101286507323456339;
+constexpr double kR5b = 0.470142064105115090;
+constexpr double kR5wa = 0.125939180544827153;
+constexpr double kR5wb = 0.132394152788506181;
+constexpr TriangleRule kRule5{7,
+                              {{1.0 / 3, 1.0 / 3, 1.0 / 3},
+                               {kR5a, kR5a, 1 - 2 * kR5a},
+                               {kR5a, 1 - 2 * kR5a, kR5a},
+                               {1 - 2 * kR5a, kR5a, kR5a},
+                               {kR5b, kR5b, 1 - 2 * kR5b},
+                               {kR5b, 1 - 2 * kR5b, kR5b},
+                               {1 - 2 * kR5b, kR5b, kR5b}},
+                              {9.0 / 40, kR5wa, kR5wa, kR5wa, kR5wb, kR5wb, kR5wb}};
+
+const TriangleRule& triangleRule(int order) noexcept {
+    switch (std::clamp(order, 1, kMaxOverlapQuadratureOrder)) {
+    case 1: return kRule1;
+    case 2: return kRule2;
+    case 3:
+    case 4: return kRule4;
+    default: return kRule5;
+    }
+}
+
+}  // namespace
+
+const char* clipStatusName(ClipStatus s) noexcept {
+    switch (s) {
+    case ClipStatus::kOverlap: return "overlap";
+    case ClipStatus::kNoOverlap: return "no overlap";
+    case ClipStatus::kBeyondCapture: return "beyond capture";
+    case ClipStatus::kDegenerate: return "degenerate";
+    }
+    return "?";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Box2D-Lite's reference face / incident edge; pseudocode above the declaration (clipping.hpp).
+
+SegmentClip2d clipSegments2d(const SegmentNodes& slave, const SegmentNodes& master,
+                             double capture) noexcept {
+    SegmentClip2d out;
+    out.status = ClipStatus::kDegenerate;
+    if (parametricDim(slave.type) != 1 || parametricDim(master.type) != 1 || !allFinite(slave) ||
+        !allFinite(master)) {
+        return out;
+    }
+    const Vector3d origin = master.x[0];
+    const SegmentNodes s = shifted(slave, origin);
+    const SegmentNodes m = shifted(master, origin);
+    const SegmentFrame m0 = segmentFrame(m, Vector2d(-1.0, 0.0));
+    const SegmentFrame m1 = segmentFrame(m, Vector2d(1.0, 0.0));
+    const SegmentFrame mc = segmentFrame(m, Vector2d::Zero());
+    const SegmentFrame sc = segmentFrame(s, Vector2d::Zero());
+    const double L = pairScale(s, m);
+    if (m0.degenerate || m1.degenerate || mc.degenerate || sc.degenerate ||
+        !(characteristicSize(s) > tol::kClipMergeRel * L) ||
+        !(characteristicSize(m) > tol::kClipMergeRel * L)) {
+        return out;
+    }
+    out.facing = sc.normal.dot(mc.normal) < 0.0;
+    const double eps = tol::kClipMergeRel * L;
+
+    // Reference face: side planes at the master's ends, normal to the master there.
+    const SidePlane sides[2] = {{m0.point, -m0.tangent1}, {m1.point, m1.tangent1}};
+    SlaveInterval iv;
+    for (std::int8_t k = 0; k < 2; ++k) {
+        if (!clipToSide(s, sides[k], k, eps, iv)) {
+            out.status = ClipStatus::kNoOverlap;
+            return out;
+        }
+    }
+
+    // The two ends of the overlap, projected on the master; a cut end lands on xi_m = -1 / +1
+    // exactly (it lies on that end's normal).
+    ClipPoint2d ends[2];
+    const double ts[2] = {iv.lo, iv.hi};
+    const ClipFeature2d fs[2] = {iv.featureLo, iv.featureHi};
+    for (int j = 0; j < 2; ++j) {
+        ClipPoint2d& p = ends[j];
+        p.xiSlave = ts[j];
+        p.feature = fs[j];
+        p.slavePoint = lineAt(s, ts[j]).x;
+        p.xiMaster = fs[j].masterSide >= 0 ? (fs[j].masterSide == 0 ? -1.0 : 1.0)
+                                           : std::clamp(projectOnLine(m, p.slavePoint), -1.0, 1.0);
+        const SegmentFrame f = segmentFrame(m, Vector2d(p.xiMaster, 0.0));
+        p.masterPoint = f.point;
+        p.normal = f.normal;
+        p.gap = (p.slavePoint - f.point).dot(f.normal);
+    }
+    out.overlapLength = arcLength(m, ends[0].xiMaster, ends[1].xiMaster);
+    if (!(out.overlapLength > tol::kClipMinLengthRel * L)) {
+        out.overlapLength = 0.0;
+        out.status = ClipStatus::kNoOverlap;
+        return out;
+    }
+    out.slaveOverlapLength = arcLength(s, iv.lo, iv.hi);
+    out.xiSlaveRange = Vector2d(iv.lo, iv.hi);
+    out.xiMasterRange = Vector2d(ends[0].xiMaster, ends[1].xiMaster);
+    out.normal = outwardNormal(m, Vector2d(0.5 * (ends[0].xiMaster + ends[1].xiMaster), 0.0));
+    for (ClipPoint2d& p : ends) {
+        if (p.gap <= capture) {
+            p.slavePoint += origin;
+            p.masterPoint += origin;
+            out.points[out.pointCount++] = p;
+        }
+    }
+    out.status = out.pointCount > 0 ? ClipStatus::kOverlap : ClipStatus::kBeyondCapture;
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sutherland-Hodgman on the projected corner polygons; pseudocode in clipping.hpp.
+
+OverlapPolygon clipSegments3d(const SegmentNodes& slave, const SegmentNodes& master,
+                              const ClipOptions3d& options) noexcept {
+    OverlapPolygon out;
+    out.status = ClipStatus::kDegenerate;
+    if (parametricDim(slave.type) != 2 || parametricDim(master.type) != 2 || !allFinite(slave) ||
+        !allFinite(master)) {
+        return out;
+    }
+    const SegmentFrame mc = segmentFrame(master, referenceCentre(master.type));
+    const SegmentFrame sc = segmentFrame(slave, referenceCentre(slave.type));
+    if (mc.degenerate || sc.degenerate) {
+        return out;
+    }
+    out.facing = sc.normal.dot(mc.normal) < 0.0;
+    Vector3d c = mc.point;
+    Vector3d n = mc.normal;
+    if (options.plane == ClipPlane::kCommon) {
+        const double sigma = out.facing ? 1.0 : -1.0;  // n_m - n_s, or n_m + n_s when reversed
+        n = (mc.normal - sigma * sc.normal).normalized();
+        c = 0.5 * (mc.point + sc.point);
+    }
+    out.normal = n;
+    out.planePoint = c;
+    const Plane pl = makePlane(n);
+    const SegmentNodes s = shifted(slave, c);
+    const SegmentNodes m = shifted(master, c);
+    const double L = pairScale(s, m);
+    const double eps = tol::kClipMergeRel * L;
+
+    // Reference polygon: the master's corners, counter-clockwise about n, convex.
+    Polygon2 mp = projectCorners(m, pl);
+    const double mArea = 0.5 * twiceSignedArea(mp);
+    if (!(std::abs(mArea) > tol::kClipEdgeOnRel * cornerArea(m))) {
+        return out;
+    }
+    if (mArea < 0.0) {
+        reverse(mp);
+    }
+    cleanup(mp, eps);
+    if (mp.n < 3 || !isConvex(mp)) {
+        return out;
+    }
+    // Subject polygon: the slave's corners, made counter-clockwise (a facing slave projects
+    // clockwise). Edge-on to the plane: it faces the master over no area.
+    Polygon2 sp = projectCorners(s, pl);
+    const double sArea = 0.5 * twiceSignedArea(sp);
+    if (!(std::abs(sArea) > tol::kClipEdgeOnRel * cornerArea(s))) {
+        out.status = ClipStatus::kNoOverlap;
+        return out;
+    }
+    if (sArea < 0.0) {
+        reverse(sp);
+    }
+
+    // Sutherland-Hodgman: clip by each master edge in turn.
+    Polygon2 bufA = sp;
+    Polygon2 bufB;
+    Polygon2* cur = &bufA;
+    Polygon2* next = &bufB;
+    for (int i = 0; i < mp.n && cur->n > 0; ++i) {
+        if (!clipByEdge(*cur, mp.p[i], mp.p[(i + 1) % mp.n], eps, *next)) {
+            return out;
+        }
+        std::swap(cur, next);
+    }
+    Polygon2& q = *cur;
+    cleanup(q, eps);
+    const double area = 0.5 * twiceSignedArea(q);
+    if (q.n < 3 || !(area > tol::kClipMinAreaRel * L * L)) {
+        out.status = ClipStatus::kNoOverlap;
+        return out;
+    }
+    if (q.n > kMaxOverlapVertices) {
+        return out;  // only a non-convex slave polygon gets here
+    }
+
+    // Area centroid, fanned from vertex 0.
+    Vector2d centroid = Vector2d::Zero();
+    for (int i = 1; i + 1 < q.n; ++i) {
+        const double a = cross2(q.p[i] - q.p[0], q.p[i + 1] - q.p[0]);
+        centroid += a * (q.p[0] + q.p[i] + q.p[i + 1]) / 3.0;
+    }
+    centroid /= 2.0 * area;
+
+    for (int i = 0; i < q.n; ++i) {
+        OverlapVertex& v = out.vertices[i];
+        const Vector3d x = q.p[i].x() * pl.e1 + q.p[i].y() * pl.e2;
+        v.xiSlave = backProject(s, x, pl, referenceCentre(s.type));
+        v.xiMaster = backProject(m, x, pl, referenceCentre(m.type));
+        v.gap = faceGap(s, v.xiSlave, m, v.xiMaster);
+        v.point = x + c;
+    }
+    out.count = q.n;
+    out.area = area;
+    out.centroid = c + centroid.x() * pl.e1 + centroid.y() * pl.e2;
+    out.status = ClipStatus::kOverlap;
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flat-approximation bound and Gauss points over the overlap.
+
+double flatApproximationBound(const SegmentNodes& s) noexcept {
+    double lambda = 0.0;
+    SegmentType linear = s.type;
+    switch (s.type) {
+    case SegmentType::Line2:
+    case SegmentType::Tri3:
+    case SegmentType::Quad4: return 0.0;
+    case SegmentType::Line3:
+        lambda = 1.0;
+        linear = SegmentType::Line2;
+        break;
+    case SegmentType::Tri6:
+        lambda = 4.0 / 3.0;
+        linear = SegmentType::Tri3;
+        break;
+    case SegmentType::Quad8:
+        lambda = 2.0;
+        linear = SegmentType::Quad4;
+        break;
+    case SegmentType::Quad9:
+        lambda = 1.3844;  // max of (1 + s - s^2)^2 - s^2 at s = 0.3554: 1.384355
+        linear = SegmentType::Quad4;
+        break;
+    }
+    double deviation = 0.0;
+    const int nc = cornerCount(s.type);
+    for (int i = nc; i < nodeCount(s.type); ++i) {
+        const ShapeFunctions f = shapeFunctions(linear, nodeLocalCoordinates(s.type, i));
+        Vector3d x = Vector3d::Zero();
+        for (int k = 0; k < nc; ++k) {
+            x += f.N[k] * s.x[k];
+        }
+        deviation = std::max(deviation, (s.x[i] - x).norm());
+    }
+    return lambda * deviation;
+}
+
+int triangleQuadraturePointCount(int order) noexcept { return triangleRule(order).n; }
+
+int overlapQuadrature(const OverlapPolygon& polygon, const SegmentNodes& slave,
+                      const SegmentNodes& master, int order, OverlapQuadrature& out) noexcept {
+    if (polygon.status != ClipStatus::kOverlap || polygon.count < 3 ||
+        polygon.count > kMaxOverlapVertices) {
+        return 0;
+    }
+    const TriangleRule& rule = triangleRule(order);
+    const Vector3d c0 = polygon.planePoint;
+    const Plane pl = makePlane(polygon.normal);
+    const SegmentNodes s = shifted(slave, c0);
+    const SegmentNodes m = shifted(master, c0);
+
+    // The fan's hub: the centroid, with its local coordinates.
+    const Vector3d hub = polygon.centroid - c0;
+    Vector2d hubXiS = Vector2d::Zero();
+    Vector2d hubXiM = Vector2d::Zero();
+    for (int i = 0; i < polygon.count; ++i) {
+        hubXiS += polygon.vertices[i].xiSlave / polygon.count;
+        hubXiM += polygon.vertices[i].xiMaster / polygon.count;
+    }
+    hubXiS = backProject(s, hub, pl, hubXiS);
+    hubXiM = backProject(m, hub, pl, hubXiM);
+
+    int k = 0;
+    for (int i = 0; i < polygon.count; ++i) {
+        const OverlapVertex& a = polygon.vertices[i];
+        const OverlapVertex& b = polygon.vertices[(i + 1) % polygon.count];
+        const Vector3d pa = a.point - c0;
+        const Vector3d pb = b.point - c0;
+        const double triArea = 0.5 * (pa - hub).cross(pb - hub).dot(pl.n);
+        for (int g = 0; g < rule.n; ++g) {
+            const double* l = rule.l[g];
+            OverlapQuadraturePoint& qp = out[k];
+            const Vector3d x = l[0] * hub + l[1] * pa + l[2] * pb;
+            qp.xiSlave = backProject(s, x, pl, l[0] * hubXiS + l[1] * a.xiSlave + l[2] * b.xiSlave);
+            qp.xiMaster =
+                backProject(m, x, pl, l[0] * hubXiM + l[1] * a.xiMaster + l[2] * b.xiMaster);
+            qp.point = x + c0;
+            qp.weight = rule.w[g] * triArea;
+            qp.gap = faceGap(s, qp.xiSlave, m, qp.xiMaster);
+            qp.NSlave = shapeFunctions(s.type, qp.xiSlave).N;
+            qp.NMaster = shapeFunctions(m.type, qp.xiMaster).N;
+            ++k;
+        }
+    }
+    return k;
+}
+
+}  // namespace contact
