@@ -5,6 +5,7 @@
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/error.hpp"
 #include "mesh_io/model.hpp"
+#include "mesh_io/overlaps.hpp"
 #include "mesh_io/writers.hpp"
 
 #include <unistd.h>
@@ -43,6 +44,7 @@ options:
   --mode node|segment         node-to-segment (default; *CONTACT PAIR TYPE=SURFACE TO SURFACE
                               defaults to segment) or segment-to-segment pairs
   --pairs FILE.csv            write the pairs as CSV
+  --overlaps FILE.csv         segment mode: write each pair's overlap (area, centroid, gaps)
   --json FILE.json            write the report as JSON (--json-pairs: with every pair)
   --vtu FILE.vtu              write surfaces, gaps, normals and pairs for ParaView
   --force                     overwrite existing output files (input files are never written)
@@ -63,6 +65,7 @@ struct Args {
     bool captureRelative = true;
     std::string mode;
     std::string pairs;
+    std::string overlaps;
     std::string json;
     bool jsonPairs = false;
     std::string vtu;
@@ -117,6 +120,8 @@ Args parseArgs(int argc, char** argv) {
             }
         } else if (arg == "--pairs") {
             a.pairs = value();
+        } else if (arg == "--overlaps") {
+            a.overlaps = value();
         } else if (arg == "--json") {
             a.json = value();
         } else if (arg == "--json-pairs") {
@@ -288,6 +293,15 @@ int run(const Args& args) {
                                         (names.empty() ? "none" : names) + ")");
         }
     }
+    if (!args.overlaps.empty() && args.mode != "segment") {
+        bool allSegment = args.mode.empty();
+        for (const auto& i : interfaces) {
+            allSegment = allSegment && i.mode == SearchMode::kSegmentToSegment;
+        }
+        if (!allSegment) {
+            throw UsageError("--overlaps needs segment-to-segment pairs: add --mode segment");
+        }
+    }
     if (!args.mode.empty()) {
         for (auto& i : interfaces) {
             i.mode = args.mode == "node" ? SearchMode::kNodeToSegment : SearchMode::kSegmentToSegment;
@@ -308,6 +322,7 @@ int run(const Args& args) {
 
     std::vector<std::unique_ptr<ContactSurface>> surfaces;
     std::vector<std::unique_ptr<contact::ContactSearch>> searches;
+    std::vector<std::unique_ptr<std::vector<mesh_io::PairOverlap>>> overlaps;
     std::vector<mesh_io::InterfaceReport> reports;
     const Eigen::Matrix2Xd coords2 = model.coords.topRows<2>();
     bool verifyFailed = false;
@@ -361,6 +376,12 @@ int run(const Args& args) {
         r.timeRead = timeRead;
         r.pairsFile = args.pairs;
         const bool nodeMode = itf.mode == SearchMode::kNodeToSegment;
+        if (!nodeMode) {
+            progress.stage("interface " + std::to_string(itf.index) + ": overlaps");
+            overlaps.push_back(std::make_unique<std::vector<mesh_io::PairOverlap>>(
+                mesh_io::computeOverlaps(*master, *slave, search->pairs(), x, r.captureDistance)));
+            r.overlaps = overlaps.back().get();
+        }
 
         VerifyResult v;
         if (args.verify) {
@@ -398,6 +419,23 @@ int run(const Args& args) {
                 std::printf("  gap: min %.6g, max %.6g; penetrating nodes: %d\n", g.minGap, g.maxGap,
                             static_cast<int>(g.penetrating));
             }
+            if (r.overlaps != nullptr) {
+                double area = 0.0;
+                double gmin = 0.0;
+                double gmax = 0.0;
+                for (std::size_t k = 0; k < r.overlaps->size(); ++k) {
+                    const mesh_io::PairOverlap& o = (*r.overlaps)[k];
+                    area += o.area;
+                    gmin = k == 0 ? o.gapMin : std::min(gmin, o.gapMin);
+                    gmax = k == 0 ? o.gapMax : std::max(gmax, o.gapMax);
+                }
+                std::printf("  overlaps: %zu pairs overlap, total %s %.6g", r.overlaps->size(),
+                            master->dim == 3 ? "area" : "length", area);
+                if (!r.overlaps->empty()) {
+                    std::printf("; gap at overlap vertices: min %.6g, max %.6g", gmin, gmax);
+                }
+                std::printf("\n");
+            }
             std::printf("  time [ms]: read %.2f, bounds %.2f, broad %.2f, narrow %.2f, projection %.2f\n",
                         timeRead, st.timeBounds, st.timeBroad, st.timeNarrow, st.timeProjection);
             if (args.verify) {
@@ -427,6 +465,9 @@ int run(const Args& args) {
     if (!args.pairs.empty()) {
         mesh_io::writePairsCsv(args.pairs, model, reports, wo);
     }
+    if (!args.overlaps.empty()) {
+        mesh_io::writeOverlapsCsv(args.overlaps, model, reports, wo);
+    }
     if (!args.json.empty()) {
         mesh_io::writeJsonReport(args.json, model, reports, args.jsonPairs, wo);
     }
@@ -434,12 +475,12 @@ int run(const Args& args) {
         mesh_io::writeVtu(args.vtu, model, reports, wo);
     }
     if (!args.quiet) {
-        for (const auto* f : {&args.pairs, &args.json, &args.vtu}) {
+        for (const auto* f : {&args.pairs, &args.overlaps, &args.json, &args.vtu}) {
             if (!f->empty()) {
                 std::printf("\nwrote %s", f->c_str());
             }
         }
-        if (!args.pairs.empty() || !args.json.empty() || !args.vtu.empty()) {
+        if (!args.pairs.empty() || !args.overlaps.empty() || !args.json.empty() || !args.vtu.empty()) {
             std::printf("\n");
         }
     }

@@ -177,6 +177,28 @@ void writePairsCsv(const std::string& path, const Model& model,
     file.commit();
 }
 
+void writeOverlapsCsv(const std::string& path, const Model& /*model*/,
+                      const std::vector<InterfaceReport>& reports, const WriteOptions& options) {
+    AtomicFile file(path, options);
+    std::ostream& out = file.out();
+    out << "interface,slave_element,slave_face,master_element,master_face,area,cx,cy,cz,gap_min,"
+           "gap_max\n";
+    for (const auto& r : reports) {
+        if (r.overlaps == nullptr) {
+            continue;
+        }
+        for (const PairOverlap& o : *r.overlaps) {
+            const SegmentOrigin& s = r.slave->origin[o.slave];
+            const SegmentOrigin& m = r.master->origin[o.master];
+            out << r.index << ',' << s.elementId << ',' << s.face << ',' << m.elementId << ','
+                << m.face << ',' << num(o.area) << ',' << num(o.centroid.x()) << ','
+                << num(o.centroid.y()) << ',' << num(o.centroid.z()) << ',' << num(o.gapMin) << ','
+                << num(o.gapMax) << '\n';
+        }
+    }
+    file.commit();
+}
+
 void writeJsonReport(const std::string& path, const Model& model,
                      const std::vector<InterfaceReport>& reports, bool withPairs,
                      const WriteOptions& options) {
@@ -207,6 +229,16 @@ void writeJsonReport(const std::string& path, const Model& model,
         out << "      \"min_gap\": " << jsonNum(g.minGap) << ",\n";
         out << "      \"max_gap\": " << jsonNum(g.maxGap) << ",\n";
         out << "      \"penetrating\": " << g.penetrating << ",\n";
+        if (r.overlaps != nullptr) {
+            double area = 0.0;
+            for (const PairOverlap& o : *r.overlaps) {
+                area += o.area;
+            }
+            out << "      \"overlaps\": " << r.overlaps->size() << ",\n";
+            out << "      \"overlap_area\": " << jsonNum(area) << ",\n";
+        } else {
+            out << "      \"overlaps\": null,\n      \"overlap_area\": null,\n";
+        }
         out << "      \"time_ms\": {\"read\": " << jsonNum(r.timeRead)
             << ", \"bounds\": " << jsonNum(st.timeBounds) << ", \"broad\": " << jsonNum(st.timeBroad)
             << ", \"narrow\": " << jsonNum(st.timeNarrow)
@@ -310,6 +342,21 @@ void writePiece(std::ostream& out, const Model& model, const InterfaceReport& r)
                                  r.master->origin[p.master[i]].face, 1});
         }
     }
+    if (r.overlaps != nullptr) {
+        for (const PairOverlap& o : *r.overlaps) {
+            const Index first = modelPoints + static_cast<Index>(extra.size());
+            Cell c{o.count == 2 ? 3 : 7, {}, 3, r.master->origin[o.master].elementId,
+                   r.master->origin[o.master].face, 1};  // VTK_LINE (2D) or VTK_POLYGON
+            for (int k = 0; k < o.count; ++k) {
+                extra.push_back(o.vertices[k]);
+                c.pts.push_back(first + k);
+            }
+            if (o.count == 1) {
+                c.type = 1;  // VTK_VERTEX: a single clipped point
+            }
+            cells.push_back(std::move(c));
+        }
+    }
     const Index numPoints = modelPoints + static_cast<Index>(extra.size());
     std::vector<double> gap(numPoints, 0.0);
     std::vector<Eigen::Vector3d> normal(numPoints, Eigen::Vector3d::Zero());
@@ -395,7 +442,7 @@ void writeVtu(const std::string& path, const Model& model,
     std::ostream& out = file.out();
     out << "<?xml version=\"1.0\"?>\n"
         << "<!-- contact search results: role 0 master segment, 1 slave segment or node, "
-           "2 pair -->\n"
+           "2 pair, 3 overlap -->\n"
         << "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
            "header_type=\"UInt64\">\n  <UnstructuredGrid>\n";
     for (const auto& r : reports) {

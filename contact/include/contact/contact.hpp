@@ -4,6 +4,7 @@
 
 #include "contact/bounds.hpp"
 #include "contact/broad_phase.hpp"
+#include "contact/clipping.hpp"
 #include "contact/contact_search.hpp"
 #include "contact/projection.hpp"
 #include "contact/reference_search.hpp"

@@ -5,6 +5,7 @@
 #include "contact/contact_search.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/model.hpp"
+#include "mesh_io/overlaps.hpp"
 
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ struct InterfaceReport {
     contact::UpdateStats stats;
     double timeRead = 0.0;        ///< ms, reading the model (shared by all interfaces)
     std::string pairsFile;        ///< where the pairs were written ("" if not)
+    /// Segment mode: the overlap of each pair with one (nullptr in node mode).
+    const std::vector<PairOverlap>* overlaps = nullptr;
 };
 
 /// Gap summary of node-to-segment pairs (no pairs: count 0, gaps NaN).
@@ -49,15 +52,24 @@ struct WriteOptions {
 void writePairsCsv(const std::string& path, const Model& model,
                    const std::vector<InterfaceReport>& reports, const WriteOptions& options);
 
+/// Overlaps of segment pairs as CSV:
+/// `interface,slave_element,slave_face,master_element,master_face,area,cx,cy,cz,gap_min,gap_max`
+/// (`area` is the overlap length in 2D; cx, cy, cz the centroid). Interfaces without overlaps
+/// (node mode) add no rows. Written atomically.
+void writeOverlapsCsv(const std::string& path, const Model& model,
+                      const std::vector<InterfaceReport>& reports, const WriteOptions& options);
+
 /// JSON report: {"model", "interfaces": [{index, slave, master, mode, capture_distance, ...,
-/// time_ms: {read, bounds, broad, narrow, projection, total}, pairs_file[, pairs]}]}.
+/// overlap_area (segment mode: sum of the pairs' overlap areas, 2D lengths; else null),
+/// time_ms: {read, bounds, broad, narrow, projection, total}, pairs_file[, pair_list]}]}.
 void writeJsonReport(const std::string& path, const Model& model,
                      const std::vector<InterfaceReport>& reports, bool withPairs,
                      const WriteOptions& options);
 
 /// VTU (ASCII, one piece per interface): master and slave segments as cells (role 0 and 1),
 /// pairs as line cells (role 2) from each slave node to its closest point; point data gap, normal,
-/// paired, node_id on slave nodes; cell data role, element_id, face, pair_count.
+/// paired, node_id on slave nodes; cell data role, element_id, face, pair_count. Segment mode
+/// adds the overlaps (role 3): polygons in 3D, the clipped stretch on the master in 2D.
 void writeVtu(const std::string& path, const Model& model,
               const std::vector<InterfaceReport>& reports, const WriteOptions& options);
 
