@@ -4,6 +4,7 @@
 #include "contact/bounds.hpp"
 #include "contact/sat.hpp"
 #include "contact/segment.hpp"
+#include "detail/geometry_checks.hpp"
 #include "detail/search_common.hpp"
 
 #ifdef _OPENMP
@@ -38,12 +39,6 @@ int threadCount() {
 #else
     return 1;
 #endif
-}
-
-bool inside(const Eigen::Matrix3Xd& lo, const Eigen::Matrix3Xd& hi, const Eigen::Matrix3Xd& fatLo,
-            const Eigen::Matrix3Xd& fatHi, Index i) noexcept {
-    return (lo.col(i).array() >= fatLo.col(i).array()).all() &&
-           (hi.col(i).array() <= fatHi.col(i).array()).all();
 }
 
 }  // namespace
@@ -91,14 +86,18 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
                                         ": a slave given as nodes needs node-to-segment mode");
         }
     }
+    // Every check before any state changes: a refused model leaves the search as it was.
+    const double meanMasterSize = detail::meanSegmentSize(master, x);
+    const double capture = detail::resolveCapture(kFn, options_, meanMasterSize);
+    detail::checkInterface(kFn, master, slave, options_.selfContact, x, capture);
     master_ = &master;
     slave_ = &slave;
     sameSurface_ = (&master == &slave) ||
                    (master.types == slave.types && master.connectivity == slave.connectivity);
     dim_ = x.dim;
     numNodes_ = x.numNodes;
-    meanMasterSize_ = detail::meanSegmentSize(master, x);
-    capture_ = detail::resolveCapture(kFn, options_, meanMasterSize_);
+    meanMasterSize_ = meanMasterSize;
+    capture_ = capture;
     skin_ = options_.skinRelative * meanMasterSize_;
     haveList_ = false;
 
@@ -116,14 +115,13 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
 
     const Index m = master.size();
     const Index s = numSlaveItems_;
+    const Index slaveBoxes = nodeMode ? 0 : s;
     masterLo_.resize(3, m);
     masterHi_.resize(3, m);
-    masterFatLo_.resize(3, m);
-    masterFatHi_.resize(3, m);
-    slaveLo_.resize(3, s);
-    slaveHi_.resize(3, s);
-    slaveFatLo_.resize(3, s);
-    slaveFatHi_.resize(3, s);
+    slaveLo_.resize(3, slaveBoxes);
+    slaveHi_.resize(3, slaveBoxes);
+    masterFat_.assign(m, FloatBox{});
+    slaveFat_.assign(s, FloatBox{});
     masterObb3_.assign(dim_ == 3 ? m : 0, Obb3{});
     masterObb2_.assign(dim_ == 2 ? m : 0, Obb2{});
     const Index slaveObbs = nodeMode ? 0 : s;
@@ -132,13 +130,14 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     candOffsets_.assign(static_cast<std::size_t>(s) + 1, 0);
     survivorCount_.assign(s, 0);
     threadPairs_.resize(options_.threads);
-    threadHits_.resize(options_.threads);
     detail::reservePairs(pairs_, nodeMode ? s : 0);
 }
 
-// Boxes of every master segment (and slave segment or node) at the current coordinates:
-// AABB and OBB buffered by capture + rounding pad. Flags non-finite coordinates.
-void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats) {
+// Boxes of every master segment (and slave segment) at the current coordinates: AABB and OBB
+// buffered by capture + rounding pad. Flags non-finite coordinates. With a candidate list, also
+// checks the Verlet condition in the same pass: insideFat = every current box (slave node) lies
+// inside its fat box of the last build.
+void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat) {
     const auto t0 = Clock::now();
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     const Surface& master = *master_;
@@ -146,8 +145,10 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats) {
     const Index m = master.size();
     const Index s = numSlaveItems_;
     const double capture = capture_;
+    const bool check = haveList_ && skin_ > 0.0;  // skin 0: rebuild every update (SearchOptions)
     int finite = 1;
-#pragma omp parallel num_threads(options_.threads) reduction(min : finite)
+    int inside = 1;
+#pragma omp parallel num_threads(options_.threads) reduction(min : finite, inside)
     {
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
@@ -156,7 +157,10 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats) {
             const Aabb3 box = detail::bufferedAabb(seg, capture, pad);
             masterLo_.col(j) = box.lo;
             masterHi_.col(j) = box.hi;
-            finite = std::min(finite, int(masterLo_.col(j).allFinite() && masterHi_.col(j).allFinite()));
+            finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
+            if (check) {
+                inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), masterFat_[j])));
+            }
             if (dim_ == 3) {
                 masterObb3_[j] = detail::bufferedObb3(seg, capture, pad);
             } else {
@@ -167,9 +171,10 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats) {
         for (Index k = 0; k < s; ++k) {
             if (nodeMode) {
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
-                slaveLo_.col(k) = p;
-                slaveHi_.col(k) = p;
                 finite = std::min(finite, int(p.allFinite()));
+                if (check) {
+                    inside = std::min(inside, int(insideFloatBox(p.data(), p.data(), slaveFat_[k])));
+                }
                 continue;
             }
             const SegmentNodes seg = gatherSegment(slave, k, x);
@@ -177,7 +182,10 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats) {
             const Aabb3 box = detail::bufferedAabb(seg, capture, pad);
             slaveLo_.col(k) = box.lo;
             slaveHi_.col(k) = box.hi;
-            finite = std::min(finite, int(slaveLo_.col(k).allFinite() && slaveHi_.col(k).allFinite()));
+            finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
+            if (check) {
+                inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
+            }
             if (dim_ == 3) {
                 slaveObb3_[k] = detail::bufferedObb3(seg, capture, pad);
             } else {
@@ -188,43 +196,48 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats) {
     if (finite == 0) {
         stats.status = UpdateStatus::kNonFiniteCoordinates;
     }
+    insideFat = check && inside == 1;
     stats.timeBounds = msSince(t0);
 }
 
-// The Verlet argument: the list holds every pair whose fat boxes (built with skin / 2 on each side)
-// overlap. If every current box still lies inside its fat box, any pair of boxes that overlap now
-// also had overlapping fat boxes, so the list still holds every candidate. Node movement below
-// skin / 2 is the special case of a point box.
-bool ContactSearch::boxesInsideFatBoxes() const noexcept {
-    const Index m = master_->size();
-    for (Index j = 0; j < m; ++j) {
-        if (!inside(masterLo_, masterHi_, masterFatLo_, masterFatHi_, j)) {
-            return false;
-        }
-    }
-    for (Index k = 0; k < numSlaveItems_; ++k) {
-        if (!inside(slaveLo_, slaveHi_, slaveFatLo_, slaveFatHi_, k)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-// rebuild: fat boxes = boxes +- skin/2 -> kd-trees over the slave fat boxes -> every master fat box
-// queries them (threads take contiguous master ranges) -> self-contact filter -> counting sort by
-// slave item, masters ascending within an item whatever the thread count.
-void ContactSearch::rebuildCandidates() {
+// The Verlet argument: the list holds every pair whose fat boxes overlap (the tree reports every
+// pair of overlapping float boxes: BoxTree). A fat box is the box at the last build grown by
+// skin / 2 and rounded outward to float, so it encloses that box. If every current box still lies
+// inside its fat box (checked exactly, double against float, in computeBoxes), any pair of boxes
+// that overlap now share a point that lies in both fat boxes, so the pair is in the list. Node
+// movement below skin / 2 is the special case of a point box.
+//
+// rebuild: fat boxes -> BoxTree over the master fat boxes -> every slave fat box queries it
+// (threads take contiguous slave ranges; thread 0 writes into candMasters_ directly) ->
+// self-contact filter -> CSR by slave item in slave order, whatever the thread count. In segment
+// mode each item's masters are sorted, so pairs come out ordered by (slave, master); node mode
+// needs no order (the closest point is chosen by the strict order detail::closer).
+void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     const double h = 0.5 * skin_;
-    masterFatLo_ = (masterLo_.array() - h).matrix();
-    masterFatHi_ = (masterHi_.array() + h).matrix();
-    slaveFatLo_ = (slaveLo_.array() - h).matrix();
-    slaveFatHi_ = (slaveHi_.array() + h).matrix();
-    broad_.build(slaveFatLo_, slaveFatHi_);
-
+    const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     const Surface& master = *master_;
     const Index m = master.size();
+    const Index s = numSlaveItems_;
+#pragma omp parallel num_threads(options_.threads)
+    {
+#pragma omp for schedule(static)
+        for (Index j = 0; j < m; ++j) {
+            masterFat_[j] = floatBoxOutward(masterLo_.col(j).data(), masterHi_.col(j).data(), h);
+        }
+#pragma omp for schedule(static)
+        for (Index k = 0; k < s; ++k) {
+            if (nodeMode) {
+                const Eigen::Vector3d p = x.node(slaveNodes_[k]);
+                slaveFat_[k] = floatBoxOutward(p.data(), p.data(), h);
+            } else {
+                slaveFat_[k] = floatBoxOutward(slaveLo_.col(k).data(), slaveHi_.col(k).data(), h);
+            }
+        }
+    }
+    tree_.build(masterFat_);
+
     const bool self = options_.selfContact;
-    const bool dedupe = self && sameSurface_ && options_.mode == SearchMode::kSegmentToSegment;
+    const bool dedupe = self && sameSurface_ && !nodeMode;
     int usedThreads = 1;
 #pragma omp parallel num_threads(options_.threads)
     {
@@ -232,58 +245,49 @@ void ContactSearch::rebuildCandidates() {
         const int nt = threadCount();
 #pragma omp single
         usedThreads = nt;
-        std::vector<Index>& out = threadPairs_[t];
-        std::vector<Index>& hits = threadHits_[t];
+        std::vector<Index>& out = t == 0 ? candMasters_ : threadPairs_[t];
         out.clear();
-        const Index begin = static_cast<Index>(static_cast<long long>(m) * t / nt);
-        const Index end = static_cast<Index>(static_cast<long long>(m) * (t + 1) / nt);
-        for (Index j = begin; j < end; ++j) {
-            hits.clear();
-            broad_.query(masterFatLo_.col(j), masterFatHi_.col(j), hits);
-            std::sort(hits.begin(), hits.end());
-            for (Index k : hits) {
+        const Index begin = static_cast<Index>(static_cast<long long>(s) * t / nt);
+        const Index end = static_cast<Index>(static_cast<long long>(s) * (t + 1) / nt);
+        for (Index k = begin; k < end; ++k) {
+            const std::size_t first = out.size();
+            const Index* exFirst = self ? exclNodes_.data() + exclOffsets_[k] : nullptr;
+            const Index* exLast = self ? exclNodes_.data() + exclOffsets_[k + 1] : nullptr;
+            tree_.query(slaveFat_[k], [&](Index j) {
                 if (dedupe && k >= j) {
-                    continue;
+                    return;
                 }
-                if (self && detail::sharesNode(master, j, exclNodes_.data() + exclOffsets_[k],
-                                               exclNodes_.data() + exclOffsets_[k + 1])) {
-                    continue;
+                if (self && detail::sharesNode(master, j, exFirst, exLast)) {
+                    return;
                 }
-                out.push_back(k);
                 out.push_back(j);
+            });
+            if (!nodeMode) {
+                std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
             }
+            candOffsets_[k + 1] = static_cast<Index>(out.size() - first);
         }
     }
-    std::fill(candOffsets_.begin(), candOffsets_.end(), 0);
-    std::size_t total = 0;
-    for (int t = 0; t < usedThreads; ++t) {
-        const auto& out = threadPairs_[t];
-        for (std::size_t i = 0; i < out.size(); i += 2) {
-            ++candOffsets_[out[i] + 1];
-        }
-        total += out.size() / 2;
-    }
-    for (Index k = 0; k < numSlaveItems_; ++k) {
+    candOffsets_[0] = 0;
+    for (Index k = 0; k < s; ++k) {
         candOffsets_[k + 1] += candOffsets_[k];
     }
+    const std::size_t total = static_cast<std::size_t>(candOffsets_[s]);
+    std::size_t filled = candMasters_.size();
     candMasters_.resize(total);
-    survivors_.resize(total);
-    // survivorCount_ doubles as the fill cursor here.
-    std::fill(survivorCount_.begin(), survivorCount_.end(), 0);
-    for (int t = 0; t < usedThreads; ++t) {
-        const auto& out = threadPairs_[t];
-        for (std::size_t i = 0; i < out.size(); i += 2) {
-            const Index k = out[i];
-            candMasters_[candOffsets_[k] + survivorCount_[k]++] = out[i + 1];
-        }
+    for (int t = 1; t < usedThreads; ++t) {
+        std::copy(threadPairs_[t].begin(), threadPairs_[t].end(),
+                  candMasters_.begin() + static_cast<std::ptrdiff_t>(filled));
+        filled += threadPairs_[t].size();
     }
+    survivors_.resize(total);
     haveList_ = true;
 }
 
 // Narrow phase: for every listed pair, the exact buffered-AABB test, then the OBB SAT (a point
 // against the master box in node mode; 4 or 15 axes in segment mode). Survivors go to the
 // candidate's own slots, so slave items are independent and threads never share output.
-void ContactSearch::narrowPhase(const CoordinatesView& /*x*/, UpdateStats& stats) {
+void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
     const auto t0 = Clock::now();
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     long long candidates = 0;
@@ -297,7 +301,7 @@ void ContactSearch::narrowPhase(const CoordinatesView& /*x*/, UpdateStats& stats
         for (Index c = first; c < last; ++c) {
             const Index j = candMasters_[c];
             if (nodeMode) {
-                const Eigen::Vector3d p = slaveLo_.col(k);
+                const Eigen::Vector3d p = x.node(slaveNodes_[k]);
                 if (!detail::aabbContains(masterLo_.col(j), masterHi_.col(j), p)) {
                     continue;
                 }
@@ -339,7 +343,7 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     const double capture = capture_;
 #pragma omp parallel for num_threads(options_.threads) schedule(dynamic, 256)
     for (Index k = 0; k < numSlaveItems_; ++k) {
-        const Eigen::Vector3d p = slaveLo_.col(k);
+        const Eigen::Vector3d p = x.node(slaveNodes_[k]);
         Projection best;
         Index bestJ = kNoIndex;
         const Index first = candOffsets_[k];
@@ -402,15 +406,16 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
         return stats;
     }
     stats.status = UpdateStatus::kOk;
-    computeBoxes(x, stats);
+    bool insideFat = false;
+    computeBoxes(x, stats, insideFat);
     if (stats.status != UpdateStatus::kOk) {
         pairs_.count = 0;
         haveList_ = false;
         return stats;
     }
     const auto t0 = Clock::now();
-    if (!haveList_ || !boxesInsideFatBoxes()) {
-        rebuildCandidates();
+    if (!insideFat) {
+        rebuildCandidates(x);
         stats.rebuilt = true;
     }
     stats.listSize = static_cast<long long>(candMasters_.size());
@@ -426,8 +431,9 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
 
 std::size_t ContactSearch::memoryBytes() const noexcept {
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-    std::size_t total = broad_.memoryBytes();
-    total += static_cast<std::size_t>(masterLo_.size() * 4 + slaveLo_.size() * 4) * sizeof(double);
+    std::size_t total = tree_.memoryBytes();
+    total += static_cast<std::size_t>(masterLo_.size() * 2 + slaveLo_.size() * 2) * sizeof(double);
+    total += bytes(masterFat_) + bytes(slaveFat_);
     total += bytes(masterObb3_) + bytes(masterObb2_) + bytes(slaveObb3_) + bytes(slaveObb2_);
     total += bytes(candOffsets_) + bytes(candMasters_) + bytes(survivors_) + bytes(survivorCount_);
     total += bytes(exclOffsets_) + bytes(exclNodes_) + bytes(slaveNodes_);

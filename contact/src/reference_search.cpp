@@ -3,6 +3,7 @@
 
 #include "contact/bounds.hpp"
 #include "contact/sat.hpp"
+#include "detail/geometry_checks.hpp"
 #include "detail/search_common.hpp"
 
 #include <stdexcept>
@@ -31,6 +32,7 @@ ReferenceResult search(const Surface& master, const Surface& slave,
     }
     ReferenceResult r;
     r.captureDistance = detail::resolveCapture(kFn, options, detail::meanSegmentSize(master, x));
+    detail::checkInterface(kFn, master, slave, options.selfContact, x, r.captureDistance);
     const double d = r.captureDistance;
     const bool nodeMode = options.mode == SearchMode::kNodeToSegment;
     const bool same = (&master == &slave) ||

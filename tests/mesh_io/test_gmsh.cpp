@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -36,9 +38,10 @@ std::string readBytes(const std::string& path) {
 }
 
 std::string writeTemp(const std::string& name, const std::string& bytes) {
-    const std::string path = ::testing::TempDir() + "contact_gmsh_" + name;
-    std::remove(
-        path.c_str());  // a fresh file: truncating one in place is slow on some file systems
+    // Per process: ctest runs tests of this executable in parallel processes.
+    const std::string path =
+        ::testing::TempDir() + "contact_gmsh_" + std::to_string(::getpid()) + "_" + name;
+    std::remove(path.c_str());  // a fresh file: truncating in place is slow on some file systems
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     return path;

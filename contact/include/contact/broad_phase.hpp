@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Broad phase: all pairs of axis-aligned boxes that overlap, through kd-trees of box centres.
+// Broad phase: all pairs of axis-aligned boxes that overlap, through kd-trees of box centres
+// (BroadPhase) or a bounding-volume hierarchy of float boxes rounded outward (BoxTree).
 #pragma once
 
 #include "contact/types.hpp"
 
 #include <Eigen/Core>
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -57,6 +61,144 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+};
+
+/// Float box rounded outward: lo <= the double lo, hi >= the double hi, so the float box encloses
+/// the double box and a float overlap test can only add pairs, never lose one.
+struct FloatBox {
+    float lo[3] = {0.0F, 0.0F, 0.0F};
+    float hi[3] = {0.0F, 0.0F, 0.0F};
+};
+
+/// Largest float <= v (round toward -inf); NaN stays NaN. Rounds to nearest, then steps one float
+/// down when that went up (the step is exact: the float neighbour of a finite float).
+[[nodiscard]] inline float floatDown(double v) noexcept {
+    float f = static_cast<float>(v);
+    if (static_cast<double>(f) > v) {
+        f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+    }
+    return f;
+}
+/// Smallest float >= v (round toward +inf); NaN stays NaN.
+[[nodiscard]] inline float floatUp(double v) noexcept {
+    float f = static_cast<float>(v);
+    if (static_cast<double>(f) < v) {
+        f = std::nextafter(f, std::numeric_limits<float>::infinity());
+    }
+    return f;
+}
+/// The float box enclosing [lo - grow, hi + grow] (each bound rounded outward).
+[[nodiscard]] FloatBox floatBoxOutward(const double* lo, const double* hi, double grow = 0.0) noexcept;
+
+/// True when two closed float boxes share a point.
+[[nodiscard]] inline bool overlaps(const FloatBox& a, const FloatBox& b) noexcept {
+    return a.lo[0] <= b.hi[0] && b.lo[0] <= a.hi[0] && a.lo[1] <= b.hi[1] &&
+           b.lo[1] <= a.hi[1] && a.lo[2] <= b.hi[2] && b.lo[2] <= a.hi[2];
+}
+
+/// True when the double box [lo, hi] lies inside the closed float box b.
+[[nodiscard]] inline bool insideFloatBox(const double* lo, const double* hi, const FloatBox& b) noexcept {
+    return lo[0] >= b.lo[0] && lo[1] >= b.lo[1] && lo[2] >= b.lo[2] && hi[0] <= b.hi[0] &&
+           hi[1] <= b.hi[1] && hi[2] <= b.hi[2];
+}
+
+/// Static bounding-volume hierarchy over float boxes: reports, for a query float box, every
+/// indexed box that overlaps it in float (closed boxes, exact comparisons of floats).
+///
+/// Why no overlap is missed: a node's box is the componentwise min/max of its children's boxes
+/// (exact in float), so it encloses every leaf box below it; a leaf box that overlaps the query
+/// makes every ancestor's box overlap it, and the traversal descends into every node whose box
+/// overlaps the query. Boxes given in double are rounded outward first (floatBoxOutward), so an
+/// overlap of the double boxes is always an overlap of the float boxes; callers that need the
+/// exact double pair set filter the reports with their double boxes.
+///
+/// Build: boxes sorted along a 63-bit Morton curve of their centres (radix sort), then split at the
+/// median of that order down to leaves of at most kLeafSize boxes; nodes in depth-first order (left
+/// child next to its parent). Size: 28 bytes per box + 32 bytes per node (about n / 2 nodes).
+///
+/// Thread safety: query() is const and safe from concurrent threads; build() is not.
+class BoxTree {
+public:
+    static constexpr int kLeafSize = 4;
+
+    /// Indexes boxes i = 0..n-1 (n = boxes.size()). Reuses its buffers.
+    void build(const std::vector<FloatBox>& boxes);
+    /// Same for double boxes given as columns lo.col(i), hi.col(i), rounded outward.
+    void build(const Eigen::Matrix3Xd& lo, const Eigen::Matrix3Xd& hi);
+
+    /// Calls visit(i) for every indexed box i that overlaps q, in no particular order.
+    template <class Visit>
+    void query(const FloatBox& q, Visit&& visit) const {
+        if (nodes_.empty()) {
+            return;
+        }
+        std::int32_t stack[kMaxDepth];
+        int top = 0;
+        std::int32_t n = 0;
+        if (!overlaps(nodes_[0].box, q)) {
+            return;
+        }
+        for (;;) {
+            const Node& node = nodes_[n];
+            if (node.count > 0) {
+                const std::int32_t end = node.first + node.count;
+                for (std::int32_t i = node.first; i < end; ++i) {
+                    if (overlaps(boxes_[i], q)) {
+                        visit(index_[i]);
+                    }
+                }
+            } else {
+                // Children: n + 1 (left, depth-first) and node.first (right).
+                const bool l = overlaps(nodes_[n + 1].box, q);
+                const bool r = overlaps(nodes_[node.first].box, q);
+                if (l) {
+                    if (r) {
+                        stack[top++] = node.first;
+                    }
+                    n = n + 1;
+                    continue;
+                }
+                if (r) {
+                    n = node.first;
+                    continue;
+                }
+            }
+            if (top == 0) {
+                return;
+            }
+            n = stack[--top];
+        }
+    }
+
+    /// Number of indexed boxes.
+    [[nodiscard]] Index size() const noexcept { return static_cast<Index>(index_.size()); }
+    /// Bytes held (boxes, index map, nodes, build scratch).
+    [[nodiscard]] std::size_t memoryBytes() const noexcept;
+    /// Depth of the deepest leaf (root = 0).
+    [[nodiscard]] int depth() const noexcept { return depth_; }
+    /// Checks the structure: every node box encloses its children, every box appears once.
+    [[nodiscard]] bool validate() const;
+
+private:
+    // A median split halves the count, so the depth is at most log2(n / kLeafSize) + 1 < 40.
+    static constexpr int kMaxDepth = 64;
+
+    struct Node {
+        FloatBox box;
+        std::int32_t first = 0;  ///< leaf: first box; inner: index of the right child
+        std::int32_t count = 0;  ///< leaf: number of boxes (> 0); inner: 0
+    };
+
+    std::int32_t buildRange(std::int32_t begin, std::int32_t end, int level);
+    void sortByMorton(const std::vector<FloatBox>& boxes);
+
+    std::vector<FloatBox> boxes_;      // in tree order
+    std::vector<Index> index_;         // tree order -> input index
+    std::vector<Node> nodes_;
+    std::vector<std::uint64_t> keys_;  // build scratch: Morton key << 0 (index in index_)
+    std::vector<std::uint64_t> keysTmp_;
+    std::vector<Index> indexTmp_;
+    int depth_ = 0;
 };
 
 }  // namespace contact

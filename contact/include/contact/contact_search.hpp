@@ -137,9 +137,8 @@ public:
 private:
     void setup(const char* fn, const Surface& master, const Surface& slave,
                const std::vector<Index>* slaveNodes, const CoordinatesView& x);
-    void computeBoxes(const CoordinatesView& x, UpdateStats& stats);
-    bool boxesInsideFatBoxes() const noexcept;
-    void rebuildCandidates();
+    void computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat);
+    void rebuildCandidates(const CoordinatesView& x);
     void narrowPhase(const CoordinatesView& x, UpdateStats& stats);
     void projectNodes(const CoordinatesView& x, UpdateStats& stats);
     void collectSegmentPairs(UpdateStats& stats);
@@ -160,23 +159,26 @@ private:
     std::vector<Index> slaveNodes_;
     Index numSlaveItems_ = 0;
 
-    // Buffered boxes now (capture + rounding pad) and at the last build (+ skin / 2).
-    Eigen::Matrix3Xd masterLo_, masterHi_, masterFatLo_, masterFatHi_;
-    Eigen::Matrix3Xd slaveLo_, slaveHi_, slaveFatLo_, slaveFatHi_;
+    // Buffered boxes now (capture + rounding pad). Slave boxes in segment mode only: a slave node
+    // is read from the coordinates.
+    Eigen::Matrix3Xd masterLo_, masterHi_;
+    Eigen::Matrix3Xd slaveLo_, slaveHi_;
+    // Fat boxes of the last build: the boxes then, grown by skin / 2 and rounded outward to float.
+    std::vector<FloatBox> masterFat_, slaveFat_;
     std::vector<Obb3> masterObb3_, slaveObb3_;
     std::vector<Obb2> masterObb2_, slaveObb2_;
 
     // Self-contact: slave item -> nodes it must not pair with (CSR), built once.
     std::vector<Index> exclOffsets_, exclNodes_;
 
-    BroadPhase broad_;
-    // Verlet candidate list: slave item k -> master segments (ascending), CSR.
+    // Bounding-volume hierarchy over the master fat boxes, queried by the slave fat boxes.
+    BoxTree tree_;
+    // Verlet candidate list: slave item k -> master segments, CSR (ascending in segment mode).
     std::vector<Index> candOffsets_, candMasters_;
     // Narrow-phase survivors, stored in the same slots as the candidates.
     std::vector<Index> survivors_, survivorCount_;
-    // Scratch reused across rebuilds.
+    // Candidates found by threads 1.. (thread 0 writes straight into candMasters_).
     std::vector<std::vector<Index>> threadPairs_;
-    std::vector<std::vector<Index>> threadHits_;
 
     ContactPairs pairs_;
 };

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Checks of a whole surface that single segments cannot show: orientation across shared edges,
+// and whether the coordinates can resolve the capture distance at all. Run once, at setup.
+#pragma once
+
+#include "contact/surface.hpp"
+
+namespace contact::detail {
+
+/// Throws std::invalid_argument "<fn>: <role> surface '<name>', segments <i> and <j> share the
+/// edge between nodes <a> and <b> in the same direction: one of them is inside-out" when two
+/// segments run a shared edge (2D: a shared node) the same way. Edges shared by more than two
+/// segments (non-manifold) are not judged.
+void checkConsistentOrientation(const char* fn, const char* role, const Surface& surface);
+
+/// Throws std::invalid_argument when the largest coordinate of the surfaces' nodes is so large
+/// that doubles there are spaced more than 1/1024 of the capture distance: gaps that small cannot
+/// be represented, so no answer would be right. A capture distance of 0 is not judged.
+void checkResolution(const char* fn, const Surface& master, const Surface& slave,
+                     const CoordinatesView& x, double capture);
+
+/// The checks of a master/slave pair after each surface passed validateSurface, in this order:
+/// master and slave the same surface without self-contact (every node would pair with its own
+/// segments at gap 0), consistent orientation of both surfaces, resolution of the capture distance.
+void checkInterface(const char* fn, const Surface& master, const Surface& slave, bool selfContact,
+                    const CoordinatesView& x, double capture);
+
+}  // namespace contact::detail
