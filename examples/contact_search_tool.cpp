@@ -49,6 +49,7 @@ options:
   --vtu FILE.vtu              write surfaces, gaps, normals and pairs for ParaView
   --force                     overwrite existing output files (input files are never written)
   --threads N                 search threads (default 1)
+  --broad-phase kdtree|boxtree  candidate search structure (default kdtree; same pairs)
   --verify                    also run the exhaustive reference and compare
   --quiet                     print nothing but errors
   --help                      this text
@@ -71,6 +72,7 @@ struct Args {
     std::string vtu;
     bool force = false;
     int threads = 1;
+    contact::BroadPhaseKind broadPhase = contact::BroadPhaseKind::kKdTree;
     bool verify = false;
     bool quiet = false;
 };
@@ -138,6 +140,13 @@ Args parseArgs(int argc, char** argv) {
                 throw UsageError("--threads expects a whole number from 1 to 1024, got '" + v + "'");
             }
             a.threads = static_cast<int>(n);
+        } else if (arg == "--broad-phase") {
+            const std::string v = value();
+            if (v != "kdtree" && v != "boxtree") {
+                throw UsageError("--broad-phase expects kdtree or boxtree, got '" + v + "'");
+            }
+            a.broadPhase = v == "kdtree" ? contact::BroadPhaseKind::kKdTree
+                                         : contact::BroadPhaseKind::kBoxTree;
         } else if (arg == "--verify") {
             a.verify = true;
         } else if (arg == "--quiet") {
@@ -347,6 +356,7 @@ int run(const Args& args) {
         opt.captureRelative = args.captureRelative;
         opt.mode = itf.mode;
         opt.threads = args.threads;
+        opt.broadPhase = args.broadPhase;
         opt.selfContact = master->name == slave->name;
         const contact::CoordinatesView x =
             master->dim == 3 ? contact::CoordinatesView(model.coords) : contact::CoordinatesView(coords2);

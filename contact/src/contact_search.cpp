@@ -234,7 +234,21 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
             }
         }
     }
-    tree_.build(masterFat_);
+    const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
+    if (kd) {
+        kdLo_.resize(3, m);
+        kdHi_.resize(3, m);
+        for (Index j = 0; j < m; ++j) {
+            for (int d = 0; d < 3; ++d) {
+                kdLo_(d, j) = masterFat_[j].lo[d];  // float -> double: exact
+                kdHi_(d, j) = masterFat_[j].hi[d];
+            }
+        }
+        kdTree_.build(kdLo_, kdHi_);
+    } else {
+        tree_.build(masterFat_);
+    }
+    threadHits_.resize(options_.threads);
 
     const bool self = options_.selfContact;
     const bool dedupe = self && sameSurface_ && !nodeMode;
@@ -253,7 +267,7 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
             const std::size_t first = out.size();
             const Index* exFirst = self ? exclNodes_.data() + exclOffsets_[k] : nullptr;
             const Index* exLast = self ? exclNodes_.data() + exclOffsets_[k + 1] : nullptr;
-            tree_.query(slaveFat_[k], [&](Index j) {
+            const auto visit = [&](Index j) {
                 if (dedupe && k >= j) {
                     return;
                 }
@@ -261,7 +275,19 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
                     return;
                 }
                 out.push_back(j);
-            });
+            };
+            if (kd) {
+                std::vector<Index>& hits = threadHits_[t];
+                hits.clear();
+                const FloatBox& q = slaveFat_[k];
+                kdTree_.query(Eigen::Vector3d(q.lo[0], q.lo[1], q.lo[2]),
+                              Eigen::Vector3d(q.hi[0], q.hi[1], q.hi[2]), hits);
+                for (const Index j : hits) {
+                    visit(j);
+                }
+            } else {
+                tree_.query(slaveFat_[k], visit);
+            }
             if (!nodeMode) {
                 std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
             }
@@ -431,7 +457,9 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
 
 std::size_t ContactSearch::memoryBytes() const noexcept {
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-    std::size_t total = tree_.memoryBytes();
+    std::size_t total = options_.broadPhase == BroadPhaseKind::kKdTree
+                            ? kdTree_.memoryBytes() + static_cast<std::size_t>(kdLo_.size() * 2) * sizeof(double)
+                            : tree_.memoryBytes();
     total += static_cast<std::size_t>(masterLo_.size() * 2 + slaveLo_.size() * 2) * sizeof(double);
     total += bytes(masterFat_) + bytes(slaveFat_);
     total += bytes(masterObb3_) + bytes(masterObb2_) + bytes(slaveObb3_) + bytes(slaveObb2_);

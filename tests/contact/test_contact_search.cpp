@@ -202,7 +202,9 @@ TEST_P(VsReference, SameSortedPairsGapsAndStageCounts) {
                 std::mt19937 rng(seed);
                 Model m = sc.make(rng);
                 jitter(m, rng, sc.jitter);
-                const SearchOptions o = optionsFor(m, mode, capture);
+                SearchOptions o = optionsFor(m, mode, capture);
+                // Both broad phases, alternating with the seed.
+                o.broadPhase = seed % 2 == 1 ? BroadPhaseKind::kKdTree : BroadPhaseKind::kBoxTree;
                 ContactSearch search(o);
                 const UpdateStats st = runFast(m, search);
                 ASSERT_EQ(st.status, UpdateStatus::kOk);
@@ -370,49 +372,53 @@ TEST(ContactSearch, NodeSweptAcrossEdgesAndCornersIsAlwaysPaired) {
 TEST(ContactSearch, MovingSequenceEqualsFreshSearchEveryIncrement) {
     std::mt19937 rng(7);
     for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
-        SCOPED_TRACE(mode == SearchMode::kNodeToSegment ? "node mode" : "segment mode");
-        Model m = wavyPlanes(rng, SegmentType::Quad8, SegmentType::Quad4, 6, 9, 0.03);
-        SearchOptions o = optionsFor(m, mode, 0.3);
-        o.skinRelative = 0.2;
-        ContactSearch search(o);
-        Eigen::Matrix3Xd x0 = m.mesh.coords3();
-        search.setSurfaces(m.master, m.slave, x0);
-        Eigen::Matrix3Xd x = x0;
-        std::vector<Index> slaveNodeSet = m.slave.connectivity;
-        std::sort(slaveNodeSet.begin(), slaveNodeSet.end());
-        slaveNodeSet.erase(std::unique(slaveNodeSet.begin(), slaveNodeSet.end()), slaveNodeSet.end());
-        int reused = 0;
-        int rebuilt = 0;
-        Eigen::Vector3d shift = Eigen::Vector3d::Zero();
-        for (int inc = 0; inc < 100; ++inc) {
-            SCOPED_TRACE("increment " + std::to_string(inc));
-            const bool large = inc % 10 == 9;
-            const double step = large ? 0.2 : 0.004;
-            shift += step * testing::randomUnitVector(rng);
-            shift.z() = std::clamp(shift.z(), -0.05, 0.1);
-            for (Index i = 0; i < static_cast<Index>(x.cols()); ++i) {
-                x.col(i) = x0.col(i);
+        for (BroadPhaseKind bp : {BroadPhaseKind::kKdTree, BroadPhaseKind::kBoxTree}) {
+            SCOPED_TRACE(mode == SearchMode::kNodeToSegment ? "node mode" : "segment mode");
+            SCOPED_TRACE(bp == BroadPhaseKind::kKdTree ? "kd-tree" : "box tree");
+            Model m = wavyPlanes(rng, SegmentType::Quad8, SegmentType::Quad4, 6, 9, 0.03);
+            SearchOptions o = optionsFor(m, mode, 0.3);
+            o.skinRelative = 0.2;
+            o.broadPhase = bp;
+            ContactSearch search(o);
+            Eigen::Matrix3Xd x0 = m.mesh.coords3();
+            search.setSurfaces(m.master, m.slave, x0);
+            Eigen::Matrix3Xd x = x0;
+            std::vector<Index> slaveNodeSet = m.slave.connectivity;
+            std::sort(slaveNodeSet.begin(), slaveNodeSet.end());
+            slaveNodeSet.erase(std::unique(slaveNodeSet.begin(), slaveNodeSet.end()), slaveNodeSet.end());
+            int reused = 0;
+            int rebuilt = 0;
+            Eigen::Vector3d shift = Eigen::Vector3d::Zero();
+            for (int inc = 0; inc < 100; ++inc) {
+                SCOPED_TRACE("increment " + std::to_string(inc));
+                const bool large = inc % 10 == 9;
+                const double step = large ? 0.2 : 0.004;
+                shift += step * testing::randomUnitVector(rng);
+                shift.z() = std::clamp(shift.z(), -0.05, 0.1);
+                for (Index i = 0; i < static_cast<Index>(x.cols()); ++i) {
+                    x.col(i) = x0.col(i);
+                }
+                for (Index s : slaveNodeSet) {
+                    x.col(s) += shift;
+                }
+                const UpdateStats st = search.update(x);
+                ASSERT_EQ(st.status, UpdateStatus::kOk);
+                (st.rebuilt ? rebuilt : reused) += 1;
+                ContactSearch fresh(o);
+                fresh.setSurfaces(m.master, m.slave, x);
+                const UpdateStats fs = fresh.update(x);
+                EXPECT_TRUE(fs.rebuilt);
+                expectSamePairs(search.pairs(), fresh.pairs(), mode == SearchMode::kNodeToSegment);
+                EXPECT_EQ(st.candidates, fs.candidates);
+                EXPECT_EQ(st.satSurvivors, fs.satSurvivors);
+                if (inc % 10 == 0) {
+                    expectSamePairs(search.pairs(), referenceSearch(m.master, m.slave, x, o).pairs,
+                                    mode == SearchMode::kNodeToSegment);
+                }
             }
-            for (Index s : slaveNodeSet) {
-                x.col(s) += shift;
-            }
-            const UpdateStats st = search.update(x);
-            ASSERT_EQ(st.status, UpdateStatus::kOk);
-            (st.rebuilt ? rebuilt : reused) += 1;
-            ContactSearch fresh(o);
-            fresh.setSurfaces(m.master, m.slave, x);
-            const UpdateStats fs = fresh.update(x);
-            EXPECT_TRUE(fs.rebuilt);
-            expectSamePairs(search.pairs(), fresh.pairs(), mode == SearchMode::kNodeToSegment);
-            EXPECT_EQ(st.candidates, fs.candidates);
-            EXPECT_EQ(st.satSurvivors, fs.satSurvivors);
-            if (inc % 10 == 0) {
-                expectSamePairs(search.pairs(), referenceSearch(m.master, m.slave, x, o).pairs,
-                                mode == SearchMode::kNodeToSegment);
-            }
+            EXPECT_GT(reused, 50) << "small motions must take the reuse path";
+            EXPECT_GE(rebuilt, 10) << "large motions must rebuild";
         }
-        EXPECT_GT(reused, 50) << "small motions must take the reuse path";
-        EXPECT_GE(rebuilt, 10) << "large motions must rebuild";
     }
 }
 

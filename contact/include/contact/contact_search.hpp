@@ -20,6 +20,13 @@ enum class SearchMode : std::uint8_t {
     kSegmentToSegment,  ///< each (slave segment, master segment) whose buffered volumes overlap
 };
 
+/// Broad-phase structure that finds the candidate pairs (both report exactly every pair of
+/// overlapping fat boxes; only speed and memory differ).
+enum class BroadPhaseKind : std::uint8_t {
+    kKdTree,   ///< nanoflann kd-trees of box centres per size class (BroadPhase): the design default
+    kBoxTree,  ///< static bounding-volume tree of float boxes rounded outward (BoxTree): faster
+};
+
 /// Options of a search, fixed at construction.
 struct SearchOptions {
     /// Capture distance: a length when captureRelative is false, else a fraction of the mean
@@ -38,6 +45,7 @@ struct SearchOptions {
     double skinRelative = 0.1;
     /// Worker threads (OpenMP); results are bit-identical and in the same order for any count.
     int threads = 1;
+    BroadPhaseKind broadPhase = BroadPhaseKind::kKdTree;
 };
 
 /// Outcome of an update.
@@ -173,6 +181,9 @@ private:
 
     // Bounding-volume hierarchy over the master fat boxes, queried by the slave fat boxes.
     BoxTree tree_;
+    BroadPhase kdTree_;                    // BroadPhaseKind::kKdTree
+    Eigen::Matrix3Xd kdLo_, kdHi_;         // the master fat boxes it indexes
+    std::vector<std::vector<Index>> threadHits_;
     // Verlet candidate list: slave item k -> master segments, CSR (ascending in segment mode).
     std::vector<Index> candOffsets_, candMasters_;
     // Narrow-phase survivors, stored in the same slots as the candidates.

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+// Broad phase alone: every (slave, master) segment pair whose buffered AABBs overlap (closed boxes,
+// buffer = 0.5 x mean edge length on every box), build + query, single thread.
+//
+// Ours: BoxTree (float BVH, outward rounding) + the exact double test; the previous nanoflann
+// size-class kd-tree (BroadPhase). Comparators, when built with CONTACT_BENCH_PEERS and found:
+// CGAL box_intersection_d (cutoff 10,000), FCL DynamicAABBTreeCollisionManager (tree against tree),
+// Bullet btDbvt::collideTT (double precision build). Each is first run once collecting its pairs,
+// which must equal ours (sorted set); a difference stops that benchmark with an error.
+// Counters: pairs, ns_per_pair, tree_bytes_per_box (ours). Bullet runs up to 100k segments in 3D
+// and 10k in 2D only: beyond that one run takes minutes (2.1 s at 10k in 2D on the reference machine).
+#include "bench_common.hpp"
+#include "contact/broad_phase.hpp"
+
+#include <benchmark/benchmark.h>
+
+#ifdef CONTACT_BENCH_HAVE_CGAL
+#include <CGAL/box_intersection_d.h>
+#endif
+#ifdef CONTACT_BENCH_HAVE_FCL
+#include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
+#include <fcl/geometry/shape/box.h>
+#include <fcl/narrowphase/collision_object.h>
+#endif
+#ifdef CONTACT_BENCH_HAVE_BULLET
+#include <BulletCollision/BroadphaseCollision/btDbvt.h>
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace contact;
+using contact::bench::cachedScene;
+
+struct BoxSets {
+    std::string kind;
+    long size = 0;
+    int dim = 3;
+    Eigen::Matrix3Xd mlo, mhi, slo, shi;
+    std::vector<std::uint64_t> pairs;  // ours, sorted: slave << 32 | master
+};
+
+std::uint64_t key(Index slave, Index master) {
+    return static_cast<std::uint64_t>(slave) << 32 | static_cast<std::uint32_t>(master);
+}
+
+bool overlapD(const Eigen::Matrix3Xd& alo, const Eigen::Matrix3Xd& ahi, Index a,
+              const Eigen::Matrix3Xd& blo, const Eigen::Matrix3Xd& bhi, Index b) {
+    return alo(0, a) <= bhi(0, b) && blo(0, b) <= ahi(0, a) && alo(1, a) <= bhi(1, b) &&
+           blo(1, b) <= ahi(1, a) && alo(2, a) <= bhi(2, b) && blo(2, b) <= ahi(2, a);
+}
+
+// Ours: float BVH over the master boxes, each slave box queries it, exact double filter.
+template <class Emit>
+void oursBoxTree(const BoxSets& s, BoxTree& tree, Emit&& emit) {
+    tree.build(s.mlo, s.mhi);
+    for (Index k = 0; k < static_cast<Index>(s.slo.cols()); ++k) {
+        const FloatBox q = floatBoxOutward(s.slo.col(k).data(), s.shi.col(k).data());
+        tree.query(q, [&](Index j) {
+            if (overlapD(s.slo, s.shi, k, s.mlo, s.mhi, j)) {
+                emit(k, j);
+            }
+        });
+    }
+}
+
+const BoxSets& boxSets(const std::string& kind, long size) {
+    static BoxSets sets;
+    if (sets.kind == kind && sets.size == size) {
+        return sets;
+    }
+    sets = BoxSets{};
+    const bench::Scene& sc = cachedScene(kind, size);
+    const Eigen::Matrix3Xd x = sc.coords3();
+    const double buffer = 0.5 * sc.meanEdge;
+    bench::segmentBoxes(sc.master, x, buffer, sets.mlo, sets.mhi);
+    bench::segmentBoxes(sc.slave, x, buffer, sets.slo, sets.shi);
+    sets.kind = kind;
+    sets.size = size;
+    sets.dim = sc.dim;
+    BoxTree tree;
+    oursBoxTree(sets, tree, [&](Index k, Index j) { sets.pairs.push_back(key(k, j)); });
+    std::sort(sets.pairs.begin(), sets.pairs.end());
+    return sets;
+}
+
+// Runs one implementation: a collecting run checked against ours, one run under a reset peak RSS,
+// then the timed loop (counting only).
+template <class Run>
+void measure(benchmark::State& state, const std::string& kind, Run&& run) {
+    const BoxSets& s = boxSets(kind, state.range(0));
+    {
+        std::vector<std::uint64_t> got;
+        got.reserve(s.pairs.size());
+        run(s, [&](Index k, Index j) { got.push_back(key(k, j)); });
+        std::sort(got.begin(), got.end());
+        if (got != s.pairs) {
+            state.SkipWithError(("pair set differs from ours: " + std::to_string(got.size()) +
+                                 " pairs vs " + std::to_string(s.pairs.size()))
+                                    .c_str());
+            return;
+        }
+    }
+    long long count = 0;
+    for (auto _ : state) {
+        count = 0;
+        run(s, [&](Index, Index) { ++count; });
+        benchmark::DoNotOptimize(count);
+    }
+    state.counters["pairs"] = static_cast<double>(count);
+    state.counters["ns_per_pair"] = benchmark::Counter(
+        static_cast<double>(count) * static_cast<double>(state.iterations()) * 1e-9,
+        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["segments"] = static_cast<double>(s.mlo.cols());
+    state.SetComplexityN(state.range(0));
+}
+
+void BM_BoxTree(benchmark::State& state, const std::string& kind) {
+    BoxTree tree;
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) { oursBoxTree(s, tree, emit); });
+    state.counters["tree_bytes_per_box"] =
+        static_cast<double>(tree.memoryBytes()) / static_cast<double>(std::max<Index>(1, tree.size()));
+}
+
+// The previous broad phase: nanoflann kd-trees of box centres per size class.
+void BM_KdTreeSizeClasses(benchmark::State& state, const std::string& kind) {
+    BroadPhase bp;
+    std::vector<Index> hits;
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) {
+        bp.build(s.mlo, s.mhi);
+        for (Index k = 0; k < static_cast<Index>(s.slo.cols()); ++k) {
+            hits.clear();
+            bp.query(s.slo.col(k), s.shi.col(k), hits);
+            for (Index j : hits) {
+                emit(k, j);
+            }
+        }
+    });
+}
+
+#ifdef CONTACT_BENCH_HAVE_CGAL
+template <int N>
+struct CgalBox {
+    using NT = double;
+    using ID = std::size_t;
+    double lo[N];
+    double hi[N];
+    std::size_t ident;
+    static int dimension() { return N; }
+    [[nodiscard]] double min_coord(int d) const { return lo[d]; }
+    [[nodiscard]] double max_coord(int d) const { return hi[d]; }
+    [[nodiscard]] std::size_t id() const { return ident; }
+};
+
+template <int N, class Emit>
+void cgalRun(const BoxSets& s, Emit&& emit) {
+    const std::size_t m = static_cast<std::size_t>(s.mlo.cols());
+    std::vector<CgalBox<N>> a(m);
+    std::vector<CgalBox<N>> b(static_cast<std::size_t>(s.slo.cols()));
+    for (std::size_t j = 0; j < a.size(); ++j) {
+        for (int d = 0; d < N; ++d) {
+            a[j].lo[d] = s.mlo(d, j);
+            a[j].hi[d] = s.mhi(d, j);
+        }
+        a[j].ident = j;
+    }
+    for (std::size_t k = 0; k < b.size(); ++k) {
+        for (int d = 0; d < N; ++d) {
+            b[k].lo[d] = s.slo(d, k);
+            b[k].hi[d] = s.shi(d, k);
+        }
+        b[k].ident = m + k;
+    }
+    CGAL::box_intersection_d(
+        a.begin(), a.end(), b.begin(), b.end(),
+        [&](const CgalBox<N>& p, const CgalBox<N>& q) {
+            const bool pMaster = p.ident < m;
+            const std::size_t master = pMaster ? p.ident : q.ident;
+            const std::size_t slave = (pMaster ? q.ident : p.ident) - m;
+            emit(static_cast<Index>(slave), static_cast<Index>(master));
+        },
+        std::ptrdiff_t(10000), CGAL::Box_intersection_d::CLOSED,
+        CGAL::Box_intersection_d::BIPARTITE);
+}
+
+void BM_Cgal(benchmark::State& state, const std::string& kind) {
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) {
+        if (s.dim == 2) {
+            cgalRun<2>(s, emit);
+        } else {
+            cgalRun<3>(s, emit);
+        }
+    });
+}
+#endif
+
+#ifdef CONTACT_BENCH_HAVE_FCL
+// A collision object whose AABB is given, not computed from its shape, so FCL sees our boxes bit
+// for bit. The shape is shared and never used by the broad phase.
+struct FclBoxObject : fcl::CollisionObjectd {
+    FclBoxObject(const std::shared_ptr<fcl::CollisionGeometryd>& g, const Eigen::Vector3d& lo,
+                 const Eigen::Vector3d& hi)
+        : fcl::CollisionObjectd(g) {
+        aabb.min_ = lo;
+        aabb.max_ = hi;
+    }
+};
+
+struct FclData {
+    std::function<void(Index, Index)> emit;
+};
+
+void BM_Fcl(benchmark::State& state, const std::string& kind) {
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) {
+        auto shape = std::make_shared<fcl::Boxd>(1.0, 1.0, 1.0);
+        std::vector<std::unique_ptr<FclBoxObject>> objects;
+        std::vector<fcl::CollisionObjectd*> ms;
+        std::vector<fcl::CollisionObjectd*> ss;
+        const auto m = static_cast<std::intptr_t>(s.mlo.cols());
+        for (Index j = 0; j < s.mlo.cols(); ++j) {
+            objects.push_back(std::make_unique<FclBoxObject>(shape, s.mlo.col(j), s.mhi.col(j)));
+            objects.back()->setUserData(reinterpret_cast<void*>(static_cast<std::intptr_t>(j)));
+            ms.push_back(objects.back().get());
+        }
+        for (Index k = 0; k < s.slo.cols(); ++k) {
+            objects.push_back(std::make_unique<FclBoxObject>(shape, s.slo.col(k), s.shi.col(k)));
+            objects.back()->setUserData(reinterpret_cast<void*>(m + k));
+            ss.push_back(objects.back().get());
+        }
+        fcl::DynamicAABBTreeCollisionManagerd mm;
+        fcl::DynamicAABBTreeCollisionManagerd sm;
+        mm.registerObjects(ms);
+        sm.registerObjects(ss);
+        mm.setup();
+        sm.setup();
+        FclData data{[&](Index k, Index j) { emit(k, j); }};
+        // Store m in the callback through the data: ids >= m are slaves.
+        static thread_local std::intptr_t masterCount = 0;
+        masterCount = m;
+        mm.collide(&sm, &data, [](fcl::CollisionObjectd* a, fcl::CollisionObjectd* b, void* d) {
+            const auto ia = reinterpret_cast<std::intptr_t>(a->getUserData());
+            const auto ib = reinterpret_cast<std::intptr_t>(b->getUserData());
+            const bool aMaster = ia < masterCount;
+            const auto master = aMaster ? ia : ib;
+            const auto slave = (aMaster ? ib : ia) - masterCount;
+            static_cast<FclData*>(d)->emit(static_cast<Index>(slave), static_cast<Index>(master));
+            return false;
+        });
+    });
+}
+#endif
+
+#ifdef CONTACT_BENCH_HAVE_BULLET
+struct BulletCollector : btDbvt::ICollide {
+    std::function<void(Index, Index)> emit;
+    void Process(const btDbvtNode* a, const btDbvtNode* b) override {
+        emit(static_cast<Index>(reinterpret_cast<std::intptr_t>(b->data)),
+             static_cast<Index>(reinterpret_cast<std::intptr_t>(a->data)));
+    }
+};
+
+void BM_Bullet(benchmark::State& state, const std::string& kind) {
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) {
+        btDbvt mt;
+        btDbvt st;
+        for (Index j = 0; j < s.mlo.cols(); ++j) {
+            mt.insert(btDbvtVolume::FromMM(btVector3(s.mlo(0, j), s.mlo(1, j), s.mlo(2, j)),
+                                           btVector3(s.mhi(0, j), s.mhi(1, j), s.mhi(2, j))),
+                      reinterpret_cast<void*>(static_cast<std::intptr_t>(j)));
+        }
+        for (Index k = 0; k < s.slo.cols(); ++k) {
+            st.insert(btDbvtVolume::FromMM(btVector3(s.slo(0, k), s.slo(1, k), s.slo(2, k)),
+                                           btVector3(s.shi(0, k), s.shi(1, k), s.shi(2, k))),
+                      reinterpret_cast<void*>(static_cast<std::intptr_t>(k)));
+        }
+        BulletCollector c;
+        c.emit = [&](Index k, Index j) { emit(k, j); };
+        mt.collideTT(mt.m_root, st.m_root, c);
+    });
+}
+#endif
+
+const char* const kKinds[] = {"wavy_quad4", "wavy_line2", "graded_quad4"};
+
+void registerAll() {
+    for (const char* kind : kKinds) {
+        for (long n : bench::benchSizes()) {
+            const std::string k = kind;
+            const auto reg = [&](const char* impl, void (*fn)(benchmark::State&, const std::string&)) {
+                benchmark::RegisterBenchmark(("BroadPhase/" + k + "/" + impl).c_str(), fn, k)
+                    ->Arg(n)
+                    ->Unit(benchmark::kMillisecond)
+                    ->MinTime(0.3)
+                    ->UseRealTime();
+            };
+            reg("ours_boxtree", BM_BoxTree);
+            reg("ours_kdtree", BM_KdTreeSizeClasses);
+#ifdef CONTACT_BENCH_HAVE_CGAL
+            reg("cgal", BM_Cgal);
+#endif
+#ifdef CONTACT_BENCH_HAVE_FCL
+            reg("fcl", BM_Fcl);
+#endif
+#ifdef CONTACT_BENCH_HAVE_BULLET
+            if (n <= (k == "wavy_line2" ? 10000 : 100000)) {
+                reg("bullet", BM_Bullet);
+            }
+#endif
+        }
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    registerAll();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+        return 1;
+    }
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
