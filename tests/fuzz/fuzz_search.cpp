@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -50,6 +52,16 @@ struct Bytes {
 void fail() { __builtin_trap(); }
 
 void check(const ContactPairs& a, const ContactPairs& b, bool nodeMode) {
+    if (std::getenv("FUZZ_DEBUG") != nullptr) {  // FUZZ_DEBUG=1: print both pair lists
+        for (const ContactPairs* p : {&a, &b}) {
+            std::fprintf(stderr, "%s:", p == &a ? "fast" : "ref ");
+            for (Index i = 0; i < p->size(); ++i) {
+                std::fprintf(stderr, " (%d,%d,%.17g)", p->slave[i], p->master[i],
+                             nodeMode ? p->gap[i] : 0.0);
+            }
+            std::fprintf(stderr, "\n");
+        }
+    }
     if (a.size() != b.size()) {
         fail();
     }
@@ -114,8 +126,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (st.status == UpdateStatus::kOk) {
             // After a move, segments may have folded: update() still answers (degenerate
             // projections carry their status) while the reference refuses such a model.
+            // The search keeps the capture distance it resolved at setSurfaces (a relative one
+            // follows the mesh of that moment); the reference gets that same length.
+            SearchOptions ro = o;
+            ro.capture = search.captureDistance();
+            ro.captureRelative = false;
             try {
-                check(search.pairs(), referenceSearch(master, slave, view, o).pairs, nodeMode);
+                check(search.pairs(), referenceSearch(master, slave, view, ro).pairs, nodeMode);
             } catch (const std::invalid_argument&) {
                 if (round == 0) {
                     fail();  // setSurfaces accepted what the reference rejects
