@@ -272,6 +272,9 @@ private:
     void endUnsupported();
     void nsetLine(LineReader& in);
     void elsetLine(LineReader& in);
+    template <class T, class IdIndex, class Sets, class OneOf>
+    void setLine(LineReader& in, std::vector<T>& set, const IdIndex& index, const Sets& sets,
+                 const std::string& noun, const std::string& article, OneOf one);
     void nsetOfElsetsLine(LineReader& in);
     void faceSurfaceLine(LineReader& in);
     void nodeSurfaceLine(LineReader& in);
@@ -963,24 +966,26 @@ void Reader::endUnsupported() {
     model_.notes.push_back(at(sectionAt_) + ": " + what);
 }
 
-// *NSET data: node ids and node set names, or GENERATE lines "first, last[, increment]".
-void Reader::nsetLine(LineReader& in) {
-    std::vector<Index>& set = *nodeSet_;
+// *NSET and *ELSET data: ids and names of sets of the same kind, or GENERATE lines
+// "first, last[, increment]". `noun` ("node", "element") and its article word the messages.
+template <class T, class IdIndex, class Sets, class OneOf>
+void Reader::setLine(LineReader& in, std::vector<T>& set, const IdIndex& index, const Sets& sets,
+                     const std::string& noun, const std::string& article, OneOf one) {
     if (generate_) {
         if (fields_.size() < 2 || fields_.size() > 3) {
             in.fail("expected first, last[, increment] after GENERATE, got " +
                     std::to_string(fields_.size()) + " values");
         }
-        const long a = idField(in, fields_[0], "a first node id");
-        const long b = idField(in, fields_[1], "a last node id");
+        const long a = idField(in, fields_[0], ("a first " + noun + " id").c_str());
+        const long b = idField(in, fields_[1], ("a last " + noun + " id").c_str());
         const long step = fields_.size() == 3 ? idField(in, fields_[2], "a positive increment") : 1;
         if (b < a) {
-            in.expected("a last node id >= " + std::to_string(a), shown(fields_[1]));
+            in.expected("a last " + noun + " id >= " + std::to_string(a), shown(fields_[1]));
         }
         for (long id = a;; id += step) {
-            const auto it = model_.nodeIndex.find(id);
-            if (it == model_.nodeIndex.end()) {
-                in.expected("a defined node id", std::to_string(id));
+            const auto it = index.find(id);
+            if (it == index.end()) {
+                in.expected("a defined " + noun + " id", std::to_string(id));
             }
             set.push_back(it->second);
             if (b - id < step) {
@@ -991,17 +996,22 @@ void Reader::nsetLine(LineReader& in) {
     }
     for (const std::string_view f : fields_) {
         if (looksNumeric(f)) {
-            set.push_back(nodeOf(in, f));
+            set.push_back(one(f));
             continue;
         }
-        const auto it = model_.nodeSets.find(upper(unquote(f)));
-        if (f.empty() || it == model_.nodeSets.end()) {
-            in.expected("a node id or a defined node set", shown(f));
+        const auto it = sets.find(upper(unquote(f)));
+        if (f.empty() || it == sets.end()) {
+            in.expected(article + " " + noun + " id or a defined " + noun + " set", shown(f));
         }
         if (&it->second != &set) {  // a set naming itself adds nothing
             set.insert(set.end(), it->second.begin(), it->second.end());
         }
     }
+}
+
+void Reader::nsetLine(LineReader& in) {
+    setLine(in, *nodeSet_, model_.nodeIndex, model_.nodeSets, "node", "a",
+            [&](std::string_view f) { return nodeOf(in, f); });
 }
 
 void Reader::nsetOfElsetsLine(LineReader& in) {
@@ -1010,45 +1020,9 @@ void Reader::nsetOfElsetsLine(LineReader& in) {
     }
 }
 
-// *ELSET data: element ids and element set names, or GENERATE lines.
 void Reader::elsetLine(LineReader& in) {
-    std::vector<ElementRef>& set = *elementSet_;
-    if (generate_) {
-        if (fields_.size() < 2 || fields_.size() > 3) {
-            in.fail("expected first, last[, increment] after GENERATE, got " +
-                    std::to_string(fields_.size()) + " values");
-        }
-        const long a = idField(in, fields_[0], "a first element id");
-        const long b = idField(in, fields_[1], "a last element id");
-        const long step = fields_.size() == 3 ? idField(in, fields_[2], "a positive increment") : 1;
-        if (b < a) {
-            in.expected("a last element id >= " + std::to_string(a), shown(fields_[1]));
-        }
-        for (long id = a;; id += step) {
-            const auto it = elementIndex_.find(id);
-            if (it == elementIndex_.end()) {
-                in.expected("a defined element id", std::to_string(id));
-            }
-            set.push_back(it->second);
-            if (b - id < step) {
-                break;
-            }
-        }
-        return;
-    }
-    for (const std::string_view f : fields_) {
-        if (looksNumeric(f)) {
-            set.push_back(elementOf(in, f));
-            continue;
-        }
-        const auto it = model_.elementSets.find(upper(unquote(f)));
-        if (f.empty() || it == model_.elementSets.end()) {
-            in.expected("an element id or a defined element set", shown(f));
-        }
-        if (&it->second != &set) {
-            set.insert(set.end(), it->second.begin(), it->second.end());
-        }
-    }
+    setLine(in, *elementSet_, elementIndex_, model_.elementSets, "element", "an",
+            [&](std::string_view f) { return elementOf(in, f); });
 }
 
 // <element id or element set>, <face label>: S1..S6 (solids, 2D edges), SPOS/SNEG (shells, which
