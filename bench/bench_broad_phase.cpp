@@ -318,13 +318,4 @@ void registerAll() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    registerAll();
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
-        return 1;
-    }
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}
+int main(int argc, char** argv) { return contact::bench::runBenchmarks(argc, argv, registerAll); }

@@ -4,6 +4,8 @@
 
 #include "generators.hpp"
 
+#include <benchmark/benchmark.h>
+
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -81,6 +83,18 @@ inline long peakRssKb() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return u.ru_maxrss;
+}
+
+/// main() of a benchmark program whose benchmarks `registerAll` registers at run time.
+inline int runBenchmarks(int argc, char** argv, void (*registerAll)()) {
+    registerAll();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+        return 1;
+    }
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
 }
 
 }  // namespace contact::bench
