@@ -99,12 +99,18 @@ void BM_ClosestPoint(benchmark::State& state) {
         points.push_back(position(s, testing::randomLocalPoint(type, rng)) +
                          0.5 * testing::randomUnitVector(rng, planar));
     }
+    int convex = 0;
+    for (std::size_t k = 0; k < segs.size(); ++k) {
+        convex += distanceIsConvex(segs[k], points[k]) ? 1 : 0;
+    }
     std::size_t i = 0;
     for (auto _ : state) {
         benchmark::DoNotOptimize(closestPoint(segs[i % kInputs], points[i % kInputs]));
         ++i;
     }
     state.SetLabel(segmentTypeName(type));
+    // Share of inputs on the single-start path (distanceIsConvex).
+    state.counters["single_start_fraction"] = static_cast<double>(convex) / segs.size();
 }
 
 void allTypes(benchmark::internal::Benchmark* b) {

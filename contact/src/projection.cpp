@@ -36,6 +36,9 @@ constexpr double kNoiseUlps = 16.0;
 // A constraint with slack below this is tight. Iterates are snapped exactly onto the constraints
 // they hit, so this only absorbs rounding of xi + eta and points a few ulps from an edge.
 constexpr double kTightSlack = 1e-14;
+// Relative margin of the single-minimum certificate (singleMinimum) over the rounding of its
+// bounds, which are a few ulps of the node coordinates.
+constexpr double kCertificateMargin = 1e-8;
 
 // The segment and the point with node 0 moved to the origin (the round-off shift of Box2D's
 // manifold.c): far from the origin, differences of nearby coordinates keep their precision.
@@ -340,6 +343,164 @@ Minimum activeSetNewton(const Shifted& sh, Vector2d xi) noexcept {
         }
     }
     return {xi, false};
+}
+
+// The segment as a polynomial in monomials: y(xi, eta) = sum c[3a + b] xi^a eta^b, a, b <= 2.
+// Every segment type fits (Quad8 and Tri6 included; lines use b = 0 only). Exact for Quad4; the
+// others by the tensor rule on the 3 x 3 points {-1, 0, 1}^2: f = f(0) + (f(1) - f(-1))/2 s +
+// ((f(1) + f(-1))/2 - f(0)) s^2 per variable (shape functions extrapolate outside the domain).
+struct Monomials {
+    std::array<Vector3d, 9> c{};
+};
+
+Monomials monomialForm(const SegmentNodes& s) noexcept {
+    Monomials m;
+    for (Vector3d& v : m.c) {
+        v.setZero();
+    }
+    if (s.type == SegmentType::Quad4) {  // nodes at (-1,-1), (1,-1), (1,1), (-1,1)
+        m.c[0] = 0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3]);
+        m.c[3] = 0.25 * (-s.x[0] + s.x[1] + s.x[2] - s.x[3]);
+        m.c[1] = 0.25 * (-s.x[0] - s.x[1] + s.x[2] + s.x[3]);
+        m.c[4] = 0.25 * (s.x[0] - s.x[1] + s.x[2] - s.x[3]);
+        return m;
+    }
+    const bool line = parametricDim(s.type) == 1;
+    std::array<Vector3d, 9> f;  // f[3 (i + 1) + (j + 1)] = y(i, j)
+    for (int i = -1; i <= 1; ++i) {
+        for (int j = -1; j <= 1; ++j) {
+            f[3 * (i + 1) + (j + 1)] =
+                line && j != 0 ? Vector3d::Zero().eval() : position(s, Vector2d(i, j));
+        }
+    }
+    // Rule along eta for each xi sample, then along xi for each eta coefficient.
+    std::array<Vector3d, 9> g;  // g[3 (i + 1) + b]
+    for (int i = 0; i < 3; ++i) {
+        const Vector3d& lo = f[3 * i];
+        const Vector3d& mid = f[3 * i + 1];
+        const Vector3d& hi = f[3 * i + 2];
+        g[3 * i] = mid;
+        g[3 * i + 1] = line ? Vector3d::Zero().eval() : (0.5 * (hi - lo)).eval();
+        g[3 * i + 2] = line ? Vector3d::Zero().eval() : (0.5 * (hi + lo) - mid).eval();
+    }
+    for (int b = 0; b < 3; ++b) {
+        const Vector3d& lo = g[b];
+        const Vector3d& mid = g[3 + b];
+        const Vector3d& hi = g[6 + b];
+        m.c[b] = mid;
+        m.c[3 + b] = 0.5 * (hi - lo);
+        m.c[6 + b] = 0.5 * (hi + lo) - mid;
+    }
+    return m;
+}
+
+double powInt(double x, int n) noexcept { return n == 0 ? 1.0 : n == 1 ? x : x * x; }
+
+// Certificate that f(xi) = 1/2 |y(xi) - q|^2 has exactly one local minimum over the reference
+// domain D: its Hessian H = J^T J + [r . d2y/dxi_u dxi_v] is positive definite on all of D, so f
+// is strictly convex on the convex D, and the active-set Newton reaches the global minimum from
+// any start. Bounds over D (every monomial xi^a eta^b, and the difference of two of its values,
+// lies in [-1, 1] on the quad [-1, 1]^2 and on the triangle):
+//   ||J(xi) - J(centre)||_2 <= sqrt(e0^2 + e1^2),  e0 = sum over the non-constant terms of dy/dxi
+//                                                  of |coefficient|, e1 likewise for dy/deta
+//   sigma_min(J(xi)) >= sigma_min(J(centre)) - sqrt(e0^2 + e1^2)            (Weyl)
+//   |r . d2y_uv| <= sum_{m,n} |c'_m . d_n|,  r = sum c'_m phi_m (c'_0 = c_0 - q),
+//                                            d2y_uv = sum d_n psi_n
+//   ||[r . d2y_uv]||_2 <= its Frobenius norm
+// Certified when sigma_min(J)^2 exceeds the last bound with a margin far above rounding.
+// Fills `start` with the Newton start: the linearized closest point at the centre, in D.
+bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
+                   Vector2d& start) noexcept {
+    const bool line = parametricDim(type) == 1;
+    const Vector2d centre = referenceCentre(type);
+    const int bMax = line ? 0 : 2;
+    // Value and first derivatives at the centre; perturbation bounds e0, e1.
+    Vector3d yc = Vector3d::Zero();
+    Vector3d jc0 = Vector3d::Zero();
+    Vector3d jc1 = Vector3d::Zero();
+    double e0 = 0.0;
+    double e1 = 0.0;
+    for (int a = 0; a <= 2; ++a) {
+        for (int b = 0; b <= bMax; ++b) {
+            const Vector3d& c = m.c[3 * a + b];
+            const double cn = c.norm();
+            yc += powInt(centre[0], a) * powInt(centre[1], b) * c;
+            if (a >= 1) {
+                jc0 += a * powInt(centre[0], a - 1) * powInt(centre[1], b) * c;
+                e0 += (a - 1 + b >= 1) ? a * cn : 0.0;
+            }
+            if (b >= 1) {
+                jc1 += b * powInt(centre[0], a) * powInt(centre[1], b - 1) * c;
+                e1 += (a + b - 1 >= 1) ? b * cn : 0.0;
+            }
+        }
+    }
+    // Second-derivative coefficients d_n of y_xixi, y_xieta, y_etaeta (by monomial index n).
+    std::array<std::array<Vector3d, 9>, 3> d;
+    for (auto& dd : d) {
+        for (Vector3d& v : dd) {
+            v.setZero();
+        }
+    }
+    for (int a = 0; a <= 2; ++a) {
+        for (int b = 0; b <= bMax; ++b) {
+            const Vector3d& c = m.c[3 * a + b];
+            if (a == 2) {
+                d[0][b] += 2.0 * c;
+            }
+            if (a >= 1 && b >= 1) {
+                d[1][3 * (a - 1) + (b - 1)] += double(a * b) * c;
+            }
+            if (b == 2) {
+                d[2][3 * a] += 2.0 * c;
+            }
+        }
+    }
+    std::array<double, 3> bound{};
+    for (int uv = 0; uv < 3; ++uv) {
+        for (int n = 0; n < 9; ++n) {
+            if (d[uv][n].isZero(0.0)) {
+                continue;
+            }
+            for (int k = 0; k < 9; ++k) {
+                const Vector3d ck = k == 0 ? (m.c[0] - q).eval() : m.c[k];
+                bound[uv] += std::abs(ck.dot(d[uv][n]));
+            }
+        }
+    }
+    // Smallest singular value of J(centre) and the linearized start.
+    const double g00 = jc0.squaredNorm();
+    const double g11 = jc1.squaredNorm();
+    const double g01 = jc0.dot(jc1);
+    const Vector3d rc = q - yc;
+    double sigma = 0.0;
+    double perturbation = 0.0;
+    if (line) {
+        sigma = std::sqrt(g00) - e0;
+        perturbation = bound[0];
+        start = Vector2d(g00 > 0.0 ? centre[0] + jc0.dot(rc) / g00 : centre[0], 0.0);
+    } else {
+        const double tr = g00 + g11;
+        const double det = g00 * g11 - g01 * g01;
+        const double lambdaMax = 0.5 * (tr + std::hypot(g00 - g11, 2.0 * g01));
+        const double lambdaMin = lambdaMax > 0.0 ? std::max(det, 0.0) / lambdaMax : 0.0;
+        sigma = std::sqrt(lambdaMin) - std::hypot(e0, e1);
+        perturbation = std::sqrt(bound[0] * bound[0] + 2.0 * bound[1] * bound[1] +
+                                 bound[2] * bound[2]);
+        const double b0 = jc0.dot(rc);
+        const double b1 = jc1.dot(rc);
+        start = det > 0.0 ? Vector2d(centre[0] + (g11 * b0 - g01 * b1) / det,
+                                     centre[1] + (g00 * b1 - g01 * b0) / det)
+                          : centre;
+    }
+    if (!start.allFinite()) {
+        start = centre;
+    }
+    clampToDomain(type, start);
+    // Margin: the bounds are computed in floating point from rounded coefficients; 1e-8 relative
+    // is far above that rounding (a few ulps of the node coordinates).
+    const double scale = jc0.squaredNorm() + jc1.squaredNorm() + perturbation;
+    return sigma > 0.0 && sigma * sigma > perturbation + kCertificateMargin * scale;
 }
 
 // Sample grids of the reference domain, as intervals per side: coarse for the usual case, fine when
@@ -696,8 +857,20 @@ const char* projectionStatusName(ProjectionStatus s) noexcept {
     return "?";
 }
 
+bool distanceIsConvex(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept {
+    if (s.type == SegmentType::Line2 || s.type == SegmentType::Tri3) {
+        return true;
+    }
+    const Shifted sh = shiftToNode0(s, p);
+    Vector2d start;
+    return singleMinimum(s.type, monomialForm(sh.s), sh.q, start);
+}
+
 // Line2 and Tri3: closed form. The others:
 //
+//   if singleMinimum(s, p) (the distance is provably strictly convex over the domain: flat and
+//   mildly curved segments with p near them, the usual case): one Newton run from the linearized
+//   closest point at the centre. Otherwise:
 //   seeds = local minima of |x(xi) - p| sampled on a coarse grid (7 x 7 on a quad), or on a fine
 //           grid (33 x 33), edges included, when p may lie beyond a centre of curvature
 //   for each seed, best first: xi_k = activeSetNewton(seed)
@@ -715,6 +888,11 @@ Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcep
     case SegmentType::Quad4:
     case SegmentType::Quad8:
     case SegmentType::Quad9: break;
+    }
+    Vector2d start;
+    if (singleMinimum(s.type, monomialForm(sh.s), sh.q, start)) {
+        const Minimum m = activeSetNewton(sh, start);
+        return finish(s, sh, m.xi, m.converged);
     }
     // Local search from each seed; keep the closest result (the first on a tie: deterministic).
     const Seeds seeds = gridSeeds(sh);

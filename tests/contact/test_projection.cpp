@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <set>
 #include <string>
@@ -672,6 +673,141 @@ TEST(Projection, CollapsedCornerTakesTheNormalNextToIt) {
         EXPECT_NEAR(pr.gap, h, 1e-14);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The single-minimum certificate (distanceIsConvex): closestPoint() trusts it to run one Newton
+// start, so it must never be true where the squared distance is not convex.
+
+// Smallest eigenvalue of the Hessian of 1/2 |x(xi) - p|^2 at xi (lines: the 1 x 1 case).
+double hessianMinEigenvalue(const SegmentNodes& s, const Vector3d& p, const Vector2d& xi) {
+    const ShapeFunctions f = shapeFunctions(s.type, xi);
+    Vector3d y = Vector3d::Zero();
+    Vector3d yu = Vector3d::Zero();
+    Vector3d yv = Vector3d::Zero();
+    Vector3d yuu = Vector3d::Zero();
+    Vector3d yuv = Vector3d::Zero();
+    Vector3d yvv = Vector3d::Zero();
+    for (int i = 0; i < nodeCount(s.type); ++i) {
+        y += f.N[i] * s.x[i];
+        yu += f.dXi[i] * s.x[i];
+        yv += f.dEta[i] * s.x[i];
+        yuu += f.dXiXi[i] * s.x[i];
+        yuv += f.dXiEta[i] * s.x[i];
+        yvv += f.dEtaEta[i] * s.x[i];
+    }
+    const Vector3d r = y - p;
+    const double h00 = yu.squaredNorm() + r.dot(yuu);
+    if (parametricDim(s.type) == 1) {
+        return h00;
+    }
+    const double h11 = yv.squaredNorm() + r.dot(yvv);
+    const double h01 = yu.dot(yv) + r.dot(yuv);
+    return 0.5 * (h00 + h11) - std::hypot(0.5 * (h00 - h11), h01);
+}
+
+class ConvexityCertificate : public ::testing::TestWithParam<SegmentType> {};
+
+// Wherever the certificate holds, the Hessian sampled on a fine grid of the domain is positive
+// definite, and the single-start result matches the oracle. Warps and curvatures from flat to
+// strong, points from on the segment to far away, so both answers occur.
+TEST_P(ConvexityCertificate, HoldsOnlyWhereTheHessianIsPositiveDefinite) {
+    const SegmentType type = GetParam();
+    std::mt19937 rng(31000 + static_cast<unsigned>(type));
+    const bool line = parametricDim(type) == 1;
+    int certified = 0;
+    int refused = 0;
+    for (int c = 0; c < 150; ++c) {
+        RandomSegmentOptions opt;
+        opt.size = uniform(rng, 0.2, 5.0);
+        const double strength = c % 2 == 0 ? 0.5 : 0.05;
+        opt.warp = uniform(rng, 0.0, strength);
+        opt.curvature = uniform(rng, 0.0, 0.6 * strength);
+        opt.offset = 10.0;
+        const SegmentNodes s = validRandomSegment(type, rng, opt);
+        for (const PointKind kind : kAllPointKinds) {
+            const Vector3d p = randomQueryPoint(s, kind, rng);
+            if (!distanceIsConvex(s, p)) {
+                ++refused;
+                continue;
+            }
+            ++certified;
+            SCOPED_TRACE(describe(s, p));
+            const int n = 24;
+            double worst = std::numeric_limits<double>::infinity();
+            for (int i = 0; i <= n; ++i) {
+                for (int j = 0; j <= (line ? 0 : n); ++j) {
+                    const Vector2d xi = isTriangle(type)
+                                            ? Vector2d(double(i) / n, double(j) / n)
+                                            : Vector2d(-1.0 + 2.0 * i / n,
+                                                       line ? 0.0 : -1.0 + 2.0 * j / n);
+                    if (inReferenceDomain(type, xi)) {
+                        worst = std::min(worst, hessianMinEigenvalue(s, p, xi));
+                    }
+                }
+            }
+            EXPECT_GT(worst, 0.0);
+            expectMatchesOracle(s, p, closestPoint(s, p));
+        }
+    }
+    std::printf("[ stats    ] %s: certified %d, refused %d\n", segmentTypeName(type), certified,
+                refused);
+    EXPECT_GT(certified, 50);
+    EXPECT_GT(refused, 0);
+}
+
+// The usual contact case takes the fast path: a segment of a mesh of a sphere with ten elements
+// per radian (warped, for Quad4: its corners on the sphere) and a point within half the segment
+// size of it, off-centre in the segment.
+TEST_P(ConvexityCertificate, SegmentsOfASmoothSurfaceWithNearPointsAreCertified) {
+    const SegmentType type = GetParam();
+    std::mt19937 rng(32000 + static_cast<unsigned>(type));
+    const bool line = parametricDim(type) == 1;
+    const double R = 10.0;  // the segment spans about one unit
+    int certified = 0;
+    const int cases = 400;
+    for (int c = 0; c < cases; ++c) {
+        // A cell of the sphere (circle) mesh around a random direction, squeezed up to 2:1.
+        const double su = uniform(rng, 0.5, 1.0) / R;
+        const double sv = uniform(rng, 0.5, 1.0) / R;
+        SegmentNodes cell;
+        cell.type = type;
+        for (int i = 0; i < nodeCount(type); ++i) {
+            const Vector2d q = nodeLocalCoordinates(type, i);
+            const Vector3d dir = line ? Vector3d(su * q.x(), 1.0, 0.0)
+                                      : Vector3d(su * q.x(), sv * q.y(), 1.0);
+            cell.x[i] = R * dir.normalized();
+        }
+        const Motion m = randomMotion(type, rng, 10.0);
+        const SegmentNodes s = transformed(cell, m.R, m.t);
+        const Vector2d xi = randomLocalPoint(type, rng);
+        const Vector3d p = position(s, xi) + uniform(rng, -0.5, 0.5) * outwardNormal(s, xi);
+        certified += distanceIsConvex(s, p) ? 1 : 0;
+    }
+    std::printf("[ stats    ] %s: certified %d of %d\n", segmentTypeName(type), certified, cases);
+    EXPECT_GE(certified, cases * 95 / 100) << segmentTypeName(type);
+}
+
+// Beyond the centre of curvature the distance has several minima: never certified.
+TEST(ConvexityCertificateCases, RefusedAtTheCentreOfCurvature) {
+    EXPECT_FALSE(distanceIsConvex(quarterCircleLine3(1.0), Vector3d::Zero()));
+    EXPECT_FALSE(distanceIsConvex(sphereOctantTri6(1.0), Vector3d::Zero()));
+    EXPECT_FALSE(distanceIsConvex(sphereCapQuad(SegmentType::Quad8, 1.0), Vector3d::Zero()));
+    EXPECT_FALSE(distanceIsConvex(sphereCapQuad(SegmentType::Quad9, 1.0), Vector3d::Zero()));
+    SegmentNodes saddle = flatSquare(SegmentType::Quad4, 1.0);
+    for (int i = 0; i < 4; ++i) {
+        saddle.x[i].z() = i % 2 == 0 ? 0.4 : -0.4;
+    }
+    EXPECT_FALSE(distanceIsConvex(saddle, Vector3d(0.0, 0.0, 5.0)));
+    EXPECT_TRUE(distanceIsConvex(flatSquare(SegmentType::Quad4, 1.0), Vector3d(0.1, 0.2, 0.3)));
+}
+
+INSTANTIATE_TEST_SUITE_P(CurvedOrWarpedTypes, ConvexityCertificate,
+                         ::testing::Values(SegmentType::Line3, SegmentType::Tri6,
+                                           SegmentType::Quad4, SegmentType::Quad8,
+                                           SegmentType::Quad9),
+                         [](const ::testing::TestParamInfo<SegmentType>& info) {
+                             return std::string(segmentTypeName(info.param));
+                         });
 
 TEST(Projection, StatusNamesAreDistinct) {
     std::set<std::string> names;

@@ -38,11 +38,17 @@ struct Projection {
 /// Closest point on a segment (over its whole closed reference domain) to p.
 ///
 /// Line2 and Tri3 are solved in closed form (Ericson, Real-Time Collision Detection, 5.1.2 and
-/// 5.1.5). The others (warped Quad4, curved quadratic segments) run an active-set Newton method on
-/// 1/2 |x(xi) - p|^2 with the domain's edges as constraints, from every local minimum of a sample
-/// grid (a finer grid when p may lie beyond a centre of curvature), so that the global closest
-/// point is found, also on edges and corners.
+/// 5.1.5). The others run an active-set Newton method on 1/2 |x(xi) - p|^2 with the domain's edges
+/// as constraints: from one start when distanceIsConvex(s, p), otherwise from every local minimum
+/// of a sample grid (a finer grid when p may lie beyond a centre of curvature), so that the global
+/// closest point is found, also on edges and corners.
 /// Never throws, never allocates.
 [[nodiscard]] Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept;
+
+/// True when 1/2 |x(xi) - p|^2 is provably strictly convex over the whole reference domain, so it
+/// has a single local minimum and closestPoint() needs a single Newton start: a bound of the
+/// Hessian from the segment's polynomial coefficients (flat and mildly curved segments with p
+/// near them pass; p beyond a centre of curvature never does). Line2 and Tri3: always true.
+[[nodiscard]] bool distanceIsConvex(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept;
 
 }  // namespace contact
