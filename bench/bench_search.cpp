@@ -123,6 +123,7 @@ void runSearch(benchmark::State& state, const std::string& kind, SearchMode mode
     const double segments = static_cast<double>(sc.master.size()) + (sc.self ? 0.0 : sc.slave.size());
     state.counters["pairs"] = last.pairs;
     state.counters["candidates"] = static_cast<double>(last.candidates);
+    state.counters["projections"] = static_cast<double>(last.projections);
     state.counters["list"] = static_cast<double>(last.listSize);
     state.counters["bytes_per_segment"] = static_cast<double>(search.memoryBytes()) / segments;
     state.counters["rss_MB"] = static_cast<double>(peak) / 1024.0;

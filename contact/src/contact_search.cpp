@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace contact {
 namespace {
@@ -128,8 +129,10 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     slaveObb3_.assign(dim_ == 3 ? slaveObbs : 0, Obb3{});
     slaveObb2_.assign(dim_ == 2 ? slaveObbs : 0, Obb2{});
     candOffsets_.assign(static_cast<std::size_t>(s) + 1, 0);
-    survivorCount_.assign(s, 0);
+    survivorCount_.assign(nodeMode ? 0 : s, 0);
+    survivors_.clear();
     threadPairs_.resize(options_.threads);
+    threadOrder_.resize(options_.threads);
     detail::reservePairs(pairs_, nodeMode ? s : 0);
 }
 
@@ -306,16 +309,17 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
                   candMasters_.begin() + static_cast<std::ptrdiff_t>(filled));
         filled += threadPairs_[t].size();
     }
-    survivors_.resize(total);
+    if (!nodeMode) {
+        survivors_.resize(total);
+    }
     haveList_ = true;
 }
 
-// Narrow phase: for every listed pair, the exact buffered-AABB test, then the OBB SAT (a point
-// against the master box in node mode; 4 or 15 axes in segment mode). Survivors go to the
-// candidate's own slots, so slave items are independent and threads never share output.
-void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
+// Segment mode narrow phase: for every listed pair, the exact buffered-AABB test, then the OBB
+// SAT (4 or 15 axes). Survivors go to the candidate's own slots, so slave items are independent
+// and threads never share output.
+void ContactSearch::narrowPhase(UpdateStats& stats) {
     const auto t0 = Clock::now();
-    const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     long long candidates = 0;
     long long survivors = 0;
 #pragma omp parallel for num_threads(options_.threads) schedule(dynamic, 256) \
@@ -326,29 +330,16 @@ void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
         const Index last = candOffsets_[k + 1];
         for (Index c = first; c < last; ++c) {
             const Index j = candMasters_[c];
-            if (nodeMode) {
-                const Eigen::Vector3d p = x.node(slaveNodes_[k]);
-                if (!detail::aabbContains(masterLo_.col(j), masterHi_.col(j), p)) {
-                    continue;
-                }
-                ++candidates;
-                const bool in = dim_ == 3 ? detail::obbContains(masterObb3_[j], p)
-                                          : detail::obbContains(masterObb2_[j], p);
-                if (!in) {
-                    continue;
-                }
-            } else {
-                if ((slaveLo_.col(k).array() > masterHi_.col(j).array()).any() ||
-                    (masterLo_.col(j).array() > slaveHi_.col(k).array()).any()) {
-                    continue;
-                }
-                ++candidates;
-                const bool separated = dim_ == 3
-                                           ? satDisjoint3d(slaveObb3_[k], masterObb3_[j]).separated
-                                           : satDisjoint2d(slaveObb2_[k], masterObb2_[j]).separated;
-                if (separated) {
-                    continue;
-                }
+            if ((slaveLo_.col(k).array() > masterHi_.col(j).array()).any() ||
+                (masterLo_.col(j).array() > slaveHi_.col(k).array()).any()) {
+                continue;
+            }
+            ++candidates;
+            const bool separated = dim_ == 3
+                                       ? satDisjoint3d(slaveObb3_[k], masterObb3_[j]).separated
+                                       : satDisjoint2d(slaveObb2_[k], masterObb2_[j]).separated;
+            if (separated) {
+                continue;
             }
             ++survivors;
             survivors_[first + n++] = j;
@@ -360,31 +351,65 @@ void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
     stats.timeNarrow = msSince(t0);
 }
 
-// Projection: each slave node's closest point over its surviving master segments (ties to the
-// lower segment index), kept when within the capture distance. Written at column k, then
-// compacted in node order.
+// Node mode, narrow phase and projection in one pass per slave node (no survivor list):
+//
+//   for each listed master j: exact buffered-AABB test, then point-in-buffered-OBB; a survivor
+//     gets lb_j = distance from p to the OBB shrunk by the capture distance (still enclosing the
+//     segment with the rounding pad to spare, so lb_j is below any computed distance to j)
+//   visit survivors by increasing lb_j: stop at the first lb_j > best distance so far (no later
+//     one can be closer, nor tie); otherwise closestXi() and keep the closer (ties: lower index)
+//   keep the best when within the capture distance; the frame is computed for it alone
+//
+// The result is the exhaustive one: every skipped segment is provably farther than the best.
+// Written at column k, then compacted in node order.
 void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     const auto t0 = Clock::now();
     const Surface& master = *master_;
     const double capture = capture_;
-#pragma omp parallel for num_threads(options_.threads) schedule(dynamic, 256)
-    for (Index k = 0; k < numSlaveItems_; ++k) {
-        const Eigen::Vector3d p = x.node(slaveNodes_[k]);
-        Projection best;
-        Index bestJ = kNoIndex;
-        const Index first = candOffsets_[k];
-        for (Index c = first; c < first + survivorCount_[k]; ++c) {
-            const Index j = survivors_[c];
-            const Projection pr = closestPoint(gatherSegment(master, j, x), p);
-            if (bestJ == kNoIndex || detail::closer(pr.distance, j, best.distance, bestJ)) {
-                best = pr;
-                bestJ = j;
+    long long candidates = 0;
+    long long survivors = 0;
+    long long projections = 0;
+#pragma omp parallel num_threads(options_.threads) reduction(+ : candidates, survivors, projections)
+    {
+        std::vector<std::pair<double, Index>>& order = threadOrder_[threadIndex()];
+#pragma omp for schedule(dynamic, 256)
+        for (Index k = 0; k < numSlaveItems_; ++k) {
+            const Eigen::Vector3d p = x.node(slaveNodes_[k]);
+            order.clear();
+            for (Index c = candOffsets_[k]; c < candOffsets_[k + 1]; ++c) {
+                const Index j = candMasters_[c];
+                if (!detail::aabbContains(masterLo_.col(j), masterHi_.col(j), p)) {
+                    continue;
+                }
+                ++candidates;
+                double lb = 0.0;
+                const bool in = dim_ == 3 ? detail::obbContains(masterObb3_[j], p, capture, lb)
+                                          : detail::obbContains(masterObb2_[j], p, capture, lb);
+                if (in) {
+                    order.emplace_back(lb, j);
+                }
             }
-        }
-        if (bestJ != kNoIndex && best.distance <= capture) {
-            detail::storePair(pairs_, k, slaveNodes_[k], bestJ, best);
-        } else {
-            pairs_.master[k] = kNoIndex;
+            survivors += static_cast<long long>(order.size());
+            std::sort(order.begin(), order.end());
+            ClosestXi best;
+            Index bestJ = kNoIndex;
+            for (const auto& [lb, j] : order) {
+                if (bestJ != kNoIndex && lb > best.distance) {
+                    break;
+                }
+                ++projections;
+                const ClosestXi pr = closestXi(gatherSegment(master, j, x), p);
+                if (bestJ == kNoIndex || detail::closer(pr.distance, j, best.distance, bestJ)) {
+                    best = pr;
+                    bestJ = j;
+                }
+            }
+            if (bestJ != kNoIndex && best.distance <= capture) {
+                detail::storePair(pairs_, k, slaveNodes_[k], bestJ,
+                                  projectionAt(gatherSegment(master, bestJ, x), p, best));
+            } else {
+                pairs_.master[k] = kNoIndex;
+            }
         }
     }
     Index count = 0;
@@ -397,6 +422,9 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
         }
     }
     pairs_.count = count;
+    stats.candidates = candidates;
+    stats.satSurvivors = survivors;
+    stats.projections = projections;
     stats.pairs = count;
     stats.worstProjection = worst;
     stats.timeProjection = msSince(t0);
@@ -446,10 +474,10 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
     }
     stats.listSize = static_cast<long long>(candMasters_.size());
     stats.timeBroad = msSince(t0);
-    narrowPhase(x, stats);
     if (options_.mode == SearchMode::kNodeToSegment) {
         projectNodes(x, stats);
     } else {
+        narrowPhase(stats);
         collectSegmentPairs(stats);
     }
     return stats;
@@ -466,6 +494,9 @@ std::size_t ContactSearch::memoryBytes() const noexcept {
     total += bytes(candOffsets_) + bytes(candMasters_) + bytes(survivors_) + bytes(survivorCount_);
     total += bytes(exclOffsets_) + bytes(exclNodes_) + bytes(slaveNodes_);
     for (const auto& v : threadPairs_) {
+        total += bytes(v);
+    }
+    for (const auto& v : threadOrder_) {
         total += bytes(v);
     }
     return total;

@@ -158,6 +158,108 @@ LocalGeometry evaluate(const SegmentNodes& s, const Vector2d& xi) noexcept {
     return l;
 }
 
+// The segment as a polynomial in monomials: y(xi, eta) = sum c[3a + b] xi^a eta^b, a, b <= 2.
+// Every segment type fits (Quad8 and Tri6 included; lines use b = 0 only). Exact for Quad4; the
+// others by the tensor rule on the 3 x 3 points {-1, 0, 1}^2: f = f(0) + (f(1) - f(-1))/2 s +
+// ((f(1) + f(-1))/2 - f(0)) s^2 per variable (shape functions extrapolate outside the domain).
+struct Monomials {
+    std::array<Vector3d, 9> c{};
+};
+
+Monomials monomialForm(const SegmentNodes& s) noexcept {
+    Monomials m;
+    for (Vector3d& v : m.c) {
+        v.setZero();
+    }
+    if (s.type == SegmentType::Quad4) {  // nodes at (-1,-1), (1,-1), (1,1), (-1,1)
+        m.c[0] = 0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3]);
+        m.c[3] = 0.25 * (-s.x[0] + s.x[1] + s.x[2] - s.x[3]);
+        m.c[1] = 0.25 * (-s.x[0] - s.x[1] + s.x[2] + s.x[3]);
+        m.c[4] = 0.25 * (s.x[0] - s.x[1] + s.x[2] - s.x[3]);
+        return m;
+    }
+    const bool line = parametricDim(s.type) == 1;
+    std::array<Vector3d, 9> f;  // f[3 (i + 1) + (j + 1)] = y(i, j)
+    for (int i = -1; i <= 1; ++i) {
+        for (int j = -1; j <= 1; ++j) {
+            f[3 * (i + 1) + (j + 1)] =
+                line && j != 0 ? Vector3d::Zero().eval() : position(s, Vector2d(i, j));
+        }
+    }
+    // Rule along eta for each xi sample, then along xi for each eta coefficient.
+    std::array<Vector3d, 9> g;  // g[3 (i + 1) + b]
+    for (int i = 0; i < 3; ++i) {
+        const Vector3d& lo = f[3 * i];
+        const Vector3d& mid = f[3 * i + 1];
+        const Vector3d& hi = f[3 * i + 2];
+        g[3 * i] = mid;
+        g[3 * i + 1] = line ? Vector3d::Zero().eval() : (0.5 * (hi - lo)).eval();
+        g[3 * i + 2] = line ? Vector3d::Zero().eval() : (0.5 * (hi + lo) - mid).eval();
+    }
+    for (int b = 0; b < 3; ++b) {
+        const Vector3d& lo = g[b];
+        const Vector3d& mid = g[3 + b];
+        const Vector3d& hi = g[6 + b];
+        m.c[b] = mid;
+        m.c[3 + b] = 0.5 * (hi - lo);
+        m.c[6 + b] = 0.5 * (hi + lo) - mid;
+    }
+    return m;
+}
+
+// Geometry seen by the Newton iteration: y(xi) with its derivatives, from the nodes.
+struct NodalGeometry {
+    const SegmentNodes& s;
+    [[nodiscard]] LocalGeometry at(const Vector2d& xi) const noexcept { return evaluate(s, xi); }
+    [[nodiscard]] Vector3d position(const Vector2d& xi) const noexcept {
+        return contact::position(s, xi);
+    }
+};
+
+// The same from the monomial form: a few multiply-adds (bilinear for Quad4), no shape functions.
+struct MonomialGeometry {
+    const Monomials& m;
+    int degree;  // highest power of xi and of eta: 1 for Quad4, 2 otherwise
+    [[nodiscard]] LocalGeometry at(const Vector2d& xi) const noexcept {
+        const double pu[3] = {1.0, xi[0], xi[0] * xi[0]};
+        const double pv[3] = {1.0, xi[1], xi[1] * xi[1]};
+        LocalGeometry l;
+        for (int a = 0; a <= degree; ++a) {
+            for (int b = 0; b <= degree; ++b) {
+                const Vector3d& c = m.c[3 * a + b];
+                l.y += (pu[a] * pv[b]) * c;
+                if (a >= 1) {
+                    l.yXi += (a * pu[a - 1] * pv[b]) * c;
+                }
+                if (b >= 1) {
+                    l.yEta += (b * pu[a] * pv[b - 1]) * c;
+                }
+                if (a == 2) {
+                    l.yXiXi += (2.0 * pv[b]) * c;
+                }
+                if (a >= 1 && b >= 1) {
+                    l.yXiEta += (a * b * pu[a - 1] * pv[b - 1]) * c;
+                }
+                if (b == 2) {
+                    l.yEtaEta += (2.0 * pu[a]) * c;
+                }
+            }
+        }
+        return l;
+    }
+    [[nodiscard]] Vector3d position(const Vector2d& xi) const noexcept {
+        const double pu[3] = {1.0, xi[0], xi[0] * xi[0]};
+        const double pv[3] = {1.0, xi[1], xi[1] * xi[1]};
+        Vector3d y = Vector3d::Zero();
+        for (int a = 0; a <= degree; ++a) {
+            for (int b = 0; b <= degree; ++b) {
+                y += (pu[a] * pv[b]) * m.c[3 * a + b];
+            }
+        }
+        return y;
+    }
+};
+
 // Newton step along the unit direction t: -(t.g / t.H.t) t; Gauss-Newton curvature t.G.t plus a
 // Levenberg shift where t.H.t is not safely positive. Zero when there is no curvature at all.
 Vector2d stepAlong(const Matrix2d& H, const Matrix2d& G, const Vector2d& g,
@@ -260,7 +362,8 @@ struct Minimum {
     bool converged = false;
 };
 
-Minimum activeSetNewton(const Shifted& sh, Vector2d xi) noexcept {
+template <class Geometry>
+Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi) noexcept {
     const SegmentType type = sh.s.type;
     const Domain dom = referenceDomain(type);
     const int dim = parametricDim(type);
@@ -270,7 +373,7 @@ Minimum activeSetNewton(const Shifted& sh, Vector2d xi) noexcept {
         extent = std::max(extent, sh.s.x[i].norm());
     }
     for (int it = 0; it < tol::kProjectionMaxIterations; ++it) {
-        const LocalGeometry l = evaluate(sh.s, xi);
+        const LocalGeometry l = geometry.at(xi);
         const Vector3d r = l.y - sh.q;
         const Vector2d g(l.yXi.dot(r), l.yEta.dot(r));
         Matrix2d G;
@@ -325,7 +428,7 @@ Minimum activeSetNewton(const Shifted& sh, Vector2d xi) noexcept {
                 snap(dom, onto, -1, trial);
             }
             clampToDomain(type, trial);
-            const Vector3d dy = position(sh.s, trial) - l.y;
+            const Vector3d dy = geometry.position(trial) - l.y;
             const double df = dy.dot(r + 0.5 * dy);
             if (df <= kArmijo * alpha * slope || (bt == 0 && df <= fNoise)) {
                 accepted = true;
@@ -343,55 +446,6 @@ Minimum activeSetNewton(const Shifted& sh, Vector2d xi) noexcept {
         }
     }
     return {xi, false};
-}
-
-// The segment as a polynomial in monomials: y(xi, eta) = sum c[3a + b] xi^a eta^b, a, b <= 2.
-// Every segment type fits (Quad8 and Tri6 included; lines use b = 0 only). Exact for Quad4; the
-// others by the tensor rule on the 3 x 3 points {-1, 0, 1}^2: f = f(0) + (f(1) - f(-1))/2 s +
-// ((f(1) + f(-1))/2 - f(0)) s^2 per variable (shape functions extrapolate outside the domain).
-struct Monomials {
-    std::array<Vector3d, 9> c{};
-};
-
-Monomials monomialForm(const SegmentNodes& s) noexcept {
-    Monomials m;
-    for (Vector3d& v : m.c) {
-        v.setZero();
-    }
-    if (s.type == SegmentType::Quad4) {  // nodes at (-1,-1), (1,-1), (1,1), (-1,1)
-        m.c[0] = 0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3]);
-        m.c[3] = 0.25 * (-s.x[0] + s.x[1] + s.x[2] - s.x[3]);
-        m.c[1] = 0.25 * (-s.x[0] - s.x[1] + s.x[2] + s.x[3]);
-        m.c[4] = 0.25 * (s.x[0] - s.x[1] + s.x[2] - s.x[3]);
-        return m;
-    }
-    const bool line = parametricDim(s.type) == 1;
-    std::array<Vector3d, 9> f;  // f[3 (i + 1) + (j + 1)] = y(i, j)
-    for (int i = -1; i <= 1; ++i) {
-        for (int j = -1; j <= 1; ++j) {
-            f[3 * (i + 1) + (j + 1)] =
-                line && j != 0 ? Vector3d::Zero().eval() : position(s, Vector2d(i, j));
-        }
-    }
-    // Rule along eta for each xi sample, then along xi for each eta coefficient.
-    std::array<Vector3d, 9> g;  // g[3 (i + 1) + b]
-    for (int i = 0; i < 3; ++i) {
-        const Vector3d& lo = f[3 * i];
-        const Vector3d& mid = f[3 * i + 1];
-        const Vector3d& hi = f[3 * i + 2];
-        g[3 * i] = mid;
-        g[3 * i + 1] = line ? Vector3d::Zero().eval() : (0.5 * (hi - lo)).eval();
-        g[3 * i + 2] = line ? Vector3d::Zero().eval() : (0.5 * (hi + lo) - mid).eval();
-    }
-    for (int b = 0; b < 3; ++b) {
-        const Vector3d& lo = g[b];
-        const Vector3d& mid = g[3 + b];
-        const Vector3d& hi = g[6 + b];
-        m.c[b] = mid;
-        m.c[3 + b] = 0.5 * (hi - lo);
-        m.c[6 + b] = 0.5 * (hi + lo) - mid;
-    }
-    return m;
 }
 
 double powInt(double x, int n) noexcept { return n == 0 ? 1.0 : n == 1 ? x : x * x; }
@@ -413,14 +467,15 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
                    Vector2d& start) noexcept {
     const bool line = parametricDim(type) == 1;
     const Vector2d centre = referenceCentre(type);
-    const int bMax = line ? 0 : 2;
+    const int aMax = type == SegmentType::Quad4 ? 1 : 2;  // highest power present
+    const int bMax = line ? 0 : aMax;
     // Value and first derivatives at the centre; perturbation bounds e0, e1.
     Vector3d yc = Vector3d::Zero();
     Vector3d jc0 = Vector3d::Zero();
     Vector3d jc1 = Vector3d::Zero();
     double e0 = 0.0;
     double e1 = 0.0;
-    for (int a = 0; a <= 2; ++a) {
+    for (int a = 0; a <= aMax; ++a) {
         for (int b = 0; b <= bMax; ++b) {
             const Vector3d& c = m.c[3 * a + b];
             const double cn = c.norm();
@@ -442,7 +497,7 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
             v.setZero();
         }
     }
-    for (int a = 0; a <= 2; ++a) {
+    for (int a = 0; a <= aMax; ++a) {
         for (int b = 0; b <= bMax; ++b) {
             const Vector3d& c = m.c[3 * a + b];
             if (a == 2) {
@@ -456,15 +511,18 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
             }
         }
     }
+    const Vector3d c0q = m.c[0] - q;
     std::array<double, 3> bound{};
     for (int uv = 0; uv < 3; ++uv) {
         for (int n = 0; n < 9; ++n) {
             if (d[uv][n].isZero(0.0)) {
                 continue;
             }
-            for (int k = 0; k < 9; ++k) {
-                const Vector3d ck = k == 0 ? (m.c[0] - q).eval() : m.c[k];
-                bound[uv] += std::abs(ck.dot(d[uv][n]));
+            for (int a = 0; a <= aMax; ++a) {
+                for (int b = 0; b <= bMax; ++b) {
+                    const Vector3d& ck = a + b == 0 ? c0q : m.c[3 * a + b];
+                    bound[uv] += std::abs(ck.dot(d[uv][n]));
+                }
             }
         }
     }
@@ -482,9 +540,9 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
     } else {
         const double tr = g00 + g11;
         const double det = g00 * g11 - g01 * g01;
-        const double lambdaMax = 0.5 * (tr + std::hypot(g00 - g11, 2.0 * g01));
+        const double lambdaMax = 0.5 * (tr + std::sqrt((g00 - g11) * (g00 - g11) + 4.0 * g01 * g01));
         const double lambdaMin = lambdaMax > 0.0 ? std::max(det, 0.0) / lambdaMax : 0.0;
-        sigma = std::sqrt(lambdaMin) - std::hypot(e0, e1);
+        sigma = std::sqrt(lambdaMin) - std::sqrt(e0 * e0 + e1 * e1);
         perturbation = std::sqrt(bound[0] * bound[0] + 2.0 * bound[1] * bound[1] +
                                  bound[2] * bound[2]);
         const double b0 = jc0.dot(rc);
@@ -878,11 +936,14 @@ bool distanceIsConvex(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept 
 //
 // Several seeds because the distance to a curved segment can have several local minima; a
 // single Newton run finds only the one whose basin holds its start.
-Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept {
-    const Shifted sh = shiftToNode0(s, p);
-    switch (s.type) {
-    case SegmentType::Line2: return finish(s, sh, closestOnLine2(sh), true);
-    case SegmentType::Tri3: return finish(s, sh, closestOnTri3(sh), true);
+namespace {
+
+// Local coordinates of the closest point, from the shifted problem.
+Minimum closestMinimum(const Shifted& sh) noexcept {
+    const SegmentType type = sh.s.type;
+    switch (type) {
+    case SegmentType::Line2: return {closestOnLine2(sh), true};
+    case SegmentType::Tri3: return {closestOnTri3(sh), true};
     case SegmentType::Line3:
     case SegmentType::Tri6:
     case SegmentType::Quad4:
@@ -890,23 +951,49 @@ Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcep
     case SegmentType::Quad9: break;
     }
     Vector2d start;
-    if (singleMinimum(s.type, monomialForm(sh.s), sh.q, start)) {
-        const Minimum m = activeSetNewton(sh, start);
-        return finish(s, sh, m.xi, m.converged);
+    const Monomials mono = monomialForm(sh.s);
+    if (singleMinimum(type, mono, sh.q, start)) {
+        const MonomialGeometry geometry{mono, type == SegmentType::Quad4 ? 1 : 2};
+        return activeSetNewton(sh, geometry, start);
     }
     // Local search from each seed; keep the closest result (the first on a tie: deterministic).
     const Seeds seeds = gridSeeds(sh);
     Minimum best;
     double bestSq = 0.0;
     for (int k = 0; k < seeds.count; ++k) {
-        const Minimum m = activeSetNewton(sh, seeds.xi[k]);
+        const Minimum m = activeSetNewton(sh, NodalGeometry{sh.s}, seeds.xi[k]);
         const double dSq = (position(sh.s, m.xi) - sh.q).squaredNorm();
         if (k == 0 || dSq < bestSq) {
             best = m;
             bestSq = dSq;
         }
     }
-    return finish(s, sh, best.xi, best.converged);
+    return best;
+}
+
+}  // namespace
+
+ClosestXi closestXi(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept {
+    const Shifted sh = shiftToNode0(s, p);
+    const Minimum m = closestMinimum(sh);
+    // The distance exactly as projectionAt() computes it.
+    const ShapeFunctions f = shapeFunctions(s.type, m.xi);
+    Vector3d y = Vector3d::Zero();
+    for (int i = 0; i < nodeCount(s.type); ++i) {
+        y += f.N[i] * sh.s.x[i];
+    }
+    return {m.xi, (sh.q - y).norm(), m.converged};
+}
+
+Projection projectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
+                        const ClosestXi& c) noexcept {
+    return finish(s, shiftToNode0(s, p), c.xi, c.converged);
+}
+
+Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept {
+    const Shifted sh = shiftToNode0(s, p);
+    const Minimum m = closestMinimum(sh);
+    return finish(s, sh, m.xi, m.converged);
 }
 
 }  // namespace contact

@@ -218,6 +218,15 @@ TEST_P(VsReference, SameSortedPairsGapsAndStageCounts) {
                 if (capture >= 0.3) {
                     EXPECT_GT(search.pairs().size(), 0) << "scene too far apart to test anything";
                 }
+                if (mode == SearchMode::kNodeToSegment) {
+                    // Nearest-first with lower bounds: at least one projection per paired node,
+                    // and (capture >= 0.3: several survivors per node) fewer than the survivors.
+                    EXPECT_GE(st.projections, static_cast<long long>(search.pairs().size()));
+                    EXPECT_LE(st.projections, st.satSurvivors);
+                    if (capture >= 0.3) {
+                        EXPECT_LT(st.projections, st.satSurvivors);
+                    }
+                }
             }
         }
     }

@@ -787,6 +787,26 @@ TEST_P(ConvexityCertificate, SegmentsOfASmoothSurfaceWithNearPointsAreCertified)
     EXPECT_GE(certified, cases * 95 / 100) << segmentTypeName(type);
 }
 
+// closestXi() + projectionAt() are closestPoint() in two halves: the same bits.
+TEST_P(ConvexityCertificate, SplitProjectionIsBitIdentical) {
+    const SegmentType type = GetParam();
+    std::mt19937 rng(33000 + static_cast<unsigned>(type));
+    for (int c = 0; c < 100; ++c) {
+        const SegmentNodes s = validRandomSegment(type, rng);
+        for (const PointKind kind : kAllPointKinds) {
+            const Vector3d p = randomQueryPoint(s, kind, rng);
+            const Projection whole = closestPoint(s, p);
+            const ClosestXi half = closestXi(s, p);
+            const Projection split = projectionAt(s, p, half);
+            EXPECT_EQ(half.distance, whole.distance);
+            EXPECT_EQ(half.xi, whole.xi);
+            EXPECT_EQ(split.gap, whole.gap);
+            EXPECT_EQ(split.normal, whole.normal);
+            EXPECT_EQ(split.status, whole.status);
+        }
+    }
+}
+
 // Beyond the centre of curvature the distance has several minima: never certified.
 TEST(ConvexityCertificateCases, RefusedAtTheCentreOfCurvature) {
     EXPECT_FALSE(distanceIsConvex(quarterCircleLine3(1.0), Vector3d::Zero()));

@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace contact {
@@ -65,13 +66,17 @@ struct UpdateStats {
     long long listSize = 0;       ///< pairs in the candidate list (boxes grown by the skin)
     long long candidates = 0;     ///< pairs whose buffered AABBs overlap now
     long long satSurvivors = 0;   ///< candidates whose buffered OBBs overlap (SAT)
+    /// Node mode: closest-point computations made (survivors visited nearest-first stop at the
+    /// first whose lower bound exceeds the best distance).
+    long long projections = 0;
     Index pairs = 0;              ///< contact pairs reported
     /// Worst projection status among reported pairs (kConverged < kOnBoundary < ...).
     ProjectionStatus worstProjection = ProjectionStatus::kConverged;
     double timeBounds = 0.0;      ///< ms: boxes of all segments
     double timeBroad = 0.0;       ///< ms: kd-tree queries (0 when the list was reused)
-    double timeNarrow = 0.0;      ///< ms: exact AABB and SAT tests
-    double timeProjection = 0.0;  ///< ms: closest points, gaps, normals
+    double timeNarrow = 0.0;      ///< ms: exact AABB and SAT tests (segment mode)
+    /// ms: closest points, gaps, normals; node mode: with the AABB and OBB tests of each node.
+    double timeProjection = 0.0;
     [[nodiscard]] double timeTotal() const noexcept {
         return timeBounds + timeBroad + timeNarrow + timeProjection;
     }
@@ -147,7 +152,7 @@ private:
                const std::vector<Index>* slaveNodes, const CoordinatesView& x);
     void computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat);
     void rebuildCandidates(const CoordinatesView& x);
-    void narrowPhase(const CoordinatesView& x, UpdateStats& stats);
+    void narrowPhase(UpdateStats& stats);
     void projectNodes(const CoordinatesView& x, UpdateStats& stats);
     void collectSegmentPairs(UpdateStats& stats);
 
@@ -186,8 +191,10 @@ private:
     std::vector<std::vector<Index>> threadHits_;
     // Verlet candidate list: slave item k -> master segments, CSR (ascending in segment mode).
     std::vector<Index> candOffsets_, candMasters_;
-    // Narrow-phase survivors, stored in the same slots as the candidates.
+    // Segment mode: narrow-phase survivors, stored in the same slots as the candidates.
     std::vector<Index> survivors_, survivorCount_;
+    // Node mode, per thread: (lower bound, master) of one node's survivors.
+    std::vector<std::vector<std::pair<double, Index>>> threadOrder_;
     // Candidates found by threads 1.. (thread 0 writes straight into candMasters_).
     std::vector<std::vector<Index>> threadPairs_;
 

@@ -45,6 +45,20 @@ struct Projection {
 /// Never throws, never allocates.
 [[nodiscard]] Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept;
 
+/// The first half of closestPoint(): local coordinates and distance only, for choosing the closest
+/// of several segments before paying for the frame. distance is bit-identical to
+/// closestPoint(s, p).distance, and projectionAt(s, p, closestXi(s, p)) == closestPoint(s, p).
+struct ClosestXi {
+    Eigen::Vector2d xi = Eigen::Vector2d::Zero();
+    double distance = 0.0;
+    bool converged = false;
+};
+[[nodiscard]] ClosestXi closestXi(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept;
+
+/// The second half: the full result at c.xi (point, gap, frame, shape functions, status).
+[[nodiscard]] Projection projectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
+                                      const ClosestXi& c) noexcept;
+
 /// True when 1/2 |x(xi) - p|^2 is provably strictly convex over the whole reference domain, so it
 /// has a single local minimum and closestPoint() needs a single Newton start: a bound of the
 /// Hessian from the segment's polynomial coefficients (flat and mildly curved segments with p

@@ -49,6 +49,23 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
     const Eigen::Vector2d q = b.axes.transpose() * (p.head<2>() - b.center);
     return std::abs(q[0]) <= b.halfExtent[0] && std::abs(q[1]) <= b.halfExtent[1];
 }
+/// The same, and lb = distance from p to the box shrunk by `shrink` per axis (0 inside it). With
+/// shrink = the capture distance of a buffered box, lb is below the distance from p to the segment
+/// by at least the rounding pad.
+[[nodiscard]] inline bool obbContains(const Obb3& b, const Eigen::Vector3d& p, double shrink,
+                                      double& lb) noexcept {
+    const Eigen::Vector3d q = b.axes.transpose() * (p - b.center);
+    const Eigen::Array3d a = q.cwiseAbs().array();
+    lb = (a - (b.halfExtent.array() - shrink)).max(0.0).matrix().norm();
+    return (a <= b.halfExtent.array()).all();
+}
+[[nodiscard]] inline bool obbContains(const Obb2& b, const Eigen::Vector3d& p, double shrink,
+                                      double& lb) noexcept {
+    const Eigen::Vector2d q = b.axes.transpose() * (p.head<2>() - b.center);
+    const Eigen::Array2d a = q.cwiseAbs().array();
+    lb = (a - (b.halfExtent.array() - shrink)).max(0.0).matrix().norm();
+    return (a <= b.halfExtent.array()).all();
+}
 [[nodiscard]] inline bool aabbContains(const Eigen::Vector3d& lo, const Eigen::Vector3d& hi,
                                        const Eigen::Vector3d& p) noexcept {
     return (p.array() >= lo.array()).all() && (p.array() <= hi.array()).all();
