@@ -123,10 +123,10 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     slaveHi_.resize(3, slaveBoxes);
     masterFat_.assign(m, FloatBox{});
     slaveFat_.assign(s, FloatBox{});
-    masterObb3_.assign(dim_ == 3 ? m : 0, Obb3{});
+    masterObb3_.assign(dim_ == 3 ? m : 0, PackedObb3{});
     masterObb2_.assign(dim_ == 2 ? m : 0, Obb2{});
     const Index slaveObbs = nodeMode ? 0 : s;
-    slaveObb3_.assign(dim_ == 3 ? slaveObbs : 0, Obb3{});
+    slaveObb3_.assign(dim_ == 3 ? slaveObbs : 0, PackedObb3{});
     slaveObb2_.assign(dim_ == 2 ? slaveObbs : 0, Obb2{});
     candOffsets_.assign(static_cast<std::size_t>(s) + 1, 0);
     survivorCount_.assign(nodeMode ? 0 : s, 0);
@@ -165,7 +165,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), masterFat_[j])));
             }
             if (dim_ == 3) {
-                masterObb3_[j] = detail::bufferedObb3(seg, capture, pad);
+                masterObb3_[j] = detail::packObb(detail::bufferedObb3(seg, capture, pad));
             } else {
                 masterObb2_[j] = detail::bufferedObb2(seg, capture, pad);
             }
@@ -190,7 +190,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
             }
             if (dim_ == 3) {
-                slaveObb3_[k] = detail::bufferedObb3(seg, capture, pad);
+                slaveObb3_[k] = detail::packObb(detail::bufferedObb3(seg, capture, pad));
             } else {
                 slaveObb2_[k] = detail::bufferedObb2(seg, capture, pad);
             }
@@ -328,6 +328,7 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
         Index n = 0;
         const Index first = candOffsets_[k];
         const Index last = candOffsets_[k + 1];
+        const Obb3 slaveObb = dim_ == 3 ? detail::unpackObb(slaveObb3_[k]) : Obb3{};
         for (Index c = first; c < last; ++c) {
             const Index j = candMasters_[c];
             if ((slaveLo_.col(k).array() > masterHi_.col(j).array()).any() ||
@@ -336,7 +337,7 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
             }
             ++candidates;
             const bool separated = dim_ == 3
-                                       ? satDisjoint3d(slaveObb3_[k], masterObb3_[j]).separated
+                                       ? satDisjoint3d(slaveObb, detail::unpackObb(masterObb3_[j])).separated
                                        : satDisjoint2d(slaveObb2_[k], masterObb2_[j]).separated;
             if (separated) {
                 continue;
@@ -383,7 +384,7 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
                 }
                 ++candidates;
                 double lb = 0.0;
-                const bool in = dim_ == 3 ? detail::obbContains(masterObb3_[j], p, capture, lb)
+                const bool in = dim_ == 3 ? detail::obbContains(detail::unpackObb(masterObb3_[j]), p, capture, lb)
                                           : detail::obbContains(masterObb2_[j], p, capture, lb);
                 if (in) {
                     order.emplace_back(lb, j);

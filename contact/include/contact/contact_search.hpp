@@ -178,7 +178,7 @@ private:
     Eigen::Matrix3Xd slaveLo_, slaveHi_;
     // Fat boxes of the last build: the boxes then, grown by skin / 2 and rounded outward to float.
     std::vector<FloatBox> masterFat_, slaveFat_;
-    std::vector<Obb3> masterObb3_, slaveObb3_;
+    std::vector<PackedObb3> masterObb3_, slaveObb3_;  // buffered, packed (56 bytes)
     std::vector<Obb2> masterObb2_, slaveObb2_;
 
     // Self-contact: slave item -> nodes it must not pair with (CSR), built once.

@@ -2,6 +2,7 @@
 #include "detail/search_common.hpp"
 
 #include "contact/bounds.hpp"
+#include "contact/broad_phase.hpp"
 #include "contact/segment.hpp"
 #include "contact/tolerances.hpp"
 
@@ -117,6 +118,87 @@ Aabb3 bufferedAabb(const SegmentNodes& s, double capture, double& pad) noexcept 
     box.lo.array() -= pad;
     box.hi.array() += pad;
     return box;
+}
+
+Obb3 unpackObb(const PackedObb3& p) noexcept {
+    const double x = p.rotation[0];
+    const double y = p.rotation[1];
+    const double z = p.rotation[2];
+    const double w = p.rotation[3];
+    const double s = 2.0 / (x * x + y * y + z * z + w * w);
+    const double xx = s * x * x;
+    const double yy = s * y * y;
+    const double zz = s * z * z;
+    const double xy = s * x * y;
+    const double xz = s * x * z;
+    const double yz = s * y * z;
+    const double xw = s * x * w;
+    const double yw = s * y * w;
+    const double zw = s * z * w;
+    Obb3 b;
+    b.center = Eigen::Vector3d(p.centre[0], p.centre[1], p.centre[2]);
+    b.axes(0, 0) = 1.0 - (yy + zz);
+    b.axes(0, 1) = xy - zw;
+    b.axes(0, 2) = xz + yw;
+    b.axes(1, 0) = xy + zw;
+    b.axes(1, 1) = 1.0 - (xx + zz);
+    b.axes(1, 2) = yz - xw;
+    b.axes(2, 0) = xz - yw;
+    b.axes(2, 1) = yz + xw;
+    b.axes(2, 2) = 1.0 - (xx + yy);
+    b.halfExtent = Eigen::Vector3d(p.halfExtent[0], p.halfExtent[1], p.halfExtent[2]);
+    return b;
+}
+
+PackedObb3 packObb(const Obb3& b) noexcept {
+    PackedObb3 p;
+    for (int k = 0; k < 3; ++k) {
+        p.centre[k] = b.center[k];
+    }
+    // The axes are a proper rotation (tangent1, normal x tangent1, normal), or the identity.
+    // Quaternion by Shepperd's method: from the largest of w, x, y, z (no cancellation).
+    const Eigen::Matrix3d& r = b.axes;
+    const double tr = r(0, 0) + r(1, 1) + r(2, 2);
+    double q[4];  // x, y, z, w, up to a common factor
+    if (tr >= r(0, 0) && tr >= r(1, 1) && tr >= r(2, 2)) {
+        q[3] = 1.0 + tr;
+        q[0] = r(2, 1) - r(1, 2);
+        q[1] = r(0, 2) - r(2, 0);
+        q[2] = r(1, 0) - r(0, 1);
+    } else if (r(0, 0) >= r(1, 1) && r(0, 0) >= r(2, 2)) {
+        q[0] = 1.0 + r(0, 0) - r(1, 1) - r(2, 2);
+        q[1] = r(0, 1) + r(1, 0);
+        q[2] = r(0, 2) + r(2, 0);
+        q[3] = r(2, 1) - r(1, 2);
+    } else if (r(1, 1) >= r(2, 2)) {
+        q[0] = r(0, 1) + r(1, 0);
+        q[1] = 1.0 + r(1, 1) - r(0, 0) - r(2, 2);
+        q[2] = r(1, 2) + r(2, 1);
+        q[3] = r(0, 2) - r(2, 0);
+    } else {
+        q[0] = r(0, 2) + r(2, 0);
+        q[1] = r(1, 2) + r(2, 1);
+        q[2] = 1.0 + r(2, 2) - r(0, 0) - r(1, 1);
+        q[3] = r(1, 0) - r(0, 1);
+    }
+    for (int k = 0; k < 4; ++k) {
+        p.rotation[k] = static_cast<float>(q[k]);
+    }
+    if (!(std::abs(p.rotation[0]) + std::abs(p.rotation[1]) + std::abs(p.rotation[2]) +
+              std::abs(p.rotation[3]) > 0.0F) ||
+        !b.axes.allFinite()) {
+        p.rotation[0] = p.rotation[1] = p.rotation[2] = 0.0F;
+        p.rotation[3] = 1.0F;
+    }
+    const Eigen::Matrix3d axes = unpackObb(p).axes;
+    // Half extent along new axis i of the old box: sum_j |a_i . b_j| e_j, plus a relative 1e-12
+    // for the rounding of this sum and of the axes products; then rounded up to float.
+    const Eigen::Matrix3d overlap = (axes.transpose() * b.axes).cwiseAbs();
+    const Eigen::Vector3d e = overlap * b.halfExtent;
+    for (int k = 0; k < 3; ++k) {
+        p.halfExtent[k] = floatUp(e[k] * (1.0 + 1e-12) + 1e-12 * b.halfExtent.sum());
+    }
+    return p;
 }
 
 Obb3 bufferedObb3(const SegmentNodes& s, double capture, double pad) noexcept {

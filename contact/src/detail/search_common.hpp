@@ -38,6 +38,14 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 [[nodiscard]] Obb3 bufferedObb3(const SegmentNodes& s, double capture, double pad) noexcept;
 [[nodiscard]] Obb2 bufferedObb2(const SegmentNodes& s, double capture, double pad) noexcept;
 
+/// A PackedObb3 (types.hpp) whose box encloses b: the extents grow to cover the rotation's
+/// rounding to float, so packing may only add candidates, never lose a contact.
+[[nodiscard]] PackedObb3 packObb(const Obb3& b) noexcept;
+
+/// The box a PackedObb3 describes: axes = the rotation matrix of its quaternion (orthonormal to
+/// double rounding; 2 / |q|^2 scaling, no square root).
+[[nodiscard]] Obb3 unpackObb(const PackedObb3& p) noexcept;
+
 /// Point in closed box: the separating-axis test of a point (a box of zero size) needs only the
 /// box's own face axes.
 [[nodiscard]] inline bool obbContains(const Obb3& b, const Eigen::Vector3d& p) noexcept {
