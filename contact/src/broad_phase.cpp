@@ -13,15 +13,22 @@
 namespace contact {
 namespace {
 
-// nanoflann dataset adaptor over a contiguous slice of box centres (3 x count, column-major).
-// Holds a pointer, never a copy.
+// nanoflann dataset adaptor over a contiguous slice of boxes (class order): the point of box i is
+// its centre, computed on the fly from the box (double columns or float boxes). Holds pointers,
+// never a copy.
 struct CentreCloud {
-    const double* centres = nullptr;
+    const double* lo = nullptr;     // double mode: 3 x count, column-major
+    const double* hi = nullptr;
+    const FloatBox* box = nullptr;  // float mode
     std::uint32_t count = 0;
 
     [[nodiscard]] std::size_t kdtree_get_point_count() const { return count; }
     [[nodiscard]] double kdtree_get_pt(std::uint32_t i, std::size_t dim) const {
-        return centres[3 * static_cast<std::size_t>(i) + dim];
+        if (box != nullptr) {
+            return 0.5 * (static_cast<double>(box[i].lo[dim]) + static_cast<double>(box[i].hi[dim]));
+        }
+        const std::size_t k = 3 * static_cast<std::size_t>(i) + dim;
+        return 0.5 * (lo[k] + hi[k]);
     }
     template <class Bbox>
     bool kdtree_get_bbox(Bbox& /*unused*/) const {
@@ -48,12 +55,23 @@ struct BroadPhase::Impl {
         std::unique_ptr<Tree> tree;
     };
 
-    Eigen::Matrix3Xd lo, hi, centre;  // boxes in class order
-    std::vector<Index> original;      // class-order position -> input index
+    Eigen::Matrix3Xd lo, hi;        // boxes in class order (double mode)
+    std::vector<FloatBox> floatBox; // boxes in class order (float mode)
+    bool floatMode = false;
+    std::vector<Index> original;    // class-order position -> input index
     std::vector<SizeClass> classes;
-    std::vector<int> classOf;         // scratch: class of each input box
-    std::vector<Index> classCount;    // scratch
-    double coordScale = 0.0;          // largest |coordinate| of any box, for the rounding pad
+    double coordScale = 0.0;        // largest |coordinate| of any box, for the rounding pad
+
+    [[nodiscard]] double boxLo(Index k, int d) const noexcept {
+        return floatMode ? static_cast<double>(floatBox[k].lo[d]) : lo(d, k);
+    }
+    [[nodiscard]] double boxHi(Index k, int d) const noexcept {
+        return floatMode ? static_cast<double>(floatBox[k].hi[d]) : hi(d, k);
+    }
+
+    // Shared by both build(): n input boxes read through loOf(i) / hiOf(i) (Vector3d).
+    template <class LoOf, class HiOf>
+    void build(Index n, const LoOf& loOf, const HiOf& hiOf);
 
     // Result set for radiusSearchCustomCallback: tests the exact box overlap and appends the input
     // index of each overlapping box. Never stops the search early.
@@ -79,10 +97,10 @@ struct BroadPhase::Impl {
             if (stats != nullptr) {
                 ++stats->reported;
             }
-            const auto& l = impl->lo;
-            const auto& h = impl->hi;
-            if ((*qlo)[0] <= h(0, k) && l(0, k) <= (*qhi)[0] && (*qlo)[1] <= h(1, k) &&
-                l(1, k) <= (*qhi)[1] && (*qlo)[2] <= h(2, k) && l(2, k) <= (*qhi)[2]) {
+            const Impl& m = *impl;
+            if ((*qlo)[0] <= m.boxHi(k, 0) && m.boxLo(k, 0) <= (*qhi)[0] &&
+                (*qlo)[1] <= m.boxHi(k, 1) && m.boxLo(k, 1) <= (*qhi)[1] &&
+                (*qlo)[2] <= m.boxHi(k, 2) && m.boxLo(k, 2) <= (*qhi)[2]) {
                 out->push_back(impl->original[k]);
                 if (stats != nullptr) {
                     ++stats->accepted;
@@ -99,68 +117,104 @@ BroadPhase::BroadPhase(BroadPhase&&) noexcept = default;
 BroadPhase& BroadPhase::operator=(BroadPhase&&) noexcept = default;
 
 // build: half-diagonals -> size classes (powers of 2 below the largest) -> boxes reordered by class
-// (stable) -> one kd-tree per non-empty class over its slice of centres.
-void BroadPhase::build(const Eigen::Matrix3Xd& lo, const Eigen::Matrix3Xd& hi) {
-    Impl& m = *impl_;
-    const Index n = static_cast<Index>(lo.cols());
-    m.classes.clear();
-    m.coordScale = 0.0;
-    m.lo.resize(3, n);
-    m.hi.resize(3, n);
-    m.centre.resize(3, n);
-    m.original.resize(n);
+// (stable) -> one kd-tree per non-empty class over its slice of boxes.
+template <class LoOf, class HiOf>
+void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf) {
+    classes.clear();
+    coordScale = 0.0;
+    original.resize(n);
+    if (floatMode) {
+        floatBox.resize(n);
+        lo.resize(3, 0);
+        hi.resize(3, 0);
+    } else {
+        floatBox.clear();
+        lo.resize(3, n);
+        hi.resize(3, n);
+    }
     if (n == 0) {
         return;
     }
     double largest = 0.0;
     for (Index i = 0; i < n; ++i) {
-        largest = std::max(largest, 0.5 * (hi.col(i) - lo.col(i)).norm());
-        m.coordScale = std::max({m.coordScale, lo.col(i).cwiseAbs().maxCoeff(),
-                                 hi.col(i).cwiseAbs().maxCoeff()});
+        const Eigen::Vector3d l = loOf(i);
+        const Eigen::Vector3d h = hiOf(i);
+        largest = std::max(largest, 0.5 * (h - l).norm());
+        coordScale = std::max({coordScale, l.cwiseAbs().maxCoeff(), h.cwiseAbs().maxCoeff()});
     }
     // Class c holds half-diagonals in (largest / 2^(c+1), largest / 2^c]; the last class takes
     // everything smaller, down to points.
     const int maxClasses = 1 + static_cast<int>(std::log2(1.0 / kMinClassRatio));
-    m.classOf.resize(n);
-    m.classCount.assign(maxClasses, 0);
+    std::vector<std::uint8_t> classOf(static_cast<std::size_t>(n));
+    std::vector<Index> start(maxClasses + 1, 0);
     for (Index i = 0; i < n; ++i) {
-        const double r = 0.5 * (hi.col(i) - lo.col(i)).norm();
+        const double r = 0.5 * (hiOf(i) - loOf(i)).norm();
         int c = maxClasses - 1;
         if (r > largest * kMinClassRatio) {
             c = std::min(maxClasses - 1, static_cast<int>(std::floor(std::log2(largest / r))));
         }
-        m.classOf[i] = c;
-        ++m.classCount[c];
+        classOf[i] = static_cast<std::uint8_t>(c);
+        ++start[c + 1];
     }
-    std::vector<Index> start(maxClasses + 1, 0);
     for (int c = 0; c < maxClasses; ++c) {
-        start[c + 1] = start[c] + m.classCount[c];
+        start[c + 1] += start[c];
     }
     std::vector<Index> fill(start.begin(), start.end() - 1);
     for (Index i = 0; i < n; ++i) {
-        const Index k = fill[m.classOf[i]]++;
-        m.original[k] = i;
-        m.lo.col(k) = lo.col(i);
-        m.hi.col(k) = hi.col(i);
-        m.centre.col(k) = 0.5 * (lo.col(i) + hi.col(i));
+        const Index k = fill[classOf[i]]++;
+        original[k] = i;
+        const Eigen::Vector3d l = loOf(i);
+        const Eigen::Vector3d h = hiOf(i);
+        if (floatMode) {
+            for (int d = 0; d < 3; ++d) {
+                floatBox[k].lo[d] = static_cast<float>(l[d]);  // exact: read from floats
+                floatBox[k].hi[d] = static_cast<float>(h[d]);
+            }
+        } else {
+            lo.col(k) = l;
+            hi.col(k) = h;
+        }
     }
     for (int c = 0; c < maxClasses; ++c) {
-        if (m.classCount[c] == 0) {
+        if (start[c + 1] == start[c]) {
             continue;
         }
-        Impl::SizeClass sc;
+        SizeClass sc;
         sc.begin = start[c];
         for (Index k = start[c]; k < start[c + 1]; ++k) {
-            sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * (m.hi.col(k) - m.lo.col(k)).norm());
+            const Eigen::Vector3d d(boxHi(k, 0) - boxLo(k, 0), boxHi(k, 1) - boxLo(k, 1),
+                                    boxHi(k, 2) - boxLo(k, 2));
+            sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * d.norm());
         }
-        sc.cloud.centres = m.centre.data() + 3 * static_cast<std::ptrdiff_t>(start[c]);
-        sc.cloud.count = static_cast<std::uint32_t>(m.classCount[c]);
-        m.classes.push_back(std::move(sc));
+        if (floatMode) {
+            sc.cloud.box = floatBox.data() + start[c];
+        } else {
+            sc.cloud.lo = lo.data() + 3 * static_cast<std::ptrdiff_t>(start[c]);
+            sc.cloud.hi = hi.data() + 3 * static_cast<std::ptrdiff_t>(start[c]);
+        }
+        sc.cloud.count = static_cast<std::uint32_t>(start[c + 1] - start[c]);
+        classes.push_back(std::move(sc));
     }
     // Trees are built once the class vector no longer moves: each tree holds a reference to its cloud.
-    for (auto& sc : m.classes) {
+    for (auto& sc : classes) {
         sc.tree = std::make_unique<Tree>(3, sc.cloud, nanoflann::KDTreeSingleIndexAdaptorParams(kLeafMaxSize));
     }
+}
+
+void BroadPhase::build(const Eigen::Matrix3Xd& lo, const Eigen::Matrix3Xd& hi) {
+    impl_->floatMode = false;
+    impl_->build(static_cast<Index>(lo.cols()), [&](Index i) { return Eigen::Vector3d(lo.col(i)); },
+                 [&](Index i) { return Eigen::Vector3d(hi.col(i)); });
+}
+
+void BroadPhase::build(const std::vector<FloatBox>& boxes) {
+    impl_->floatMode = true;
+    const auto at = [](const float* v) {
+        return Eigen::Vector3d(static_cast<double>(v[0]), static_cast<double>(v[1]),
+                               static_cast<double>(v[2]));
+    };
+    impl_->build(static_cast<Index>(boxes.size()), [&](Index i) { return at(boxes[i].lo); },
+                 [&](Index i) { return at(boxes[i].hi); });
 }
 
 void BroadPhase::query(const Eigen::Vector3d& qlo, const Eigen::Vector3d& qhi,
@@ -185,8 +239,9 @@ int BroadPhase::sizeClasses() const noexcept { return static_cast<int>(impl_->cl
 std::size_t BroadPhase::memoryBytes() const noexcept {
     const Impl& m = *impl_;
     const std::size_t n = m.original.size();
-    // boxes + centres + index map + nanoflann's vAcc (one index per point) and nodes (~n / leaf).
-    return n * (9 * sizeof(double) + sizeof(Index) + sizeof(std::uint32_t)) +
+    // boxes + index map + nanoflann's vAcc (one index per point) and nodes (~n / leaf).
+    const std::size_t box = m.floatMode ? sizeof(FloatBox) : 6 * sizeof(double);
+    return n * (box + sizeof(Index) + sizeof(std::uint32_t)) +
            (n / kLeafMaxSize + m.classes.size()) * 2 * 64;
 }
 

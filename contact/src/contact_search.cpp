@@ -117,8 +117,11 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     const Index m = master.size();
     const Index s = numSlaveItems_;
     const Index slaveBoxes = nodeMode ? 0 : s;
-    masterLo_.resize(3, m);
-    masterHi_.resize(3, m);
+    // Node mode keeps the master boxes as floats rounded outward (half the memory): there they
+    // only filter candidates for the projection, which decides.
+    masterLo_.resize(3, nodeMode ? 0 : m);
+    masterHi_.resize(3, nodeMode ? 0 : m);
+    masterBox_.assign(nodeMode ? m : 0, FloatBox{});
     slaveLo_.resize(3, slaveBoxes);
     slaveHi_.resize(3, slaveBoxes);
     masterFat_.assign(m, FloatBox{});
@@ -158,8 +161,12 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
             const SegmentNodes seg = gatherSegment(master, j, x);
             double pad = 0.0;
             const Aabb3 box = detail::bufferedAabb(seg, capture, pad);
-            masterLo_.col(j) = box.lo;
-            masterHi_.col(j) = box.hi;
+            if (nodeMode) {
+                masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
+            } else {
+                masterLo_.col(j) = box.lo;
+                masterHi_.col(j) = box.hi;
+            }
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
             if (check) {
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), masterFat_[j])));
@@ -225,7 +232,14 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     {
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
-            masterFat_[j] = floatBoxOutward(masterLo_.col(j).data(), masterHi_.col(j).data(), h);
+            if (nodeMode) {
+                const FloatBox& b = masterBox_[j];
+                const double lo[3] = {b.lo[0], b.lo[1], b.lo[2]};
+                const double hi[3] = {b.hi[0], b.hi[1], b.hi[2]};
+                masterFat_[j] = floatBoxOutward(lo, hi, h);
+            } else {
+                masterFat_[j] = floatBoxOutward(masterLo_.col(j).data(), masterHi_.col(j).data(), h);
+            }
         }
 #pragma omp for schedule(static)
         for (Index k = 0; k < s; ++k) {
@@ -239,15 +253,7 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     }
     const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
     if (kd) {
-        kdLo_.resize(3, m);
-        kdHi_.resize(3, m);
-        for (Index j = 0; j < m; ++j) {
-            for (int d = 0; d < 3; ++d) {
-                kdLo_(d, j) = masterFat_[j].lo[d];  // float -> double: exact
-                kdHi_(d, j) = masterFat_[j].hi[d];
-            }
-        }
-        kdTree_.build(kdLo_, kdHi_);
+        kdTree_.build(masterFat_);
     } else {
         tree_.build(masterFat_);
     }
@@ -379,7 +385,7 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
             order.clear();
             for (Index c = candOffsets_[k]; c < candOffsets_[k + 1]; ++c) {
                 const Index j = candMasters_[c];
-                if (!detail::aabbContains(masterLo_.col(j), masterHi_.col(j), p)) {
+                if (!insideFloatBox(p.data(), p.data(), masterBox_[j])) {
                     continue;
                 }
                 ++candidates;
@@ -487,10 +493,10 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
 std::size_t ContactSearch::memoryBytes() const noexcept {
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
     std::size_t total = options_.broadPhase == BroadPhaseKind::kKdTree
-                            ? kdTree_.memoryBytes() + static_cast<std::size_t>(kdLo_.size() * 2) * sizeof(double)
+                            ? kdTree_.memoryBytes()
                             : tree_.memoryBytes();
     total += static_cast<std::size_t>(masterLo_.size() * 2 + slaveLo_.size() * 2) * sizeof(double);
-    total += bytes(masterFat_) + bytes(slaveFat_);
+    total += bytes(masterBox_) + bytes(masterFat_) + bytes(slaveFat_);
     total += bytes(masterObb3_) + bytes(masterObb2_) + bytes(slaveObb3_) + bytes(slaveObb2_);
     total += bytes(candOffsets_) + bytes(candMasters_) + bytes(survivors_) + bytes(survivorCount_);
     total += bytes(exclOffsets_) + bytes(exclNodes_) + bytes(slaveNodes_);

@@ -2,6 +2,7 @@
 #include "contact/reference_search.hpp"
 
 #include "contact/bounds.hpp"
+#include "contact/broad_phase.hpp"
 #include "contact/sat.hpp"
 #include "detail/geometry_checks.hpp"
 #include "detail/search_common.hpp"
@@ -76,7 +77,9 @@ ReferenceResult search(const Surface& master, const Surface& slave,
                 if (excluded(k, j)) {
                     continue;
                 }
-                if (detail::aabbContains(masterBox[j].lo, masterBox[j].hi, p)) {
+                // The search keeps these boxes rounded outward to float in node mode.
+                const FloatBox fb = floatBoxOutward(masterBox[j].lo.data(), masterBox[j].hi.data());
+                if (insideFloatBox(p.data(), p.data(), fb)) {
                     ++r.candidates;
                     const bool in = x.dim == 3 ? detail::obbContains(masterObb3[j], p)
                                                : detail::obbContains(masterObb2[j], p);

@@ -93,6 +93,22 @@ TEST_P(BroadPhaseVsBruteForce, SamePairSet) {
         const auto expected = bruteForce(queries, indexed);
         EXPECT_EQ(viaTree(queries, bp), expected);
         EXPECT_FALSE(expected.empty()) << "case must contain overlaps to test anything";
+
+        // Float boxes (the search's fat boxes): the same pairs as brute force on those boxes.
+        std::vector<FloatBox> rounded(static_cast<std::size_t>(c.n));
+        Boxes asDouble{Eigen::Matrix3Xd(3, c.n), Eigen::Matrix3Xd(3, c.n)};
+        for (Index i = 0; i < c.n; ++i) {
+            rounded[i] = floatBoxOutward(indexed.lo.col(i).data(), indexed.hi.col(i).data());
+            for (int d = 0; d < 3; ++d) {
+                asDouble.lo(d, i) = rounded[i].lo[d];
+                asDouble.hi(d, i) = rounded[i].hi[d];
+            }
+        }
+        BroadPhase fp;
+        fp.build(rounded);
+        EXPECT_EQ(fp.size(), c.n);
+        EXPECT_EQ(viaTree(queries, fp), bruteForce(queries, asDouble));
+        EXPECT_LT(fp.memoryBytes(), bp.memoryBytes());
     }
 }
 

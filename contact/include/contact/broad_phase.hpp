@@ -33,6 +33,8 @@ struct BroadPhaseStats {
 ///
 /// Thread safety: query() is const and safe from concurrent threads; build() is not.
 /// The boxes are copied in at build(), so the caller's arrays may change afterwards.
+struct FloatBox;
+
 class BroadPhase {
 public:
     BroadPhase();
@@ -45,6 +47,9 @@ public:
     /// Indexes boxes i = 0..n-1 given by the columns lo.col(i), hi.col(i) (lo <= hi).
     /// Reuses its buffers when called again with at most as many boxes.
     void build(const Eigen::Matrix3Xd& lo, const Eigen::Matrix3Xd& hi);
+    /// Same for float boxes, stored as floats (half the memory): the exact test then compares the
+    /// query box against the float box.
+    void build(const std::vector<FloatBox>& boxes);
 
     /// Appends to `out` the index of every indexed box that overlaps [qlo, qhi] (closed boxes:
     /// touching counts), in no particular order. Allocates only when `out` must grow.

@@ -64,7 +64,8 @@ struct UpdateStats {
     UpdateStatus status = UpdateStatus::kNotSetUp;
     bool rebuilt = false;         ///< candidate list rebuilt (false: the Verlet list was reused)
     long long listSize = 0;       ///< pairs in the candidate list (boxes grown by the skin)
-    long long candidates = 0;     ///< pairs whose buffered AABBs overlap now
+    /// pairs whose buffered AABBs overlap now (node mode: the boxes rounded outward to float)
+    long long candidates = 0;
     long long satSurvivors = 0;   ///< candidates whose buffered OBBs overlap (SAT)
     /// Node mode: closest-point computations made (survivors visited nearest-first stop at the
     /// first whose lower bound exceeds the best distance).
@@ -174,7 +175,8 @@ private:
 
     // Buffered boxes now (capture + rounding pad). Slave boxes in segment mode only: a slave node
     // is read from the coordinates.
-    Eigen::Matrix3Xd masterLo_, masterHi_;
+    Eigen::Matrix3Xd masterLo_, masterHi_;  // segment mode
+    std::vector<FloatBox> masterBox_;       // node mode: the same, rounded outward to float
     Eigen::Matrix3Xd slaveLo_, slaveHi_;
     // Fat boxes of the last build: the boxes then, grown by skin / 2 and rounded outward to float.
     std::vector<FloatBox> masterFat_, slaveFat_;
@@ -187,7 +189,6 @@ private:
     // Bounding-volume hierarchy over the master fat boxes, queried by the slave fat boxes.
     BoxTree tree_;
     BroadPhase kdTree_;                    // BroadPhaseKind::kKdTree
-    Eigen::Matrix3Xd kdLo_, kdHi_;         // the master fat boxes it indexes
     std::vector<std::vector<Index>> threadHits_;
     // Verlet candidate list: slave item k -> master segments, CSR (ascending in segment mode).
     std::vector<Index> candOffsets_, candMasters_;
