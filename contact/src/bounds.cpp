@@ -62,15 +62,25 @@ Obb2 segmentObb2d(const SegmentNodes& s, double buffer) noexcept {
     return box;
 }
 
-Obb3 segmentObb3d(const SegmentNodes& s, double buffer) noexcept {
-    const ControlPoints cp = controlPoints(s);
-    Obb3 box;
+Eigen::Matrix3d faceAxes(const SegmentNodes& s) noexcept {
+    Eigen::Matrix3d axes = Eigen::Matrix3d::Identity();
     const SegmentFrame fr = segmentFrame(s, referenceCentre(s.type));
     if (!fr.degenerate) {
-        box.axes.col(0) = fr.tangent1;
-        box.axes.col(1) = fr.tangent2;
-        box.axes.col(2) = fr.normal;
+        axes.col(0) = fr.tangent1;
+        axes.col(1) = fr.tangent2;
+        axes.col(2) = fr.normal;
     }
+    return axes;
+}
+
+Obb3 segmentObb3d(const SegmentNodes& s, double buffer) noexcept {
+    return segmentObb3dAlong(s, faceAxes(s), buffer);
+}
+
+Obb3 segmentObb3dAlong(const SegmentNodes& s, const Eigen::Matrix3d& axes, double buffer) noexcept {
+    const ControlPoints cp = controlPoints(s);
+    Obb3 box;
+    box.axes = axes;
     Eigen::Vector3d lo;
     Eigen::Vector3d hi;
     extentAlong<3>(cp, box.axes, lo, hi);

@@ -13,20 +13,16 @@
 namespace contact {
 namespace {
 
-// nanoflann dataset adaptor over a contiguous slice of boxes (class order): the point of box i is
-// its centre, computed on the fly from the box (double columns or float boxes). Holds pointers,
-// never a copy.
-struct CentreCloud {
-    const double* lo = nullptr;     // double mode: 3 x count, column-major
+// nanoflann dataset adaptors over a contiguous slice of boxes (class order): the point of box i is
+// its centre, computed on the fly from the box. One per storage, so the tree's inner loops do not
+// branch on it. Hold pointers, never a copy.
+struct DoubleBoxCloud {
+    const double* lo = nullptr;  // 3 x count, column-major
     const double* hi = nullptr;
-    const FloatBox* box = nullptr;  // float mode
     std::uint32_t count = 0;
 
     [[nodiscard]] std::size_t kdtree_get_point_count() const { return count; }
     [[nodiscard]] double kdtree_get_pt(std::uint32_t i, std::size_t dim) const {
-        if (box != nullptr) {
-            return 0.5 * (static_cast<double>(box[i].lo[dim]) + static_cast<double>(box[i].hi[dim]));
-        }
         const std::size_t k = 3 * static_cast<std::size_t>(i) + dim;
         return 0.5 * (lo[k] + hi[k]);
     }
@@ -36,8 +32,23 @@ struct CentreCloud {
     }
 };
 
-using Metric = nanoflann::L2_Simple_Adaptor<double, CentreCloud, double, std::uint32_t>;
-using Tree = nanoflann::KDTreeSingleIndexAdaptor<Metric, CentreCloud, 3, std::uint32_t>;
+struct FloatBoxCloud {
+    const FloatBox* box = nullptr;
+    std::uint32_t count = 0;
+
+    [[nodiscard]] std::size_t kdtree_get_point_count() const { return count; }
+    [[nodiscard]] double kdtree_get_pt(std::uint32_t i, std::size_t dim) const {
+        return 0.5 * (static_cast<double>(box[i].lo[dim]) + static_cast<double>(box[i].hi[dim]));
+    }
+    template <class Bbox>
+    bool kdtree_get_bbox(Bbox& /*unused*/) const {
+        return false;
+    }
+};
+
+template <class Cloud>
+using TreeOf = nanoflann::KDTreeSingleIndexAdaptor<
+    nanoflann::L2_Simple_Adaptor<double, Cloud, double, std::uint32_t>, Cloud, 3, std::uint32_t>;
 
 // Leaf size: small leaves suit the short radius queries of contact search (sweep in bench/).
 constexpr std::size_t kLeafMaxSize = 16;
@@ -51,8 +62,10 @@ struct BroadPhase::Impl {
     struct SizeClass {
         Index begin = 0;            // first position (class order) of this class
         double maxHalfDiag = 0.0;   // largest half-diagonal in the class
-        CentreCloud cloud;
-        std::unique_ptr<Tree> tree;
+        DoubleBoxCloud doubleCloud;  // double mode
+        FloatBoxCloud floatCloud;    // float mode
+        std::unique_ptr<TreeOf<DoubleBoxCloud>> doubleTree;
+        std::unique_ptr<TreeOf<FloatBoxCloud>> floatTree;
     };
 
     Eigen::Matrix3Xd lo, hi;        // boxes in class order (double mode)
@@ -186,18 +199,23 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf) {
                                     boxHi(k, 2) - boxLo(k, 2));
             sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * d.norm());
         }
+        const auto count = static_cast<std::uint32_t>(start[c + 1] - start[c]);
         if (floatMode) {
-            sc.cloud.box = floatBox.data() + start[c];
+            sc.floatCloud = {floatBox.data() + start[c], count};
         } else {
-            sc.cloud.lo = lo.data() + 3 * static_cast<std::ptrdiff_t>(start[c]);
-            sc.cloud.hi = hi.data() + 3 * static_cast<std::ptrdiff_t>(start[c]);
+            sc.doubleCloud = {lo.data() + 3 * static_cast<std::ptrdiff_t>(start[c]),
+                              hi.data() + 3 * static_cast<std::ptrdiff_t>(start[c]), count};
         }
-        sc.cloud.count = static_cast<std::uint32_t>(start[c + 1] - start[c]);
         classes.push_back(std::move(sc));
     }
     // Trees are built once the class vector no longer moves: each tree holds a reference to its cloud.
+    const nanoflann::KDTreeSingleIndexAdaptorParams params(kLeafMaxSize);
     for (auto& sc : classes) {
-        sc.tree = std::make_unique<Tree>(3, sc.cloud, nanoflann::KDTreeSingleIndexAdaptorParams(kLeafMaxSize));
+        if (floatMode) {
+            sc.floatTree = std::make_unique<TreeOf<FloatBoxCloud>>(3, sc.floatCloud, params);
+        } else {
+            sc.doubleTree = std::make_unique<TreeOf<DoubleBoxCloud>>(3, sc.doubleCloud, params);
+        }
     }
 }
 
@@ -228,7 +246,11 @@ void BroadPhase::query(const Eigen::Vector3d& qlo, const Eigen::Vector3d& qhi,
     for (const auto& sc : m.classes) {
         const double r = (rq + sc.maxHalfDiag) * (1.0 + 1e-9) + pad;
         Impl::OverlapCollector collect{&m, sc.begin, r * r, &qlo, &qhi, &out, stats};
-        sc.tree->radiusSearchCustomCallback(q.data(), collect, params);
+        if (m.floatMode) {
+            sc.floatTree->radiusSearchCustomCallback(q.data(), collect, params);
+        } else {
+            sc.doubleTree->radiusSearchCustomCallback(q.data(), collect, params);
+        }
     }
 }
 

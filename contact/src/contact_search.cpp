@@ -172,7 +172,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), masterFat_[j])));
             }
             if (dim_ == 3) {
-                masterObb3_[j] = detail::packObb(detail::bufferedObb3(seg, capture, pad));
+                masterObb3_[j] = detail::packedBufferedObb3(seg, capture, pad);
             } else {
                 masterObb2_[j] = detail::bufferedObb2(seg, capture, pad);
             }
@@ -197,7 +197,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
             }
             if (dim_ == 3) {
-                slaveObb3_[k] = detail::packObb(detail::bufferedObb3(seg, capture, pad));
+                slaveObb3_[k] = detail::packedBufferedObb3(seg, capture, pad);
             } else {
                 slaveObb2_[k] = detail::bufferedObb2(seg, capture, pad);
             }
@@ -360,15 +360,19 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
 
 // Node mode, narrow phase and projection in one pass per slave node (no survivor list):
 //
-//   for each listed master j: exact buffered-AABB test, then point-in-buffered-OBB; a survivor
-//     gets lb_j = distance from p to the OBB shrunk by the capture distance (still enclosing the
-//     segment with the rounding pad to spare, so lb_j is below any computed distance to j)
-//   visit survivors by increasing lb_j: stop at the first lb_j > best distance so far (no later
-//     one can be closer, nor tie); otherwise closestXi() and keep the closer (ties: lower index)
+//   candidates = listed masters whose buffered AABB (float) contains p, each with
+//     lbBox = distance from p to that box shrunk by the capture distance
+//   visit them by increasing lbBox; stop at the first lbBox > best distance so far
+//     OBB test (lazily, only for the masters visited): skip when p is outside the buffered OBB
+//     (then the segment is beyond the capture distance) or when lbObb, the distance to the OBB
+//     shrunk by the capture distance, exceeds the best distance
+//     otherwise closestXi() and keep the closer (ties: lower index)
 //   keep the best when within the capture distance; the frame is computed for it alone
 //
-// The result is the exhaustive one: every skipped segment is provably farther than the best.
-// Written at column k, then compacted in node order.
+// Both shrunk boxes still enclose the segment, with the rounding pad to spare, so each lower bound
+// is below any computed distance to its segment: a skipped segment is provably farther than the
+// best (never tied), and the result is the exhaustive one. Written at column k, then compacted in
+// node order.
 void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     const auto t0 = Clock::now();
     const Surface& master = *master_;
@@ -385,24 +389,36 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
             order.clear();
             for (Index c = candOffsets_[k]; c < candOffsets_[k + 1]; ++c) {
                 const Index j = candMasters_[c];
-                if (!insideFloatBox(p.data(), p.data(), masterBox_[j])) {
+                const FloatBox& b = masterBox_[j];
+                if (!insideFloatBox(p.data(), p.data(), b)) {
                     continue;
                 }
-                ++candidates;
-                double lb = 0.0;
-                const bool in = dim_ == 3 ? detail::obbContains(detail::unpackObb(masterObb3_[j]), p, capture, lb)
-                                          : detail::obbContains(masterObb2_[j], p, capture, lb);
-                if (in) {
-                    order.emplace_back(lb, j);
+                double lbSq = 0.0;
+                for (int d = 0; d < 3; ++d) {
+                    const double below = (static_cast<double>(b.lo[d]) + capture) - p[d];
+                    const double above = p[d] - (static_cast<double>(b.hi[d]) - capture);
+                    const double e = std::max({below, above, 0.0});
+                    lbSq += e * e;
                 }
+                order.emplace_back(std::sqrt(lbSq), j);
             }
-            survivors += static_cast<long long>(order.size());
+            candidates += static_cast<long long>(order.size());
             std::sort(order.begin(), order.end());
             ClosestXi best;
             Index bestJ = kNoIndex;
-            for (const auto& [lb, j] : order) {
-                if (bestJ != kNoIndex && lb > best.distance) {
+            for (const auto& [lbBox, j] : order) {
+                if (bestJ != kNoIndex && lbBox > best.distance) {
                     break;
+                }
+                double lbObb = 0.0;
+                const bool in = dim_ == 3 ? detail::obbContains(detail::unpackObb(masterObb3_[j]), p, capture, lbObb)
+                                          : detail::obbContains(masterObb2_[j], p, capture, lbObb);
+                if (!in) {
+                    continue;
+                }
+                ++survivors;
+                if (bestJ != kNoIndex && lbObb > best.distance) {
+                    continue;
                 }
                 ++projections;
                 const ClosestXi pr = closestXi(gatherSegment(master, j, x), p);

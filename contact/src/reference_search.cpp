@@ -61,7 +61,7 @@ ReferenceResult search(const Surface& master, const Surface& slave,
         double pad = 0.0;
         masterBox[j] = detail::bufferedAabb(masterSeg[j], d, pad);
         if (x.dim == 3) {
-            masterObb3[j] = detail::unpackObb(detail::packObb(detail::bufferedObb3(masterSeg[j], d, pad)));
+            masterObb3[j] = detail::unpackObb(detail::packedBufferedObb3(masterSeg[j], d, pad));
         } else {
             masterObb2[j] = detail::bufferedObb2(masterSeg[j], d, pad);
         }
@@ -103,7 +103,7 @@ ReferenceResult search(const Surface& master, const Surface& slave,
         double pad = 0.0;
         const Aabb3 box = detail::bufferedAabb(seg, d, pad);
         const Obb3 obb3 =
-            x.dim == 3 ? detail::unpackObb(detail::packObb(detail::bufferedObb3(seg, d, pad))) : Obb3{};
+            x.dim == 3 ? detail::unpackObb(detail::packedBufferedObb3(seg, d, pad)) : Obb3{};
         const Obb2 obb2 = x.dim == 2 ? detail::bufferedObb2(seg, d, pad) : Obb2{};
         for (Index j = 0; j < master.size(); ++j) {
             if ((same && options.selfContact && k >= j) || excluded(k, j) ||

@@ -137,13 +137,42 @@ Eigen::Vector3d position(const SegmentNodes& s, const Eigen::Vector2d& xi) noexc
 }
 
 SegmentFrame segmentFrame(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept {
-    const ShapeFunctions f = shapeFunctions(s.type, xi);
     SegmentFrame fr;
-    const int n = nodeCount(s.type);
-    for (int i = 0; i < n; ++i) {
-        fr.point += f.N[i] * s.x[i];
-        fr.dXi += f.dXi[i] * s.x[i];
-        fr.dEta += f.dEta[i] * s.x[i];
+    const double u = xi[0];
+    const double v = xi[1];
+    switch (s.type) {  // linear segments in closed form: the hot path of the search
+    case SegmentType::Line2:
+        fr.point = 0.5 * ((1.0 - u) * s.x[0] + (1.0 + u) * s.x[1]);
+        fr.dXi = 0.5 * (s.x[1] - s.x[0]);
+        break;
+    case SegmentType::Tri3:
+        fr.point = (1.0 - u - v) * s.x[0] + u * s.x[1] + v * s.x[2];
+        fr.dXi = s.x[1] - s.x[0];
+        fr.dEta = s.x[2] - s.x[0];
+        break;
+    case SegmentType::Quad4: {
+        const Eigen::Vector3d a = s.x[1] - s.x[0];  // edge 0-1 (eta = -1)
+        const Eigen::Vector3d b = s.x[2] - s.x[3];  // edge 3-2 (eta = +1)
+        const Eigen::Vector3d c = s.x[3] - s.x[0];  // edge 0-3 (xi = -1)
+        const Eigen::Vector3d d = s.x[2] - s.x[1];  // edge 1-2 (xi = +1)
+        fr.dXi = 0.25 * ((1.0 - v) * a + (1.0 + v) * b);
+        fr.dEta = 0.25 * ((1.0 - u) * c + (1.0 + u) * d);
+        fr.point = 0.25 * ((1.0 - u) * (1.0 - v) * s.x[0] + (1.0 + u) * (1.0 - v) * s.x[1] +
+                           (1.0 + u) * (1.0 + v) * s.x[2] + (1.0 - u) * (1.0 + v) * s.x[3]);
+        break;
+    }
+    case SegmentType::Line3:
+    case SegmentType::Tri6:
+    case SegmentType::Quad8:
+    case SegmentType::Quad9: {
+        const ShapeFunctions f = shapeFunctions(s.type, xi);
+        for (int i = 0; i < nodeCount(s.type); ++i) {
+            fr.point += f.N[i] * s.x[i];
+            fr.dXi += f.dXi[i] * s.x[i];
+            fr.dEta += f.dEta[i] * s.x[i];
+        }
+        break;
+    }
     }
     const double spread = nodeSpread(s);
     if (parametricDim(s.type) == 1) {

@@ -25,4 +25,12 @@ extern template Aabb<3> segmentAabb<3>(const SegmentNodes&, double) noexcept;
 /// grows by `buffer` on every side, so a flat face still gets 2 * buffer of thickness.
 [[nodiscard]] Obb3 segmentObb3d(const SegmentNodes& s, double buffer) noexcept;
 
+/// The axes segmentObb3d() uses: (tangent1, tangent2, normal) at the reference centre as columns,
+/// a proper rotation; the identity if that frame is degenerate.
+[[nodiscard]] Eigen::Matrix3d faceAxes(const SegmentNodes& s) noexcept;
+
+/// The same box with given orthonormal axes (columns): extents of the Bezier hull along them.
+[[nodiscard]] Obb3 segmentObb3dAlong(const SegmentNodes& s, const Eigen::Matrix3d& axes,
+                                     double buffer) noexcept;
+
 }  // namespace contact

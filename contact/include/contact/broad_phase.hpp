@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -75,22 +76,30 @@ struct FloatBox {
     float hi[3] = {0.0F, 0.0F, 0.0F};
 };
 
-/// Largest float <= v (round toward -inf); NaN stays NaN. Rounds to nearest, then steps one float
-/// down when that went up (the step is exact: the float neighbour of a finite float).
-[[nodiscard]] inline float floatDown(double v) noexcept {
-    float f = static_cast<float>(v);
-    if (static_cast<double>(f) > v) {
-        f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+/// The float next to a finite or infinite float f, one step toward -inf (down) or +inf (up):
+/// std::nextafter by the bits (a step of the integer representation), without a libm call.
+[[nodiscard]] inline float floatStep(float f, bool up) noexcept {
+    if (f == 0.0F) {
+        return up ? std::numeric_limits<float>::denorm_min()
+                  : -std::numeric_limits<float>::denorm_min();
     }
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    // Magnitude grows when stepping away from zero.
+    bits = ((f > 0.0F) == up) ? bits + 1U : bits - 1U;
+    std::memcpy(&f, &bits, sizeof bits);
     return f;
+}
+/// Largest float <= v (round toward -inf); NaN stays NaN. Rounds to nearest, then steps one float
+/// down when that went up.
+[[nodiscard]] inline float floatDown(double v) noexcept {
+    const float f = static_cast<float>(v);
+    return static_cast<double>(f) > v ? floatStep(f, false) : f;
 }
 /// Smallest float >= v (round toward +inf); NaN stays NaN.
 [[nodiscard]] inline float floatUp(double v) noexcept {
-    float f = static_cast<float>(v);
-    if (static_cast<double>(f) < v) {
-        f = std::nextafter(f, std::numeric_limits<float>::infinity());
-    }
-    return f;
+    const float f = static_cast<float>(v);
+    return static_cast<double>(f) < v ? floatStep(f, true) : f;
 }
 /// The float box enclosing [lo - grow, hi + grow] (each bound rounded outward).
 [[nodiscard]] FloatBox floatBoxOutward(const double* lo, const double* hi, double grow = 0.0) noexcept;

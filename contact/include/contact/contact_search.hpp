@@ -66,9 +66,10 @@ struct UpdateStats {
     long long listSize = 0;       ///< pairs in the candidate list (boxes grown by the skin)
     /// pairs whose buffered AABBs overlap now (node mode: the boxes rounded outward to float)
     long long candidates = 0;
-    long long satSurvivors = 0;   ///< candidates whose buffered OBBs overlap (SAT)
-    /// Node mode: closest-point computations made (survivors visited nearest-first stop at the
-    /// first whose lower bound exceeds the best distance).
+    /// Candidates whose buffered OBBs overlap (SAT). Node mode: the OBB test runs lazily, for the
+    /// candidates visited nearest-first until no other can be closer; those that passed.
+    long long satSurvivors = 0;
+    /// Node mode: closest-point computations made.
     long long projections = 0;
     Index pairs = 0;              ///< contact pairs reported
     /// Worst projection status among reported pairs (kConverged < kOnBoundary < ...).

@@ -120,11 +120,11 @@ Aabb3 bufferedAabb(const SegmentNodes& s, double capture, double& pad) noexcept 
     return box;
 }
 
-Obb3 unpackObb(const PackedObb3& p) noexcept {
-    const double x = p.rotation[0];
-    const double y = p.rotation[1];
-    const double z = p.rotation[2];
-    const double w = p.rotation[3];
+Eigen::Matrix3d rotationOf(const float* q) noexcept {
+    const double x = q[0];
+    const double y = q[1];
+    const double z = q[2];
+    const double w = q[3];
     const double s = 2.0 / (x * x + y * y + z * z + w * w);
     const double xx = s * x * x;
     const double yy = s * y * y;
@@ -135,31 +135,32 @@ Obb3 unpackObb(const PackedObb3& p) noexcept {
     const double xw = s * x * w;
     const double yw = s * y * w;
     const double zw = s * z * w;
+    Eigen::Matrix3d r;
+    r(0, 0) = 1.0 - (yy + zz);
+    r(0, 1) = xy - zw;
+    r(0, 2) = xz + yw;
+    r(1, 0) = xy + zw;
+    r(1, 1) = 1.0 - (xx + zz);
+    r(1, 2) = yz - xw;
+    r(2, 0) = xz - yw;
+    r(2, 1) = yz + xw;
+    r(2, 2) = 1.0 - (xx + yy);
+    return r;
+}
+
+Obb3 unpackObb(const PackedObb3& p) noexcept {
     Obb3 b;
     b.center = Eigen::Vector3d(p.centre[0], p.centre[1], p.centre[2]);
-    b.axes(0, 0) = 1.0 - (yy + zz);
-    b.axes(0, 1) = xy - zw;
-    b.axes(0, 2) = xz + yw;
-    b.axes(1, 0) = xy + zw;
-    b.axes(1, 1) = 1.0 - (xx + zz);
-    b.axes(1, 2) = yz - xw;
-    b.axes(2, 0) = xz - yw;
-    b.axes(2, 1) = yz + xw;
-    b.axes(2, 2) = 1.0 - (xx + yy);
+    b.axes = rotationOf(p.rotation);
     b.halfExtent = Eigen::Vector3d(p.halfExtent[0], p.halfExtent[1], p.halfExtent[2]);
     return b;
 }
 
-PackedObb3 packObb(const Obb3& b) noexcept {
-    PackedObb3 p;
-    for (int k = 0; k < 3; ++k) {
-        p.centre[k] = b.center[k];
-    }
-    // The axes are a proper rotation (tangent1, normal x tangent1, normal), or the identity.
-    // Quaternion by Shepperd's method: from the largest of w, x, y, z (no cancellation).
-    const Eigen::Matrix3d& r = b.axes;
+// The float quaternion of a proper rotation, by Shepperd's method: from the largest of w, x, y, z
+// (no cancellation); the identity's for a non-finite matrix.
+void quaternionOf(const Eigen::Matrix3d& r, float* out) noexcept {
     const double tr = r(0, 0) + r(1, 1) + r(2, 2);
-    double q[4];  // x, y, z, w, up to a common factor
+    double q[4];  // x, y, z, w, up to a common positive factor
     if (tr >= r(0, 0) && tr >= r(1, 1) && tr >= r(2, 2)) {
         q[3] = 1.0 + tr;
         q[0] = r(2, 1) - r(1, 2);
@@ -181,22 +182,26 @@ PackedObb3 packObb(const Obb3& b) noexcept {
         q[2] = 1.0 + r(2, 2) - r(0, 0) - r(1, 1);
         q[3] = r(1, 0) - r(0, 1);
     }
+    float norm = 0.0F;
     for (int k = 0; k < 4; ++k) {
-        p.rotation[k] = static_cast<float>(q[k]);
+        out[k] = static_cast<float>(q[k]);
+        norm += std::abs(out[k]);
     }
-    if (!(std::abs(p.rotation[0]) + std::abs(p.rotation[1]) + std::abs(p.rotation[2]) +
-              std::abs(p.rotation[3]) > 0.0F) ||
-        !b.axes.allFinite()) {
-        p.rotation[0] = p.rotation[1] = p.rotation[2] = 0.0F;
-        p.rotation[3] = 1.0F;
+    if (!(norm > 0.0F) || !std::isfinite(norm)) {
+        out[0] = out[1] = out[2] = 0.0F;
+        out[3] = 1.0F;
     }
-    const Eigen::Matrix3d axes = unpackObb(p).axes;
-    // Half extent along new axis i of the old box: sum_j |a_i . b_j| e_j, plus a relative 1e-12
-    // for the rounding of this sum and of the axes products; then rounded up to float.
-    const Eigen::Matrix3d overlap = (axes.transpose() * b.axes).cwiseAbs();
-    const Eigen::Vector3d e = overlap * b.halfExtent;
+}
+
+// The buffered OBB with the axes rounded to a float quaternion first: its extents are taken along
+// exactly the axes unpackObb() rebuilds, so it encloses the segment grown by capture + pad.
+PackedObb3 packedBufferedObb3(const SegmentNodes& s, double capture, double pad) noexcept {
+    PackedObb3 p;
+    quaternionOf(faceAxes(s), p.rotation);
+    const Obb3 box = segmentObb3dAlong(s, rotationOf(p.rotation), capture + pad);
     for (int k = 0; k < 3; ++k) {
-        p.halfExtent[k] = floatUp(e[k] * (1.0 + 1e-12) + 1e-12 * b.halfExtent.sum());
+        p.centre[k] = box.center[k];
+        p.halfExtent[k] = floatUp(box.halfExtent[k]);
     }
     return p;
 }

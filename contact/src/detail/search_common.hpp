@@ -38,12 +38,17 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 [[nodiscard]] Obb3 bufferedObb3(const SegmentNodes& s, double capture, double pad) noexcept;
 [[nodiscard]] Obb2 bufferedObb2(const SegmentNodes& s, double capture, double pad) noexcept;
 
-/// A PackedObb3 (types.hpp) whose box encloses b: the extents grow to cover the rotation's
-/// rounding to float, so packing may only add candidates, never lose a contact.
-[[nodiscard]] PackedObb3 packObb(const Obb3& b) noexcept;
+/// The buffered OBB of bufferedObb3(), stored packed (types.hpp): the frame is rounded to a float
+/// quaternion first and the extents are taken along the axes it stands for, rounded up to float,
+/// so the box still encloses the segment grown by capture + pad.
+[[nodiscard]] PackedObb3 packedBufferedObb3(const SegmentNodes& s, double capture,
+                                            double pad) noexcept;
 
-/// The box a PackedObb3 describes: axes = the rotation matrix of its quaternion (orthonormal to
-/// double rounding; 2 / |q|^2 scaling, no square root).
+/// The rotation matrix of a float quaternion (x, y, z, w): orthonormal to double rounding.
+/// One compiled definition, so packing and every unpacking see the same axes.
+[[nodiscard]] Eigen::Matrix3d rotationOf(const float* q) noexcept;
+
+/// The box a PackedObb3 stands for.
 [[nodiscard]] Obb3 unpackObb(const PackedObb3& p) noexcept;
 
 /// Point in closed box: the separating-axis test of a point (a box of zero size) needs only the
