@@ -29,23 +29,6 @@ struct AxisTest {
     double r;
 };
 using AxisTest2 = AxisTest<2>;
-using AxisTest3 = AxisTest<3>;
-
-// a*d - b*c to within about 1.5 ulp of the result (Kahan's algorithm): the fma recovers the
-// rounding error of b*c exactly, so the result keeps its relative accuracy when a*d ~ b*c.
-double diffOfProducts(double a, double b, double c, double d) noexcept {
-    const double w = b * c;
-    const double e = std::fma(-b, c, w);
-    const double f = std::fma(a, d, -w);
-    return f + e;
-}
-
-// u x v with every component accurate relative to itself: nearly parallel edges keep the exact
-// direction of their cross product, and exactly parallel ones give exactly zero.
-Vector3d crossAccurate(const Vector3d& u, const Vector3d& v) noexcept {
-    return {diffOfProducts(u.y(), u.z(), v.y(), v.z()), diffOfProducts(u.z(), u.x(), v.z(), v.x()),
-            diffOfProducts(u.x(), u.y(), v.x(), v.y())};
-}
 
 // Records a face axis (unit L, so the rounding bound is tol itself); true if it separates.
 template <int D>
@@ -56,28 +39,6 @@ bool faceSeparates(AxisTest<D>& out, const Eigen::Matrix<double, D, 1>& L,
     out.r = r;
     return std::abs(out.tl) > r + tol;
 }
-
-// Records the edge-pair axis L = a_i x b_j; true if it separates. The radii use only the two other
-// axes of each box: a_i . L and b_j . L vanish to rounding relative to |L| because crossAccurate
-// keeps L's direction exact (a plain cross product of nearly parallel edges tilts L, and the
-// dropped terms then make a false "separated"). The rounding bound scales with |L|_1, so the test
-// is homogeneous in L: a tiny L is as good as a unit one, and L = 0 can never separate.
-bool edgeSeparates(AxisTest3& out, const Obb3& a, const Obb3& b, int i, int j, const Vector3d& T,
-                   double tol) noexcept {
-    const int i1 = (i + 1) % 3;
-    const int i2 = (i + 2) % 3;
-    const int j1 = (j + 1) % 3;
-    const int j2 = (j + 2) % 3;
-    const Vector3d L = crossAccurate(a.axes.col(i), b.axes.col(j));
-    out.L = L;
-    out.tl = T.dot(L);
-    out.r = a.halfExtent[i1] * std::abs(a.axes.col(i1).dot(L)) +
-            a.halfExtent[i2] * std::abs(a.axes.col(i2).dot(L)) +
-            b.halfExtent[j1] * std::abs(b.axes.col(j1).dot(L)) +
-            b.halfExtent[j2] * std::abs(b.axes.col(j2).dot(L));
-    return std::abs(out.tl) > out.r + tol * L.lpNorm<1>();
-}
-
 // Unit normal along a tested axis, oriented from A to B (kept as is when T.L = 0).
 template <int D>
 Eigen::Matrix<double, D, 1> orientedUnit(const AxisTest<D>& t) noexcept {
@@ -113,6 +74,24 @@ SatResult overlapOn(int axis, const AxisTest<D>& t, double depth) noexcept {
     return res;
 }
 
+// Unit direction of axis k of satDisjoint3d (0-2: a_k, 3-5: b_(k-3), 6 + 3 i + j: a_i x b_j as
+// -R_(i2)j a_(i1) + R_(i1)j a_(i2)), oriented from A to B by the sign of tl = T . L.
+Vector3d axisDirection(const Obb3& a, const Obb3& b, const double (&R)[3][3], int k,
+                       double tl) noexcept {
+    Vector3d L;
+    if (k < 3) {
+        L = a.axes.col(k);
+    } else if (k < 6) {
+        L = b.axes.col(k - 3);
+    } else {
+        const int i = (k - 6) / 3;
+        const int j = (k - 6) % 3;
+        L = -R[(i + 2) % 3][j] * a.axes.col((i + 1) % 3) + R[(i + 1) % 3][j] * a.axes.col((i + 2) % 3);
+    }
+    const double len = L.norm();  // components are products of unit vectors: no overflow
+    const Vector3d n = len > 0.0 ? Vector3d(L / len) : Vector3d::Zero();
+    return tl < 0.0 ? Vector3d(-n) : n;
+}
 }  // namespace
 
 // satDisjoint2d: SAT on the 4 face axes of two rectangles.
@@ -173,20 +152,22 @@ SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept {
     return overlapOn(best, t[best], bestDepth);
 }
 
-// satDisjoint3d: SAT on the 15 axes of two boxes, in the order of Gottschalk's OBBTree paper.
+// satDisjoint3d: SAT on the 15 axes of two boxes, in the order of Gottschalk's OBBTree paper, in
+// A's frame (Ericson, Real-Time Collision Detection, 4.4.1):
 //
-//   T = cB - cA,  tol = kSatRoundoff * (|T|_1 + sum hA + sum hB)
-//   face axes a0, a1, a2, b0, b1, b2 (unit):
-//       r = sum_k hA_k |a_k . L| + sum_k hB_k |b_k . L|
-//       if |T . L| > r + tol: return separated on L
-//   edge axes L = a_i x b_j (axis 6 + 3 i + j), cross product by difference of products (fma):
-//       r = sum_k hA_k |a_k . L| + sum_k hB_k |b_k . L|       // a_i and b_j terms vanish
-//       if |T . L| > r + tol * |L|_1: return separated on L   // no sqrt, homogeneous in L
-//   Exactly parallel edges give L = 0, which never separates; this is the parallel-edge case of
-//   Gottschalk's thesis (Collision Queries using Oriented Bounding Boxes, UNC 2000, p. 83), where a
-//   rounded near-zero L would otherwise "separate" overlapping boxes (FCL's boxBox2 comment).
-//   // overlap: depth_L = (r - |T . L|) / |L|; edge axes with sine |L| / (|a_i| |b_j|) below
-//   // kSatMinEdgeAxisSine are not eligible (ill-conditioned direction).
+//   T = cB - cA, t_i = a_i . T, R_ij = a_i . b_j, tol = kSatRoundoff * (|T|_1 + sum hA + sum hB)
+//   face a_i:  |t_i| > hA_i + sum_j hB_j |R_ij| + tol                    -> separated on a_i
+//   face b_j:  |b_j . T| > sum_i hA_i |R_ij| + hB_j + tol                -> separated on b_j
+//   edge L = a_i x b_j = -R_(i2)j a_(i1) + R_(i1)j a_(i2)   (i1, i2, j1, j2: the other indices)
+//       T . L = t_(i2) R_(i1)j - t_(i1) R_(i2)j
+//       r = hA_(i1) |R_(i2)j| + hA_(i2) |R_(i1)j| + hB_(j1) |R_i(j2)| + hB_(j2) |R_i(j1)|
+//       |T . L| > r + tol (|L|_1 + 1/8)                                   -> separated on L
+//   The identities behind r hold for orthonormal axes (either handedness: only |.| enters). Near
+//   parallel edges make L and T . L tiny and their rounding absolute (a few ulps of |t| |R|); the
+//   tol / 8 term is above that rounding (once no face separates, |t| is at most the boxes' size),
+//   so rounding never separates overlapping boxes, and exactly parallel edges cannot separate.
+//   // overlap: depth_L = (r - |T . L|) / |L|; edge axes with sine |L| below kSatMinEdgeAxisSine
+//   // are not eligible (ill-conditioned direction).
 //   best = argmin over A's faces; then B's faces, then the eligible edge axes replace it only if
 //       depth < kSatRelativeTol * best - kSatAbsoluteTol * min(max hA, max hB)   // Box2D-Lite
 //   return best, depth clamped at >= 0, normal oriented A -> B
@@ -194,87 +175,69 @@ SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept {
     const Vector3d T = b.center - a.center;
     const Vector3d& hA = a.halfExtent;
     const Vector3d& hB = b.halfExtent;
-    // G_A(k, i) = a_k . a_i, G_B likewise, R(i, j) = a_i . b_j (see satDisjoint2d).
-    const Matrix3d absGA = (a.axes.transpose() * a.axes).cwiseAbs();
-    const Matrix3d absGB = (b.axes.transpose() * b.axes).cwiseAbs();
-    const Matrix3d absR = (a.axes.transpose() * b.axes).cwiseAbs();
+    double R[3][3];
+    double absR[3][3];
+    double t[3];
+    for (int i = 0; i < 3; ++i) {
+        t[i] = a.axes.col(i).dot(T);
+        for (int j = 0; j < 3; ++j) {
+            R[i][j] = a.axes.col(i).dot(b.axes.col(j));
+            absR[i][j] = std::abs(R[i][j]);
+        }
+    }
     const double tol = tol::kSatRoundoff * (T.lpNorm<1>() + hA.sum() + hB.sum());
-
-    std::array<AxisTest3, 15> t{};
-    // A0
-    if (faceSeparates<3>(t[0], a.axes.col(0), T, hA.dot(absGA.col(0)) + hB.dot(absR.row(0)), tol)) {
-        return separatedOn(0, t[0]);
+    std::array<double, 15> tl{};
+    std::array<double, 15> r{};
+    const auto separated = [&](int axis) {
+        SatResult res;
+        res.separated = true;
+        res.axis = axis;
+        res.normal = axisDirection(a, b, R, axis, tl[axis]);
+        return res;
+    };
+    for (int i = 0; i < 3; ++i) {  // A0, A1, A2
+        tl[i] = t[i];
+        r[i] = hA[i] + hB[0] * absR[i][0] + hB[1] * absR[i][1] + hB[2] * absR[i][2];
+        if (std::abs(tl[i]) > r[i] + tol) {
+            return separated(i);
+        }
     }
-    // A1
-    if (faceSeparates<3>(t[1], a.axes.col(1), T, hA.dot(absGA.col(1)) + hB.dot(absR.row(1)), tol)) {
-        return separatedOn(1, t[1]);
+    for (int j = 0; j < 3; ++j) {  // B0, B1, B2
+        tl[3 + j] = b.axes.col(j).dot(T);
+        r[3 + j] = hA[0] * absR[0][j] + hA[1] * absR[1][j] + hA[2] * absR[2][j] + hB[j];
+        if (std::abs(tl[3 + j]) > r[3 + j] + tol) {
+            return separated(3 + j);
+        }
     }
-    // A2
-    if (faceSeparates<3>(t[2], a.axes.col(2), T, hA.dot(absGA.col(2)) + hB.dot(absR.row(2)), tol)) {
-        return separatedOn(2, t[2]);
-    }
-    // B0
-    if (faceSeparates<3>(t[3], b.axes.col(0), T, hA.dot(absR.col(0)) + hB.dot(absGB.col(0)), tol)) {
-        return separatedOn(3, t[3]);
-    }
-    // B1
-    if (faceSeparates<3>(t[4], b.axes.col(1), T, hA.dot(absR.col(1)) + hB.dot(absGB.col(1)), tol)) {
-        return separatedOn(4, t[4]);
-    }
-    // B2
-    if (faceSeparates<3>(t[5], b.axes.col(2), T, hA.dot(absR.col(2)) + hB.dot(absGB.col(2)), tol)) {
-        return separatedOn(5, t[5]);
-    }
-    // A0 x B0
-    if (edgeSeparates(t[6], a, b, 0, 0, T, tol)) {
-        return separatedOn(6, t[6]);
-    }
-    // A0 x B1
-    if (edgeSeparates(t[7], a, b, 0, 1, T, tol)) {
-        return separatedOn(7, t[7]);
-    }
-    // A0 x B2
-    if (edgeSeparates(t[8], a, b, 0, 2, T, tol)) {
-        return separatedOn(8, t[8]);
-    }
-    // A1 x B0
-    if (edgeSeparates(t[9], a, b, 1, 0, T, tol)) {
-        return separatedOn(9, t[9]);
-    }
-    // A1 x B1
-    if (edgeSeparates(t[10], a, b, 1, 1, T, tol)) {
-        return separatedOn(10, t[10]);
-    }
-    // A1 x B2
-    if (edgeSeparates(t[11], a, b, 1, 2, T, tol)) {
-        return separatedOn(11, t[11]);
-    }
-    // A2 x B0
-    if (edgeSeparates(t[12], a, b, 2, 0, T, tol)) {
-        return separatedOn(12, t[12]);
-    }
-    // A2 x B1
-    if (edgeSeparates(t[13], a, b, 2, 1, T, tol)) {
-        return separatedOn(13, t[13]);
-    }
-    // A2 x B2
-    if (edgeSeparates(t[14], a, b, 2, 2, T, tol)) {
-        return separatedOn(14, t[14]);
+    for (int i = 0; i < 3; ++i) {  // A_i x B_j
+        const int i1 = (i + 1) % 3;
+        const int i2 = (i + 2) % 3;
+        for (int j = 0; j < 3; ++j) {
+            const int j1 = (j + 1) % 3;
+            const int j2 = (j + 2) % 3;
+            const int k = 6 + 3 * i + j;
+            tl[k] = t[i2] * R[i1][j] - t[i1] * R[i2][j];
+            r[k] = hA[i1] * absR[i2][j] + hA[i2] * absR[i1][j] + hB[j1] * absR[i][j2] +
+                   hB[j2] * absR[i][j1];
+            if (std::abs(tl[k]) > r[k] + tol * (absR[i1][j] + absR[i2][j] + 0.125)) {
+                return separated(k);
+            }
+        }
     }
 
     // Overlap: every axis was tested; pick the least penetration.
     const double scale = std::min(hA.maxCoeff(), hB.maxCoeff());
     int best = 0;
-    double bestDepth = t[0].r - std::abs(t[0].tl);
+    double bestDepth = r[0] - std::abs(tl[0]);
     for (int k = 1; k < 3; ++k) {  // faces of A: plain minimum
-        const double depth = t[k].r - std::abs(t[k].tl);
+        const double depth = r[k] - std::abs(tl[k]);
         if (depth < bestDepth) {
             best = k;
             bestDepth = depth;
         }
     }
     for (int k = 3; k < 6; ++k) {  // faces of B
-        const double depth = t[k].r - std::abs(t[k].tl);
+        const double depth = r[k] - std::abs(tl[k]);
         if (clearlyShallower(depth, bestDepth, scale)) {
             best = k;
             bestDepth = depth;
@@ -282,19 +245,24 @@ SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept {
     }
     const double minSineSq = tol::kSatMinEdgeAxisSine * tol::kSatMinEdgeAxisSine;
     for (int k = 6; k < 15; ++k) {  // edge pairs A_i x B_j, i = (k - 6) / 3, j = (k - 6) % 3
-        const double lenSq = t[k].L.squaredNorm();
-        const double edgeLenSq =
-            a.axes.col((k - 6) / 3).squaredNorm() * b.axes.col((k - 6) % 3).squaredNorm();
-        if (!(lenSq >= minSineSq * edgeLenSq)) {
+        const int i = (k - 6) / 3;
+        const int j = (k - 6) % 3;
+        const double lenSq = R[(i + 1) % 3][j] * R[(i + 1) % 3][j] + R[(i + 2) % 3][j] * R[(i + 2) % 3][j];
+        if (!(lenSq >= minSineSq)) {
             continue;  // nearly parallel edges: direction ill-conditioned, not eligible
         }
-        const double depth = (t[k].r - std::abs(t[k].tl)) / std::sqrt(lenSq);
+        const double depth = (r[k] - std::abs(tl[k])) / std::sqrt(lenSq);
         if (clearlyShallower(depth, bestDepth, scale)) {
             best = k;
             bestDepth = depth;
         }
     }
-    return overlapOn(best, t[best], bestDepth);
+    SatResult res;
+    res.separated = false;
+    res.axis = best;
+    res.depth = std::max(bestDepth, 0.0);
+    res.normal = axisDirection(a, b, R, best, tl[best]);
+    return res;
 }
 
 }  // namespace contact

@@ -27,10 +27,10 @@ struct SatResult {
 /// to rounding. On overlap, the least-penetration axis with Box2D-Lite hysteresis (A's axes first).
 [[nodiscard]] SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept;
 
-/// SAT between two boxes, 15 axes: 3 + 3 face axes, then the 9 edge-pair cross products. Edge
-/// cross products are computed with fused multiply-adds, so nearly parallel edges keep their exact
-/// direction and never cause a false "separated"; exactly parallel edges give a zero axis that
-/// cannot separate. Same verdict rules and axis choice as satDisjoint2d.
+/// SAT between two boxes, 15 axes: 3 + 3 face axes, then the 9 edge-pair cross products, in A's
+/// frame through R = A^T B (orthonormal axes of either handedness). The edge tests carry a rounding
+/// margin that nearly parallel edges cannot exceed, so rounding never separates overlapping boxes
+/// and exactly parallel edges cannot separate. Same verdict rules and axis choice as satDisjoint2d.
 [[nodiscard]] SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept;
 
 }  // namespace contact
