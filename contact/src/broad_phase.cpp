@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace contact {
 namespace {
@@ -84,7 +85,10 @@ struct BroadPhase::Impl {
 
     // Shared by both build(): n input boxes read through loOf(i) / hiOf(i) (Vector3d).
     template <class LoOf, class HiOf>
-    void build(Index n, const LoOf& loOf, const HiOf& hiOf);
+    void build(Index n, const LoOf& loOf, const HiOf& hiOf, int parts);
+    // Reorders the class-order positions [begin, end) so that `parts` consecutive slices are
+    // spatially separate (quantiles of the centres along the longest axis); returns the slice ends.
+    std::vector<Index> splitSpatially(Index begin, Index end, int parts);
 
     // Result set for radiusSearchCustomCallback: tests the exact box overlap and appends the input
     // index of each overlapping box. Never stops the search early.
@@ -131,8 +135,64 @@ BroadPhase& BroadPhase::operator=(BroadPhase&&) noexcept = default;
 
 // build: half-diagonals -> size classes (powers of 2 below the largest) -> boxes reordered by class
 // (stable) -> one kd-tree per non-empty class over its slice of boxes.
+std::vector<Index> BroadPhase::Impl::splitSpatially(Index begin, Index end, int parts) {
+    const Index count = end - begin;
+    std::vector<Index> ends;
+    if (parts <= 1 || count < 2 * static_cast<Index>(parts * kLeafMaxSize)) {
+        ends.push_back(end);
+        return ends;
+    }
+    const auto centre = [&](Index k, int d) { return 0.5 * (boxLo(k, d) + boxHi(k, d)); };
+    Eigen::Vector3d cmin = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
+    Eigen::Vector3d cmax = -cmin;
+    for (Index k = begin; k < end; ++k) {
+        for (int d = 0; d < 3; ++d) {
+            cmin[d] = std::min(cmin[d], centre(k, d));
+            cmax[d] = std::max(cmax[d], centre(k, d));
+        }
+    }
+    int axis = 0;
+    (cmax - cmin).maxCoeff(&axis);
+    std::vector<Index> perm(static_cast<std::size_t>(count));
+    for (Index i = 0; i < count; ++i) {
+        perm[i] = begin + i;
+    }
+    const auto less = [&](Index x, Index y) { return centre(x, axis) < centre(y, axis); };
+    for (int q = 1; q < parts; ++q) {  // quantiles, each within the slice left of the next
+        const auto from = perm.begin() + static_cast<std::ptrdiff_t>(count * (q - 1) / parts);
+        std::nth_element(from, perm.begin() + static_cast<std::ptrdiff_t>(count * q / parts),
+                         perm.end(), less);
+        ends.push_back(begin + count * q / parts);
+    }
+    ends.push_back(end);
+    // Apply the permutation to the range.
+    std::vector<Index> orig(static_cast<std::size_t>(count));
+    std::vector<FloatBox> fb(floatMode ? static_cast<std::size_t>(count) : 0);
+    Eigen::Matrix3Xd l(3, floatMode ? 0 : count);
+    Eigen::Matrix3Xd h(3, floatMode ? 0 : count);
+    for (Index i = 0; i < count; ++i) {
+        orig[i] = original[perm[i]];
+        if (floatMode) {
+            fb[i] = floatBox[perm[i]];
+        } else {
+            l.col(i) = lo.col(perm[i]);
+            h.col(i) = hi.col(perm[i]);
+        }
+    }
+    for (Index i = 0; i < count; ++i) {
+        original[begin + i] = orig[i];
+        if (floatMode) {
+            floatBox[begin + i] = fb[i];
+        } else {
+            lo.col(begin + i) = l.col(i);
+            hi.col(begin + i) = h.col(i);
+        }
+    }
+    return ends;
+}
+
 template <class LoOf, class HiOf>
-void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf) {
+void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int parts) {
     classes.clear();
     coordScale = 0.0;
     original.resize(n);
@@ -192,25 +252,33 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf) {
         if (start[c + 1] == start[c]) {
             continue;
         }
-        SizeClass sc;
-        sc.begin = start[c];
-        for (Index k = start[c]; k < start[c + 1]; ++k) {
-            const Eigen::Vector3d d(boxHi(k, 0) - boxLo(k, 0), boxHi(k, 1) - boxLo(k, 1),
-                                    boxHi(k, 2) - boxLo(k, 2));
-            sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * d.norm());
+        Index from = start[c];
+        for (const Index to : splitSpatially(start[c], start[c + 1], parts)) {
+            SizeClass sc;
+            sc.begin = from;
+            for (Index k = from; k < to; ++k) {
+                const Eigen::Vector3d d(boxHi(k, 0) - boxLo(k, 0), boxHi(k, 1) - boxLo(k, 1),
+                                        boxHi(k, 2) - boxLo(k, 2));
+                sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * d.norm());
+            }
+            const auto count = static_cast<std::uint32_t>(to - from);
+            if (floatMode) {
+                sc.floatCloud = {floatBox.data() + from, count};
+            } else {
+                sc.doubleCloud = {lo.data() + 3 * static_cast<std::ptrdiff_t>(from),
+                                  hi.data() + 3 * static_cast<std::ptrdiff_t>(from), count};
+            }
+            classes.push_back(std::move(sc));
+            from = to;
         }
-        const auto count = static_cast<std::uint32_t>(start[c + 1] - start[c]);
-        if (floatMode) {
-            sc.floatCloud = {floatBox.data() + start[c], count};
-        } else {
-            sc.doubleCloud = {lo.data() + 3 * static_cast<std::ptrdiff_t>(start[c]),
-                              hi.data() + 3 * static_cast<std::ptrdiff_t>(start[c]), count};
-        }
-        classes.push_back(std::move(sc));
     }
-    // Trees are built once the class vector no longer moves: each tree holds a reference to its cloud.
+    // Trees are built once the class vector no longer moves (each holds a reference to its
+    // cloud); independent, so built in parallel.
     const nanoflann::KDTreeSingleIndexAdaptorParams params(kLeafMaxSize);
-    for (auto& sc : classes) {
+    const int count = static_cast<int>(classes.size());
+#pragma omp parallel for num_threads(std::max(1, parts)) schedule(dynamic, 1)
+    for (int c = 0; c < count; ++c) {
+        SizeClass& sc = classes[c];
         if (floatMode) {
             sc.floatTree = std::make_unique<TreeOf<FloatBoxCloud>>(3, sc.floatCloud, params);
         } else {
@@ -222,17 +290,17 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf) {
 void BroadPhase::build(const Eigen::Matrix3Xd& lo, const Eigen::Matrix3Xd& hi) {
     impl_->floatMode = false;
     impl_->build(static_cast<Index>(lo.cols()), [&](Index i) { return Eigen::Vector3d(lo.col(i)); },
-                 [&](Index i) { return Eigen::Vector3d(hi.col(i)); });
+                 [&](Index i) { return Eigen::Vector3d(hi.col(i)); }, 1);
 }
 
-void BroadPhase::build(const std::vector<FloatBox>& boxes) {
+void BroadPhase::build(const std::vector<FloatBox>& boxes, int threads) {
     impl_->floatMode = true;
     const auto at = [](const float* v) {
         return Eigen::Vector3d(static_cast<double>(v[0]), static_cast<double>(v[1]),
                                static_cast<double>(v[2]));
     };
     impl_->build(static_cast<Index>(boxes.size()), [&](Index i) { return at(boxes[i].lo); },
-                 [&](Index i) { return at(boxes[i].hi); });
+                 [&](Index i) { return at(boxes[i].hi); }, threads);
 }
 
 void BroadPhase::query(const Eigen::Vector3d& qlo, const Eigen::Vector3d& qhi,

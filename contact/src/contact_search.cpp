@@ -253,7 +253,7 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     }
     const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
     if (kd) {
-        kdTree_.build(masterFat_);
+        kdTree_.build(masterFat_, options_.threads);
     } else {
         tree_.build(masterFat_);
     }
@@ -261,6 +261,11 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
 
     const bool self = options_.selfContact;
     const bool dedupe = self && sameSurface_ && !nodeMode;
+    // Room for a list like the last one, so the list is not regrown (and over-allocated) by
+    // doubling every rebuild.
+    const std::size_t lastTotal = candMasters_.size();
+    candMasters_.clear();
+    candMasters_.reserve(lastTotal + lastTotal / 16);
     int usedThreads = 1;
 #pragma omp parallel num_threads(options_.threads)
     {
@@ -314,6 +319,10 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
         std::copy(threadPairs_[t].begin(), threadPairs_[t].end(),
                   candMasters_.begin() + static_cast<std::ptrdiff_t>(filled));
         filled += threadPairs_[t].size();
+        std::vector<Index>().swap(threadPairs_[t]);  // copied: free it
+    }
+    if (candMasters_.capacity() > total + total / 8) {
+        candMasters_.shrink_to_fit();
     }
     if (!nodeMode) {
         survivors_.resize(total);

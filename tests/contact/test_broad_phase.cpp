@@ -109,6 +109,12 @@ TEST_P(BroadPhaseVsBruteForce, SamePairSet) {
         EXPECT_EQ(fp.size(), c.n);
         EXPECT_EQ(viaTree(queries, fp), bruteForce(queries, asDouble));
         EXPECT_LT(fp.memoryBytes(), bp.memoryBytes());
+        // Split into spatial slices built in parallel: the same pairs.
+        BroadPhase sliced;
+        sliced.build(rounded, 3);
+        EXPECT_EQ(sliced.size(), c.n);
+        EXPECT_GE(sliced.sizeClasses(), fp.sizeClasses());
+        EXPECT_EQ(viaTree(queries, sliced), viaTree(queries, fp));
     }
 }
 
