@@ -208,10 +208,34 @@ std::string typeCounts(const contact::Surface& s) {
     return out.empty() ? "none" : out;
 }
 
-int uniqueNodeCount(const contact::Surface& s) {
-    std::vector<Index> n = s.connectivity;
-    std::sort(n.begin(), n.end());
-    return static_cast<int>(std::unique(n.begin(), n.end()) - n.begin());
+// Distinct nodes of a surface, marked in one bit per model node (no copy of the connectivity).
+int uniqueNodeCount(const contact::Surface& s, Index numNodes) {
+    std::vector<bool> seen(static_cast<std::size_t>(numNodes), false);
+    int count = 0;
+    for (const Index n : s.connectivity) {
+        if (!seen[static_cast<std::size_t>(n)]) {
+            seen[static_cast<std::size_t>(n)] = true;
+            ++count;
+        }
+    }
+    return count;
+}
+
+// Large models: searches, reports and writers use only the model's coordinates and node ids;
+// buildContactSurface also its element blocks and surface definitions. So the id lookups and sets
+// go once the model is read, the blocks and surface definitions once the last surfaces are built.
+void releaseLookupsAndSets(mesh_io::Model& m) {
+    m.nodeIndex.clear();
+    m.nodeSets.clear();
+    m.elementSets.clear();
+}
+
+void releaseElements(mesh_io::Model& m) {
+    std::vector<mesh_io::ElementBlock>().swap(m.blocks);
+    for (mesh_io::SurfaceDef& s : m.surfaces) {
+        std::vector<mesh_io::FaceRef>().swap(s.faces);
+        std::vector<Index>().swap(s.nodes);
+    }
 }
 
 struct Interface {
@@ -238,7 +262,7 @@ VerifyResult compare(const contact::ContactPairs& fast, const contact::ContactPa
         refIndex[{ref.slave[i], ref.master[i]}] = i;
     }
     const auto describe = [&](const contact::ContactPairs& p, Index i, const char* what) {
-        const auto& m = master.origin[p.master[i]];
+        const mesh_io::SegmentOrigin m = master.origin[p.master[i]];
         std::string s = std::string(what) + ": slave " + (nodeMode ? "node " : "segment ") +
                         std::to_string(nodeMode ? model.nodeIds[p.slave[i]] : p.slave[i]) +
                         ", master element " + std::to_string(m.elementId) + " face " +
@@ -277,7 +301,7 @@ int run(const Args& args) {
     Progress progress(!args.quiet);
     const auto t0 = std::chrono::steady_clock::now();
     progress.stage("reading " + args.model);
-    const mesh_io::Model model = mesh_io::readModel(args.model);
+    mesh_io::Model model = mesh_io::readModel(args.model);
     const double timeRead = msSince(t0);
 
     std::vector<Interface> interfaces;
@@ -329,16 +353,21 @@ int run(const Args& args) {
         }
     }
 
+    releaseLookupsAndSets(model);
+
     std::vector<std::unique_ptr<ContactSurface>> surfaces;
     std::vector<std::unique_ptr<contact::ContactSearch>> searches;
     std::vector<std::unique_ptr<std::vector<mesh_io::PairOverlap>>> overlaps;
     std::vector<mesh_io::InterfaceReport> reports;
-    const Eigen::Matrix2Xd coords2 = model.coords.topRows<2>();
+    Eigen::Matrix2Xd coords2;  // x, y of every node, made for the first 2D interface
     bool verifyFailed = false;
     for (const Interface& itf : interfaces) {
         progress.stage("interface " + std::to_string(itf.index) + ": building surfaces");
         auto master = std::make_unique<ContactSurface>(mesh_io::buildContactSurface(model, itf.master));
         auto slave = std::make_unique<ContactSurface>(mesh_io::buildContactSurface(model, itf.slave));
+        if (&itf == &interfaces.back()) {
+            releaseElements(model);
+        }
         if (master->nodeSurface) {
             throw std::invalid_argument("interface " + std::to_string(itf.index) + ": master surface '" +
                                         master->name + "' is a node surface; a master needs element faces");
@@ -358,6 +387,9 @@ int run(const Args& args) {
         opt.threads = args.threads;
         opt.broadPhase = args.broadPhase;
         opt.selfContact = master->name == slave->name;
+        if (master->dim == 2 && coords2.cols() != model.coords.cols()) {
+            coords2 = model.coords.topRows<2>();
+        }
         const contact::CoordinatesView x =
             master->dim == 3 ? contact::CoordinatesView(model.coords) : contact::CoordinatesView(coords2);
         auto search = std::make_unique<contact::ContactSearch>(opt);
@@ -415,7 +447,7 @@ int run(const Args& args) {
             } else {
                 std::printf("  slave:  %d segments (%s), %d nodes\n",
                             static_cast<int>(slave->surface.size()), typeCounts(slave->surface).c_str(),
-                            uniqueNodeCount(slave->surface));
+                            uniqueNodeCount(slave->surface, model.numNodes()));
             }
             if (args.captureRelative) {
                 std::printf("  capture distance: %.6g (%.3g x mean master segment size %.6g)\n",

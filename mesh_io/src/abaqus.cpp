@@ -4,6 +4,7 @@
 // element_types.hpp. Structure after meshio's src/meshio/abaqus/_abaqus.py, with line numbers.
 #include "mesh_io/abaqus.hpp"
 
+#include "coordinate_buffer.hpp"
 #include "element_types.hpp"
 #include "line_reader.hpp"
 #include "mesh_io/error.hpp"
@@ -11,7 +12,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
-#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -158,13 +159,10 @@ bool parseLong(std::string_view t, long& out) {
             return false;
         }
     }
-    char buf[34];
-    t.copy(buf, t.size());
-    buf[t.size()] = '\0';
-    errno = 0;
-    char* end = nullptr;
-    out = std::strtol(buf, &end, 10);
-    return errno != ERANGE && end == buf + t.size();
+    const char* first = t.data() + (t[0] == '+' ? 1 : 0);
+    const char* last = t.data() + t.size();
+    const auto [end, ec] = std::from_chars(first, last, out);
+    return ec == std::errc() && end == last;
 }
 
 // A finite real number; Fortran exponents (1.0D+02) accepted. Only digits, sign, point and an
@@ -190,9 +188,21 @@ bool parseDouble(std::string_view t, double& out) {
         }
     }
     buf[t.size()] = '\0';
+    if (!digit) {
+        return false;
+    }
+    // from_chars (exact, and several times faster than strtod) reads almost every number;
+    // strtod decides what it refuses (underflow, '+' signs), so the accepted text is unchanged.
+    const bool plus = buf[0] == '+';
+    if (!plus || (buf[1] != '+' && buf[1] != '-')) {
+        const auto [end, ec] = std::from_chars(buf + (plus ? 1 : 0), buf + t.size(), out);
+        if (ec == std::errc() && end == buf + t.size()) {
+            return std::isfinite(out);
+        }
+    }
     char* end = nullptr;
     out = std::strtod(buf, &end);
-    return digit && end == buf + t.size() && std::isfinite(out);
+    return end == buf + t.size() && std::isfinite(out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,7 +255,7 @@ struct Where {
 
 class Reader {
 public:
-    explicit Reader(const std::string& path) { model_.path = path; }
+    explicit Reader(const std::string& path) : coords_(model_.coords) { model_.path = path; }
     Model read();
 
 private:
@@ -268,13 +278,13 @@ private:
     void nodeLine(LineReader& in);
     void elementLine(LineReader& in);
     void unsupportedLine(LineReader& in, bool trailingComma);
-    void commitElement();
+    void commitElement(const LineReader& in);
     void endUnsupported();
     void nsetLine(LineReader& in);
     void elsetLine(LineReader& in);
-    template <class T, class IdIndex, class Sets, class OneOf>
-    void setLine(LineReader& in, std::vector<T>& set, const IdIndex& index, const Sets& sets,
-                 const std::string& noun, const std::string& article, OneOf one);
+    template <class T, class Lookup, class Sets, class OneOf>
+    void setLine(LineReader& in, std::vector<T>& set, std::size_t ids, Lookup lookup,
+                 const Sets& sets, const std::string& noun, const std::string& article, OneOf one);
     void nsetOfElsetsLine(LineReader& in);
     void faceSurfaceLine(LineReader& in);
     void nodeSurfaceLine(LineReader& in);
@@ -302,11 +312,21 @@ private:
         model_.notes.push_back(in.path() + ":" + std::to_string(line) + ": " + what);
     }
     int fileIndex(const std::string& path);
+    [[nodiscard]] Where nodeOrigin(Index node) const;
+    [[nodiscard]] ElementRef elementRef(Index element) const;
+
+    // Where nodes were defined, 16 bytes per run instead of per node: the nodes from `first` on
+    // are on consecutive lines from `at` on, up to the next run.
+    struct NodeRun {
+        Index first = 0;
+        Where at;
+    };
 
     Model model_;
-    std::vector<double> coords_;     // x, y, z per node, file order
-    std::vector<Where> nodeOrigin_;  // where each node was defined
-    std::unordered_map<long, ElementRef> elementIndex_;
+    detail::CoordinateBuffer coords_;  // into model_.coords
+    std::vector<NodeRun> nodeRuns_;
+    IdIndex elementIndex_;             // element id -> element number over all blocks
+    std::vector<Index> blockStart_;    // element number of each block's first element
     std::vector<std::string> files_;        // every file read, for Where
     std::vector<std::string> openFiles_;    // canonical paths of the include chain
     int file_ = 0;                          // current file (index into files_)
@@ -347,6 +367,18 @@ int Reader::fileIndex(const std::string& path) {
     return static_cast<int>(files_.size() - 1);
 }
 
+Where Reader::nodeOrigin(Index node) const {
+    const auto run = std::upper_bound(nodeRuns_.begin(), nodeRuns_.end(), node,
+                                      [](Index n, const NodeRun& r) { return n < r.first; }) - 1;
+    return {run->at.file, run->at.line + (node - run->first)};
+}
+
+ElementRef Reader::elementRef(Index element) const {
+    // The last block starting at or before `element` (empty blocks share their start).
+    const auto b = std::upper_bound(blockStart_.begin(), blockStart_.end(), element) - 1;
+    return {static_cast<Index>(b - blockStart_.begin()), element - *b};
+}
+
 // ---------------------------------------------------------------------------------------------
 // Driver.
 
@@ -365,7 +397,8 @@ Model Reader::read() {
     model_.files = files_;  // the model and every included file: never to be written
 
     const Index n = static_cast<Index>(model_.nodeIds.size());
-    model_.coords = Eigen::Map<const Eigen::Matrix3Xd>(coords_.data(), 3, n);
+    coords_.finish();
+    model_.nodeIndex.compact();
 
     // Sets and surfaces are sets: drop repeats, keep the first appearance.
     std::vector<unsigned char> seen(static_cast<std::size_t>(n), 0);
@@ -472,7 +505,7 @@ Keyword Reader::readKeyword(LineReader& in, std::string_view first) {
             continue;
         }
         if (t.front() == '*' || looksNumeric(t)) {
-            in.unget();
+            in.unget(more);
             break;
         }
         kw.text += ' ';
@@ -661,6 +694,8 @@ void Reader::beginElements(LineReader& in, const Keyword& kw) {
     block.type = type;
     block.nodesPerElement = known != nullptr ? known->nodes : 0;
     block.source = {in.path(), kw.line};
+    blockStart_.push_back(model_.blocks.empty() ? 0
+                                                : blockStart_.back() + model_.blocks.back().size());
     model_.blocks.push_back(std::move(block));
     block_ = static_cast<Index>(model_.blocks.size() - 1);
     pending_ = false;
@@ -778,19 +813,19 @@ double Reader::numberField(const LineReader& in, std::string_view t, const char*
 }
 
 Index Reader::nodeOf(const LineReader& in, std::string_view t) const {
-    const auto it = model_.nodeIndex.find(idField(in, t, "a node id"));
-    if (it == model_.nodeIndex.end()) {
+    const Index i = model_.nodeIndex.find(idField(in, t, "a node id"));
+    if (i == contact::kNoIndex) {
         in.expected("a defined node id", shown(t));
     }
-    return it->second;
+    return i;
 }
 
 ElementRef Reader::elementOf(const LineReader& in, std::string_view t) const {
-    const auto it = elementIndex_.find(idField(in, t, "an element id"));
-    if (it == elementIndex_.end()) {
+    const Index e = elementIndex_.find(idField(in, t, "an element id"));
+    if (e == contact::kNoIndex) {
         in.expected("a defined element id", shown(t));
     }
-    return it->second;
+    return elementRef(e);
 }
 
 void Reader::addNodesOfElset(const LineReader& in, std::string_view name, std::vector<Index>& out) {
@@ -832,14 +867,18 @@ void Reader::nodeLine(LineReader& in) {
         in.fail("too many nodes for 32-bit indices");
     }
     const auto index = static_cast<Index>(model_.nodeIds.size());
-    const auto [it, inserted] = model_.nodeIndex.try_emplace(id, index);
-    if (!inserted) {
+    if (!model_.nodeIndex.insert(id, index)) {
         in.fail("node id " + std::to_string(id) + " defined twice (first at " +
-                at(nodeOrigin_[static_cast<std::size_t>(it->second)]) + ")");
+                at(nodeOrigin(model_.nodeIndex.find(id))) + ")");
     }
-    coords_.insert(coords_.end(), x, x + 3);
+    coords_.push(x[0]);
+    coords_.push(x[1]);
+    coords_.push(x[2]);
     model_.nodeIds.push_back(id);
-    nodeOrigin_.push_back({file_, in.line()});
+    if (nodeRuns_.empty() || nodeRuns_.back().at.file != file_ ||
+        nodeRuns_.back().at.line + (index - nodeRuns_.back().first) != in.line()) {
+        nodeRuns_.push_back({index, {file_, in.line()}});
+    }
     if (nodeSet_ != nullptr) {
         nodeSet_->push_back(index);
     }
@@ -854,8 +893,8 @@ void Reader::elementLine(LineReader& in) {
     const bool continuation = pending_;
     if (!pending_) {
         pendingId_ = idField(in, fields_[0], "an element id");
-        if (const auto it = elementIndex_.find(pendingId_); it != elementIndex_.end()) {
-            const ElementBlock& other = model_.blocks[static_cast<std::size_t>(it->second.block)];
+        if (const Index e = elementIndex_.find(pendingId_); e != contact::kNoIndex) {
+            const ElementBlock& other = model_.blocks[static_cast<std::size_t>(elementRef(e).block)];
             in.fail("element id " + std::to_string(pendingId_) +
                     " defined twice (first in the *ELEMENT block at " + other.source.path + ":" +
                     std::to_string(other.source.line) + ")");
@@ -878,16 +917,20 @@ void Reader::elementLine(LineReader& in) {
     }
     pendingAt_ = {file_, in.line()};
     if (pendingNodes_.size() == n) {
-        commitElement();
+        commitElement(in);
     }
 }
 
-void Reader::commitElement() {
+void Reader::commitElement(const LineReader& in) {
     ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
     const ElementRef ref{block_, b.size()};
+    const Index number = blockStart_.back() + ref.element;
+    if (number == std::numeric_limits<Index>::max()) {
+        in.fail("too many elements for 32-bit indices");
+    }
     b.ids.push_back(pendingId_);
     b.nodes.insert(b.nodes.end(), pendingNodes_.begin(), pendingNodes_.end());
-    elementIndex_.emplace(pendingId_, ref);
+    elementIndex_.insert(pendingId_, number);
     if (elementSet_ != nullptr) {
         elementSet_->push_back(ref);
     }
@@ -901,7 +944,7 @@ void Reader::unsupportedLine(LineReader& in, bool trailingComma) {
     std::size_t first = 0;
     if (!pending_) {
         pendingId_ = idField(in, fields_[0], "an element id");
-        if (elementIndex_.count(pendingId_) != 0) {
+        if (elementIndex_.contains(pendingId_)) {
             in.fail("element id " + std::to_string(pendingId_) + " defined twice");
         }
         pendingNodes_.clear();
@@ -910,13 +953,12 @@ void Reader::unsupportedLine(LineReader& in, bool trailingComma) {
     }
     for (std::size_t i = first; i < fields_.size() && dropReason_.empty(); ++i) {
         long id = 0;
-        const auto it =
-            parseLong(fields_[i], id) ? model_.nodeIndex.find(id) : model_.nodeIndex.end();
-        if (it == model_.nodeIndex.end()) {
+        const Index node = parseLong(fields_[i], id) ? model_.nodeIndex.find(id) : contact::kNoIndex;
+        if (node == contact::kNoIndex) {
             dropReason_ = "line " + std::to_string(in.line()) + ": '" + shown(fields_[i]) +
                           "' is not a defined node id";
         } else {
-            pendingNodes_.push_back(it->second);
+            pendingNodes_.push_back(node);
         }
     }
     if (trailingComma && fields_.size() >= kMaxEntriesPerLine) {
@@ -937,7 +979,7 @@ void Reader::unsupportedLine(LineReader& in, bool trailingComma) {
         dropReason_ = "line " + std::to_string(in.line()) + ": " + std::to_string(count) +
                       " nodes, earlier elements have " + std::to_string(b.nodesPerElement);
     } else {
-        commitElement();
+        commitElement(in);
     }
 }
 
@@ -961,16 +1003,19 @@ void Reader::endUnsupported() {
                 elementSet_->end());
         }
         model_.blocks.pop_back();  // the block is the last one: nothing else refers to it yet
+        blockStart_.pop_back();
     }
     pending_ = false;
     model_.notes.push_back(at(sectionAt_) + ": " + what);
 }
 
 // *NSET and *ELSET data: ids and names of sets of the same kind, or GENERATE lines
-// "first, last[, increment]". `noun` ("node", "element") and its article word the messages.
-template <class T, class IdIndex, class Sets, class OneOf>
-void Reader::setLine(LineReader& in, std::vector<T>& set, const IdIndex& index, const Sets& sets,
-                     const std::string& noun, const std::string& article, OneOf one) {
+// "first, last[, increment]". `lookup(id, out)` finds a defined id (false: none) among `ids` of
+// them; `noun` ("node", "element") and its article word the messages.
+template <class T, class Lookup, class Sets, class OneOf>
+void Reader::setLine(LineReader& in, std::vector<T>& set, std::size_t ids, Lookup lookup,
+                     const Sets& sets, const std::string& noun, const std::string& article,
+                     OneOf one) {
     if (generate_) {
         if (fields_.size() < 2 || fields_.size() > 3) {
             in.fail("expected first, last[, increment] after GENERATE, got " +
@@ -982,12 +1027,18 @@ void Reader::setLine(LineReader& in, std::vector<T>& set, const IdIndex& index, 
         if (b < a) {
             in.expected("a last " + noun + " id >= " + std::to_string(a), shown(fields_[1]));
         }
+        // Room for the whole range at once, but never more than there are ids.
+        const auto range = static_cast<unsigned long>(b - a) / static_cast<unsigned long>(step) + 1;
+        const std::size_t need = set.size() + std::min<std::size_t>(range, ids);
+        if (need > set.capacity()) {
+            set.reserve(std::max(need, 2 * set.capacity()));
+        }
+        T value{};
         for (long id = a;; id += step) {
-            const auto it = index.find(id);
-            if (it == index.end()) {
+            if (!lookup(id, value)) {
                 in.expected("a defined " + noun + " id", std::to_string(id));
             }
-            set.push_back(it->second);
+            set.push_back(value);
             if (b - id < step) {
                 break;
             }
@@ -1010,7 +1061,11 @@ void Reader::setLine(LineReader& in, std::vector<T>& set, const IdIndex& index, 
 }
 
 void Reader::nsetLine(LineReader& in) {
-    setLine(in, *nodeSet_, model_.nodeIndex, model_.nodeSets, "node", "a",
+    const auto lookup = [this](long id, Index& node) {
+        node = model_.nodeIndex.find(id);
+        return node != contact::kNoIndex;
+    };
+    setLine(in, *nodeSet_, model_.nodeIndex.size(), lookup, model_.nodeSets, "node", "a",
             [&](std::string_view f) { return nodeOf(in, f); });
 }
 
@@ -1021,7 +1076,14 @@ void Reader::nsetOfElsetsLine(LineReader& in) {
 }
 
 void Reader::elsetLine(LineReader& in) {
-    setLine(in, *elementSet_, elementIndex_, model_.elementSets, "element", "an",
+    const auto lookup = [this](long id, ElementRef& element) {
+        const Index e = elementIndex_.find(id);
+        if (e != contact::kNoIndex) {
+            element = elementRef(e);
+        }
+        return e != contact::kNoIndex;
+    };
+    setLine(in, *elementSet_, elementIndex_.size(), lookup, model_.elementSets, "element", "an",
             [&](std::string_view f) { return elementOf(in, f); });
 }
 
@@ -1046,22 +1108,35 @@ void Reader::faceSurfaceLine(LineReader& in) {
         in.expected("a face label (S1..S6, SPOS, SNEG)", shown(fields_[1]));
     }
 
-    std::vector<ElementRef> elements;
+    ElementRef one;
+    const std::vector<ElementRef>* elements = nullptr;  // one element or a set, not copied
     if (looksNumeric(fields_[0])) {
-        elements.push_back(elementOf(in, fields_[0]));
+        one = elementOf(in, fields_[0]);
     } else {
         const auto it = model_.elementSets.find(upper(unquote(fields_[0])));
         if (fields_[0].empty() || it == model_.elementSets.end()) {
             in.expected("an element id or a defined element set", shown(fields_[0]));
         }
-        elements = it->second;
+        elements = &it->second;
     }
+    const ElementRef* first = elements != nullptr ? elements->data() : &one;
+    const std::size_t count = elements != nullptr ? elements->size() : 1;
     SurfaceDef& s = model_.surfaces[surface_];
-    for (const ElementRef& r : elements) {
+    if (s.faces.size() + count > s.faces.capacity()) {
+        s.faces.reserve(std::max(s.faces.size() + count, 2 * s.faces.capacity()));
+    }
+    Index lastBlock = contact::kNoIndex;  // sets hold runs of one block: one type lookup per run
+    const ElementType* t = nullptr;
+    int n = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+        const ElementRef& r = first[k];
         const ElementBlock& b = model_.blocks[static_cast<std::size_t>(r.block)];
-        const ElementType* t = detail::findAbaqusType(b.type);
+        if (r.block != lastBlock) {
+            lastBlock = r.block;
+            t = detail::findAbaqusType(b.type);
+            n = t != nullptr ? detail::faceCount(*t) : 0;
+        }
         if (t != nullptr) {  // unsupported types: the surface builder decides
-            const int n = detail::faceCount(*t);
             const bool shell = t->kind == ElementKind::kShell;
             if (shell ? face > 2 : (side || face > n)) {
                 const long id = b.ids[static_cast<std::size_t>(r.element)];

@@ -94,17 +94,45 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
                      ? 2 : 3;
         return cs;
     }
+    // Faces come in runs of one block and one label: the type and face tables are looked up
+    // once per run, not per face.
+    std::vector<const detail::ElementType*> types(model.blocks.size());
+    for (std::size_t b = 0; b < types.size(); ++b) {
+        types[b] = typeOf(model.blocks[b]);
+    }
+    Index lastBlock = contact::kNoIndex;
+    int lastFace = 0;
+    bool lastOk = false;
+    detail::FaceNodes fn;
+    const auto lookup = [&](const FaceRef& f) {
+        if (f.element.block != lastBlock || f.face != lastFace) {
+            const detail::ElementType* t = types.at(static_cast<std::size_t>(f.element.block));
+            lastBlock = f.element.block;
+            lastFace = f.face;
+            lastOk = t != nullptr && detail::faceNodes(*t, f.face, fn);
+        }
+        return lastOk;
+    };
+    // Sizes first: the arrays are allocated once, at their final size.
+    std::size_t connectivity = 0;
+    for (const FaceRef& f : def->faces) {
+        connectivity += lookup(f) ? static_cast<std::size_t>(contact::nodeCount(fn.type)) : 0;
+    }
+    cs.surface.types.reserve(def->faces.size());
+    cs.surface.offsets.reserve(def->faces.size() + 1);
+    cs.surface.connectivity.reserve(connectivity);
+    cs.origin.reserve(def->faces.size());
+
     bool gmsh = false;
     for (const FaceRef& f : def->faces) {
-        const ElementBlock& b = model.blocks.at(f.element.block);
-        const detail::ElementType* t = typeOf(b);
-        const long id = b.ids.at(f.element.element);
-        detail::FaceNodes fn;
-        if (t == nullptr || !detail::faceNodes(*t, f.face, fn)) {
+        const ElementBlock& b = model.blocks.at(static_cast<std::size_t>(f.element.block));
+        const long id = b.ids.at(static_cast<std::size_t>(f.element.element));
+        if (!lookup(f)) {
             fail("element " + std::to_string(id) + " of type " + b.type + " has no face " +
                  std::to_string(f.face) + " usable as a contact segment");
         }
-        gmsh = gmsh || t->kind == detail::ElementKind::kSegment;
+        gmsh = gmsh || types[static_cast<std::size_t>(f.element.block)]->kind ==
+                           detail::ElementKind::kSegment;
         Index nodes[contact::kMaxSegmentNodes];
         for (int i = 0; i < contact::nodeCount(fn.type); ++i) {
             nodes[i] = b.element(f.element.element)[fn.local[i]];
@@ -130,8 +158,8 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
         bool found = false;
         for (Index k = adj.offsets[n[0]]; k < adj.offsets[n[0] + 1] && !found; ++k) {
             const ElementRef r = adj.elements[k];
-            const ElementBlock& b = model.blocks[r.block];
-            const detail::ElementType* et = typeOf(b);
+            const ElementBlock& b = model.blocks[static_cast<std::size_t>(r.block)];
+            const detail::ElementType* et = types[static_cast<std::size_t>(r.block)];
             const Index* en = b.element(r.element);
             const auto holds = [&](Index node) {
                 return std::find(en, en + et->corners, node) != en + et->corners;

@@ -7,6 +7,7 @@
 // rest of the file could hold.
 #include "mesh_io/gmsh.hpp"
 
+#include "coordinate_buffer.hpp"
 #include "element_types.hpp"
 #include "line_reader.hpp"
 #include "mesh_io/error.hpp"
@@ -21,7 +22,6 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -298,7 +298,7 @@ private:
 
 class GmshReader {
 public:
-    explicit GmshReader(const std::string& path) : r_(path) {
+    explicit GmshReader(const std::string& path) : r_(path), xyz_(m_.coords) {
         m_.path = path;
         m_.format = "gmsh";
         // The file size bounds every allocation sized from a count in the file: pipes and
@@ -552,7 +552,7 @@ private:
 
     // Registers a node tag at the next index; false if the tag is taken.
     bool addNodeTag(long tag) {
-        if (!m_.nodeIndex.emplace(tag, static_cast<Index>(m_.nodeIds.size())).second) {
+        if (!m_.nodeIndex.insert(tag, static_cast<Index>(m_.nodeIds.size()))) {
             return false;
         }
         m_.nodeIds.push_back(tag);
@@ -566,8 +566,7 @@ private:
     void reserveNodes(std::uint64_t n, std::uint64_t minBytesPerNode) {
         const std::size_t c = capped(n, minBytesPerNode);
         m_.nodeIds.reserve(m_.nodeIds.size() + c);
-        m_.nodeIndex.reserve(m_.nodeIndex.size() + c);
-        xyz_.reserve(xyz_.size() + 3 * c);
+        xyz_.reserve(m_.nodeIds.size() + c);
     }
 
     void readNodes() {
@@ -619,7 +618,7 @@ private:
             for (std::uint64_t i = 0; i < n; ++i) {
                 Record rec(r_, "node coordinates");
                 for (int k = 0; k < 3; ++k) {
-                    xyz_.push_back(rec.real("a coordinate"));
+                    xyz_.push(rec.real("a coordinate"));
                 }
                 for (int k = 0; k < extra; ++k) {
                     rec.real("a parametric coordinate");
@@ -682,7 +681,7 @@ private:
                         bin.failIn(coords.data(), 8 * (i * perNode + k),
                                    "expected a finite coordinate of node " + str(tags[i]));
                     }
-                    xyz_.push_back(x);
+                    xyz_.push(x);
                 }
             }
             read += n;
@@ -709,7 +708,7 @@ private:
             Record rec(r_, "a node line (id x y z)");
             const long id = rec.integer("a node id (a positive integer)", 1, kMaxTag);
             for (int k = 0; k < 3; ++k) {
-                xyz_.push_back(rec.real("a coordinate"));
+                xyz_.push(rec.real("a coordinate"));
             }
             rec.end("the node coordinates");
             if (!addNodeTag(id)) {
@@ -747,7 +746,7 @@ private:
                     bin.failIn(buf.data(), i * kNode + 4 + 8 * static_cast<std::size_t>(k),
                                "expected a finite coordinate of node " + str(int{id}));
                 }
-                xyz_.push_back(x);
+                xyz_.push(x);
             }
             if (!addNodeTag(id)) {
                 bin.failIn(buf.data(), i * kNode, "duplicate node id " + str(int{id}));
@@ -844,7 +843,7 @@ private:
             for (std::uint64_t i = 0; i < n; ++i) {
                 Record rec(r_, "an element line (tag, node tags)");
                 const long id = rec.integer("an element tag (a positive integer)", 1, kMaxTag);
-                if (!elementIds_.insert(id).second) {
+                if (!elementIds_.insert(id, 0)) {
                     r_.fail("duplicate element tag " + str(id));
                 }
                 for (int k = 0; k < t->nodes; ++k) {
@@ -874,11 +873,11 @@ private:
 
     // Node index of a tag in an ASCII element line; undefined tags are an error on that line.
     Index nodeOf(long tag, long element) {
-        const auto it = m_.nodeIndex.find(tag);
-        if (it == m_.nodeIndex.end()) {
+        const Index node = m_.nodeIndex.find(tag);
+        if (node == contact::kNoIndex) {
             r_.fail("undefined node tag " + str(tag) + " in element " + str(element));
         }
-        return it->second;
+        return node;
     }
 
     void readElements41Binary() {
@@ -935,18 +934,18 @@ private:
                                "expected an element tag (a positive integer), got " + str(d[0]));
                 }
                 const auto id = static_cast<long>(d[0]);
-                if (!elementIds_.insert(id).second) {
+                if (!elementIds_.insert(id, 0)) {
                     bin.failIn(data.data(), 8 * e * per, "duplicate element tag " + str(id));
                 }
                 for (std::size_t k = 1; k < per; ++k) {
-                    const auto it = d[k] > static_cast<std::uint64_t>(kMaxTag)
-                                        ? m_.nodeIndex.end()
-                                        : m_.nodeIndex.find(static_cast<long>(d[k]));
-                    if (it == m_.nodeIndex.end()) {
+                    const Index node = d[k] > static_cast<std::uint64_t>(kMaxTag)
+                                           ? contact::kNoIndex
+                                           : m_.nodeIndex.find(static_cast<long>(d[k]));
+                    if (node == contact::kNoIndex) {
                         bin.failIn(data.data(), 8 * (e * per + k),
                                    "undefined node tag " + str(d[k]) + " in element " + str(id));
                     }
-                    eb.nodes.push_back(it->second);
+                    eb.nodes.push_back(node);
                 }
                 eb.ids.push_back(id);
             }
@@ -981,7 +980,7 @@ private:
                     physical = static_cast<int>(v);
                 }
             }
-            if (!elementIds_.insert(id).second) {
+            if (!elementIds_.insert(id, 0)) {
                 r_.fail("duplicate element id " + str(id));
             }
             const ElementType* t = detail::findGmshType(type);
@@ -1070,18 +1069,18 @@ private:
                                "expected an element id (a positive integer), got " +
                                    str(int{d[0]}));
                 }
-                if (!elementIds_.insert(d[0]).second) {
+                if (!elementIds_.insert(d[0], 0)) {
                     bin.failIn(data.data(), pos, "duplicate element id " + str(int{d[0]}));
                 }
                 for (std::size_t k = 0; k < static_cast<std::size_t>(t->nodes); ++k) {
                     const std::int32_t tag = d[1 + static_cast<std::size_t>(ntags) + k];
-                    const auto it = m_.nodeIndex.find(tag);
-                    if (it == m_.nodeIndex.end()) {
+                    const Index node = m_.nodeIndex.find(tag);
+                    if (node == contact::kNoIndex) {
                         bin.failIn(data.data(), pos + 4 * (1 + static_cast<std::size_t>(ntags) + k),
                                    "undefined node tag " + str(int{tag}) + " in element " +
                                        str(int{d[0]}));
                     }
-                    eb.nodes.push_back(it->second);
+                    eb.nodes.push_back(node);
                 }
                 eb.ids.push_back(d[0]);
                 if (ntags > 0 && d[1] != 0) {
@@ -1115,12 +1114,9 @@ private:
 
     // Coordinates, physical groups (4.1 through entities), sets and surfaces.
     void finish() {
-        const std::size_t n = m_.nodeIds.size();
-        m_.coords.resize(3, static_cast<Eigen::Index>(n));
-        if (n > 0) {
-            std::memcpy(m_.coords.data(), xyz_.data(), sizeof(double) * 3 * n);
-        }
-        xyz_ = {};
+        xyz_.finish();
+        m_.nodeIndex.compact();
+        elementIds_.clear();
 
         for (const Skipped& s : skipped_) {
             note(s.line,
@@ -1225,8 +1221,8 @@ private:
     bool haveNodes_ = false;
     bool haveElements_ = false;
     bool skippedPartitioned_ = false;
-    std::vector<double> xyz_;  // 3 per node, in node order
-    std::unordered_set<long> elementIds_;
+    detail::CoordinateBuffer xyz_;  // into m_.coords, 3 per node, in node order
+    IdIndex elementIds_;            // every element id read (indices unused)
     std::map<int, Index> blockOfType_;
     std::vector<const ElementType*> blockTypes_;
     std::map<Key, Named> names_;

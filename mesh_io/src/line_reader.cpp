@@ -25,11 +25,11 @@ bool LineReader::next(std::string& line) {
         line.pop_back();
     }
     ++line_;
-    last_ = line;
     return true;
 }
 
-void LineReader::unget() {
+void LineReader::unget(const std::string& line) {
+    last_ = line;
     pushedBack_ = true;
     --line_;
 }

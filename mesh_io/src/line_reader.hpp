@@ -17,8 +17,9 @@ public:
 
     /// Next line without its end-of-line characters ("\n" or "\r\n"); false at end of file.
     bool next(std::string& line);
-    /// Puts the last line back: the following next() returns it again (one level).
-    void unget();
+    /// Puts back `line`, the last line next() gave: the following next() returns it again (one
+    /// level). The caller hands the text back, so next() need not keep a copy of every line.
+    void unget(const std::string& line);
 
     [[nodiscard]] long line() const noexcept { return line_; }
     [[nodiscard]] const std::string& path() const noexcept { return path_; }

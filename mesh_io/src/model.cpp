@@ -61,10 +61,7 @@ void checkFitsInMemory(const std::string& path) {
 
 }  // namespace
 
-Index Model::findNode(long id) const {
-    const auto it = nodeIndex.find(id);
-    return it == nodeIndex.end() ? contact::kNoIndex : it->second;
-}
+Index Model::findNode(long id) const { return nodeIndex.find(id); }
 
 const SurfaceDef* Model::findSurface(const std::string& name) const {
     for (const auto& s : surfaces) {

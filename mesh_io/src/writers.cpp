@@ -161,14 +161,14 @@ void writePairsCsv(const std::string& path, const Model& model,
     for (const auto& r : reports) {
         const contact::ContactPairs& p = *r.pairs;
         for (Index i = 0; i < p.size(); ++i) {
-            const SegmentOrigin& m = r.master->origin[p.master[i]];
+            const SegmentOrigin m = r.master->origin[p.master[i]];
             if (nodeMode) {
                 out << r.index << ',' << model.nodeIds[p.slave[i]] << ',' << m.elementId << ','
                     << m.face << ',' << num(p.xi(0, i)) << ',' << num(p.xi(1, i)) << ','
                     << num(p.gap[i]) << ',' << num(p.normal(0, i)) << ',' << num(p.normal(1, i))
                     << ',' << num(p.normal(2, i)) << '\n';
             } else {
-                const SegmentOrigin& s = r.slave->origin[p.slave[i]];
+                const SegmentOrigin s = r.slave->origin[p.slave[i]];
                 out << r.index << ',' << s.elementId << ',' << s.face << ',' << m.elementId << ','
                     << m.face << '\n';
             }
@@ -188,8 +188,8 @@ void writeOverlapsCsv(const std::string& path, const Model& /*model*/,
             continue;
         }
         for (const PairOverlap& o : *r.overlaps) {
-            const SegmentOrigin& s = r.slave->origin[o.slave];
-            const SegmentOrigin& m = r.master->origin[o.master];
+            const SegmentOrigin s = r.slave->origin[o.slave];
+            const SegmentOrigin m = r.master->origin[o.master];
             out << r.index << ',' << s.elementId << ',' << s.face << ',' << m.elementId << ','
                 << m.face << ',' << num(o.area) << ',' << num(o.centroid.x()) << ','
                 << num(o.centroid.y()) << ',' << num(o.centroid.z()) << ',' << num(o.gapMin) << ','
@@ -248,7 +248,7 @@ void writeJsonReport(const std::string& path, const Model& model,
         if (withPairs) {
             out << ",\n      \"pair_list\": [";
             for (Index i = 0; i < p.size(); ++i) {
-                const SegmentOrigin& m = r.master->origin[p.master[i]];
+                const SegmentOrigin m = r.master->origin[p.master[i]];
                 out << (i ? "," : "") << "\n        {";
                 if (nodeMode) {
                     out << "\"slave_node\": " << model.nodeIds[p.slave[i]]
@@ -258,7 +258,7 @@ void writeJsonReport(const std::string& path, const Model& model,
                         << jsonNum(p.normal(0, i)) << ", " << jsonNum(p.normal(1, i)) << ", "
                         << jsonNum(p.normal(2, i)) << "]}";
                 } else {
-                    const SegmentOrigin& s = r.slave->origin[p.slave[i]];
+                    const SegmentOrigin s = r.slave->origin[p.slave[i]];
                     out << "\"slave_element\": " << s.elementId << ", \"slave_face\": " << s.face
                         << ", \"master_element\": " << m.elementId << ", \"master_face\": " << m.face
                         << "}";

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -360,6 +361,123 @@ TEST(AbaqusReader, NonContiguousUnorderedIds) {
     EXPECT_EQ(nodeSet(m, "SOME"), (std::vector<Index>{4, 1}));
     ASSERT_EQ(elementSet(m, "SECOND").size(), 1U);
     EXPECT_EQ(elementSet(m, "SECOND")[0], (ElementRef{0, 1}));
+}
+
+// Ids far apart, descending and near the top of the range, over two blocks: node and element
+// lookups (sets, surfaces) find each one.
+TEST(AbaqusReader, SparseDescendingAndHugeIds) {
+    const fs::path dir = scratchDir();
+    const std::string path = (dir / "sparse.inp").string();
+    writeBytes(path,
+               "*NODE\n"
+               "9000000000000000000, 0, 0, 0\n"
+               "100000000, 1, 0, 0\n"
+               "5, 0, 1, 0\n"
+               "3, 0, 0, 1\n"
+               "1, 1, 1, 1\n"
+               "*ELEMENT, TYPE=C3D4, ELSET=A\n"
+               "900, 9000000000000000000, 100000000, 5, 3\n"
+               "100, 100000000, 5, 3, 1\n"
+               "*ELEMENT, TYPE=C3D4, ELSET=B\n"
+               "7000000000, 1, 3, 5, 100000000\n"
+               "50, 9000000000000000000, 3, 5, 1\n"
+               "*NSET, NSET=N\n"
+               "1, 9000000000000000000, 5\n"
+               "*ELSET, ELSET=MIX\n"
+               "50, 900, 7000000000, 100\n"
+               "*SURFACE, NAME=S\n"
+               "MIX, S1\n");
+    const Model m = readAbaqus(path);
+    EXPECT_EQ(m.findNode(9000000000000000000L), 0);
+    EXPECT_EQ(m.findNode(1), 4);
+    EXPECT_EQ(m.findNode(2), kNoIndex);
+    EXPECT_EQ(m.findNode(9000000000000000001L), kNoIndex);
+    EXPECT_TRUE(nodeAt(m, 100000000, 1.0, 0.0, 0.0));
+    EXPECT_EQ(connectivity(m, 1, 0), (Ids{1, 3, 5, 100000000}));
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "N")), (Ids{1, 9000000000000000000L, 5}));
+    EXPECT_EQ(elementSet(m, "MIX"), (std::vector<ElementRef>{{1, 1}, {0, 0}, {1, 0}, {0, 1}}));
+    EXPECT_EQ(faces(m, "S"), (Faces{{50, 1}, {900, 1}, {7000000000, 1}, {100, 1}}));
+}
+
+// Coordinates read exactly as strtod reads them, the rare forms included (underflow, signs,
+// Fortran exponents); anything else is refused.
+TEST(AbaqusReader, NumberFormsReadAsStrtodReadsThem) {
+    const fs::path dir = scratchDir();
+    const std::string path = (dir / "numbers.inp").string();
+    const char* const good[] = {"0.1", "+0.1", "-0.1", ".5", "-.5", "5.", "1e-400", "-1e-320",
+                                "2.2250738585072011e-308", "1.0D+02", "1d-3", "+1E+3",
+                                "0.30000000000000004", "123456789012345678901234567890",
+                                "1.7976931348623157e308", "-0"};
+    for (const char* text : good) {
+        writeBytes(path, std::string("*NODE\n1, ") + text + ", 0, 0\n");
+        std::string c = text;
+        std::replace(c.begin(), c.end(), 'D', 'e');
+        std::replace(c.begin(), c.end(), 'd', 'e');
+        const double expected = std::strtod(c.c_str(), nullptr);
+        const Model m = readAbaqus(path);
+        EXPECT_EQ(std::memcmp(&m.coords(0, 0), &expected, sizeof(double)), 0)
+            << text << ": " << m.coords(0, 0) << " vs " << expected;
+    }
+    const char* const bad[] = {"+-1", "-+1", "--1", "++1", "1e", "1e+", "e5", ".", "+", "1.0.0",
+                               "1e999", "-1.8e308", "0x10", "inf", "nan", "1,5e3f"};
+    for (const char* text : bad) {
+        writeBytes(path, std::string("*NODE\n1, 0, ") + text + ", 0\n");
+        try {
+            (void)readAbaqus(path);
+            ADD_FAILURE() << text << ": no ParseError";
+        } catch (const ParseError& e) {
+            EXPECT_NE(std::string(e.what()).find("expected a coordinate, got"), std::string::npos)
+                << text << ": " << e.what();
+        }
+    }
+}
+
+// A duplicate node names the line of its first definition exactly, whatever lies between the
+// nodes before it: comments, blank lines, other *NODE blocks, included files.
+TEST(AbaqusReader, DuplicateNodeNamesTheLineOfTheFirstDefinition) {
+    const fs::path dir = scratchDir();
+    const std::string inc = (dir / "inc.inp").string();
+    writeBytes(inc, "*NODE\n4, 0, 0, 1\n** comment\n6, 1, 1, 1\n");
+    const std::string head =
+        "*NODE\n1, 0, 0, 0\n** comment\n2, 1, 0, 0\n\n3, 2, 0, 0\n*INCLUDE, INPUT=inc.inp\n"
+        "*NODE\n5, 0, 1, 0\n";
+    const std::string main = (dir / "main.inp").string();
+    const std::pair<long, std::string> firstAt[] = {
+        {1, main + ":2"}, {2, main + ":4"}, {3, main + ":6"},
+        {4, inc + ":2"},  {6, inc + ":4"},  {5, main + ":9"},
+    };
+    for (const auto& [id, where] : firstAt) {
+        writeBytes(main, head + std::to_string(id) + ", 9, 9, 9\n");
+        try {
+            (void)readAbaqus(main);
+            ADD_FAILURE() << "node " << id << ": no ParseError";
+        } catch (const ParseError& e) {
+            EXPECT_EQ(std::string(e.what()), main + ":10: node id " + std::to_string(id) +
+                                                 " defined twice (first at " + where + ")");
+        }
+    }
+}
+
+// The ids of a dropped block of an unsupported type are free again: a later block may use them,
+// and sets and surfaces then mean the later block's elements.
+TEST(AbaqusReader, IdsOfADroppedBlockCanBeUsedAgain) {
+    const fs::path dir = scratchDir();
+    const std::string path = (dir / "reuse.inp").string();
+    writeBytes(path,
+               "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n4, 0, 0, 1\n"
+               "*ELEMENT, TYPE=C3D4\n1, 1, 2, 3, 4\n"
+               "*ELEMENT, TYPE=CONN3D2\n20, 1\n21, 2, 3\n"
+               "*ELEMENT, TYPE=C3D4, ELSET=LATER\n21, 4, 3, 2, 1\n20, 1, 2, 4, 3\n"
+               "*ELSET, ELSET=E\n20, 1, 21\n"
+               "*ELEMENT, TYPE=C3D4\n22, 1, 2, 3, 4\n"
+               "*SURFACE, NAME=S\n21, S2\n22, S1\n");
+    const Model m = readAbaqus(path);
+    ASSERT_EQ(m.blocks.size(), 3U);
+    EXPECT_EQ(m.blocks[1].ids, (Ids{21, 20}));
+    EXPECT_EQ(elementSet(m, "E"), (std::vector<ElementRef>{{1, 1}, {0, 0}, {1, 0}}));
+    EXPECT_EQ(elementSet(m, "LATER"), (std::vector<ElementRef>{{1, 0}, {1, 1}}));
+    EXPECT_EQ(faces(m, "S"), (Faces{{21, 2}, {22, 1}}));
+    EXPECT_EQ(m.surfaces[0].faces[1].element, (ElementRef{2, 0}));
 }
 
 TEST(AbaqusReader, IncludeFromSubdirectory) {

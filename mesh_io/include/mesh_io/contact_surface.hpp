@@ -5,6 +5,8 @@
 #include "contact/surface.hpp"
 #include "mesh_io/model.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,12 +19,33 @@ struct SegmentOrigin {
     int face = 1;
 };
 
+/// The origin of each segment of a surface, kept as two arrays: 9 bytes per segment where a
+/// vector of (padded) SegmentOrigin takes 16. Indexing returns a SegmentOrigin by value.
+class SegmentOrigins {
+public:
+    void push_back(const SegmentOrigin& o) {
+        ids_.push_back(o.elementId);
+        faces_.push_back(static_cast<std::uint8_t>(o.face));  // 1..6
+    }
+    void reserve(std::size_t n) {
+        ids_.reserve(n);
+        faces_.reserve(n);
+    }
+    [[nodiscard]] SegmentOrigin operator[](std::size_t s) const { return {ids_[s], faces_[s]}; }
+    [[nodiscard]] std::size_t size() const noexcept { return ids_.size(); }
+    [[nodiscard]] bool empty() const noexcept { return ids_.empty(); }
+
+private:
+    std::vector<long> ids_;
+    std::vector<std::uint8_t> faces_;
+};
+
 /// A model surface ready for the search.
 struct ContactSurface {
     std::string name;
     bool nodeSurface = false;      ///< TYPE=NODE: `nodes` holds the slave nodes, no segments
     contact::Surface surface;      ///< segments with outward node order
-    std::vector<SegmentOrigin> origin;  ///< one per segment
+    SegmentOrigins origin;         ///< one per segment
     std::vector<Index> nodes;      ///< node surfaces only
     int dim = 3;                   ///< 2 for line segments, 3 for faces
     std::vector<std::string> notes;  ///< e.g. Gmsh faces with no adjacent element to orient by

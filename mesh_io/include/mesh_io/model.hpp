@@ -3,12 +3,12 @@
 #pragma once
 
 #include "contact/types.hpp"
+#include "mesh_io/id_index.hpp"
 
 #include <Eigen/Core>
 
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace mesh_io {
@@ -80,7 +80,7 @@ struct Model {
     std::vector<std::string> files;  ///< every file read: the model, then its includes
     Eigen::Matrix3Xd coords;               ///< 3 x N; z = 0 for 2D models
     std::vector<long> nodeIds;             ///< id of each node as in the file
-    std::unordered_map<long, Index> nodeIndex;  ///< id -> index
+    IdIndex nodeIndex;                     ///< id -> index
     std::vector<ElementBlock> blocks;
     std::map<std::string, std::vector<Index>> nodeSets;         ///< key: name (upper case for Abaqus)
     std::map<std::string, std::vector<ElementRef>> elementSets; ///< key: name (upper case for Abaqus)
