@@ -63,6 +63,8 @@ struct BroadPhase::Impl {
     struct SizeClass {
         Index begin = 0;            // first position (class order) of this class
         double maxHalfDiag = 0.0;   // largest half-diagonal in the class
+        Eigen::Vector3d lo = Eigen::Vector3d::Zero();  // bounding box of the class's boxes
+        Eigen::Vector3d hi = Eigen::Vector3d::Zero();
         DoubleBoxCloud doubleCloud;  // double mode
         FloatBoxCloud floatCloud;    // float mode
         std::unique_ptr<TreeOf<DoubleBoxCloud>> doubleTree;
@@ -256,10 +258,14 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
         for (const Index to : splitSpatially(start[c], start[c + 1], parts)) {
             SizeClass sc;
             sc.begin = from;
+            sc.lo.setConstant(std::numeric_limits<double>::infinity());
+            sc.hi = -sc.lo;
             for (Index k = from; k < to; ++k) {
-                const Eigen::Vector3d d(boxHi(k, 0) - boxLo(k, 0), boxHi(k, 1) - boxLo(k, 1),
-                                        boxHi(k, 2) - boxLo(k, 2));
-                sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * d.norm());
+                const Eigen::Vector3d l(boxLo(k, 0), boxLo(k, 1), boxLo(k, 2));
+                const Eigen::Vector3d h(boxHi(k, 0), boxHi(k, 1), boxHi(k, 2));
+                sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * (h - l).norm());
+                sc.lo = sc.lo.cwiseMin(l);
+                sc.hi = sc.hi.cwiseMax(h);
             }
             const auto count = static_cast<std::uint32_t>(to - from);
             if (floatMode) {
@@ -312,6 +318,9 @@ void BroadPhase::query(const Eigen::Vector3d& qlo, const Eigen::Vector3d& qhi,
     const double pad = 64.0 * tol::kEps * (m.coordScale + q.cwiseAbs().maxCoeff() + rq);
     const nanoflann::SearchParams params(32, 0.0F, false);
     for (const auto& sc : m.classes) {
+        if ((qlo.array() > sc.hi.array()).any() || (sc.lo.array() > qhi.array()).any()) {
+            continue;  // no box of this class can overlap (a slice elsewhere)
+        }
         const double r = (rq + sc.maxHalfDiag) * (1.0 + 1e-9) + pad;
         Impl::OverlapCollector collect{&m, sc.begin, r * r, &qlo, &qhi, &out, stats};
         if (m.floatMode) {

@@ -34,14 +34,6 @@ int threadIndex() {
 #endif
 }
 
-int threadCount() {
-#ifdef _OPENMP
-    return omp_get_num_threads();
-#else
-    return 1;
-#endif
-}
-
 }  // namespace
 
 const char* updateStatusName(UpdateStatus s) noexcept {
@@ -134,7 +126,6 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     candOffsets_.assign(static_cast<std::size_t>(s) + 1, 0);
     survivorCount_.assign(nodeMode ? 0 : s, 0);
     survivors_.clear();
-    threadPairs_.resize(options_.threads);
     threadOrder_.resize(options_.threads);
     detail::reservePairs(pairs_, nodeMode ? s : 0);
 }
@@ -266,46 +257,51 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     const std::size_t lastTotal = candMasters_.size();
     candMasters_.clear();
     candMasters_.reserve(lastTotal + lastTotal / 16);
-    int usedThreads = 1;
-#pragma omp parallel num_threads(options_.threads)
+    // Slave items in contiguous chunks, taken dynamically by the threads (the work per item varies
+    // across the surface); one chunk, written straight into the list, with one thread. Chunks are
+    // concatenated in order, so the list is the same whatever the thread count.
+    const int nt = options_.threads;
+    const Index chunks = nt == 1 ? 1 : std::min<Index>(std::max<Index>(s, 1), 16 * nt);
+    threadPairs_.resize(static_cast<std::size_t>(chunks));
+#pragma omp parallel num_threads(nt)
     {
         const int t = threadIndex();
-        const int nt = threadCount();
-#pragma omp single
-        usedThreads = nt;
-        std::vector<Index>& out = t == 0 ? candMasters_ : threadPairs_[t];
-        out.clear();
-        const Index begin = static_cast<Index>(static_cast<long long>(s) * t / nt);
-        const Index end = static_cast<Index>(static_cast<long long>(s) * (t + 1) / nt);
-        for (Index k = begin; k < end; ++k) {
-            const std::size_t first = out.size();
-            const Index* exFirst = self ? exclNodes_.data() + exclOffsets_[k] : nullptr;
-            const Index* exLast = self ? exclNodes_.data() + exclOffsets_[k + 1] : nullptr;
-            const auto visit = [&](Index j) {
-                if (dedupe && k >= j) {
-                    return;
+#pragma omp for schedule(dynamic, 1)
+        for (Index chunk = 0; chunk < chunks; ++chunk) {
+            std::vector<Index>& out = chunks == 1 ? candMasters_ : threadPairs_[chunk];
+            out.clear();
+            const Index begin = static_cast<Index>(static_cast<long long>(s) * chunk / chunks);
+            const Index end = static_cast<Index>(static_cast<long long>(s) * (chunk + 1) / chunks);
+            for (Index k = begin; k < end; ++k) {
+                const std::size_t first = out.size();
+                const Index* exFirst = self ? exclNodes_.data() + exclOffsets_[k] : nullptr;
+                const Index* exLast = self ? exclNodes_.data() + exclOffsets_[k + 1] : nullptr;
+                const auto visit = [&](Index j) {
+                    if (dedupe && k >= j) {
+                        return;
+                    }
+                    if (self && detail::sharesNode(master, j, exFirst, exLast)) {
+                        return;
+                    }
+                    out.push_back(j);
+                };
+                if (kd) {
+                    std::vector<Index>& hits = threadHits_[t];
+                    hits.clear();
+                    const FloatBox& q = slaveFat_[k];
+                    kdTree_.query(Eigen::Vector3d(q.lo[0], q.lo[1], q.lo[2]),
+                                  Eigen::Vector3d(q.hi[0], q.hi[1], q.hi[2]), hits);
+                    for (const Index j : hits) {
+                        visit(j);
+                    }
+                } else {
+                    tree_.query(slaveFat_[k], visit);
                 }
-                if (self && detail::sharesNode(master, j, exFirst, exLast)) {
-                    return;
+                if (!nodeMode) {
+                    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
                 }
-                out.push_back(j);
-            };
-            if (kd) {
-                std::vector<Index>& hits = threadHits_[t];
-                hits.clear();
-                const FloatBox& q = slaveFat_[k];
-                kdTree_.query(Eigen::Vector3d(q.lo[0], q.lo[1], q.lo[2]),
-                              Eigen::Vector3d(q.hi[0], q.hi[1], q.hi[2]), hits);
-                for (const Index j : hits) {
-                    visit(j);
-                }
-            } else {
-                tree_.query(slaveFat_[k], visit);
+                candOffsets_[k + 1] = static_cast<Index>(out.size() - first);
             }
-            if (!nodeMode) {
-                std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
-            }
-            candOffsets_[k + 1] = static_cast<Index>(out.size() - first);
         }
     }
     candOffsets_[0] = 0;
@@ -313,13 +309,15 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
         candOffsets_[k + 1] += candOffsets_[k];
     }
     const std::size_t total = static_cast<std::size_t>(candOffsets_[s]);
-    std::size_t filled = candMasters_.size();
-    candMasters_.resize(total);
-    for (int t = 1; t < usedThreads; ++t) {
-        std::copy(threadPairs_[t].begin(), threadPairs_[t].end(),
-                  candMasters_.begin() + static_cast<std::ptrdiff_t>(filled));
-        filled += threadPairs_[t].size();
-        std::vector<Index>().swap(threadPairs_[t]);  // copied: free it
+    if (chunks > 1) {
+        candMasters_.resize(total);
+        std::size_t filled = 0;
+        for (auto& part : threadPairs_) {
+            std::copy(part.begin(), part.end(),
+                      candMasters_.begin() + static_cast<std::ptrdiff_t>(filled));
+            filled += part.size();
+            std::vector<Index>().swap(part);  // copied: free it
+        }
     }
     if (candMasters_.capacity() > total + total / 8) {
         candMasters_.shrink_to_fit();

@@ -197,7 +197,7 @@ private:
     std::vector<Index> survivors_, survivorCount_;
     // Node mode, per thread: (lower bound, master) of one node's survivors.
     std::vector<std::vector<std::pair<double, Index>>> threadOrder_;
-    // Candidates found by threads 1.. (thread 0 writes straight into candMasters_).
+    // Candidates of each chunk of slave items during a rebuild with threads (freed after it).
     std::vector<std::vector<Index>> threadPairs_;
 
     ContactPairs pairs_;
