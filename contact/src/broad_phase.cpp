@@ -75,6 +75,7 @@ struct BroadPhase::Impl {
     std::vector<FloatBox> floatBox; // boxes in class order (float mode)
     bool floatMode = false;
     std::vector<Index> original;    // class-order position -> input index
+    std::vector<Index> position;    // input index -> class-order position
     std::vector<SizeClass> classes;
     double coordScale = 0.0;        // largest |coordinate| of any box, for the rounding pad
 
@@ -278,6 +279,10 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
             from = to;
         }
     }
+    position.resize(static_cast<std::size_t>(n));
+    for (Index k = 0; k < n; ++k) {
+        position[original[k]] = k;
+    }
     // Trees are built once the class vector no longer moves (each holds a reference to its
     // cloud); independent, so built in parallel.
     const nanoflann::KDTreeSingleIndexAdaptorParams params(kLeafMaxSize);
@@ -333,6 +338,10 @@ void BroadPhase::query(const Eigen::Vector3d& qlo, const Eigen::Vector3d& qhi,
 
 Index BroadPhase::size() const noexcept { return static_cast<Index>(impl_->original.size()); }
 
+const FloatBox& BroadPhase::floatBox(Index i) const noexcept {
+    return impl_->floatBox[impl_->position[i]];
+}
+
 int BroadPhase::sizeClasses() const noexcept { return static_cast<int>(impl_->classes.size()); }
 
 std::size_t BroadPhase::memoryBytes() const noexcept {
@@ -340,7 +349,7 @@ std::size_t BroadPhase::memoryBytes() const noexcept {
     const std::size_t n = m.original.size();
     // boxes + index map + nanoflann's vAcc (one index per point) and nodes (~n / leaf).
     const std::size_t box = m.floatMode ? sizeof(FloatBox) : 6 * sizeof(double);
-    return n * (box + sizeof(Index) + sizeof(std::uint32_t)) +
+    return n * (box + 2 * sizeof(Index) + sizeof(std::uint32_t)) +
            (n / kLeafMaxSize + m.classes.size()) * 2 * 64;
 }
 

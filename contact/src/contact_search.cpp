@@ -116,7 +116,9 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     masterBox_.assign(nodeMode ? m : 0, FloatBox{});
     slaveLo_.resize(3, slaveBoxes);
     slaveHi_.resize(3, slaveBoxes);
-    masterFat_.assign(m, FloatBox{});
+    // With the kd-tree the fat boxes live in the tree (kdTree_.floatBox); masterFat_ only carries
+    // them into a rebuild.
+    masterFat_.assign(options_.broadPhase == BroadPhaseKind::kKdTree ? 0 : m, FloatBox{});
     slaveFat_.assign(s, FloatBox{});
     masterObb3_.assign(dim_ == 3 ? m : 0, PackedObb3{});
     masterObb2_.assign(dim_ == 2 ? m : 0, Obb2{});
@@ -143,6 +145,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     const Index s = numSlaveItems_;
     const double capture = capture_;
     const bool check = haveList_ && skin_ > 0.0;  // skin 0: rebuild every update (SearchOptions)
+    const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
     int finite = 1;
     int inside = 1;
 #pragma omp parallel num_threads(options_.threads) reduction(min : finite, inside)
@@ -160,7 +163,8 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
             }
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
             if (check) {
-                inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), masterFat_[j])));
+                const FloatBox& fat = kd ? kdTree_.floatBox(j) : masterFat_[j];
+                inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), fat)));
             }
             if (dim_ == 3) {
                 masterObb3_[j] = detail::packedBufferedObb3(seg, capture, pad);
@@ -219,6 +223,7 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     const Surface& master = *master_;
     const Index m = master.size();
     const Index s = numSlaveItems_;
+    masterFat_.resize(static_cast<std::size_t>(m));
 #pragma omp parallel num_threads(options_.threads)
     {
 #pragma omp for schedule(static)
@@ -245,6 +250,7 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
     if (kd) {
         kdTree_.build(masterFat_, options_.threads);
+        std::vector<FloatBox>().swap(masterFat_);  // the tree keeps them
     } else {
         tree_.build(masterFat_);
     }

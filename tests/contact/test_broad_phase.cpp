@@ -115,6 +115,14 @@ TEST_P(BroadPhaseVsBruteForce, SamePairSet) {
         EXPECT_EQ(sliced.size(), c.n);
         EXPECT_GE(sliced.sizeClasses(), fp.sizeClasses());
         EXPECT_EQ(viaTree(queries, sliced), viaTree(queries, fp));
+        // Each box is kept as given, found by its input index whatever the internal order.
+        for (Index i = 0; i < c.n; ++i) {
+            for (int d = 0; d < 3; ++d) {
+                ASSERT_EQ(sliced.floatBox(i).lo[d], rounded[i].lo[d]);
+                ASSERT_EQ(sliced.floatBox(i).hi[d], rounded[i].hi[d]);
+                ASSERT_EQ(fp.floatBox(i).hi[d], rounded[i].hi[d]);
+            }
+        }
     }
 }
 

@@ -60,6 +60,8 @@ public:
 
     /// Number of indexed boxes.
     [[nodiscard]] Index size() const noexcept;
+    /// Box i as given to build(const std::vector<FloatBox>&, int) (float builds only).
+    [[nodiscard]] const FloatBox& floatBox(Index i) const noexcept;
     /// Number of size classes (kd-trees) built.
     [[nodiscard]] int sizeClasses() const noexcept;
     /// Bytes held by the index (boxes, centres, trees).
