@@ -6,6 +6,8 @@ import json
 import math
 import sys
 
+from vtu_read import read_vtu
+
 
 def fail(msg):
     print("check_outputs: " + msg)
@@ -55,14 +57,7 @@ def main(csv_path, json_path, vtu_path):
     if not itf["sat_survivors"] <= itf["candidates"]:
         fail("more SAT survivors than candidates")
 
-    try:
-        import vtk
-    except ImportError:
-        fail("python3-vtk9 is not installed (scripts/setup.sh installs it)")
-    reader = vtk.vtkXMLUnstructuredGridReader()
-    reader.SetFileName(vtu_path)
-    reader.Update()
-    grid = reader.GetOutput()
+    grid = read_vtu(vtu_path, fail)
     if grid.GetNumberOfPoints() == 0:
         fail("VTK read no points from " + vtu_path)
     pd, cd = grid.GetPointData(), grid.GetCellData()

@@ -5,6 +5,8 @@ import csv
 import json
 import sys
 
+from vtu_read import read_vtu
+
 
 def fail(msg):
     print("check_overlaps: " + msg)
@@ -35,14 +37,7 @@ def main(csv_path, json_path, vtu_path, min_area):
         fail("JSON overlap_area %r, CSV sum %r" % (itf["overlap_area"], area))
     if area < float(min_area):
         fail("total overlap %r below the expected %s" % (area, min_area))
-    try:
-        import vtk
-    except ImportError:
-        fail("python3-vtk9 is not installed (scripts/setup.sh installs it)")
-    reader = vtk.vtkXMLUnstructuredGridReader()
-    reader.SetFileName(vtu_path)
-    reader.Update()
-    grid = reader.GetOutput()
+    grid = read_vtu(vtu_path, fail)
     role = grid.GetCellData().GetArray("role")
     overlap_cells = [c for c in range(grid.GetNumberOfCells()) if role.GetValue(c) == 3]
     if len(overlap_cells) != len(data):
