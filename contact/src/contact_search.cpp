@@ -146,15 +146,25 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     const double capture = capture_;
     const bool check = haveList_ && skin_ > 0.0;  // skin 0: rebuild every update (SearchOptions)
     const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
+    // The buffered AABB of a segment (returned) and its OBB (stored at obb3[i] or obb2[i]).
+    const auto segmentBoxes = [&](const SegmentNodes& seg, std::vector<PackedObb3>& obb3,
+                                  std::vector<Obb2>& obb2, Index i) {
+        double pad = 0.0;
+        const Aabb3 box = detail::bufferedAabb(seg, capture, pad);
+        if (dim_ == 3) {
+            obb3[i] = detail::packedBufferedObb3(seg, capture, pad);
+        } else {
+            obb2[i] = detail::bufferedObb2(seg, capture, pad);
+        }
+        return box;
+    };
     int finite = 1;
     int inside = 1;
 #pragma omp parallel num_threads(options_.threads) reduction(min : finite, inside)
     {
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
-            const SegmentNodes seg = gatherSegment(master, j, x);
-            double pad = 0.0;
-            const Aabb3 box = detail::bufferedAabb(seg, capture, pad);
+            const Aabb3 box = segmentBoxes(gatherSegment(master, j, x), masterObb3_, masterObb2_, j);
             if (nodeMode) {
                 masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
             } else {
@@ -165,11 +175,6 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
             if (check) {
                 const FloatBox& fat = kd ? kdTree_.floatBox(j) : masterFat_[j];
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), fat)));
-            }
-            if (dim_ == 3) {
-                masterObb3_[j] = detail::packedBufferedObb3(seg, capture, pad);
-            } else {
-                masterObb2_[j] = detail::bufferedObb2(seg, capture, pad);
             }
         }
 #pragma omp for schedule(static)
@@ -182,19 +187,12 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 }
                 continue;
             }
-            const SegmentNodes seg = gatherSegment(slave, k, x);
-            double pad = 0.0;
-            const Aabb3 box = detail::bufferedAabb(seg, capture, pad);
+            const Aabb3 box = segmentBoxes(gatherSegment(slave, k, x), slaveObb3_, slaveObb2_, k);
             slaveLo_.col(k) = box.lo;
             slaveHi_.col(k) = box.hi;
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
             if (check) {
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
-            }
-            if (dim_ == 3) {
-                slaveObb3_[k] = detail::packedBufferedObb3(seg, capture, pad);
-            } else {
-                slaveObb2_[k] = detail::bufferedObb2(seg, capture, pad);
             }
         }
     }
