@@ -190,6 +190,23 @@ ReferenceResult runReference(const Model& m, const SearchOptions& o) {
     return referenceSearch(m.master, m.slave, m.mesh.coords2(), o);
 }
 
+// After an update of `search` at x (stats st): the same pairs and stage counts as a fresh search
+// at x; with `reference`, also the same pairs as the exhaustive reference.
+void expectSameAsFreshSearch(const ContactSearch& search, const UpdateStats& st, const Model& m,
+                             const SearchOptions& o, const Eigen::Matrix3Xd& x, bool reference) {
+    const bool nodeMode = o.mode == SearchMode::kNodeToSegment;
+    ContactSearch fresh(o);
+    fresh.setSurfaces(m.master, m.slave, x);
+    const UpdateStats fs = fresh.update(x);
+    EXPECT_TRUE(fs.rebuilt);
+    expectSamePairs(search.pairs(), fresh.pairs(), nodeMode);
+    EXPECT_EQ(st.candidates, fs.candidates);
+    EXPECT_EQ(st.satSurvivors, fs.satSurvivors);
+    if (reference) {
+        expectSamePairs(search.pairs(), referenceSearch(m.master, m.slave, x, o).pairs, nodeMode);
+    }
+}
+
 class VsReference : public ::testing::TestWithParam<Scenario> {};
 
 TEST_P(VsReference, SameSortedPairsGapsAndStageCounts) {
@@ -417,17 +434,7 @@ TEST(ContactSearch, MovingSequenceEqualsFreshSearchEveryIncrement) {
                 const UpdateStats st = search.update(x);
                 ASSERT_EQ(st.status, UpdateStatus::kOk);
                 (st.rebuilt ? rebuilt : reused) += 1;
-                ContactSearch fresh(o);
-                fresh.setSurfaces(m.master, m.slave, x);
-                const UpdateStats fs = fresh.update(x);
-                EXPECT_TRUE(fs.rebuilt);
-                expectSamePairs(search.pairs(), fresh.pairs(), mode == SearchMode::kNodeToSegment);
-                EXPECT_EQ(st.candidates, fs.candidates);
-                EXPECT_EQ(st.satSurvivors, fs.satSurvivors);
-                if (inc % 10 == 0) {
-                    expectSamePairs(search.pairs(), referenceSearch(m.master, m.slave, x, o).pairs,
-                                    mode == SearchMode::kNodeToSegment);
-                }
+                expectSameAsFreshSearch(search, st, m, o, x, inc % 10 == 0);
             }
             EXPECT_GT(reused, 50) << "small motions must take the reuse path";
             EXPECT_GE(rebuilt, 10) << "large motions must rebuild";
@@ -775,16 +782,7 @@ TEST(ContactSearch, FloatFatBoxesFarFromOriginEqualFreshSearch) {
             ASSERT_EQ(st.status, UpdateStatus::kOk);
             reused += st.rebuilt ? 0 : 1;
             SCOPED_TRACE(st.rebuilt ? "rebuilt" : "reused");
-            ContactSearch fresh(o);
-            fresh.setSurfaces(m.master, m.slave, x);
-            const UpdateStats fs = fresh.update(x);
-            expectSamePairs(search.pairs(), fresh.pairs(), mode == SearchMode::kNodeToSegment);
-            EXPECT_EQ(st.candidates, fs.candidates);
-            EXPECT_EQ(st.satSurvivors, fs.satSurvivors);
-            if (inc % 8 == 0) {
-                expectSamePairs(search.pairs(), referenceSearch(m.master, m.slave, x, o).pairs,
-                                mode == SearchMode::kNodeToSegment);
-            }
+            expectSameAsFreshSearch(search, st, m, o, x, inc % 8 == 0);
         }
         EXPECT_GT(reused, 0) << "float fat boxes must still allow reuse";
     }
