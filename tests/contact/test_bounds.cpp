@@ -204,7 +204,7 @@ TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
         const double capture = testing::uniform(rng, 0.01, 1.0) * size;
         double pad = 0.0;
         (void)detail::bufferedAabb(s, capture, pad);
-        const Obb3 box = detail::bufferedObb3(s, capture, pad);
+        const Obb3 box = segmentObb3d(s, capture + pad);  // the unpacked buffered box
         const Obb3 packed = detail::unpackObb(detail::packedBufferedObb3(s, capture, pad));
         SCOPED_TRACE("case " + std::to_string(c));
         // Orthonormal axes; about as tight as the double box.

@@ -206,10 +206,6 @@ PackedObb3 packedBufferedObb3(const SegmentNodes& s, double capture, double pad)
     return p;
 }
 
-Obb3 bufferedObb3(const SegmentNodes& s, double capture, double pad) noexcept {
-    return segmentObb3d(s, capture + pad);
-}
-
 Obb2 bufferedObb2(const SegmentNodes& s, double capture, double pad) noexcept {
     return segmentObb2d(s, capture + pad);
 }

@@ -34,13 +34,12 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 /// OBBs). The one definition shared by the fast search and the reference.
 [[nodiscard]] Aabb3 bufferedAabb(const SegmentNodes& s, double capture, double& pad) noexcept;
 
-/// Buffered OBBs, grown by the same capture + pad as the AABB.
-[[nodiscard]] Obb3 bufferedObb3(const SegmentNodes& s, double capture, double pad) noexcept;
+/// Buffered 2D OBB, grown by the same capture + pad as the AABB.
 [[nodiscard]] Obb2 bufferedObb2(const SegmentNodes& s, double capture, double pad) noexcept;
 
-/// The buffered OBB of bufferedObb3(), stored packed (types.hpp): the frame is rounded to a float
-/// quaternion first and the extents are taken along the axes it stands for, rounded up to float,
-/// so the box still encloses the segment grown by capture + pad.
+/// Buffered 3D OBB (segmentObb3d grown by capture + pad), stored packed (types.hpp): the frame is
+/// rounded to a float quaternion first and the extents are taken along the axes it stands for,
+/// rounded up to float, so the box still encloses the segment grown by capture + pad.
 [[nodiscard]] PackedObb3 packedBufferedObb3(const SegmentNodes& s, double capture,
                                             double pad) noexcept;
 
