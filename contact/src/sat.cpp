@@ -20,40 +20,36 @@ using Eigen::Matrix3d;
 using Eigen::Vector2d;
 using Eigen::Vector3d;
 
-// One tested axis L (not normalized), the centre offset along it, T.L, and the sum of the box
+// One tested face axis L of satDisjoint2d, the centre offset along it, T.L, and the sum of the box
 // radii along it, r = rA + rB with rA = sum_k hA_k |a_k . L|. Overlap along L is r - |T.L|.
-template <int D>
-struct AxisTest {
-    Eigen::Matrix<double, D, 1> L;
+struct AxisTest2 {
+    Vector2d L;
     double tl;
     double r;
 };
-using AxisTest2 = AxisTest<2>;
 
 // Records a face axis (unit L, so the rounding bound is tol itself); true if it separates.
-template <int D>
-bool faceSeparates(AxisTest<D>& out, const Eigen::Matrix<double, D, 1>& L,
-                   const Eigen::Matrix<double, D, 1>& T, double r, double tol) noexcept {
+bool faceSeparates(AxisTest2& out, const Vector2d& L, const Vector2d& T, double r,
+                   double tol) noexcept {
     out.L = L;
     out.tl = T.dot(L);
     out.r = r;
     return std::abs(out.tl) > r + tol;
 }
-// Unit normal along a tested axis, oriented from A to B (kept as is when T.L = 0).
-template <int D>
-Eigen::Matrix<double, D, 1> orientedUnit(const AxisTest<D>& t) noexcept {
-    const Eigen::Matrix<double, D, 1> n = t.L.stableNormalized();
-    return t.tl < 0.0 ? Eigen::Matrix<double, D, 1>(-n) : n;
+
+// Unit normal along a tested 2D axis, oriented from A to B (kept as is when T.L = 0), z = 0.
+Vector3d orientedUnit(const AxisTest2& t) noexcept {
+    const Vector2d n = t.L.stableNormalized();
+    return t.tl < 0.0 ? Vector3d(-n.x(), -n.y(), 0.0) : Vector3d(n.x(), n.y(), 0.0);
 }
 
-// Result for the first separating axis.
-template <int D>
-SatResult separatedOn(int axis, const AxisTest<D>& t) noexcept {
+// Result for the first separating axis (unit normal oriented A -> B).
+SatResult separatedOn(int axis, const Vector3d& normal) noexcept {
     SatResult res;
     res.separated = true;
     res.axis = axis;
     res.depth = 0.0;
-    res.normal.template head<D>() = orientedUnit(t);
+    res.normal = normal;
     return res;
 }
 
@@ -63,14 +59,13 @@ bool clearlyShallower(double depth, double bestDepth, double scale) noexcept {
     return depth < tol::kSatRelativeTol * bestDepth - tol::kSatAbsoluteTol * scale;
 }
 
-// Result for the least-penetration axis on overlap.
-template <int D>
-SatResult overlapOn(int axis, const AxisTest<D>& t, double depth) noexcept {
+// Result for the least-penetration axis on overlap (depth clamped at 0).
+SatResult overlapOn(int axis, const Vector3d& normal, double depth) noexcept {
     SatResult res;
     res.separated = false;
     res.axis = axis;
     res.depth = std::max(depth, 0.0);
-    res.normal.template head<D>() = orientedUnit(t);
+    res.normal = normal;
     return res;
 }
 
@@ -118,20 +113,20 @@ SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept {
 
     std::array<AxisTest2, 4> t{};
     // A0
-    if (faceSeparates<2>(t[0], a.axes.col(0), T, hA.dot(absGA.col(0)) + hB.dot(absR.row(0)), tol)) {
-        return separatedOn(0, t[0]);
+    if (faceSeparates(t[0], a.axes.col(0), T, hA.dot(absGA.col(0)) + hB.dot(absR.row(0)), tol)) {
+        return separatedOn(0, orientedUnit(t[0]));
     }
     // A1
-    if (faceSeparates<2>(t[1], a.axes.col(1), T, hA.dot(absGA.col(1)) + hB.dot(absR.row(1)), tol)) {
-        return separatedOn(1, t[1]);
+    if (faceSeparates(t[1], a.axes.col(1), T, hA.dot(absGA.col(1)) + hB.dot(absR.row(1)), tol)) {
+        return separatedOn(1, orientedUnit(t[1]));
     }
     // B0
-    if (faceSeparates<2>(t[2], b.axes.col(0), T, hA.dot(absR.col(0)) + hB.dot(absGB.col(0)), tol)) {
-        return separatedOn(2, t[2]);
+    if (faceSeparates(t[2], b.axes.col(0), T, hA.dot(absR.col(0)) + hB.dot(absGB.col(0)), tol)) {
+        return separatedOn(2, orientedUnit(t[2]));
     }
     // B1
-    if (faceSeparates<2>(t[3], b.axes.col(1), T, hA.dot(absR.col(1)) + hB.dot(absGB.col(1)), tol)) {
-        return separatedOn(3, t[3]);
+    if (faceSeparates(t[3], b.axes.col(1), T, hA.dot(absR.col(1)) + hB.dot(absGB.col(1)), tol)) {
+        return separatedOn(3, orientedUnit(t[3]));
     }
 
     const double scale = std::min(hA.maxCoeff(), hB.maxCoeff());
@@ -149,7 +144,7 @@ SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept {
             bestDepth = depth;
         }
     }
-    return overlapOn(best, t[best], bestDepth);
+    return overlapOn(best, orientedUnit(t[best]), bestDepth);
 }
 
 // satDisjoint3d: SAT on the 15 axes of two boxes, in the order of Gottschalk's OBBTree paper, in
@@ -189,11 +184,7 @@ SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept {
     std::array<double, 15> tl{};
     std::array<double, 15> r{};
     const auto separated = [&](int axis) {
-        SatResult res;
-        res.separated = true;
-        res.axis = axis;
-        res.normal = axisDirection(a, b, R, axis, tl[axis]);
-        return res;
+        return separatedOn(axis, axisDirection(a, b, R, axis, tl[axis]));
     };
     for (int i = 0; i < 3; ++i) {  // A0, A1, A2
         tl[i] = t[i];
@@ -257,12 +248,7 @@ SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept {
             bestDepth = depth;
         }
     }
-    SatResult res;
-    res.separated = false;
-    res.axis = best;
-    res.depth = std::max(bestDepth, 0.0);
-    res.normal = axisDirection(a, b, R, best, tl[best]);
-    return res;
+    return overlapOn(best, axisDirection(a, b, R, best, tl[best]), bestDepth);
 }
 
 }  // namespace contact
