@@ -70,6 +70,31 @@ void oursBoxTree(const BoxSets& s, BoxTree& tree, Emit&& emit) {
     }
 }
 
+// Ours: sort and sweep along the long axis when it scans at most BoxSweep::kScanPerBoxLimit pairs
+// per box (2D curves), else the box tree (3D surfaces), as the search does.
+template <class Emit>
+void oursSweep(const BoxSets& s, BoxSweep& sweep, BoxTree& tree, Emit&& emit) {
+    std::vector<FloatBox> masters(static_cast<std::size_t>(s.mlo.cols()));
+    std::vector<FloatBox> slaves(static_cast<std::size_t>(s.slo.cols()));
+    for (Index j = 0; j < s.mlo.cols(); ++j) {
+        masters[j] = floatBoxOutward(s.mlo.col(j).data(), s.mhi.col(j).data());
+    }
+    for (Index k = 0; k < s.slo.cols(); ++k) {
+        slaves[k] = floatBoxOutward(s.slo.col(k).data(), s.shi.col(k).data());
+    }
+    const long long limit =
+        BoxSweep::kScanPerBoxLimit * static_cast<long long>(masters.size() + slaves.size());
+    if (sweep.prepare(masters, slaves, limit) > limit) {
+        oursBoxTree(s, tree, emit);
+        return;
+    }
+    sweep.forEachPair([&](Index j, Index k) {
+        if (overlapD(s.slo, s.shi, k, s.mlo, s.mhi, j)) {
+            emit(k, j);
+        }
+    });
+}
+
 const BoxSets& boxSets(const std::string& kind, long size) {
     static BoxSets sets;
     if (sets.kind == kind && sets.size == size) {
@@ -126,6 +151,14 @@ void BM_BoxTree(benchmark::State& state, const std::string& kind) {
     measure(state, kind, [&](const BoxSets& s, auto&& emit) { oursBoxTree(s, tree, emit); });
     state.counters["tree_bytes_per_box"] =
         static_cast<double>(tree.memoryBytes()) / static_cast<double>(std::max<Index>(1, tree.size()));
+}
+
+void BM_Sweep(benchmark::State& state, const std::string& kind) {
+    BoxSweep sweep;
+    BoxTree tree;
+    measure(state, kind,
+            [&](const BoxSets& s, auto&& emit) { oursSweep(s, sweep, tree, emit); });
+    state.counters["sweep_axis"] = sweep.memoryBytes() > 0 ? sweep.axis() : -1;
 }
 
 // The previous broad phase: nanoflann kd-trees of box centres per size class.
@@ -301,6 +334,7 @@ void registerAll() {
             };
             reg("ours_boxtree", BM_BoxTree);
             reg("ours_kdtree", BM_KdTreeSizeClasses);
+            reg("ours_sweep", BM_Sweep);
 #ifdef CONTACT_BENCH_HAVE_CGAL
             reg("cgal", BM_Cgal);
 #endif

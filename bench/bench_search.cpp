@@ -53,7 +53,7 @@ Eigen::Matrix3Xd moved(const bench::Scene& sc, const Eigen::Matrix3Xd& x0, doubl
 }
 
 void runSearch(benchmark::State& state, const std::string& kind, SearchMode mode, Motion motion,
-               int threads) {
+               int threads, BroadPhaseKind broadPhase) {
     const long size = state.range(0);
     const bench::Scene& sc = bench::cachedScene(kind, size);
     States st;
@@ -64,6 +64,7 @@ void runSearch(benchmark::State& state, const std::string& kind, SearchMode mode
     o.captureRelative = true;
     o.selfContact = sc.self;
     o.threads = threads;
+    o.broadPhase = broadPhase;
     o.skinRelative = motion == Motion::kFull ? 0.0 : 0.1;  // skin 0: rebuild every update
     // Small: 0.01 and 0.02 edge, inside skin / 2 = 0.05 of the build state (x0). Large: 0.5 and
     // 1.0 edge, each 0.5 edge from the other and from x0: every update rebuilds.
@@ -132,6 +133,7 @@ void runSearch(benchmark::State& state, const std::string& kind, SearchMode mode
     state.counters["ms_narrow"] = tNarrow / static_cast<double>(iter);
     state.counters["ms_projection"] = tProj / static_cast<double>(iter);
     state.counters["threads"] = threads;
+    state.counters["swept"] = last.swept ? 1 : 0;
     state.SetComplexityN(size);
 }
 
@@ -171,6 +173,7 @@ void registerAll() {
         SearchMode mode;
         Motion motion;
         int threads;
+        BroadPhaseKind broadPhase = BroadPhaseKind::kKdTree;
     };
     const Case cases[] = {
         {"node_full", SearchMode::kNodeToSegment, Motion::kFull, 1},
@@ -180,13 +183,21 @@ void registerAll() {
         {"segment_full", SearchMode::kSegmentToSegment, Motion::kFull, 1},
         {"segment_full_2threads", SearchMode::kSegmentToSegment, Motion::kFull, 2},
         {"segment_small_motion", SearchMode::kSegmentToSegment, Motion::kSmall, 1},
+        // The sort and sweep, for the 2D curves it is meant for.
+        {"node_full_sweep", SearchMode::kNodeToSegment, Motion::kFull, 1, BroadPhaseKind::kSweep},
+        {"segment_full_sweep", SearchMode::kSegmentToSegment, Motion::kFull, 1,
+         BroadPhaseKind::kSweep},
     };
     for (const std::string& kind : bench::sceneKinds()) {
         for (long n : bench::benchSizes()) {
             for (const Case& c : cases) {
+                if (c.broadPhase == BroadPhaseKind::kSweep && kind != "wavy_line2") {
+                    continue;
+                }
                 benchmark::RegisterBenchmark(("Search/" + kind + "/" + c.name).c_str(),
                                              [c, kind](benchmark::State& s) {
-                                                 runSearch(s, kind, c.mode, c.motion, c.threads);
+                                                 runSearch(s, kind, c.mode, c.motion, c.threads,
+                                                           c.broadPhase);
                                              })
                     ->Arg(n)
                     ->Unit(benchmark::kMillisecond)

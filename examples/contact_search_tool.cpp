@@ -49,7 +49,8 @@ options:
   --vtu FILE.vtu              write surfaces, gaps, normals and pairs for ParaView
   --force                     overwrite existing output files (input files are never written)
   --threads N                 search threads (default 1)
-  --broad-phase kdtree|boxtree  candidate search structure (default kdtree; same pairs)
+  --broad-phase kdtree|boxtree|sweep  candidate search structure (default kdtree; same
+                              pairs; sweep: sort and sweep, fastest on 2D curves)
   --verify                    also run the exhaustive reference and compare
   --quiet                     print nothing but errors
   --help                      this text
@@ -142,11 +143,15 @@ Args parseArgs(int argc, char** argv) {
             a.threads = static_cast<int>(n);
         } else if (arg == "--broad-phase") {
             const std::string v = value();
-            if (v != "kdtree" && v != "boxtree") {
-                throw UsageError("--broad-phase expects kdtree or boxtree, got '" + v + "'");
+            if (v == "kdtree") {
+                a.broadPhase = contact::BroadPhaseKind::kKdTree;
+            } else if (v == "boxtree") {
+                a.broadPhase = contact::BroadPhaseKind::kBoxTree;
+            } else if (v == "sweep") {
+                a.broadPhase = contact::BroadPhaseKind::kSweep;
+            } else {
+                throw UsageError("--broad-phase expects kdtree, boxtree or sweep, got '" + v + "'");
             }
-            a.broadPhase = v == "kdtree" ? contact::BroadPhaseKind::kKdTree
-                                         : contact::BroadPhaseKind::kBoxTree;
         } else if (arg == "--verify") {
             a.verify = true;
         } else if (arg == "--quiet") {

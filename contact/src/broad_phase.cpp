@@ -387,6 +387,48 @@ std::uint64_t spreadBits3(std::uint64_t v) noexcept {
     return v;
 }
 
+// LSD radix sort of keys by their bits [firstBit, lastBit), 11-bit digits, carrying index along
+// when given; stable, so ties keep their order. A pass where every key has the same digit is
+// skipped (an already sorted input still pays the counting).
+void radixSort(std::vector<std::uint64_t>& keys, std::vector<Index>* index, int firstBit,
+               int lastBit) {
+    constexpr int kDigitBits = 11;
+    constexpr int kBuckets = 1 << kDigitBits;
+    const std::size_t n = keys.size();
+    if (n == 0) {
+        return;
+    }
+    std::vector<std::uint64_t> keysTmp(n);
+    std::vector<Index> indexTmp(index != nullptr ? n : 0);
+    std::vector<std::size_t> count(kBuckets);
+    for (int shift = firstBit; shift < lastBit; shift += kDigitBits) {
+        std::fill(count.begin(), count.end(), 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            ++count[(keys[i] >> shift) & (kBuckets - 1)];
+        }
+        if (count[(keys[0] >> shift) & (kBuckets - 1)] == n) {
+            continue;
+        }
+        std::size_t sum = 0;
+        for (auto& c : count) {
+            const std::size_t c0 = c;
+            c = sum;
+            sum += c0;
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t d = count[(keys[i] >> shift) & (kBuckets - 1)]++;
+            keysTmp[d] = keys[i];
+            if (index != nullptr) {
+                indexTmp[d] = (*index)[i];
+            }
+        }
+        keys.swap(keysTmp);
+        if (index != nullptr) {
+            index->swap(indexTmp);
+        }
+    }
+}
+
 FloatBox unite(const FloatBox& a, const FloatBox& b) noexcept {
     FloatBox u;
     for (int k = 0; k < 3; ++k) {
@@ -422,8 +464,6 @@ void BoxTree::sortByMorton(const std::vector<FloatBox>& boxes) {
     const double s = ext > 0.0 && std::isfinite(ext) ? 2097151.0 / ext : 0.0;
     const double scale[3] = {s, s, s};
     std::vector<std::uint64_t> keys(n);
-    std::vector<std::uint64_t> keysTmp(n);
-    std::vector<Index> idxTmp(n);
     index_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         std::uint64_t key = 0;
@@ -436,31 +476,7 @@ void BoxTree::sortByMorton(const std::vector<FloatBox>& boxes) {
         keys[i] = key;
         index_[i] = static_cast<Index>(i);
     }
-    constexpr int kDigitBits = 11;
-    constexpr int kBuckets = 1 << kDigitBits;
-    std::vector<std::size_t> count(kBuckets);
-    for (int shift = 0; shift < 63; shift += kDigitBits) {
-        std::fill(count.begin(), count.end(), 0);
-        for (std::size_t i = 0; i < n; ++i) {
-            ++count[(keys[i] >> shift) & (kBuckets - 1)];
-        }
-        if (count[(keys.empty() ? 0 : keys[0] >> shift) & (kBuckets - 1)] == n) {
-            continue;  // every key has this digit: the pass would not move anything
-        }
-        std::size_t sum = 0;
-        for (auto& c : count) {
-            const std::size_t c0 = c;
-            c = sum;
-            sum += c0;
-        }
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::size_t d = count[(keys[i] >> shift) & (kBuckets - 1)]++;
-            keysTmp[d] = keys[i];
-            idxTmp[d] = index_[i];
-        }
-        keys.swap(keysTmp);
-        index_.swap(idxTmp);
-    }
+    radixSort(keys, &index_, 0, 63);
 }
 
 // Node for boxes_[begin, end): a leaf when it fits, else two children over the first half of the
@@ -556,6 +572,111 @@ bool BoxTree::validate() const {
         }
     }
     return leafBoxes == boxes_.size();
+}
+
+// Sweep axis: where the box centres spread most relative to the mean box width, so that a box
+// meets the fewest others along it.
+long long BoxSweep::prepare(const std::vector<FloatBox>& a, const std::vector<FloatBox>& b,
+                            long long maxScan) {
+    double cmin[3] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+                      std::numeric_limits<double>::infinity()};
+    double cmax[3] = {-cmin[0], -cmin[1], -cmin[2]};
+    double width[3] = {0.0, 0.0, 0.0};
+    for (const auto* set : {&a, &b}) {
+        for (const FloatBox& box : *set) {
+            for (int k = 0; k < 3; ++k) {
+                const double lo = box.lo[k];
+                const double hi = box.hi[k];
+                cmin[k] = std::min(cmin[k], 0.5 * (lo + hi));
+                cmax[k] = std::max(cmax[k], 0.5 * (lo + hi));
+                width[k] += hi - lo;
+            }
+        }
+    }
+    const double n = static_cast<double>(a.size() + b.size());
+    double best = -1.0;
+    axis_ = 0;
+    for (int k = 0; k < 3; ++k) {
+        const double spread = cmax[k] - cmin[k];
+        const double meanWidth = n > 0.0 ? width[k] / n : 0.0;
+        const double score = spread > 0.0 ? spread / (meanWidth + spread * 1e-30) : 0.0;
+        if (std::isfinite(score) && score > best) {
+            best = score;
+            axis_ = k;
+        }
+    }
+    sortSet(a, a_);
+    sortSet(b, b_);
+
+    // The pairs forEachPair will scan: its loops on the lower bounds alone.
+    const std::size_t na = a_.key.size();
+    const std::size_t nb = b_.key.size();
+    long long scanned = 0;
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < na && j < nb) {
+        std::size_t q = 0;
+        if (a_.key[i] <= b_.key[j]) {
+            const float hi = a_.entry[i].hi;
+            for (q = j; q < nb && b_.key[q] <= hi; ++q) {
+            }
+            scanned += static_cast<long long>(q - j);
+            ++i;
+        } else {
+            const float hi = b_.entry[j].hi;
+            for (q = i; q < na && a_.key[q] <= hi; ++q) {
+            }
+            scanned += static_cast<long long>(q - i);
+            ++j;
+        }
+        if (scanned > maxScan) {
+            return maxScan + 1;
+        }
+    }
+    return scanned;
+}
+
+// Keys: the float bits of the lower bound mapped to an unsigned order (negative floats reversed
+// below the positive ones; -0 taken as +0) in the high half, the input index in the low half; one
+// radix sort of the high halves, then the boxes gathered in that order.
+void BoxSweep::sortSet(const std::vector<FloatBox>& boxes, Sorted& out) const {
+    const std::size_t n = boxes.size();
+    const int k0 = axis_;
+    const int k1 = (axis_ + 1) % 3;
+    const int k2 = (axis_ + 2) % 3;
+    std::vector<std::uint64_t> keys(n);
+    bool sorted = true;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float lo = boxes[i].lo[k0] + 0.0F;  // -0 -> +0
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &lo, sizeof bits);
+        const std::uint64_t order = (bits >> 31) != 0U ? ~bits : bits | 0x80000000U;
+        keys[i] = order << 32 | i;
+        sorted = sorted && (i == 0 || keys[i - 1] <= keys[i]);
+    }
+    if (!sorted) {  // a curve numbered along its length comes sorted
+        radixSort(keys, nullptr, 32, 64);
+    }
+    out.key.resize(n);
+    out.entry.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto id = static_cast<Index>(keys[i] & 0xFFFFFFFFU);
+        const FloatBox& box = boxes[static_cast<std::size_t>(id)];
+        out.key[i] = box.lo[k0] + 0.0F;
+        out.entry[i] = Entry{box.hi[k0], box.lo[k1], box.hi[k1], box.lo[k2], box.hi[k2], id};
+    }
+}
+
+void BoxSweep::release() {
+    for (Sorted* s : {&a_, &b_}) {
+        std::vector<float>().swap(s->key);
+        std::vector<Entry>().swap(s->entry);
+    }
+}
+
+std::size_t BoxSweep::memoryBytes() const noexcept {
+    return (a_.key.capacity() + b_.key.capacity()) * sizeof(float) +
+           (a_.entry.capacity() + b_.entry.capacity()) * sizeof(Entry);
 }
 
 }  // namespace contact

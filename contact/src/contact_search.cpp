@@ -210,12 +210,13 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
 // that overlap now share a point that lies in both fat boxes, so the pair is in the list. Node
 // movement below skin / 2 is the special case of a point box.
 //
+// Returns true when the list came from the sort and sweep (sweepCandidates) instead of a tree.
 // rebuild: fat boxes -> BoxTree over the master fat boxes -> every slave fat box queries it
 // (threads take contiguous slave ranges; thread 0 writes into candMasters_ directly) ->
 // self-contact filter -> CSR by slave item in slave order, whatever the thread count. In segment
 // mode each item's masters are sorted, so pairs come out ordered by (slave, master); node mode
 // needs no order (the closest point is chosen by the strict order detail::closer).
-void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
+bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     const double h = 0.5 * skin_;
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     const Surface& master = *master_;
@@ -246,6 +247,15 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
         }
     }
     const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
+    if (options_.broadPhase == BroadPhaseKind::kSweep) {
+        const long long limit = BoxSweep::kScanPerBoxLimit * (static_cast<long long>(m) + s);
+        if (sweep_.prepare(masterFat_, slaveFat_, limit) <= limit) {
+            tree_ = BoxTree{};  // a tree left from a fallback rebuild
+            sweepCandidates();
+            return true;
+        }
+        sweep_.release();
+    }
     if (kd) {
         kdTree_.build(masterFat_, options_.threads);
         std::vector<FloatBox>().swap(masterFat_);  // the tree keeps them
@@ -328,6 +338,58 @@ void ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     }
     if (!nodeMode) {
         survivors_.resize(total);
+    }
+    haveList_ = true;
+    return false;
+}
+
+// The candidate list from the prepared sweep (master fat boxes against slave fat boxes). The sweep
+// reports pairs in sweep order, not by slave item, so one pass counts each item's candidates and a
+// second writes them into their slots; the sweep is then freed. Same filters and order as the
+// tree path: self-contact exclusions, masters ascending per slave item in segment mode.
+void ContactSearch::sweepCandidates() {
+    const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
+    const Surface& master = *master_;
+    const Index s = numSlaveItems_;
+    const bool self = options_.selfContact;
+    const bool dedupe = self && sameSurface_ && !nodeMode;
+    const auto keep = [&](Index j, Index k) {
+        if (dedupe && k >= j) {
+            return false;
+        }
+        return !self || !detail::sharesNode(master, j, exclNodes_.data() + exclOffsets_[k],
+                                            exclNodes_.data() + exclOffsets_[k + 1]);
+    };
+    std::fill(candOffsets_.begin(), candOffsets_.end(), 0);
+    sweep_.forEachPair([&](Index j, Index k) {
+        if (keep(j, k)) {
+            ++candOffsets_[k + 1];
+        }
+    });
+    // candOffsets_[k + 1] = first slot of item k; the fill advances it to the item's end, which is
+    // the first slot of item k + 1.
+    Index total = 0;
+    for (Index k = 0; k < s; ++k) {
+        const Index count = candOffsets_[k + 1];
+        candOffsets_[k + 1] = total;
+        total += count;
+    }
+    candMasters_.resize(static_cast<std::size_t>(total));
+    sweep_.forEachPair([&](Index j, Index k) {
+        if (keep(j, k)) {
+            candMasters_[candOffsets_[k + 1]++] = j;
+        }
+    });
+    sweep_.release();
+    if (candMasters_.capacity() > static_cast<std::size_t>(total) + total / 8) {
+        candMasters_.shrink_to_fit();
+    }
+    if (!nodeMode) {
+#pragma omp parallel for num_threads(options_.threads) schedule(static)
+        for (Index k = 0; k < s; ++k) {
+            std::sort(candMasters_.begin() + candOffsets_[k], candMasters_.begin() + candOffsets_[k + 1]);
+        }
+        survivors_.resize(static_cast<std::size_t>(total));
     }
     haveList_ = true;
 }
@@ -503,7 +565,7 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
     }
     const auto t0 = Clock::now();
     if (!insideFat) {
-        rebuildCandidates(x);
+        stats.swept = rebuildCandidates(x);
         stats.rebuilt = true;
     }
     stats.listSize = static_cast<long long>(candMasters_.size());
@@ -521,7 +583,7 @@ std::size_t ContactSearch::memoryBytes() const noexcept {
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
     std::size_t total = options_.broadPhase == BroadPhaseKind::kKdTree
                             ? kdTree_.memoryBytes()
-                            : tree_.memoryBytes();
+                            : tree_.memoryBytes() + sweep_.memoryBytes();
     total += static_cast<std::size_t>(masterLo_.size() * 2 + slaveLo_.size() * 2) * sizeof(double);
     total += bytes(masterBox_) + bytes(masterFat_) + bytes(slaveFat_);
     total += bytes(masterObb3_) + bytes(masterObb2_) + bytes(slaveObb3_) + bytes(slaveObb2_);

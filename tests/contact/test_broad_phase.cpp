@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <ostream>
 #include <string>
@@ -162,6 +163,119 @@ TEST(BroadPhase, PointsAndExactTouching) {
     EXPECT_GE(bp.sizeClasses(), 2);  // points and the box fall in different classes
 }
 
+// BoxSweep: all overlapping pairs of two float box sets, against brute force on the same boxes.
+std::vector<FloatBox> toFloat(const Boxes& b) {
+    std::vector<FloatBox> out(static_cast<std::size_t>(b.lo.cols()));
+    for (Index i = 0; i < b.lo.cols(); ++i) {
+        out[i] = floatBoxOutward(b.lo.col(i).data(), b.hi.col(i).data());
+    }
+    return out;
+}
+
+std::vector<std::pair<Index, Index>> bruteForce(const std::vector<FloatBox>& a,
+                                                const std::vector<FloatBox>& b) {
+    std::vector<std::pair<Index, Index>> out;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        for (std::size_t j = 0; j < b.size(); ++j) {
+            if (overlaps(a[i], b[j])) {
+                out.emplace_back(static_cast<Index>(i), static_cast<Index>(j));
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<std::pair<Index, Index>> viaSweep(const BoxSweep& sweep) {
+    std::vector<std::pair<Index, Index>> out;
+    sweep.forEachPair([&](Index i, Index j) { out.emplace_back(i, j); });
+    const std::size_t n = out.size();
+    std::sort(out.begin(), out.end());
+    EXPECT_EQ(std::unique(out.begin(), out.end()) - out.begin(), static_cast<std::ptrdiff_t>(n))
+        << "a pair reported twice";
+    return out;
+}
+
+TEST_P(BroadPhaseVsBruteForce, SweepReportsTheSamePairs) {
+    const Case& c = GetParam();
+    for (unsigned seed = 1; seed <= 3; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        std::mt19937 rng(seed);
+        const Eigen::Vector3d off = Eigen::Vector3d::Constant(c.offset);
+        const auto a = toFloat(randomBoxes(rng, c.n, c.spread, c.minHalf, c.maxHalf, off, c.planar));
+        const auto b = toFloat(randomBoxes(rng, c.n / 2, c.spread, c.minHalf, c.maxHalf, off, c.planar));
+        const auto expected = bruteForce(a, b);
+        ASSERT_FALSE(expected.empty());
+        BoxSweep sweep;
+        const long long scanned = sweep.prepare(a, b, std::numeric_limits<long long>::max() - 1);
+        EXPECT_GE(scanned, static_cast<long long>(expected.size()));
+        EXPECT_EQ(viaSweep(sweep), expected);
+        EXPECT_GT(sweep.memoryBytes(), 0U);
+        sweep.release();
+        EXPECT_EQ(sweep.memoryBytes(), 0U);
+    }
+}
+
+// A curve along y (the long axis): the sweep runs along it and scans a few boxes per box; the
+// count is exact (equal to a brute-force count of the pairs overlapping along that axis).
+TEST(BoxSweep, PicksTheLongAxisOfACurveAndCountsTheScanExactly) {
+    std::vector<FloatBox> a;
+    std::vector<FloatBox> b;
+    for (int i = 0; i < 3000; ++i) {
+        const double y = 1e-3 * i;
+        const double x = 0.01 * std::sin(40.0 * y);
+        const double lo[3] = {x - 4e-4, y - 4e-4, -1e-4};
+        const double hi[3] = {x + 4e-4, y + 1.4e-3, 1e-4};
+        a.push_back(floatBoxOutward(lo, hi));
+        const double slo[3] = {x + 1e-4, y + 3e-4, 0.0};
+        b.push_back(floatBoxOutward(slo, slo));  // points
+    }
+    BoxSweep sweep;
+    const long long scanned = sweep.prepare(a, b, 1LL << 40);
+    EXPECT_EQ(sweep.axis(), 1);
+    long long alongAxis = 0;
+    for (const FloatBox& p : a) {
+        for (const FloatBox& q : b) {
+            alongAxis += p.lo[1] <= q.hi[1] && q.lo[1] <= p.hi[1] ? 1 : 0;
+        }
+    }
+    EXPECT_EQ(scanned, alongAxis);
+    EXPECT_LT(scanned, 4 * 3000);
+    EXPECT_EQ(viaSweep(sweep), bruteForce(a, b));
+    // Over budget: the count stops at maxScan + 1 (the sweep itself stays valid).
+    EXPECT_EQ(sweep.prepare(a, b, 100), 101);
+    EXPECT_EQ(viaSweep(sweep), bruteForce(a, b));
+}
+
+// Equal lower bounds across the sets, exact touching, boxes stacked at one coordinate along every
+// axis (no axis separates them), negative zero, empty sets.
+TEST(BoxSweep, TiesTouchingStacksAndEmptySets) {
+    std::vector<FloatBox> a;
+    std::vector<FloatBox> b;
+    for (int i = 0; i < 40; ++i) {
+        const float v = static_cast<float>(i % 5);
+        FloatBox p;
+        FloatBox q;
+        for (int k = 0; k < 3; ++k) {
+            p.lo[k] = v;
+            p.hi[k] = v + 1.0F;
+            q.lo[k] = i % 2 == 0 ? v + 1.0F : -0.0F;  // touches p's upper face, or starts at -0
+            q.hi[k] = v + 2.0F;
+        }
+        a.push_back(p);
+        b.push_back(q);
+    }
+    BoxSweep sweep;
+    const long long scanned = sweep.prepare(a, b, 1LL << 40);
+    EXPECT_LE(scanned, 40LL * 40);
+    const auto expected = bruteForce(a, b);
+    EXPECT_GT(expected.size(), 40U);
+    EXPECT_EQ(viaSweep(sweep), expected);
+    EXPECT_EQ(sweep.prepare({}, b, 10), 0);
+    EXPECT_TRUE(viaSweep(sweep).empty());
+    EXPECT_EQ(sweep.prepare(a, {}, 10), 0);
+    EXPECT_TRUE(viaSweep(sweep).empty());
+}
+
 TEST(BroadPhase, EmptyAndRebuiltSmaller) {
     BroadPhase bp;
     bp.build(Eigen::Matrix3Xd(3, 0), Eigen::Matrix3Xd(3, 0));
@@ -214,6 +328,25 @@ TEST(FloatRounding, StepAndDirectedRoundingMatchTheLibrary) {
         EXPECT_LT(static_cast<double>(std::nextafter(up, -kInf)), v);   // the smallest such float
         EXPECT_GT(static_cast<double>(std::nextafter(down, kInf)), v);  // the largest such float
     }
+    // Edges of the bit step: signed zeros, values below the smallest float or beyond the largest,
+    // infinities, exact floats, NaN.
+    constexpr double kTiny = 1e-50;
+    constexpr double kHuge = 1e39;
+    const double fmax = std::numeric_limits<float>::max();
+    const double dmin = std::numeric_limits<float>::denorm_min();
+    const struct {
+        double v;
+        double down, up;
+    } edges[] = {{0.0, 0.0, 0.0},       {kTiny, 0.0, dmin},        {-kTiny, -dmin, -0.0},
+                 {kHuge, fmax, kInf},   {-kHuge, -kInf, -fmax},    {kInf, kInf, kInf},
+                 {-kInf, -kInf, -kInf}, {1.0, 1.0, 1.0},           {-0.5, -0.5, -0.5},
+                 {fmax, fmax, fmax},    {dmin, dmin, dmin}};
+    for (const auto& e : edges) {
+        EXPECT_EQ(static_cast<double>(floatDown(e.v)), e.down) << e.v;
+        EXPECT_EQ(static_cast<double>(floatUp(e.v)), e.up) << e.v;
+    }
+    EXPECT_TRUE(std::signbit(floatUp(-0.0)) && std::signbit(floatDown(-0.0)));
+    EXPECT_TRUE(std::isnan(floatDown(std::nan(""))) && std::isnan(floatUp(std::nan(""))));
 }
 
 }  // namespace

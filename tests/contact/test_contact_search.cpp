@@ -220,8 +220,8 @@ TEST_P(VsReference, SameSortedPairsGapsAndStageCounts) {
                 Model m = sc.make(rng);
                 jitter(m, rng, sc.jitter);
                 SearchOptions o = optionsFor(m, mode, capture);
-                // Both broad phases, alternating with the seed.
-                o.broadPhase = seed % 2 == 1 ? BroadPhaseKind::kKdTree : BroadPhaseKind::kBoxTree;
+                // The three broad phases, one per seed.
+                o.broadPhase = static_cast<BroadPhaseKind>(seed % 3);
                 ContactSearch search(o);
                 const UpdateStats st = runFast(m, search);
                 ASSERT_EQ(st.status, UpdateStatus::kOk);
@@ -402,9 +402,10 @@ TEST(ContactSearch, NodeSweptAcrossEdgesAndCornersIsAlwaysPaired) {
 TEST(ContactSearch, MovingSequenceEqualsFreshSearchEveryIncrement) {
     std::mt19937 rng(7);
     for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
-        for (BroadPhaseKind bp : {BroadPhaseKind::kKdTree, BroadPhaseKind::kBoxTree}) {
+        for (BroadPhaseKind bp :
+             {BroadPhaseKind::kKdTree, BroadPhaseKind::kBoxTree, BroadPhaseKind::kSweep}) {
             SCOPED_TRACE(mode == SearchMode::kNodeToSegment ? "node mode" : "segment mode");
-            SCOPED_TRACE(bp == BroadPhaseKind::kKdTree ? "kd-tree" : "box tree");
+            SCOPED_TRACE("broad phase " + std::to_string(static_cast<int>(bp)));
             Model m = wavyPlanes(rng, SegmentType::Quad8, SegmentType::Quad4, 6, 9, 0.03);
             SearchOptions o = optionsFor(m, mode, 0.3);
             o.skinRelative = 0.2;
@@ -458,6 +459,39 @@ TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
         EXPECT_EQ(a.candidates, b.candidates);
         EXPECT_EQ(a.listSize, b.listSize);
         expectSamePairs(two.pairs(), one.pairs(), mode == SearchMode::kNodeToSegment);
+    }
+}
+
+// The sort and sweep runs on curves (2D) and on small surfaces, and falls back to the box tree on a
+// surface where a slab holds many boxes; the pairs are those of the kd-tree search either way.
+TEST(ContactSearch, SweepOnCurvesTreeFallbackOnLargeSurfaces) {
+    std::mt19937 rng(10);
+    struct Run {
+        Model m;
+        bool swept;
+    };
+    std::vector<Run> runs;
+    runs.push_back({lines2d(rng, SegmentType::Line2, SegmentType::Line2, 400, 300, 20.0), true});
+    runs.push_back({uShape(rng, SegmentType::Line2, 2, 300), true});
+    runs.push_back({wavyPlanes(rng, SegmentType::Quad4, SegmentType::Quad4, 4, 5, 0.05), true});
+    runs.push_back({wavyPlanes(rng, SegmentType::Quad4, SegmentType::Tri3, 60, 50, 0.05), false});
+    for (const Run& r : runs) {
+        for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+            SCOPED_TRACE(std::string(r.m.dim == 2 ? "2D" : "3D") + (r.m.self ? ", self" : "") +
+                         (mode == SearchMode::kNodeToSegment ? ", node mode" : ", segment mode"));
+            SearchOptions o = optionsFor(r.m, mode, 1.5, 2);
+            ContactSearch kd(o);
+            o.broadPhase = BroadPhaseKind::kSweep;
+            ContactSearch sweep(o);
+            const UpdateStats a = runFast(r.m, kd);
+            const UpdateStats b = runFast(r.m, sweep);
+            EXPECT_FALSE(a.swept);
+            EXPECT_EQ(b.swept, r.swept);
+            ASSERT_GT(kd.pairs().size(), 10);
+            EXPECT_EQ(a.listSize, b.listSize);
+            EXPECT_EQ(a.candidates, b.candidates);
+            expectSamePairs(sweep.pairs(), kd.pairs(), mode == SearchMode::kNodeToSegment);
+        }
     }
 }
 

@@ -110,7 +110,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     o.selfContact = (flags & 8) != 0;
     o.skinRelative = (in.u8() % 4) / 8.0;
     o.threads = (flags & 16) ? 2 : 1;
-    o.broadPhase = (flags & 64) ? BroadPhaseKind::kBoxTree : BroadPhaseKind::kKdTree;
+    o.broadPhase = (flags & 64)    ? BroadPhaseKind::kBoxTree
+                   : (flags & 128) ? BroadPhaseKind::kSweep
+                                   : BroadPhaseKind::kKdTree;
     const Surface& master = surfaces[0];
     const Surface& slave = (flags & 32) ? surfaces[0] : surfaces[1];
     const CoordinatesView view(x.data(), numNodes, dim);

@@ -93,17 +93,29 @@ struct FloatBox {
     std::memcpy(&f, &bits, sizeof bits);
     return f;
 }
-/// Largest float <= v (round toward -inf); NaN stays NaN. Rounds to nearest, then steps one float
-/// down when that went up.
-[[nodiscard]] inline float floatDown(double v) noexcept {
+/// v rounded to float, then moved one float toward -inf (up = false) or +inf (up = true) when the
+/// rounding went the other way. Branch-free: the sign of the rounding is data, not a jump, so
+/// boxes converted in a loop do not pay a mispredicted branch per bound. The step is on the bits
+/// (magnitude grows away from zero); zero never needs it in the direction of its sign (a value
+/// that rounds to +0 is >= 0, one that rounds to -0 is <= 0), so no bit pattern wraps.
+[[nodiscard]] inline float floatRounded(double v, bool up) noexcept {
     const float f = static_cast<float>(v);
-    return static_cast<double>(f) > v ? floatStep(f, false) : f;
+    const double back = static_cast<double>(f);
+    const bool step = up ? back < v : back > v;  // false for NaN
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    const bool negative = (bits >> 31) != 0U;
+    // Toward +inf: magnitude grows for positive f; toward -inf: for negative f.
+    const std::uint32_t delta = (negative != up) ? 1U : 0xFFFFFFFFU;
+    bits += step ? delta : 0U;
+    float r = 0.0F;
+    std::memcpy(&r, &bits, sizeof r);
+    return r;
 }
+/// Largest float <= v (round toward -inf); NaN stays NaN.
+[[nodiscard]] inline float floatDown(double v) noexcept { return floatRounded(v, false); }
 /// Smallest float >= v (round toward +inf); NaN stays NaN.
-[[nodiscard]] inline float floatUp(double v) noexcept {
-    const float f = static_cast<float>(v);
-    return static_cast<double>(f) < v ? floatStep(f, true) : f;
-}
+[[nodiscard]] inline float floatUp(double v) noexcept { return floatRounded(v, true); }
 /// The float box enclosing [lo - grow, hi + grow] (each bound rounded outward).
 [[nodiscard]] FloatBox floatBoxOutward(const double* lo, const double* hi, double grow = 0.0) noexcept;
 
@@ -212,10 +224,91 @@ private:
     std::vector<FloatBox> boxes_;      // in tree order
     std::vector<Index> index_;         // tree order -> input index
     std::vector<Node> nodes_;
-    std::vector<std::uint64_t> keys_;  // build scratch: Morton key << 0 (index in index_)
-    std::vector<std::uint64_t> keysTmp_;
-    std::vector<Index> indexTmp_;
     int depth_ = 0;
+};
+
+/// Every overlapping pair between two sets of float boxes A and B by sort and sweep: both sets
+/// sorted by their lower bound along one axis, then, in the merged order, each box scans the other
+/// set forward while the lower bounds there do not exceed its own upper bound, testing the other
+/// two axes. A pair whose intervals along the axis overlap is scanned exactly once, by the box with
+/// the smaller lower bound (A first on ties): when it is visited, the other box has not been passed
+/// yet, and its lower bound lies within the scanned range. Comparisons of floats are exact, so the
+/// pairs are exactly those overlaps() reports.
+///
+/// Suited to one-dimensional arrangements, the contact curves of 2D models: along the curve's
+/// long axis each box meets a few others, and the cost is two sorts and a linear scan. On a
+/// surface every box meets the whole slab around it, so prepare() first counts the pairs the sweep
+/// would scan (lower bounds only) and the caller falls back to a tree when that count is large.
+/// Boxes must not hold NaN. Thread safety: forEachPair() is const; prepare() is not.
+class BoxSweep {
+public:
+    /// Scanned pairs per box beyond which a tree is the better choice: a tree query costs about as
+    /// much as this many key comparisons and box tests (bench/, broad phase on surfaces).
+    static constexpr long long kScanPerBoxLimit = 32;
+
+    /// Sorts both sets along the axis where the boxes spread most relative to their widths and
+    /// counts the pairs a sweep would scan. Returns that count, or maxScan + 1 as soon as it
+    /// exceeds maxScan (the sweep is then still valid, only slow).
+    long long prepare(const std::vector<FloatBox>& a, const std::vector<FloatBox>& b,
+                      long long maxScan);
+
+    /// Calls visit(ia, ib) for every pair with a[ia] and b[ib] overlapping (closed boxes), each
+    /// pair once, in sweep order.
+    template <class Visit>
+    void forEachPair(Visit&& visit) const {
+        const std::size_t na = a_.key.size();
+        const std::size_t nb = b_.key.size();
+        std::size_t i = 0;
+        std::size_t j = 0;
+        while (i < na && j < nb) {
+            if (a_.key[i] <= b_.key[j]) {
+                const Entry& e = a_.entry[i];
+                for (std::size_t q = j; q < nb && b_.key[q] <= e.hi; ++q) {
+                    if (crossOverlap(e, b_.entry[q])) {
+                        visit(e.id, b_.entry[q].id);
+                    }
+                }
+                ++i;
+            } else {
+                const Entry& e = b_.entry[j];
+                for (std::size_t q = i; q < na && a_.key[q] <= e.hi; ++q) {
+                    if (crossOverlap(a_.entry[q], e)) {
+                        visit(a_.entry[q].id, e.id);
+                    }
+                }
+                ++j;
+            }
+        }
+    }
+
+    /// The sweep axis chosen by the last prepare().
+    [[nodiscard]] int axis() const noexcept { return axis_; }
+    /// Frees the sorted copies (a sweep is used once per prepare).
+    void release();
+    /// Bytes held (sorted keys and boxes of both sets).
+    [[nodiscard]] std::size_t memoryBytes() const noexcept;
+
+private:
+    // A box without its lower bound along the sweep axis (kept apart, in `key`, for the scans).
+    struct Entry {
+        float hi = 0.0F;                   // upper bound along the axis
+        float lo1 = 0.0F, hi1 = 0.0F;      // the next axis
+        float lo2 = 0.0F, hi2 = 0.0F;      // the one after
+        Index id = 0;                      // index in the input set
+    };
+    struct Sorted {
+        std::vector<float> key;  // lower bounds along the axis, ascending
+        std::vector<Entry> entry;
+    };
+
+    [[nodiscard]] static bool crossOverlap(const Entry& a, const Entry& b) noexcept {
+        return a.lo1 <= b.hi1 && b.lo1 <= a.hi1 && a.lo2 <= b.hi2 && b.lo2 <= a.hi2;
+    }
+    void sortSet(const std::vector<FloatBox>& boxes, Sorted& out) const;
+
+    Sorted a_;
+    Sorted b_;
+    int axis_ = 0;
 };
 
 }  // namespace contact

@@ -26,6 +26,11 @@ enum class SearchMode : std::uint8_t {
 enum class BroadPhaseKind : std::uint8_t {
     kKdTree,   ///< nanoflann kd-trees of box centres per size class (BroadPhase): the design default
     kBoxTree,  ///< static bounding-volume tree of float boxes rounded outward (BoxTree): faster
+    /// Sort and sweep of both sets of fat boxes along their long axis (BoxSweep): the fastest for
+    /// the contact curves of 2D models. A rebuild where the sweep would scan more than
+    /// BoxSweep::kScanPerBoxLimit pairs per box (surfaces) uses the box tree instead. The sweep
+    /// itself runs on one thread.
+    kSweep,
 };
 
 /// Options of a search, fixed at construction.
@@ -63,6 +68,8 @@ enum class UpdateStatus : std::uint8_t {
 struct UpdateStats {
     UpdateStatus status = UpdateStatus::kNotSetUp;
     bool rebuilt = false;         ///< candidate list rebuilt (false: the Verlet list was reused)
+    /// The rebuild ran the sort and sweep (BroadPhaseKind::kSweep and not fallen back to the tree).
+    bool swept = false;
     long long listSize = 0;       ///< pairs in the candidate list (boxes grown by the skin)
     /// pairs whose buffered AABBs overlap now (node mode: the boxes rounded outward to float)
     long long candidates = 0;
@@ -153,7 +160,8 @@ private:
     void setup(const char* fn, const Surface& master, const Surface& slave,
                const std::vector<Index>* slaveNodes, const CoordinatesView& x);
     void computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat);
-    void rebuildCandidates(const CoordinatesView& x);
+    bool rebuildCandidates(const CoordinatesView& x);
+    void sweepCandidates();
     void narrowPhase(UpdateStats& stats);
     void projectNodes(const CoordinatesView& x, UpdateStats& stats);
     void collectSegmentPairs(UpdateStats& stats);
@@ -190,6 +198,7 @@ private:
     // Bounding-volume hierarchy over the master fat boxes, queried by the slave fat boxes.
     BoxTree tree_;
     BroadPhase kdTree_;                    // BroadPhaseKind::kKdTree
+    BoxSweep sweep_;                       // BroadPhaseKind::kSweep, held during a rebuild only
     std::vector<std::vector<Index>> threadHits_;
     // Verlet candidate list: slave item k -> master segments, CSR (ascending in segment mode).
     std::vector<Index> candOffsets_, candMasters_;
