@@ -211,18 +211,24 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
     if (n == 0) {
         return;
     }
+    // The passes over all boxes run on the build's threads; only the stable reorder by class and
+    // the spatial split stay serial.
+    const int threads = std::max(1, parts);
     double largest = 0.0;
+    double scale = 0.0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : largest, scale)
     for (Index i = 0; i < n; ++i) {
         const Eigen::Vector3d l = loOf(i);
         const Eigen::Vector3d h = hiOf(i);
         largest = std::max(largest, 0.5 * (h - l).norm());
-        coordScale = std::max({coordScale, l.cwiseAbs().maxCoeff(), h.cwiseAbs().maxCoeff()});
+        scale = std::max({scale, l.cwiseAbs().maxCoeff(), h.cwiseAbs().maxCoeff()});
     }
+    coordScale = scale;
     // Class c holds half-diagonals in (largest / 2^(c+1), largest / 2^c]; the last class takes
     // everything smaller, down to points.
     const int maxClasses = 1 + static_cast<int>(std::log2(1.0 / kMinClassRatio));
     std::vector<std::uint8_t> classOf(static_cast<std::size_t>(n));
-    std::vector<Index> start(maxClasses + 1, 0);
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (Index i = 0; i < n; ++i) {
         const double r = 0.5 * (hiOf(i) - loOf(i)).norm();
         int c = maxClasses - 1;
@@ -230,7 +236,10 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
             c = std::min(maxClasses - 1, static_cast<int>(std::floor(std::log2(largest / r))));
         }
         classOf[i] = static_cast<std::uint8_t>(c);
-        ++start[c + 1];
+    }
+    std::vector<Index> start(maxClasses + 1, 0);
+    for (Index i = 0; i < n; ++i) {
+        ++start[classOf[i] + 1];
     }
     for (int c = 0; c < maxClasses; ++c) {
         start[c + 1] += start[c];
@@ -259,15 +268,6 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
         for (const Index to : splitSpatially(start[c], start[c + 1], parts)) {
             SizeClass sc;
             sc.begin = from;
-            sc.lo.setConstant(std::numeric_limits<double>::infinity());
-            sc.hi = -sc.lo;
-            for (Index k = from; k < to; ++k) {
-                const Eigen::Vector3d l(boxLo(k, 0), boxLo(k, 1), boxLo(k, 2));
-                const Eigen::Vector3d h(boxHi(k, 0), boxHi(k, 1), boxHi(k, 2));
-                sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * (h - l).norm());
-                sc.lo = sc.lo.cwiseMin(l);
-                sc.hi = sc.hi.cwiseMax(h);
-            }
             const auto count = static_cast<std::uint32_t>(to - from);
             if (floatMode) {
                 sc.floatCloud = {floatBox.data() + from, count};
@@ -280,16 +280,27 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
         }
     }
     position.resize(static_cast<std::size_t>(n));
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (Index k = 0; k < n; ++k) {
         position[original[k]] = k;
     }
     // Trees are built once the class vector no longer moves (each holds a reference to its
-    // cloud); independent, so built in parallel.
+    // cloud); independent, so built in parallel, each with its bounding box and largest size.
     const nanoflann::KDTreeSingleIndexAdaptorParams params(kLeafMaxSize);
     const int count = static_cast<int>(classes.size());
-#pragma omp parallel for num_threads(std::max(1, parts)) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int c = 0; c < count; ++c) {
         SizeClass& sc = classes[c];
+        const Index end = c + 1 < count ? classes[c + 1].begin : n;
+        sc.lo.setConstant(std::numeric_limits<double>::infinity());
+        sc.hi = -sc.lo;
+        for (Index k = sc.begin; k < end; ++k) {
+            const Eigen::Vector3d l(boxLo(k, 0), boxLo(k, 1), boxLo(k, 2));
+            const Eigen::Vector3d h(boxHi(k, 0), boxHi(k, 1), boxHi(k, 2));
+            sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * (h - l).norm());
+            sc.lo = sc.lo.cwiseMin(l);
+            sc.hi = sc.hi.cwiseMax(h);
+        }
         if (floatMode) {
             sc.floatTree = std::make_unique<TreeOf<FloatBoxCloud>>(3, sc.floatCloud, params);
         } else {

@@ -279,10 +279,15 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     threadPairs_.resize(static_cast<std::size_t>(chunks));
 #pragma omp parallel num_threads(nt)
     {
+        // This thread's buffers as locals: the vector headers of neighbouring threads (and
+        // chunks) share cache lines, and every push_back writes its header (false sharing).
         const int t = threadIndex();
+        std::vector<Index> hits;
+        hits.swap(threadHits_[t]);
+        std::vector<Index> local;
 #pragma omp for schedule(dynamic, 1)
         for (Index chunk = 0; chunk < chunks; ++chunk) {
-            std::vector<Index>& out = chunks == 1 ? candMasters_ : threadPairs_[chunk];
+            std::vector<Index>& out = chunks == 1 ? candMasters_ : local;
             out.clear();
             const Index begin = static_cast<Index>(static_cast<long long>(s) * chunk / chunks);
             const Index end = static_cast<Index>(static_cast<long long>(s) * (chunk + 1) / chunks);
@@ -300,7 +305,6 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
                     out.push_back(j);
                 };
                 if (kd) {
-                    std::vector<Index>& hits = threadHits_[t];
                     hits.clear();
                     const FloatBox& q = slaveFat_[k];
                     kdTree_.query(Eigen::Vector3d(q.lo[0], q.lo[1], q.lo[2]),
@@ -316,7 +320,11 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
                 }
                 candOffsets_[k + 1] = static_cast<Index>(out.size() - first);
             }
+            if (chunks > 1) {
+                threadPairs_[chunk].assign(local.begin(), local.end());
+            }
         }
+        threadHits_[t].swap(hits);
     }
     candOffsets_[0] = 0;
     for (Index k = 0; k < s; ++k) {
@@ -455,7 +463,9 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     long long projections = 0;
 #pragma omp parallel num_threads(options_.threads) reduction(+ : candidates, survivors, projections)
     {
-        std::vector<std::pair<double, Index>>& order = threadOrder_[threadIndex()];
+        // A local, not a reference into threadOrder_: no shared cache line written per push_back.
+        std::vector<std::pair<double, Index>> order;
+        order.swap(threadOrder_[threadIndex()]);
 #pragma omp for schedule(dynamic, 256)
         for (Index k = 0; k < numSlaveItems_; ++k) {
             const Eigen::Vector3d p = x.node(slaveNodes_[k]);
@@ -507,6 +517,7 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
                 pairs_.master[k] = kNoIndex;
             }
         }
+        threadOrder_[threadIndex()].swap(order);
     }
     Index count = 0;
     ProjectionStatus worst = ProjectionStatus::kConverged;
