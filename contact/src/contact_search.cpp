@@ -452,8 +452,8 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
 //
 // Both shrunk boxes still enclose the segment, with the rounding pad to spare, so each lower bound
 // is below any computed distance to its segment: a skipped segment is provably farther than the
-// best (never tied), and the result is the exhaustive one. Written at column k, then compacted in
-// node order.
+// best (never tied), and the result is the exhaustive one. One thread writes each pair at the next
+// free column; threads write at column k, compacted in node order afterwards.
 void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     const auto t0 = Clock::now();
     const Surface& master = *master_;
@@ -461,6 +461,8 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     long long candidates = 0;
     long long survivors = 0;
     long long projections = 0;
+    const bool inOrder = options_.threads == 1;
+    Index next = 0;  // one thread: the next free column
 #pragma omp parallel num_threads(options_.threads) reduction(+ : candidates, survivors, projections)
     {
         // A local, not a reference into threadOrder_: no shared cache line written per push_back.
@@ -511,22 +513,26 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
                 }
             }
             if (bestJ != kNoIndex && best.distance <= capture) {
-                detail::storePair(pairs_, k, slaveNodes_[k], bestJ,
+                detail::storePair(pairs_, inOrder ? next++ : k, slaveNodes_[k], bestJ,
                                   projectionAt(gatherSegment(master, bestJ, x), p, best));
-            } else {
+            } else if (!inOrder) {
                 pairs_.master[k] = kNoIndex;
             }
         }
         threadOrder_[threadIndex()].swap(order);
     }
-    Index count = 0;
-    ProjectionStatus worst = ProjectionStatus::kConverged;
-    for (Index k = 0; k < numSlaveItems_; ++k) {
-        if (pairs_.master[k] != kNoIndex) {
-            detail::movePair(pairs_, k, count);
-            worst = std::max(worst, pairs_.status[count]);
-            ++count;
+    Index count = inOrder ? next : 0;
+    if (!inOrder) {
+        for (Index k = 0; k < numSlaveItems_; ++k) {
+            if (pairs_.master[k] != kNoIndex) {
+                detail::movePair(pairs_, k, count);
+                ++count;
+            }
         }
+    }
+    ProjectionStatus worst = ProjectionStatus::kConverged;
+    for (Index i = 0; i < count; ++i) {
+        worst = std::max(worst, pairs_.status[i]);
     }
     pairs_.count = count;
     stats.candidates = candidates;
