@@ -485,6 +485,11 @@ int run(const Args& args) {
             }
             std::printf("  time [ms]: read %.2f, bounds %.2f, broad %.2f, narrow %.2f, projection %.2f\n",
                         timeRead, st.timeBounds, st.timeBroad, st.timeNarrow, st.timeProjection);
+            if (args.broadPhase == contact::BroadPhaseKind::kSweep) {
+                std::printf("  broad phase: %s\n",
+                            st.swept ? "sort and sweep"
+                                     : "box tree (the sweep would scan too many pairs per box)");
+            }
             if (args.verify) {
                 std::printf("  verify: exhaustive reference %s: %ld missed, %ld extra, max |gap difference| %.3g\n",
                             (v.missed || v.extra || v.maxGapDiff > 0) ? "DIFFERS" : "agrees", v.missed,
