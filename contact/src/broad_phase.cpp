@@ -619,32 +619,17 @@ long long BoxSweep::prepare(const std::vector<FloatBox>& a, const std::vector<Fl
     sortSet(a, a_);
     sortSet(b, b_);
 
-    // The pairs forEachPair will scan: its loops on the lower bounds alone.
-    const std::size_t na = a_.key.size();
-    const std::size_t nb = b_.key.size();
+    // The pairs forEachPair will scan: its walk on the lower bounds alone.
     long long scanned = 0;
-    std::size_t i = 0;
-    std::size_t j = 0;
-    while (i < na && j < nb) {
-        std::size_t q = 0;
-        if (a_.key[i] <= b_.key[j]) {
-            const float hi = a_.entry[i].hi;
-            for (q = j; q < nb && b_.key[q] <= hi; ++q) {
-            }
-            scanned += static_cast<long long>(q - j);
-            ++i;
-        } else {
-            const float hi = b_.entry[j].hi;
-            for (q = i; q < na && a_.key[q] <= hi; ++q) {
-            }
-            scanned += static_cast<long long>(q - i);
-            ++j;
+    walk([&](const Entry& e, const Sorted& other, std::size_t from, bool /*eFromB*/) {
+        std::size_t q = from;
+        while (q < other.key.size() && other.key[q] <= e.hi) {
+            ++q;
         }
-        if (scanned > maxScan) {
-            return maxScan + 1;
-        }
-    }
-    return scanned;
+        scanned += static_cast<long long>(q - from);
+        return scanned <= maxScan;
+    });
+    return scanned > maxScan ? maxScan + 1 : scanned;
 }
 
 // Keys: the float bits of the lower bound mapped to an unsigned order (negative floats reversed

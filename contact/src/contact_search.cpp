@@ -210,12 +210,11 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
 // that overlap now share a point that lies in both fat boxes, so the pair is in the list. Node
 // movement below skin / 2 is the special case of a point box.
 //
-// Returns true when the list came from the sort and sweep (sweepCandidates) instead of a tree.
-// rebuild: fat boxes -> BoxTree over the master fat boxes -> every slave fat box queries it
-// (threads take contiguous slave ranges; thread 0 writes into candMasters_ directly) ->
-// self-contact filter -> CSR by slave item in slave order, whatever the thread count. In segment
-// mode each item's masters are sorted, so pairs come out ordered by (slave, master); node mode
-// needs no order (the closest point is chosen by the strict order detail::closer).
+// rebuild: fat boxes -> candidate pairs of overlapping fat boxes, from the sort and sweep
+// (sweepCandidates) or a tree (treeCandidates) -> self-contact filter (allowed) -> CSR by slave
+// item in slave order, whatever the thread count. In segment mode each item's masters are sorted,
+// so pairs come out ordered by (slave, master); node mode needs no order (the closest point is
+// chosen by the strict order detail::closer). Returns true when the sweep built the list.
 bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     const double h = 0.5 * skin_;
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
@@ -246,16 +245,53 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
             }
         }
     }
-    const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
+    bool swept = false;
     if (options_.broadPhase == BroadPhaseKind::kSweep) {
         const long long limit = BoxSweep::kScanPerBoxLimit * (static_cast<long long>(m) + s);
-        if (sweep_.prepare(masterFat_, slaveFat_, limit) <= limit) {
-            tree_ = BoxTree{};  // a tree left from a fallback rebuild
-            sweepCandidates();
-            return true;
+        swept = sweep_.prepare(masterFat_, slaveFat_, limit) <= limit;
+        if (!swept) {
+            sweep_.release();
         }
-        sweep_.release();
     }
+    if (swept) {
+        tree_ = BoxTree{};  // a tree left from a fallback rebuild
+        sweepCandidates();
+    } else {
+        treeCandidates();
+    }
+    const std::size_t total = candMasters_.size();
+    if (candMasters_.capacity() > total + total / 8) {
+        candMasters_.shrink_to_fit();
+    }
+    if (!nodeMode) {
+        survivors_.resize(total);
+    }
+    haveList_ = true;
+    return swept;
+}
+
+// Self-contact filter of a candidate (slave item k, master j): with one surface each segment pair
+// once (slave index < master index, segment mode), and never a master sharing a node with the
+// item's exclusion set.
+bool ContactSearch::allowed(Index k, Index j) const noexcept {
+    if (!options_.selfContact) {
+        return true;
+    }
+    if (sameSurface_ && options_.mode == SearchMode::kSegmentToSegment && k >= j) {
+        return false;
+    }
+    return !detail::sharesNode(*master_, j, exclNodes_.data() + exclOffsets_[k],
+                               exclNodes_.data() + exclOffsets_[k + 1]);
+}
+
+// The candidate list from a tree over the master fat boxes (kd-tree or BoxTree), queried by every
+// slave fat box: slave items in contiguous chunks, taken dynamically by the threads (the work per
+// item varies across the surface); one chunk, written straight into the list, with one thread.
+// Chunks are concatenated in order, so the list is the same whatever the thread count.
+void ContactSearch::treeCandidates() {
+    const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
+    const Index s = numSlaveItems_;
+    const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
     if (kd) {
         kdTree_.build(masterFat_, options_.threads);
         std::vector<FloatBox>().swap(masterFat_);  // the tree keeps them
@@ -263,17 +299,11 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
         tree_.build(masterFat_);
     }
     threadHits_.resize(options_.threads);
-
-    const bool self = options_.selfContact;
-    const bool dedupe = self && sameSurface_ && !nodeMode;
     // Room for a list like the last one, so the list is not regrown (and over-allocated) by
     // doubling every rebuild.
     const std::size_t lastTotal = candMasters_.size();
     candMasters_.clear();
     candMasters_.reserve(lastTotal + lastTotal / 16);
-    // Slave items in contiguous chunks, taken dynamically by the threads (the work per item varies
-    // across the surface); one chunk, written straight into the list, with one thread. Chunks are
-    // concatenated in order, so the list is the same whatever the thread count.
     const int nt = options_.threads;
     const Index chunks = nt == 1 ? 1 : std::min<Index>(std::max<Index>(s, 1), 16 * nt);
     threadPairs_.resize(static_cast<std::size_t>(chunks));
@@ -293,16 +323,10 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
             const Index end = static_cast<Index>(static_cast<long long>(s) * (chunk + 1) / chunks);
             for (Index k = begin; k < end; ++k) {
                 const std::size_t first = out.size();
-                const Index* exFirst = self ? exclNodes_.data() + exclOffsets_[k] : nullptr;
-                const Index* exLast = self ? exclNodes_.data() + exclOffsets_[k + 1] : nullptr;
                 const auto visit = [&](Index j) {
-                    if (dedupe && k >= j) {
-                        return;
+                    if (allowed(k, j)) {
+                        out.push_back(j);
                     }
-                    if (self && detail::sharesNode(master, j, exFirst, exLast)) {
-                        return;
-                    }
-                    out.push_back(j);
                 };
                 if (kd) {
                     hits.clear();
@@ -330,9 +354,8 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     for (Index k = 0; k < s; ++k) {
         candOffsets_[k + 1] += candOffsets_[k];
     }
-    const std::size_t total = static_cast<std::size_t>(candOffsets_[s]);
     if (chunks > 1) {
-        candMasters_.resize(total);
+        candMasters_.resize(static_cast<std::size_t>(candOffsets_[s]));
         std::size_t filled = 0;
         for (auto& part : threadPairs_) {
             std::copy(part.begin(), part.end(),
@@ -341,36 +364,17 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
             std::vector<Index>().swap(part);  // copied: free it
         }
     }
-    if (candMasters_.capacity() > total + total / 8) {
-        candMasters_.shrink_to_fit();
-    }
-    if (!nodeMode) {
-        survivors_.resize(total);
-    }
-    haveList_ = true;
-    return false;
 }
 
 // The candidate list from the prepared sweep (master fat boxes against slave fat boxes). The sweep
 // reports pairs in sweep order, not by slave item, so one pass counts each item's candidates and a
-// second writes them into their slots; the sweep is then freed. Same filters and order as the
-// tree path: self-contact exclusions, masters ascending per slave item in segment mode.
+// second writes them into their slots; the sweep is then freed. Masters ascending per slave item in
+// segment mode, as the tree path gives them.
 void ContactSearch::sweepCandidates() {
-    const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
-    const Surface& master = *master_;
     const Index s = numSlaveItems_;
-    const bool self = options_.selfContact;
-    const bool dedupe = self && sameSurface_ && !nodeMode;
-    const auto keep = [&](Index j, Index k) {
-        if (dedupe && k >= j) {
-            return false;
-        }
-        return !self || !detail::sharesNode(master, j, exclNodes_.data() + exclOffsets_[k],
-                                            exclNodes_.data() + exclOffsets_[k + 1]);
-    };
     std::fill(candOffsets_.begin(), candOffsets_.end(), 0);
     sweep_.forEachPair([&](Index j, Index k) {
-        if (keep(j, k)) {
+        if (allowed(k, j)) {
             ++candOffsets_[k + 1];
         }
     });
@@ -384,22 +388,17 @@ void ContactSearch::sweepCandidates() {
     }
     candMasters_.resize(static_cast<std::size_t>(total));
     sweep_.forEachPair([&](Index j, Index k) {
-        if (keep(j, k)) {
+        if (allowed(k, j)) {
             candMasters_[candOffsets_[k + 1]++] = j;
         }
     });
     sweep_.release();
-    if (candMasters_.capacity() > static_cast<std::size_t>(total) + total / 8) {
-        candMasters_.shrink_to_fit();
-    }
-    if (!nodeMode) {
+    if (options_.mode == SearchMode::kSegmentToSegment) {
 #pragma omp parallel for num_threads(options_.threads) schedule(static)
         for (Index k = 0; k < s; ++k) {
             std::sort(candMasters_.begin() + candOffsets_[k], candMasters_.begin() + candOffsets_[k + 1]);
         }
-        survivors_.resize(static_cast<std::size_t>(total));
     }
-    haveList_ = true;
 }
 
 // Segment mode narrow phase: for every listed pair, the exact buffered-AABB test, then the OBB

@@ -256,29 +256,14 @@ public:
     /// pair once, in sweep order.
     template <class Visit>
     void forEachPair(Visit&& visit) const {
-        const std::size_t na = a_.key.size();
-        const std::size_t nb = b_.key.size();
-        std::size_t i = 0;
-        std::size_t j = 0;
-        while (i < na && j < nb) {
-            if (a_.key[i] <= b_.key[j]) {
-                const Entry& e = a_.entry[i];
-                for (std::size_t q = j; q < nb && b_.key[q] <= e.hi; ++q) {
-                    if (crossOverlap(e, b_.entry[q])) {
-                        visit(e.id, b_.entry[q].id);
-                    }
+        walk([&](const Entry& e, const Sorted& other, std::size_t from, bool eFromB) {
+            for (std::size_t q = from; q < other.key.size() && other.key[q] <= e.hi; ++q) {
+                if (crossOverlap(e, other.entry[q])) {
+                    eFromB ? visit(other.entry[q].id, e.id) : visit(e.id, other.entry[q].id);
                 }
-                ++i;
-            } else {
-                const Entry& e = b_.entry[j];
-                for (std::size_t q = i; q < na && a_.key[q] <= e.hi; ++q) {
-                    if (crossOverlap(a_.entry[q], e)) {
-                        visit(a_.entry[q].id, e.id);
-                    }
-                }
-                ++j;
             }
-        }
+            return true;
+        });
     }
 
     /// The sweep axis chosen by the last prepare().
@@ -301,6 +286,25 @@ private:
         std::vector<Entry> entry;
     };
 
+    // Both sets in merged order of their lower bounds (A first on ties): for each box e, calls
+    // scan(e, other set, first position there not yet passed, e is from B); stops when it returns
+    // false. The one walk of forEachPair and of prepare's count, so the count is exact.
+    template <class Scan>
+    void walk(Scan&& scan) const {
+        const std::size_t na = a_.key.size();
+        const std::size_t nb = b_.key.size();
+        std::size_t i = 0;
+        std::size_t j = 0;
+        while (i < na && j < nb) {
+            if (a_.key[i] <= b_.key[j]) {
+                if (!scan(a_.entry[i++], b_, j, false)) {
+                    return;
+                }
+            } else if (!scan(b_.entry[j++], a_, i, true)) {
+                return;
+            }
+        }
+    }
     [[nodiscard]] static bool crossOverlap(const Entry& a, const Entry& b) noexcept {
         return a.lo1 <= b.hi1 && b.lo1 <= a.hi1 && a.lo2 <= b.hi2 && b.lo2 <= a.hi2;
     }

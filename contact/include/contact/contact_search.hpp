@@ -161,7 +161,9 @@ private:
                const std::vector<Index>* slaveNodes, const CoordinatesView& x);
     void computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat);
     bool rebuildCandidates(const CoordinatesView& x);
+    void treeCandidates();
     void sweepCandidates();
+    [[nodiscard]] bool allowed(Index k, Index j) const noexcept;
     void narrowPhase(UpdateStats& stats);
     void projectNodes(const CoordinatesView& x, UpdateStats& stats);
     void collectSegmentPairs(UpdateStats& stats);
