@@ -80,6 +80,13 @@ def fmt(x, digits=3):
 def render(outdir, machine):
     lines = []
     add = lines.append
+
+    def row(*cells):
+        add("| " + " | ".join(str(c) for c in cells) + " |")
+
+    def header(*cols):  # a table's header row and its separator, always of the same width
+        row(*cols)
+        add("|" + "---|" * len(cols))
     kernels = load(outdir, "bench_kernels")
     broad = load(outdir, "bench_broad_phase")
     search = load(outdir, "bench_search")
@@ -118,8 +125,7 @@ def render(outdir, machine):
             "timed. Ratio = time / time of the fastest comparator (CGAL, FCL, Bullet) in the same run; "
             "target 1: <= 0.5. ours_sweep: sort and sweep where it scans at most 32 pairs per box "
             "(2D curves), else the box tree (what BroadPhaseKind::kSweep does).\n")
-        add("| scene | segments/surface | pairs | ours_boxtree ms | ours_kdtree ms | ours_sweep ms | cgal ms | fcl ms | bullet ms | fastest peer | ours_boxtree ratio | ours_kdtree ratio | ours_sweep ratio |")
-        add("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        header("scene", "segments/surface", "pairs", "ours_boxtree ms", "ours_kdtree ms", "ours_sweep ms", "cgal ms", "fcl ms", "bullet ms", "fastest peer", "ours_boxtree ratio", "ours_kdtree ratio", "ours_sweep ratio")
         groups = {}
         for b in broad["benchmarks"]:
             p = name_parts(b)
@@ -135,10 +141,9 @@ def render(outdir, machine):
             ref = peers.get(fastest)
             def ratio(k):
                 return g[k] / ref if ref and isinstance(g.get(k), float) else None
-            add(f"| {kind} | {n} | {fmt(g.get('pairs'))} | {fmt(g.get('ours_boxtree'))} | "
-                f"{fmt(g.get('ours_kdtree'))} | {fmt(g.get('ours_sweep'))} | {fmt(g.get('cgal'))} | "
-                f"{fmt(g.get('fcl'))} | {fmt(g.get('bullet'))} | {fastest or '-'} | "
-                f"{fmt(ratio('ours_boxtree'))} | {fmt(ratio('ours_kdtree'))} | {fmt(ratio('ours_sweep'))} |")
+            ours = ("ours_boxtree", "ours_kdtree", "ours_sweep")
+            row(kind, n, fmt(g.get("pairs")), *(fmt(g.get(k)) for k in ours + tuple(PEERS)),
+                fastest or "-", *(fmt(ratio(k)) for k in ours))
         add("")
 
     if search:
@@ -148,8 +153,7 @@ def render(outdir, machine):
             "0.01-0.02 edge (inside skin/2 = 0.05 edge: the Verlet list is reused); large motion: 0.5 edge "
             "(rebuild with skin 0.1). bytes/segment = ContactSearch::memoryBytes() / (master + slave "
             "segments).\n")
-        add("| scene | n | case | ms | pairs | bounds ms | broad ms | narrow ms | projection ms | bytes/segment |")
-        add("|---|---|---|---|---|---|---|---|---|---|")
+        header("scene", "n", "case", "ms", "pairs", "bounds ms", "broad ms", "narrow ms", "projection ms", "bytes/segment")
         rows = {}
         for b in search["benchmarks"]:
             p = name_parts(b)
@@ -161,30 +165,28 @@ def render(outdir, machine):
                 add(f"| {p[1]} | {n} | {p[2]} | error: {b.get('error_message')} | | | | | | |")
                 continue
             rows.setdefault(key, {})[p[2]] = b
-            add(f"| {p[1]} | {n} | {p[2]} | {fmt(ms(b))} | {fmt(b.get('pairs'))} | "
-                f"{fmt(b.get('ms_bounds'))} | {fmt(b.get('ms_broad'))} | {fmt(b.get('ms_narrow'))} | "
-                f"{fmt(b.get('ms_projection'))} | {fmt(b.get('bytes_per_segment'))} |")
+            row(p[1], n, p[2], fmt(ms(b)),
+                *(fmt(b.get(k)) for k in ("pairs", "ms_bounds", "ms_broad", "ms_narrow",
+                                          "ms_projection", "bytes_per_segment")))
         add("")
         add("### Target ratios (same run)\n")
-        add("| scene | n | 3: small motion / large motion (<= 0.4) | small motion / full | 4: node 1 thread / 2 threads (>= 1.7) | segment 1/2 threads | 5: bytes/segment, node (<= 100) | bytes/segment, segment |")
-        add("|---|---|---|---|---|---|---|---|")
+        header("scene", "n", "3: small motion / large motion (<= 0.4)", "small motion / full", "4: node 1 thread / 2 threads (>= 1.7)", "segment 1/2 threads", "5: bytes/segment, node (<= 100)", "bytes/segment, segment")
         for (kind, n), r in rows.items():
             def t(c):
                 return ms(r[c]) if c in r else None
             def div(a, b):
                 return a / b if a is not None and b else None
-            add(f"| {kind} | {n} | {fmt(div(t('node_small_motion'), t('node_large_motion')))} | "
-                f"{fmt(div(t('node_small_motion'), t('node_full')))} | "
-                f"{fmt(div(t('node_full'), t('node_full_2threads')))} | "
-                f"{fmt(div(t('segment_full'), t('segment_full_2threads')))} | "
-                f"{fmt(r.get('node_full', {}).get('bytes_per_segment'))} | "
-                f"{fmt(r.get('segment_full', {}).get('bytes_per_segment'))} |")
+            row(kind, n, fmt(div(t("node_small_motion"), t("node_large_motion"))),
+                fmt(div(t("node_small_motion"), t("node_full"))),
+                fmt(div(t("node_full"), t("node_full_2threads"))),
+                fmt(div(t("segment_full"), t("segment_full_2threads"))),
+                fmt(r.get("node_full", {}).get("bytes_per_segment")),
+                fmt(r.get("segment_full", {}).get("bytes_per_segment")))
         add("")
         if broad:
             add("Target 2 (full node-to-segment search / fastest comparator's broad phase alone, 3D, same "
                 "scene and size; the two programs ran one after the other in this run):\n")
-            add("| scene | n | node_full ms | fastest peer broad phase ms | ratio (<= 1.0) |")
-            add("|---|---|---|---|---|")
+            header("scene", "n", "node_full ms", "fastest peer broad phase ms", "ratio (<= 1.0)")
             peer_best = {}
             for b in broad["benchmarks"]:
                 p = name_parts(b)
@@ -193,27 +195,25 @@ def render(outdir, machine):
                     peer_best[k] = min(peer_best.get(k, 1e300), ms(b))
             for (kind, n), r in rows.items():
                 if (kind, n) in peer_best and "node_full" in r:
-                    add(f"| {kind} | {n} | {fmt(ms(r['node_full']))} | {fmt(peer_best[(kind, n)])} | "
-                        f"{fmt(ms(r['node_full']) / peer_best[(kind, n)])} |")
+                    row(kind, n, fmt(ms(r["node_full"])), fmt(peer_best[(kind, n)]),
+                        fmt(ms(r["node_full"]) / peer_best[(kind, n)]))
             add("")
 
     if kernels:
         add("## Kernels (ns per call)\n")
-        add("| kernel | type | ns |")
-        add("|---|---|---|")
+        header("kernel", "type", "ns")
         for b in kernels["benchmarks"]:
             p = name_parts(b)
-            add(f"| {p[0]} | {b.get('label', '')} | {fmt(ms(b) * 1e6)} |")
+            row(p[0], b.get("label", ""), fmt(ms(b) * 1e6))
         add("")
 
     if io:
         add("## Reading model files\n")
-        add("| case | n | file MB | ms | MB/s |")
-        add("|---|---|---|---|---|")
+        header("case", "n", "file MB", "ms", "MB/s")
         for b in io["benchmarks"]:
             p = name_parts(b)
-            add(f"| {'/'.join(p[:3])} | {p[3]} | {fmt(b.get('file_MB'))} | {fmt(ms(b))} | "
-                f"{fmt(b.get('bytes_per_second', 0) / 1e6)} |")
+            row("/".join(p[:3]), p[3], fmt(b.get("file_MB")), fmt(ms(b)),
+                fmt(b.get("bytes_per_second", 0) / 1e6))
         add("")
     notes = HERE / "RESULTS_NOTES.md"
     if notes.exists():
