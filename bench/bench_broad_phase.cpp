@@ -82,9 +82,7 @@ void oursSweep(const BoxSets& s, BoxSweep& sweep, BoxTree& tree, Emit&& emit) {
     for (Index k = 0; k < s.slo.cols(); ++k) {
         slaves[k] = floatBoxOutward(s.slo.col(k).data(), s.shi.col(k).data());
     }
-    const long long limit =
-        BoxSweep::kScanPerBoxLimit * static_cast<long long>(masters.size() + slaves.size());
-    if (sweep.prepare(masters, slaves, limit) > limit) {
+    if (!sweep.prepareIfFast(masters, slaves)) {
         oursBoxTree(s, tree, emit);
         return;
     }

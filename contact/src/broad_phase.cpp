@@ -632,6 +632,15 @@ long long BoxSweep::prepare(const std::vector<FloatBox>& a, const std::vector<Fl
     return scanned > maxScan ? maxScan + 1 : scanned;
 }
 
+bool BoxSweep::prepareIfFast(const std::vector<FloatBox>& a, const std::vector<FloatBox>& b) {
+    const long long limit = kScanPerBoxLimit * static_cast<long long>(a.size() + b.size());
+    if (prepare(a, b, limit) <= limit) {
+        return true;
+    }
+    release();
+    return false;
+}
+
 // Keys: the float bits of the lower bound mapped to an unsigned order (negative floats reversed
 // below the positive ones; -0 taken as +0) in the high half, the input index in the low half; one
 // radix sort of the high halves, then the boxes gathered in that order.

@@ -245,14 +245,8 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
             }
         }
     }
-    bool swept = false;
-    if (options_.broadPhase == BroadPhaseKind::kSweep) {
-        const long long limit = BoxSweep::kScanPerBoxLimit * (static_cast<long long>(m) + s);
-        swept = sweep_.prepare(masterFat_, slaveFat_, limit) <= limit;
-        if (!swept) {
-            sweep_.release();
-        }
-    }
+    const bool swept =
+        options_.broadPhase == BroadPhaseKind::kSweep && sweep_.prepareIfFast(masterFat_, slaveFat_);
     if (swept) {
         tree_ = BoxTree{};  // a tree left from a fallback rebuild
         sweepCandidates();

@@ -244,6 +244,26 @@ TEST(BoxSweep, PicksTheLongAxisOfACurveAndCountsTheScanExactly) {
     // Over budget: the count stops at maxScan + 1 (the sweep itself stays valid).
     EXPECT_EQ(sweep.prepare(a, b, 100), 101);
     EXPECT_EQ(viaSweep(sweep), bruteForce(a, b));
+    // A few pairs per box along the curve: worth sweeping.
+    EXPECT_TRUE(sweep.prepareIfFast(a, b));
+    EXPECT_EQ(viaSweep(sweep), bruteForce(a, b));
+}
+
+// A flat grid of boxes: every axis of the plane crosses a whole row, far more than
+// kScanPerBoxLimit pairs per box, so prepareIfFast declines and frees its copies.
+TEST(BoxSweep, DeclinesASurface) {
+    std::vector<FloatBox> a;
+    for (int i = 0; i < 120; ++i) {
+        for (int j = 0; j < 120; ++j) {
+            const double lo[3] = {i - 0.1, j - 0.1, -0.1};
+            const double hi[3] = {i + 1.1, j + 1.1, 0.1};
+            a.push_back(floatBoxOutward(lo, hi));
+        }
+    }
+    BoxSweep sweep;
+    EXPECT_FALSE(sweep.prepareIfFast(a, a));
+    EXPECT_EQ(sweep.memoryBytes(), 0U);
+    EXPECT_GT(sweep.prepare(a, a, 1LL << 40), BoxSweep::kScanPerBoxLimit * 2 * 120 * 120);
 }
 
 // Equal lower bounds across the sets, exact touching, boxes stacked at one coordinate along every

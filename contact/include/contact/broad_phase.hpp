@@ -251,6 +251,9 @@ public:
     /// exceeds maxScan (the sweep is then still valid, only slow).
     long long prepare(const std::vector<FloatBox>& a, const std::vector<FloatBox>& b,
                       long long maxScan);
+    /// prepare() with the limit of kScanPerBoxLimit pairs per box of both sets: true when the
+    /// sweep is worth running; otherwise the sorted copies are freed and a tree should be used.
+    bool prepareIfFast(const std::vector<FloatBox>& a, const std::vector<FloatBox>& b);
 
     /// Calls visit(ia, ib) for every pair with a[ia] and b[ib] overlapping (closed boxes), each
     /// pair once, in sweep order.
