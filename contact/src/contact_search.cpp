@@ -203,8 +203,8 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     stats.timeBounds = msSince(t0);
 }
 
-// The Verlet argument: the list holds every pair whose fat boxes overlap (the tree reports every
-// pair of overlapping float boxes: BoxTree). A fat box is the box at the last build grown by
+// The Verlet argument: the list holds every pair whose fat boxes overlap (the trees and the sweep
+// report every pair of overlapping float boxes: BroadPhase, BoxTree, BoxSweep). A fat box is the box at the last build grown by
 // skin / 2 and rounded outward to float, so it encloses that box. If every current box still lies
 // inside its fat box (checked exactly, double against float, in computeBoxes), any pair of boxes
 // that overlap now share a point that lies in both fat boxes, so the pair is in the list. Node
