@@ -10,6 +10,7 @@
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -54,39 +55,44 @@ void BM_SegmentObb(benchmark::State& state) {
 }
 
 // Box pairs near each other, so that about half overlap and the full axis set often runs.
-void BM_Sat3d(benchmark::State& state) {
-    const auto segs = segments(SegmentType::Quad4, 3);
-    std::vector<Obb3> boxes;
+// verdictOnly: satOverlap2d / satOverlap3d (what the search calls) instead of satDisjoint*.
+template <int D, bool kVerdictOnly>
+void satBench(benchmark::State& state) {
+    const auto segs = segments(D == 3 ? SegmentType::Quad4 : SegmentType::Line2, D == 3 ? 3 : 4);
+    std::vector<std::conditional_t<D == 3, Obb3, Obb2>> boxes;
     for (const auto& s : segs) {
-        boxes.push_back(segmentObb3d(s, 0.05));
+        if constexpr (D == 3) {
+            boxes.push_back(segmentObb3d(s, 0.05));
+        } else {
+            boxes.push_back(segmentObb2d(s, 0.05));
+        }
     }
     std::size_t i = 0;
     long overlapping = 0;
     for (auto _ : state) {
-        const SatResult r = satDisjoint3d(boxes[i % kInputs], boxes[(i * 7 + 1) % kInputs]);
-        overlapping += r.separated ? 0 : 1;
+        const auto& a = boxes[i % kInputs];
+        const auto& b = boxes[(i * 7 + 1) % kInputs];
+        bool overlap = false;
+        if constexpr (D == 3 && kVerdictOnly) {
+            overlap = satOverlap3d(a, b);
+        } else if constexpr (D == 3) {
+            overlap = !satDisjoint3d(a, b).separated;
+        } else if constexpr (kVerdictOnly) {
+            overlap = satOverlap2d(a, b);
+        } else {
+            overlap = !satDisjoint2d(a, b).separated;
+        }
+        overlapping += overlap ? 1 : 0;
         ++i;
     }
     benchmark::DoNotOptimize(overlapping);
     state.counters["overlap_fraction"] = static_cast<double>(overlapping) / state.iterations();
 }
 
-void BM_Sat2d(benchmark::State& state) {
-    const auto segs = segments(SegmentType::Line2, 4);
-    std::vector<Obb2> boxes;
-    for (const auto& s : segs) {
-        boxes.push_back(segmentObb2d(s, 0.05));
-    }
-    std::size_t i = 0;
-    long overlapping = 0;
-    for (auto _ : state) {
-        const SatResult r = satDisjoint2d(boxes[i % kInputs], boxes[(i * 7 + 1) % kInputs]);
-        overlapping += r.separated ? 0 : 1;
-        ++i;
-    }
-    benchmark::DoNotOptimize(overlapping);
-    state.counters["overlap_fraction"] = static_cast<double>(overlapping) / state.iterations();
-}
+void BM_Sat3d(benchmark::State& state) { satBench<3, false>(state); }
+void BM_Sat2d(benchmark::State& state) { satBench<2, false>(state); }
+void BM_SatOverlap3d(benchmark::State& state) { satBench<3, true>(state); }
+void BM_SatOverlap2d(benchmark::State& state) { satBench<2, true>(state); }
 
 // Points within half a segment size of the segment: the node-to-segment situation.
 void BM_ClosestPoint(benchmark::State& state) {
@@ -123,6 +129,8 @@ BENCHMARK(BM_SegmentAabb)->Apply(allTypes);
 BENCHMARK(BM_SegmentObb)->Apply(allTypes);
 BENCHMARK(BM_Sat2d);
 BENCHMARK(BM_Sat3d);
+BENCHMARK(BM_SatOverlap2d);
+BENCHMARK(BM_SatOverlap3d);
 BENCHMARK(BM_ClosestPoint)->Apply(allTypes);
 
 }  // namespace

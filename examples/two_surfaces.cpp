@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
                 continue;
             }
             ++candidates;
-            survivors += contact::satDisjoint3d(slaveObb[i], masterObb[j]).separated ? 0 : 1;
+            survivors += contact::satOverlap3d(slaveObb[i], masterObb[j]) ? 1 : 0;
         }
     }
     const double tPairs = msSince(t0);

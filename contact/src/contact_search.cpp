@@ -396,7 +396,8 @@ void ContactSearch::sweepCandidates() {
 }
 
 // Segment mode narrow phase: for every listed pair, the exact buffered-AABB test, then the OBB
-// SAT (4 or 15 axes). Survivors go to the candidate's own slots, so slave items are independent
+// SAT (4 or 15 axes; in 3D first a point common to both boxes, detail::overlapWitness, which
+// settles most overlapping pairs without the master's axes). Survivors go to the candidate's own slots, so slave items are independent
 // and threads never share output.
 void ContactSearch::narrowPhase(UpdateStats& stats) {
     const auto t0 = Clock::now();
@@ -416,10 +417,11 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
                 continue;
             }
             ++candidates;
-            const bool separated = dim_ == 3
-                                       ? satDisjoint3d(slaveObb, detail::unpackObb(masterObb3_[j])).separated
-                                       : satDisjoint2d(slaveObb2_[k], masterObb2_[j]).separated;
-            if (separated) {
+            const bool overlap =
+                dim_ == 3 ? detail::overlapWitness(slaveObb, masterObb3_[j]) ||
+                                satOverlap3d(slaveObb, detail::unpackObb(masterObb3_[j]))
+                          : satOverlap2d(slaveObb2_[k], masterObb2_[j]);
+            if (!overlap) {
                 continue;
             }
             ++survivors;

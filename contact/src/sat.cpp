@@ -87,9 +87,10 @@ Vector3d axisDirection(const Obb3& a, const Obb3& b, const double (&R)[3][3], in
     const Vector3d n = len > 0.0 ? Vector3d(L / len) : Vector3d::Zero();
     return tl < 0.0 ? Vector3d(-n) : n;
 }
+
 }  // namespace
 
-// satDisjoint2d: SAT on the 4 face axes of two rectangles.
+// sat2 (satDisjoint2d, satOverlap2d): SAT on the 4 face axes of two rectangles.
 //
 //   T = cB - cA,  tol = kSatRoundoff * (|T|_1 + sum hA + sum hB)
 //   for L in (a0, a1, b0, b1):                      // L unit
@@ -99,7 +100,19 @@ Vector3d axisDirection(const Obb3& a, const Obb3& b, const double (&R)[3][3], in
 //   best = argmin over (a0, a1); then b0, b1 replace it only if
 //       depth < kSatRelativeTol * best - kSatAbsoluteTol * min(max hA, max hB)   // Box2D-Lite
 //   return best, depth clamped at >= 0, normal oriented A -> B
-SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept {
+// kVerdictOnly: return at the first separating axis, or with no axis on overlap (satOverlap2d).
+template <bool kVerdictOnly>
+[[gnu::always_inline]] inline SatResult sat2(const Obb2& a, const Obb2& b) noexcept {
+    const auto separated = [](int axis, const AxisTest2& t) {
+        if constexpr (kVerdictOnly) {
+            SatResult res;
+            res.separated = true;
+            res.axis = axis;
+            return res;
+        } else {
+            return separatedOn(axis, orientedUnit(t));
+        }
+    };
     const Vector2d T = b.center - a.center;
     const Vector2d& hA = a.halfExtent;
     const Vector2d& hB = b.halfExtent;
@@ -114,21 +127,24 @@ SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept {
     std::array<AxisTest2, 4> t{};
     // A0
     if (faceSeparates(t[0], a.axes.col(0), T, hA.dot(absGA.col(0)) + hB.dot(absR.row(0)), tol)) {
-        return separatedOn(0, orientedUnit(t[0]));
+        return separated(0, t[0]);
     }
     // A1
     if (faceSeparates(t[1], a.axes.col(1), T, hA.dot(absGA.col(1)) + hB.dot(absR.row(1)), tol)) {
-        return separatedOn(1, orientedUnit(t[1]));
+        return separated(1, t[1]);
     }
     // B0
     if (faceSeparates(t[2], b.axes.col(0), T, hA.dot(absR.col(0)) + hB.dot(absGB.col(0)), tol)) {
-        return separatedOn(2, orientedUnit(t[2]));
+        return separated(2, t[2]);
     }
     // B1
     if (faceSeparates(t[3], b.axes.col(1), T, hA.dot(absR.col(1)) + hB.dot(absGB.col(1)), tol)) {
-        return separatedOn(3, orientedUnit(t[3]));
+        return separated(3, t[3]);
     }
 
+    if constexpr (kVerdictOnly) {
+        return SatResult{};
+    }
     const double scale = std::min(hA.maxCoeff(), hB.maxCoeff());
     int best = 0;
     double bestDepth = t[0].r - std::abs(t[0].tl);
@@ -147,7 +163,7 @@ SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept {
     return overlapOn(best, orientedUnit(t[best]), bestDepth);
 }
 
-// satDisjoint3d: SAT on the 15 axes of two boxes, in the order of Gottschalk's OBBTree paper, in
+// sat3 (satDisjoint3d, satOverlap3d): SAT on the 15 axes of two boxes, in the order of Gottschalk's OBBTree paper, in
 // A's frame (Ericson, Real-Time Collision Detection, 4.4.1):
 //
 //   T = cB - cA, t_i = a_i . T, R_ij = a_i . b_j, tol = kSatRoundoff * (|T|_1 + sum hA + sum hB)
@@ -166,7 +182,9 @@ SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept {
 //   best = argmin over A's faces; then B's faces, then the eligible edge axes replace it only if
 //       depth < kSatRelativeTol * best - kSatAbsoluteTol * min(max hA, max hB)   // Box2D-Lite
 //   return best, depth clamped at >= 0, normal oriented A -> B
-SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept {
+// kVerdictOnly: return at the first separating axis, or with no axis on overlap (satOverlap3d).
+template <bool kVerdictOnly>
+[[gnu::always_inline]] inline SatResult sat3(const Obb3& a, const Obb3& b) noexcept {
     const Vector3d T = b.center - a.center;
     const Vector3d& hA = a.halfExtent;
     const Vector3d& hB = b.halfExtent;
@@ -184,8 +202,16 @@ SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept {
     std::array<double, 15> tl{};
     std::array<double, 15> r{};
     const auto separated = [&](int axis) {
-        return separatedOn(axis, axisDirection(a, b, R, axis, tl[axis]));
+        if constexpr (kVerdictOnly) {
+            SatResult res;
+            res.separated = true;
+            res.axis = axis;
+            return res;
+        } else {
+            return separatedOn(axis, axisDirection(a, b, R, axis, tl[axis]));
+        }
     };
+
     for (int i = 0; i < 3; ++i) {  // A0, A1, A2
         tl[i] = t[i];
         r[i] = hA[i] + hB[0] * absR[i][0] + hB[1] * absR[i][1] + hB[2] * absR[i][2];
@@ -216,6 +242,9 @@ SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept {
         }
     }
 
+    if constexpr (kVerdictOnly) {
+        return SatResult{};
+    }
     // Overlap: every axis was tested; pick the least penetration.
     const double scale = std::min(hA.maxCoeff(), hB.maxCoeff());
     int best = 0;
@@ -250,5 +279,13 @@ SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept {
     }
     return overlapOn(best, axisDirection(a, b, R, best, tl[best]), bestDepth);
 }
+
+SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept { return sat2<false>(a, b); }
+
+bool satOverlap2d(const Obb2& a, const Obb2& b) noexcept { return !sat2<true>(a, b).separated; }
+
+SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept { return sat3<false>(a, b); }
+
+bool satOverlap3d(const Obb3& a, const Obb3& b) noexcept { return !sat3<true>(a, b).separated; }
 
 }  // namespace contact

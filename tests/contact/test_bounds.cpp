@@ -3,6 +3,7 @@
 #include "contact/bounds.hpp"
 
 #include "contact/projection.hpp"
+#include "contact/sat.hpp"
 #include "contact/segment.hpp"
 #include "detail/search_common.hpp"
 #include "eigen_checks.hpp"
@@ -10,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <string>
@@ -225,6 +228,59 @@ TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
         }
     }
     EXPECT_GT(near, 30000);
+}
+
+// detail::overlapWitness lets the segment narrow phase skip the SAT: it may only vouch for boxes
+// the SAT finds overlapping, also when they merely touch or miss by a hair, and it must vouch for
+// most overlapping pairs or it saves nothing.
+TEST(PackedObb, OverlapWitnessOnlyVouchesForBoxesTheSatFindsOverlapping) {
+    std::mt19937 rng(777);
+    const SegmentType types[] = {SegmentType::Tri3, SegmentType::Quad4, SegmentType::Quad8};
+    long overlapping = 0;
+    long witnessed = 0;
+    long nearMisses = 0;
+    for (int c = 0; c < 6000; ++c) {
+        const SegmentType type = types[c % 3];
+        testing::RandomSegmentOptions opt;
+        opt.size = testing::uniform(rng, 0.01, 10.0);
+        opt.offset = c % 5 == 0 ? 1e4 : 10.0;
+        const SegmentNodes sa = testing::randomSegment(type, rng, opt);
+        const double size = characteristicSize(sa);
+        const double capture = testing::uniform(rng, 0.01, 1.0) * size;
+        double pad = 0.0;
+        (void)detail::bufferedAabb(sa, capture, pad);
+        const Obb3 a = detail::unpackObb(detail::packedBufferedObb3(sa, capture, pad));
+        // B: a shifted copy of A (parallel faces; every 4th case shifted along A's normal to touch,
+        // or to miss or overlap by a relative 1e-13 .. 1e-9), or another segment near A.
+        SegmentNodes sb = c % 2 == 0 ? sa : testing::randomSegment(type, rng, opt);
+        Eigen::Vector3d shift = testing::randomUnitVector(rng, false) * testing::uniform(rng, 0.0, 3.0) * size;
+        if (c % 2 == 1) {
+            shift += a.center - segmentObb3d(sb, 0.0).center;
+        } else if (c % 4 == 0) {
+            const double reach = 2.0 * a.halfExtent[2];
+            const double rel = (c % 8 == 0 ? 1.0 : -1.0) * std::pow(10.0, -testing::uniform(rng, 9.0, 13.0));
+            shift = a.axes.col(2) * reach * (1.0 + rel);
+            nearMisses += rel > 0.0 ? 1 : 0;
+        }
+        for (int i = 0; i < nodeCount(type); ++i) {
+            sb.x[i] += shift;
+        }
+        const PackedObb3 pb = detail::packedBufferedObb3(sb, capture, pad);
+        const Obb3 b = detail::unpackObb(pb);
+        const bool overlap = !satDisjoint3d(a, b).separated;
+        ASSERT_EQ(satOverlap3d(a, b), overlap) << "case " << c;
+        const bool witness = detail::overlapWitness(a, pb);
+        overlapping += overlap ? 1 : 0;
+        witnessed += witness ? 1 : 0;
+        if (witness) {
+            ASSERT_TRUE(overlap) << "case " << c << ": the witness vouches for separated boxes";
+        }
+    }
+    std::printf("[overlap witness] overlapping %ld, witnessed %ld, near misses %ld\n", overlapping,
+                witnessed, nearMisses);
+    EXPECT_GT(nearMisses, 500);
+    EXPECT_GT(overlapping, 2000);
+    EXPECT_GT(witnessed * 10, overlapping * 7);
 }
 
 }  // namespace

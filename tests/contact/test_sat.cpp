@@ -56,6 +56,7 @@ struct Dim<2> {
     static constexpr int kAxes = 4;
     static constexpr const char* kName = "2d";
     static SatResult sat(const Box& a, const Box& b) { return satDisjoint2d(a, b); }
+    static bool overlap(const Box& a, const Box& b) { return satOverlap2d(a, b); }
     static Oracle oracle(const Box& a, const Box& b) { return testing::satOracle2d(a, b); }
     // Axis index after swapping A and B.
     static int swappedAxis(int k) { return k < 2 ? k + 2 : k - 2; }
@@ -70,6 +71,7 @@ struct Dim<3> {
     static constexpr int kAxes = 15;
     static constexpr const char* kName = "3d";
     static SatResult sat(const Box& a, const Box& b) { return satDisjoint3d(a, b); }
+    static bool overlap(const Box& a, const Box& b) { return satOverlap3d(a, b); }
     static Oracle oracle(const Box& a, const Box& b) { return testing::satOracle3d(a, b); }
     static int swappedAxis(int k) {
         if (k < 6) {
@@ -507,6 +509,11 @@ void checkAgainstOracle(const PairCase<D>& c, VerdictStats& st, FailureLog& log)
     }
     const bool borderline = std::abs(o.margin) <= band;
     st.borderline += borderline ? 1 : 0;
+    // The verdict-only kernel (with its witness shortcut in 3D) agrees exactly, borderline or not.
+    if (Dim<D>::overlap(a, b) == r.separated && log.report()) {
+        ADD_FAILURE() << "satOverlap verdict differs from satDisjoint: " << describe(r)
+                      << describe<D>(a, b);
+    }
     if (r.separated != o.separated) {
         if (!borderline) {
             if (log.report()) {
@@ -743,6 +750,10 @@ void runReferenceData(const std::string& file) {
         const bool exactOverlap = row[colExact] == "1";
         const double marginRel = num(row[colMarginRel]);
         const SatResult r = Dim<D>::sat(a, b);
+        if (Dim<D>::overlap(a, b) == r.separated && log.report()) {
+            ADD_FAILURE() << "satOverlap verdict differs from satDisjoint: " << describe(r)
+                          << describe<D>(a, b);
+        }
         ours[category].add(!r.separated, exactOverlap);
         ours["all"].add(!r.separated, exactOverlap);
         if (std::abs(marginRel) > 1e-13) {

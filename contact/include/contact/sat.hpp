@@ -33,4 +33,12 @@ struct SatResult {
 /// and exactly parallel edges cannot separate. Same verdict rules and axis choice as satDisjoint2d.
 [[nodiscard]] SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept;
 
+/// Verdict of satDisjoint2d alone: true when no axis separates the boxes. Cheaper when the boxes
+/// overlap (no least-penetration axis is chosen).
+[[nodiscard]] bool satOverlap2d(const Obb2& a, const Obb2& b) noexcept;
+
+/// Verdict of satDisjoint3d alone: true when no axis separates the boxes. Cheaper when the boxes
+/// overlap (no least-penetration axis is chosen).
+[[nodiscard]] bool satOverlap3d(const Obb3& a, const Obb3& b) noexcept;
+
 }  // namespace contact

@@ -5,8 +5,10 @@
 
 #include "contact/contact_search.hpp"
 #include "contact/surface.hpp"
+#include "contact/tolerances.hpp"
 #include "contact/types.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,38 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 
 /// The box a PackedObb3 stands for.
 [[nodiscard]] Obb3 unpackObb(const PackedObb3& p) noexcept;
+
+/// True when a point of box a lies in the box packed as b with a margin above every rounding: then
+/// the boxes overlap and satOverlap3d(a, unpackObb(b)) is true (its axis tests never separate
+/// overlapping boxes), so the narrow phase may skip it. Costs no unpacking of b.
+///
+///   t = a^T T (T = cB - cA), s_i = t_i clamped to [-hA_i, hA_i]: w = cA + a s lies in a exactly
+///   d = w - cB = a s - T;  B's coordinates of d: M^T d / n, with M = n R(q) the rotation of the
+///   quaternion q = (v, w) scaled by n = |q|^2:  M^T d = (w^2 - |v|^2) d + 2 (v . d) v - 2 w (v x d)
+///   true when |(M^T d)_j| <= (hB_j - tol) n for j = 0, 1, 2
+///
+/// tol = kSatRoundoff (|T|_1 + sum hA + sum hB), the SAT's own bound: the rounding of d and of
+/// M^T d (a few ulps of sum hA + |T|_1) and the difference between R(q) and unpackObb's rounded
+/// axes (a few ulps) stay far below it.
+[[nodiscard]] inline bool overlapWitness(const Obb3& a, const PackedObb3& b) noexcept {
+    const Eigen::Vector3d T(b.centre[0] - a.center[0], b.centre[1] - a.center[1],
+                            b.centre[2] - a.center[2]);
+    const Eigen::Vector3d t = a.axes.transpose() * T;
+    const Eigen::Vector3d s = t.cwiseMax(-a.halfExtent).cwiseMin(a.halfExtent);
+    const Eigen::Vector3d d = a.axes * s - T;
+    const Eigen::Vector3d v(b.rotation[0], b.rotation[1], b.rotation[2]);
+    const double w = b.rotation[3];
+    const double n = v.squaredNorm() + w * w;
+    const Eigen::Vector3d u = (w * w - v.squaredNorm()) * d + (2.0 * v.dot(d)) * v - (2.0 * w) * v.cross(d);
+    const double tol = tol::kSatRoundoff *
+                       (T.lpNorm<1>() + a.halfExtent.sum() + static_cast<double>(b.halfExtent[0]) +
+                        static_cast<double>(b.halfExtent[1]) + static_cast<double>(b.halfExtent[2]));
+    bool inside = true;
+    for (int j = 0; j < 3; ++j) {
+        inside = inside && std::abs(u[j]) <= (static_cast<double>(b.halfExtent[j]) - tol) * n;
+    }
+    return inside;
+}
 
 /// Point in closed box: the separating-axis test of a point (a box of zero size) needs only the
 /// box's own face axes.
