@@ -129,6 +129,7 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     survivorCount_.assign(nodeMode ? 0 : s, 0);
     survivors_.clear();
     threadOrder_.resize(options_.threads);
+    blockPairs_.assign(nodeMode ? static_cast<std::size_t>((s + kPairBlock - 1) / kPairBlock) : 0, 0);
     detail::reservePairs(pairs_, nodeMode ? s : 0);
 }
 
@@ -448,7 +449,9 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
 // Both shrunk boxes still enclose the segment, with the rounding pad to spare, so each lower bound
 // is below any computed distance to its segment: a skipped segment is provably farther than the
 // best (never tied), and the result is the exhaustive one. One thread writes each pair at the next
-// free column; threads write at column k, compacted in node order afterwards.
+// free column. Threads take blocks of kPairBlock nodes; a block's pairs go to its own columns from
+// its first node's column on, and the blocks are closed up afterwards (whole runs of columns moved
+// per array, detail::compactPairBlocks), so the order is by node whatever the thread count.
 void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     const auto t0 = Clock::now();
     const Surface& master = *master_;
@@ -457,74 +460,77 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     long long survivors = 0;
     long long projections = 0;
     const bool inOrder = options_.threads == 1;
+    const Index s = numSlaveItems_;
+    const Index blocks = static_cast<Index>(blockPairs_.size());
     Index next = 0;  // one thread: the next free column
 #pragma omp parallel num_threads(options_.threads) reduction(+ : candidates, survivors, projections)
     {
         // A local, not a reference into threadOrder_: no shared cache line written per push_back.
         std::vector<std::pair<double, Index>> order;
         order.swap(threadOrder_[threadIndex()]);
-#pragma omp for schedule(dynamic, 256)
-        for (Index k = 0; k < numSlaveItems_; ++k) {
-            const Eigen::Vector3d p = x.node(slaveNodes_[k]);
-            order.clear();
-            for (Index c = candOffsets_[k]; c < candOffsets_[k + 1]; ++c) {
-                const Index j = candMasters_[c];
-                const FloatBox& b = masterBox_[j];
-                if (!insideFloatBox(p.data(), p.data(), b)) {
-                    continue;
+#pragma omp for schedule(dynamic, 1)
+        for (Index block = 0; block < blocks; ++block) {
+            const Index begin = block * kPairBlock;
+            const Index end = std::min(s, begin + kPairBlock);
+            Index col = inOrder ? next : begin;
+            for (Index k = begin; k < end; ++k) {
+                const Eigen::Vector3d p = x.node(slaveNodes_[k]);
+                order.clear();
+                for (Index c = candOffsets_[k]; c < candOffsets_[k + 1]; ++c) {
+                    const Index j = candMasters_[c];
+                    const FloatBox& b = masterBox_[j];
+                    if (!insideFloatBox(p.data(), p.data(), b)) {
+                        continue;
+                    }
+                    double lbSq = 0.0;
+                    for (int d = 0; d < 3; ++d) {
+                        const double below = (static_cast<double>(b.lo[d]) + capture) - p[d];
+                        const double above = p[d] - (static_cast<double>(b.hi[d]) - capture);
+                        const double e = std::max({below, above, 0.0});
+                        lbSq += e * e;
+                    }
+                    order.emplace_back(std::sqrt(lbSq), j);
                 }
-                double lbSq = 0.0;
-                for (int d = 0; d < 3; ++d) {
-                    const double below = (static_cast<double>(b.lo[d]) + capture) - p[d];
-                    const double above = p[d] - (static_cast<double>(b.hi[d]) - capture);
-                    const double e = std::max({below, above, 0.0});
-                    lbSq += e * e;
+                candidates += static_cast<long long>(order.size());
+                std::sort(order.begin(), order.end());
+                ClosestXi best;
+                Index bestJ = kNoIndex;
+                for (const auto& [lbBox, j] : order) {
+                    if (bestJ != kNoIndex && lbBox > best.distance) {
+                        break;
+                    }
+                    double lbObb = 0.0;
+                    const bool in = dim_ == 3 ? detail::obbContains(detail::unpackObb(masterObb3_[j]), p, capture, lbObb)
+                                              : detail::obbContains(masterObb2_[j], p, capture, lbObb);
+                    if (!in) {
+                        continue;
+                    }
+                    ++survivors;
+                    if (bestJ != kNoIndex && lbObb > best.distance) {
+                        continue;
+                    }
+                    ++projections;
+                    const ClosestXi pr = closestXi(gatherSegment(master, j, x), p);
+                    if (bestJ == kNoIndex || detail::closer(pr.distance, j, best.distance, bestJ)) {
+                        best = pr;
+                        bestJ = j;
+                    }
                 }
-                order.emplace_back(std::sqrt(lbSq), j);
+                if (bestJ != kNoIndex && best.distance <= capture) {
+                    detail::storePair(pairs_, col++, slaveNodes_[k], bestJ,
+                                      projectionAt(gatherSegment(master, bestJ, x), p, best));
+                }
             }
-            candidates += static_cast<long long>(order.size());
-            std::sort(order.begin(), order.end());
-            ClosestXi best;
-            Index bestJ = kNoIndex;
-            for (const auto& [lbBox, j] : order) {
-                if (bestJ != kNoIndex && lbBox > best.distance) {
-                    break;
-                }
-                double lbObb = 0.0;
-                const bool in = dim_ == 3 ? detail::obbContains(detail::unpackObb(masterObb3_[j]), p, capture, lbObb)
-                                          : detail::obbContains(masterObb2_[j], p, capture, lbObb);
-                if (!in) {
-                    continue;
-                }
-                ++survivors;
-                if (bestJ != kNoIndex && lbObb > best.distance) {
-                    continue;
-                }
-                ++projections;
-                const ClosestXi pr = closestXi(gatherSegment(master, j, x), p);
-                if (bestJ == kNoIndex || detail::closer(pr.distance, j, best.distance, bestJ)) {
-                    best = pr;
-                    bestJ = j;
-                }
-            }
-            if (bestJ != kNoIndex && best.distance <= capture) {
-                detail::storePair(pairs_, inOrder ? next++ : k, slaveNodes_[k], bestJ,
-                                  projectionAt(gatherSegment(master, bestJ, x), p, best));
-            } else if (!inOrder) {
-                pairs_.master[k] = kNoIndex;
+            if (inOrder) {
+                next = col;
+            } else {
+                blockPairs_[block] = col - begin;
             }
         }
         threadOrder_[threadIndex()].swap(order);
     }
-    Index count = inOrder ? next : 0;
-    if (!inOrder) {
-        for (Index k = 0; k < numSlaveItems_; ++k) {
-            if (pairs_.master[k] != kNoIndex) {
-                detail::movePair(pairs_, k, count);
-                ++count;
-            }
-        }
-    }
+    const Index count =
+        inOrder ? next : detail::compactPairBlocks(pairs_, blockPairs_, kPairBlock, options_.threads);
     ProjectionStatus worst = ProjectionStatus::kConverged;
     for (Index i = 0; i < count; ++i) {
         worst = std::max(worst, pairs_.status[i]);
@@ -600,7 +606,7 @@ std::size_t ContactSearch::memoryBytes() const noexcept {
     total += bytes(masterBox_) + bytes(masterFat_) + bytes(slaveFat_);
     total += bytes(masterObb3_) + bytes(masterObb2_) + bytes(slaveObb3_) + bytes(slaveObb2_);
     total += bytes(candOffsets_) + bytes(candMasters_) + bytes(survivors_) + bytes(survivorCount_);
-    total += bytes(exclOffsets_) + bytes(exclNodes_) + bytes(slaveNodes_);
+    total += bytes(exclOffsets_) + bytes(exclNodes_) + bytes(slaveNodes_) + bytes(blockPairs_);
     for (const auto& v : threadPairs_) {
         total += bytes(v);
     }

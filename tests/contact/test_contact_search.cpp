@@ -158,6 +158,11 @@ void expectSamePairs(const ContactPairs& fast, const ContactPairs& ref, bool nod
             EXPECT_EQ(fast.distance[i], ref.distance[i]);
             EXPECT_TRUE(allNear(fast.normal.col(i), ref.normal.col(i), 0.0));
             EXPECT_TRUE(allNear(fast.xi.col(i), ref.xi.col(i), 0.0));
+            EXPECT_TRUE(allNear(fast.point.col(i), ref.point.col(i), 0.0));
+            EXPECT_TRUE(allNear(fast.tangent1.col(i), ref.tangent1.col(i), 0.0));
+            EXPECT_TRUE(allNear(fast.tangent2.col(i), ref.tangent2.col(i), 0.0));
+            EXPECT_TRUE(allNear(fast.shape.col(i), ref.shape.col(i), 0.0));
+            EXPECT_EQ(fast.status[i], ref.status[i]);
         }
     }
 }
@@ -443,22 +448,39 @@ TEST(ContactSearch, MovingSequenceEqualsFreshSearchEveryIncrement) {
     }
 }
 
-// Bit-identical results, in the same order, for 1 and 2 threads.
+// Bit-identical results, in the same order, for 1 and 2 threads; node mode also with many blocks
+// of work (kPairBlock slave nodes each), some of whose nodes find no pair, so blocks must be closed
+// up, in 3D and 2D.
 TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
     std::mt19937 rng(8);
+    struct Run {
+        Model m;
+        SearchMode mode;
+        double capture;  // relative
+    };
+    std::vector<Run> runs;
     for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
-        Model m = wavyPlanes(rng, SegmentType::Quad4, SegmentType::Tri3, 40, 45, 0.05);
-        const Eigen::Matrix3Xd x = m.mesh.coords3();
-        ContactSearch one(optionsFor(m, mode, 0.5, 1));
-        ContactSearch two(optionsFor(m, mode, 0.5, 2));
-        one.setSurfaces(m.master, m.slave, x);
-        two.setSurfaces(m.master, m.slave, x);
-        const UpdateStats a = one.update(x);
-        const UpdateStats b = two.update(x);
+        runs.push_back({wavyPlanes(rng, SegmentType::Quad4, SegmentType::Tri3, 40, 45, 0.05), mode, 0.5});
+    }
+    runs.push_back({wavyPlanes(rng, SegmentType::Quad4, SegmentType::Tri3, 70, 110, 0.05),
+                    SearchMode::kNodeToSegment, 0.5});
+    runs.push_back({lines2d(rng, SegmentType::Line2, SegmentType::Line2, 500, 5000, 1.0),
+                    SearchMode::kNodeToSegment, 12.0});
+    for (const Run& r : runs) {
+        const Model& m = r.m;
+        ContactSearch one(optionsFor(m, r.mode, r.capture, 1));
+        ContactSearch two(optionsFor(m, r.mode, r.capture, 2));
+        const UpdateStats a = runFast(m, one);
+        const UpdateStats b = runFast(m, two);
         ASSERT_GT(one.pairs().size(), 100);
+        if (r.mode == SearchMode::kNodeToSegment && one.slaveNodes().size() > 4000) {
+            EXPECT_GT(one.pairs().size(), static_cast<Index>(one.slaveNodes().size() / 4));
+            EXPECT_LT(one.pairs().size(), static_cast<Index>(one.slaveNodes().size()))
+                << "some slave nodes must find no pair";
+        }
         EXPECT_EQ(a.candidates, b.candidates);
         EXPECT_EQ(a.listSize, b.listSize);
-        expectSamePairs(two.pairs(), one.pairs(), mode == SearchMode::kNodeToSegment);
+        expectSamePairs(two.pairs(), one.pairs(), r.mode == SearchMode::kNodeToSegment);
     }
 }
 

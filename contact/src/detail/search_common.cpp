@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -317,21 +319,46 @@ void storePair(ContactPairs& pairs, Index col, Index slave, Index master,
     pairs.status[col] = pr.status;
 }
 
-void movePair(ContactPairs& pairs, Index from, Index to) noexcept {
-    if (from == to) {
-        return;
+Index compactPairBlocks(ContactPairs& pairs, const std::vector<Index>& count, Index blockSize,
+                        int threads) noexcept {
+    // Every column array as (first value, values per column, value size).
+    struct Column {
+        void* data;
+        std::size_t perColumn;
+        std::size_t bytes;
+    };
+    const auto column = [](auto* data, Eigen::Index perColumn) {
+        return Column{data, static_cast<std::size_t>(perColumn), sizeof(*data)};
+    };
+    const Column columns[] = {
+        column(pairs.slave.data(), 1),         column(pairs.master.data(), 1),
+        column(pairs.xi.data(), 2),            column(pairs.point.data(), 3),
+        column(pairs.normal.data(), 3),        column(pairs.tangent1.data(), 3),
+        column(pairs.tangent2.data(), 3),      column(pairs.shape.data(), kMaxSegmentNodes),
+        column(pairs.gap.data(), 1),           column(pairs.distance.data(), 1),
+        column(pairs.status.data(), 1),
+    };
+    const int numColumns = static_cast<int>(std::size(columns));
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int a = 0; a < numColumns; ++a) {
+        const Column& c = columns[a];
+        auto* base = static_cast<unsigned char*>(c.data);
+        const std::size_t columnBytes = c.perColumn * c.bytes;
+        std::size_t to = 0;
+        for (std::size_t b = 0; b < count.size(); ++b) {
+            const std::size_t from = b * static_cast<std::size_t>(blockSize);
+            const std::size_t n = static_cast<std::size_t>(count[b]);
+            if (n > 0 && from != to) {
+                std::memmove(base + to * columnBytes, base + from * columnBytes, n * columnBytes);
+            }
+            to += n;
+        }
     }
-    pairs.slave[to] = pairs.slave[from];
-    pairs.master[to] = pairs.master[from];
-    pairs.xi.col(to) = pairs.xi.col(from);
-    pairs.point.col(to) = pairs.point.col(from);
-    pairs.normal.col(to) = pairs.normal.col(from);
-    pairs.tangent1.col(to) = pairs.tangent1.col(from);
-    pairs.tangent2.col(to) = pairs.tangent2.col(from);
-    pairs.shape.col(to) = pairs.shape.col(from);
-    pairs.gap[to] = pairs.gap[from];
-    pairs.distance[to] = pairs.distance[from];
-    pairs.status[to] = pairs.status[from];
+    Index total = 0;
+    for (const Index n : count) {
+        total += n;
+    }
+    return total;
 }
 
 }  // namespace contact::detail

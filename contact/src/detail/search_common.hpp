@@ -148,7 +148,11 @@ void reservePairs(ContactPairs& pairs, Index capacity);
 void storePair(ContactPairs& pairs, Index col, Index slave, Index master,
                const Projection& pr) noexcept;
 
-/// Moves column `from` to column `to` (to <= from).
-void movePair(ContactPairs& pairs, Index from, Index to) noexcept;
+/// Closes the gaps between blocks of pair columns: block c holds count[c] pairs from column
+/// c * blockSize and moves to just after block c - 1. Columns of one array move in block order (a
+/// block's target ends before the next block starts); the arrays are spread over `threads`.
+/// Returns the number of pairs.
+Index compactPairBlocks(ContactPairs& pairs, const std::vector<Index>& count, Index blockSize,
+                        int threads) noexcept;
 
 }  // namespace contact::detail
