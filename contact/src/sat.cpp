@@ -184,7 +184,7 @@ template <bool kVerdictOnly>
 //   return best, depth clamped at >= 0, normal oriented A -> B
 // kVerdictOnly: return at the first separating axis, or with no axis on overlap (satOverlap3d).
 template <bool kVerdictOnly>
-[[gnu::always_inline]] inline SatResult sat3(const Obb3& a, const Obb3& b) noexcept {
+inline SatResult sat3(const Obb3& a, const Obb3& b) noexcept {
     const Vector3d T = b.center - a.center;
     const Vector3d& hA = a.halfExtent;
     const Vector3d& hB = b.halfExtent;
