@@ -53,6 +53,14 @@ SatResult separatedOn(int axis, const Vector3d& normal) noexcept {
     return res;
 }
 
+// Result of the verdict-only tests (satOverlap2d, satOverlap3d) on the first separating axis.
+SatResult separatedVerdict(int axis) noexcept {
+    SatResult res;
+    res.separated = true;
+    res.axis = axis;
+    return res;
+}
+
 // Hysteresis of Box2D-Lite (Catto, Collide.cpp: relativeTol 0.95, absoluteTol 0.01): a later axis
 // replaces the current best only if clearly shallower, so near-ties do not flicker between calls.
 bool clearlyShallower(double depth, double bestDepth, double scale) noexcept {
@@ -105,10 +113,7 @@ template <bool kVerdictOnly>
 [[gnu::always_inline]] inline SatResult sat2(const Obb2& a, const Obb2& b) noexcept {
     const auto separated = [](int axis, const AxisTest2& t) {
         if constexpr (kVerdictOnly) {
-            SatResult res;
-            res.separated = true;
-            res.axis = axis;
-            return res;
+            return separatedVerdict(axis);
         } else {
             return separatedOn(axis, orientedUnit(t));
         }
@@ -203,10 +208,7 @@ inline SatResult sat3(const Obb3& a, const Obb3& b) noexcept {
     std::array<double, 15> r{};
     const auto separated = [&](int axis) {
         if constexpr (kVerdictOnly) {
-            SatResult res;
-            res.separated = true;
-            res.axis = axis;
-            return res;
+            return separatedVerdict(axis);
         } else {
             return separatedOn(axis, axisDirection(a, b, R, axis, tl[axis]));
         }
