@@ -317,27 +317,10 @@ TEST(BroadPhase, EmptyAndRebuiltSmaller) {
 namespace contact {
 namespace {
 
-// floatStep is std::nextafter toward +-inf; floatUp / floatDown round toward +-inf.
-TEST(FloatRounding, StepAndDirectedRoundingMatchTheLibrary) {
+// floatUp / floatDown round toward +-inf, as std::nextafter from the nearest float would.
+TEST(FloatRounding, DirectedRoundingMatchesTheLibrary) {
     constexpr float kInf = std::numeric_limits<float>::infinity();
-    std::vector<float> values = {0.0F, -0.0F, std::numeric_limits<float>::denorm_min(),
-                                 -std::numeric_limits<float>::denorm_min(),
-                                 std::numeric_limits<float>::min(),
-                                 std::numeric_limits<float>::max(),
-                                 -std::numeric_limits<float>::max(), 1.0F, -1.0F};
     std::mt19937 rng(77);
-    for (int i = 0; i < 2000; ++i) {
-        values.push_back(static_cast<float>(testing::uniform(rng, -1.0, 1.0) *
-                                            std::pow(10.0, testing::uniform(rng, -40.0, 38.0))));
-    }
-    for (const float f : values) {
-        if (f != kInf) {
-            EXPECT_EQ(floatStep(f, true), std::nextafter(f, kInf)) << f;
-        }
-        if (f != -kInf) {
-            EXPECT_EQ(floatStep(f, false), std::nextafter(f, -kInf)) << f;
-        }
-    }
     for (int i = 0; i < 20000; ++i) {
         const double v = testing::uniform(rng, -1.0, 1.0) *
                          std::pow(10.0, testing::uniform(rng, -45.0, 38.0));

@@ -79,20 +79,6 @@ struct FloatBox {
     float hi[3] = {0.0F, 0.0F, 0.0F};
 };
 
-/// The float next to a finite or infinite float f, one step toward -inf (down) or +inf (up):
-/// std::nextafter by the bits (a step of the integer representation), without a libm call.
-[[nodiscard]] inline float floatStep(float f, bool up) noexcept {
-    if (f == 0.0F) {
-        return up ? std::numeric_limits<float>::denorm_min()
-                  : -std::numeric_limits<float>::denorm_min();
-    }
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &f, sizeof bits);
-    // Magnitude grows when stepping away from zero.
-    bits = ((f > 0.0F) == up) ? bits + 1U : bits - 1U;
-    std::memcpy(&f, &bits, sizeof bits);
-    return f;
-}
 /// v rounded to float, then moved one float toward -inf (up = false) or +inf (up = true) when the
 /// rounding went the other way. Branch-free: the sign of the rounding is data, not a jump, so
 /// boxes converted in a loop do not pay a mispredicted branch per bound. The step is on the bits
