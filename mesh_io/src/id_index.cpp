@@ -17,6 +17,14 @@ std::size_t slotOf(long id, long base) noexcept {
 
 }  // namespace
 
+std::size_t IdIndex::sortedPos(long id) const noexcept {
+    if (ids_.empty() || id > ids_.back()) {
+        return ids_.size();
+    }
+    const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
+    return *it == id ? static_cast<std::size_t>(it - ids_.begin()) : ids_.size();
+}
+
 bool IdIndex::insert(long id, Index index) {
     if (!sparse_) {
         if (dense_.empty()) {
@@ -50,13 +58,11 @@ bool IdIndex::insert(long id, Index index) {
         ++size_;
         return true;
     }
-    const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
-    if (*it == id) {
-        Index& at = at_[static_cast<std::size_t>(it - ids_.begin())];
-        if (at != kNoIndex) {
+    if (const std::size_t pos = sortedPos(id); pos < ids_.size()) {
+        if (at_[pos] != kNoIndex) {
             return false;
         }
-        at = index;  // erased before: mapped again in place
+        at_[pos] = index;  // erased before: mapped again in place
         ++size_;
         return true;
     }
@@ -75,12 +81,8 @@ Index IdIndex::find(long id) const {
         const std::size_t slot = slotOf(id, base_);
         return slot < dense_.size() ? dense_[slot] : kNoIndex;
     }
-    if (ids_.empty() || id > ids_.back()) {
-        return kNoIndex;
-    }
-    const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
-    if (*it == id) {
-        return at_[static_cast<std::size_t>(it - ids_.begin())];
+    if (const std::size_t pos = sortedPos(id); pos < ids_.size()) {
+        return at_[pos];
     }
     if (late_.empty()) {
         return kNoIndex;
@@ -98,14 +100,9 @@ void IdIndex::erase(long id) {
         }
         return;
     }
-    if (ids_.empty() || id > ids_.back()) {
-        return;
-    }
-    const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
-    if (*it == id) {
-        Index& at = at_[static_cast<std::size_t>(it - ids_.begin())];
-        if (at != kNoIndex) {
-            at = kNoIndex;  // kept as a tombstone: the array stays sorted
+    if (const std::size_t pos = sortedPos(id); pos < ids_.size()) {
+        if (at_[pos] != kNoIndex) {
+            at_[pos] = kNoIndex;  // kept as a tombstone: the array stays sorted
             --size_;
         }
         return;
@@ -174,22 +171,20 @@ void IdIndex::compact() {
     ids.reserve(size_);
     at.reserve(size_);
     std::size_t k = 0;
-    for (const auto& [id, index] : late) {
-        for (; k < ids_.size() && ids_[k] < id; ++k) {
+    const auto takeSorted = [&](auto before) {  // the live sorted ids from k on while before(id)
+        for (; k < ids_.size() && before(ids_[k]); ++k) {
             if (at_[k] != kNoIndex) {
                 ids.push_back(ids_[k]);
                 at.push_back(at_[k]);
             }
         }
+    };
+    for (const auto& [id, index] : late) {
+        takeSorted([id](long v) { return v < id; });
         ids.push_back(id);
         at.push_back(index);
     }
-    for (; k < ids_.size(); ++k) {
-        if (at_[k] != kNoIndex) {
-            ids.push_back(ids_[k]);
-            at.push_back(at_[k]);
-        }
-    }
+    takeSorted([](long /*v*/) { return true; });
     std::vector<long>().swap(ids_);
     std::vector<Index>().swap(at_);
     if (slotOf(ids.back(), ids.front()) < denseLimit(size_)) {

@@ -70,6 +70,8 @@ private:
     [[nodiscard]] long idAt(std::size_t slot) const noexcept {
         return static_cast<long>(static_cast<unsigned long>(base_) + slot);
     }
+    // Position of id in the sorted array ids_, or ids_.size() when it is not there.
+    [[nodiscard]] std::size_t sortedPos(long id) const noexcept;
     void toSparse();
     void fillDense(const std::vector<long>& ids, const std::vector<Index>& at);
 
