@@ -205,11 +205,11 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
 }
 
 // The Verlet argument: the list holds every pair whose fat boxes overlap (the trees and the sweep
-// report every pair of overlapping float boxes: BroadPhase, BoxTree, BoxSweep). A fat box is the box at the last build grown by
-// skin / 2 and rounded outward to float, so it encloses that box. If every current box still lies
-// inside its fat box (checked exactly, double against float, in computeBoxes), any pair of boxes
-// that overlap now share a point that lies in both fat boxes, so the pair is in the list. Node
-// movement below skin / 2 is the special case of a point box.
+// report every pair of overlapping float boxes: BroadPhase, BoxTree, BoxSweep). A fat box is the
+// box at the last build grown by skin / 2 and rounded outward to float, so it encloses that box.
+// If every current box still lies inside its fat box (checked exactly, double against float, in
+// computeBoxes), any pair of boxes that overlap now share a point that lies in both fat boxes, so
+// the pair is in the list. Node movement below skin / 2 is the special case of a point box.
 //
 // rebuild: fat boxes -> candidate pairs of overlapping fat boxes, from the sort and sweep
 // (sweepCandidates) or a tree (treeCandidates) -> self-contact filter (allowed) -> CSR by slave
@@ -398,8 +398,8 @@ void ContactSearch::sweepCandidates() {
 
 // Segment mode narrow phase: for every listed pair, the exact buffered-AABB test, then the OBB
 // SAT (4 or 15 axes; in 3D first a point common to both boxes, detail::overlapWitness, which
-// settles most overlapping pairs without the master's axes). Survivors go to the candidate's own slots, so slave items are independent
-// and threads never share output.
+// settles most overlapping pairs without the master's axes). Survivors go to the candidate's own
+// slots, so slave items are independent and threads never share output.
 void ContactSearch::narrowPhase(UpdateStats& stats) {
     const auto t0 = Clock::now();
     long long candidates = 0;
@@ -500,8 +500,10 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
                         break;
                     }
                     double lbObb = 0.0;
-                    const bool in = dim_ == 3 ? detail::obbContains(detail::unpackObb(masterObb3_[j]), p, capture, lbObb)
-                                              : detail::obbContains(masterObb2_[j], p, capture, lbObb);
+                    const bool in =
+                        dim_ == 3
+                            ? detail::obbContains(detail::unpackObb(masterObb3_[j]), p, capture, lbObb)
+                            : detail::obbContains(masterObb2_[j], p, capture, lbObb);
                     if (!in) {
                         continue;
                     }

@@ -43,21 +43,18 @@ Vector3d orientedUnit(const AxisTest2& t) noexcept {
     return t.tl < 0.0 ? Vector3d(-n.x(), -n.y(), 0.0) : Vector3d(n.x(), n.y(), 0.0);
 }
 
-// Result for the first separating axis (unit normal oriented A -> B).
-SatResult separatedOn(int axis, const Vector3d& normal) noexcept {
-    SatResult res;
-    res.separated = true;
-    res.axis = axis;
-    res.depth = 0.0;
-    res.normal = normal;
-    return res;
-}
-
 // Result of the verdict-only tests (satOverlap2d, satOverlap3d) on the first separating axis.
 SatResult separatedVerdict(int axis) noexcept {
     SatResult res;
     res.separated = true;
     res.axis = axis;
+    return res;
+}
+
+// Result for the first separating axis (unit normal oriented A -> B; depth 0).
+SatResult separatedOn(int axis, const Vector3d& normal) noexcept {
+    SatResult res = separatedVerdict(axis);
+    res.normal = normal;
     return res;
 }
 
@@ -168,8 +165,8 @@ template <bool kVerdictOnly>
     return overlapOn(best, orientedUnit(t[best]), bestDepth);
 }
 
-// sat3 (satDisjoint3d, satOverlap3d): SAT on the 15 axes of two boxes, in the order of Gottschalk's OBBTree paper, in
-// A's frame (Ericson, Real-Time Collision Detection, 4.4.1):
+// sat3 (satDisjoint3d, satOverlap3d): SAT on the 15 axes of two boxes, in the order of
+// Gottschalk's OBBTree paper, in A's frame (Ericson, Real-Time Collision Detection, 4.4.1):
 //
 //   T = cB - cA, t_i = a_i . T, R_ij = a_i . b_j, tol = kSatRoundoff * (|T|_1 + sum hA + sum hB)
 //   face a_i:  |t_i| > hA_i + sum_j hB_j |R_ij| + tol                    -> separated on a_i

@@ -72,8 +72,9 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
     const Eigen::Vector3d d = a.axes * s - T;
     const Eigen::Vector3d v(b.rotation[0], b.rotation[1], b.rotation[2]);
     const double w = b.rotation[3];
-    const double n = v.squaredNorm() + w * w;
-    const Eigen::Vector3d u = (w * w - v.squaredNorm()) * d + (2.0 * v.dot(d)) * v - (2.0 * w) * v.cross(d);
+    const double vv = v.squaredNorm();
+    const double n = vv + w * w;
+    const Eigen::Vector3d u = (w * w - vv) * d + (2.0 * v.dot(d)) * v - (2.0 * w) * v.cross(d);
     const double tol = tol::kSatRoundoff *
                        (T.lpNorm<1>() + a.halfExtent.sum() + static_cast<double>(b.halfExtent[0]) +
                         static_cast<double>(b.halfExtent[1]) + static_cast<double>(b.halfExtent[2]));
