@@ -190,6 +190,22 @@ TEST(Bounds, TranslationMovesTheBoxes) {
 namespace contact {
 namespace {
 
+// A random segment of the PackedObb tests, a capture distance of 0.01 .. 1 of its size, and the
+// rounding pad its buffered boxes get (detail::bufferedAabb).
+struct BufferedSegment {
+    SegmentNodes s;
+    double capture = 0.0;
+    double pad = 0.0;
+};
+
+BufferedSegment randomBufferedSegment(SegmentType type, std::mt19937& rng,
+                                      const testing::RandomSegmentOptions& opt) {
+    BufferedSegment b{testing::randomSegment(type, rng, opt)};
+    b.capture = testing::uniform(rng, 0.01, 1.0) * characteristicSize(b.s);
+    (void)detail::bufferedAabb(b.s, b.capture, b.pad);
+    return b;
+}
+
 TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
     std::mt19937 rng(4242);
     const SegmentType types[] = {SegmentType::Tri3, SegmentType::Quad4, SegmentType::Tri6,
@@ -202,11 +218,7 @@ TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
         opt.warp = c % 3 == 0 ? 0.0 : 0.1;
         opt.curvature = c % 3 == 0 ? 0.0 : 0.1;
         opt.offset = c % 4 == 0 ? 1e4 : 10.0;
-        const SegmentNodes s = testing::randomSegment(type, rng, opt);
-        const double size = characteristicSize(s);
-        const double capture = testing::uniform(rng, 0.01, 1.0) * size;
-        double pad = 0.0;
-        (void)detail::bufferedAabb(s, capture, pad);
+        const auto [s, capture, pad] = randomBufferedSegment(type, rng, opt);
         const Obb3 box = segmentObb3d(s, capture + pad);  // the unpacked buffered box
         const Obb3 packed = detail::unpackObb(detail::packedBufferedObb3(s, capture, pad));
         SCOPED_TRACE("case " + std::to_string(c));
@@ -244,11 +256,8 @@ TEST(PackedObb, OverlapWitnessOnlyVouchesForBoxesTheSatFindsOverlapping) {
         testing::RandomSegmentOptions opt;
         opt.size = testing::uniform(rng, 0.01, 10.0);
         opt.offset = c % 5 == 0 ? 1e4 : 10.0;
-        const SegmentNodes sa = testing::randomSegment(type, rng, opt);
+        const auto [sa, capture, pad] = randomBufferedSegment(type, rng, opt);
         const double size = characteristicSize(sa);
-        const double capture = testing::uniform(rng, 0.01, 1.0) * size;
-        double pad = 0.0;
-        (void)detail::bufferedAabb(sa, capture, pad);
         const Obb3 a = detail::unpackObb(detail::packedBufferedObb3(sa, capture, pad));
         // B: a shifted copy of A (parallel faces; every 4th case shifted along A's normal to touch,
         // or to miss or overlap by a relative 1e-13 .. 1e-9), or another segment near A.
