@@ -179,10 +179,11 @@ void IdIndex::compact() {
             }
         }
     };
-    for (const auto& [id, index] : late) {
+    for (const auto& entry : late) {
+        const long id = entry.first;  // a plain variable: C++17 lambdas cannot capture bindings
         takeSorted([id](long v) { return v < id; });
         ids.push_back(id);
-        at.push_back(index);
+        at.push_back(entry.second);
     }
     takeSorted([](long /*v*/) { return true; });
     std::vector<long>().swap(ids_);
