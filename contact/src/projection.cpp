@@ -260,6 +260,28 @@ struct MonomialGeometry {
     }
 };
 
+// MonomialGeometry of a Quad4, written out: y = c0 + eta c1 + xi c3 + xi eta c4. The same
+// operations in the same order as the loops above, without the terms that are exact zeros or
+// products by one, so the results are bit for bit the same.
+struct BilinearGeometry {
+    const Monomials& m;
+    [[nodiscard]] LocalGeometry at(const Vector2d& xi) const noexcept {
+        const double u = xi[0];
+        const double v = xi[1];
+        LocalGeometry l;
+        l.y = ((m.c[0] + v * m.c[1]) + u * m.c[3]) + (u * v) * m.c[4];
+        l.yXi = m.c[3] + v * m.c[4];
+        l.yEta = m.c[1] + u * m.c[4];
+        l.yXiEta = m.c[4];
+        return l;
+    }
+    [[nodiscard]] Vector3d position(const Vector2d& xi) const noexcept {
+        const double u = xi[0];
+        const double v = xi[1];
+        return ((m.c[0] + v * m.c[1]) + u * m.c[3]) + (u * v) * m.c[4];
+    }
+};
+
 // Newton step along the unit direction t: -(t.g / t.H.t) t; Gauss-Newton curvature t.G.t plus a
 // Levenberg shift where t.H.t is not safely positive. Zero when there is no curvature at all.
 Vector2d stepAlong(const Matrix2d& H, const Matrix2d& G, const Vector2d& g,
@@ -367,11 +389,13 @@ Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi
     const SegmentType type = sh.s.type;
     const Domain dom = referenceDomain(type);
     const int dim = parametricDim(type);
-    // Size of the coordinates y and q: the rounding of r = y - q is a few ulps of it.
-    double extent = sh.q.norm();
+    // Size of the coordinates y and q: the rounding of r = y - q is a few ulps of it. One root
+    // of the largest square (the rounded root is monotone: the same as the largest root).
+    double extentSq = sh.q.squaredNorm();
     for (int i = 0; i < nodeCount(type); ++i) {
-        extent = std::max(extent, sh.s.x[i].norm());
+        extentSq = std::max(extentSq, sh.s.x[i].squaredNorm());
     }
+    const double extent = std::sqrt(extentSq);
     for (int it = 0; it < tol::kProjectionMaxIterations; ++it) {
         const LocalGeometry l = geometry.at(xi);
         const Vector3d r = l.y - sh.q;
@@ -557,6 +581,39 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
     clampToDomain(type, start);
     // Margin: the bounds are computed in floating point from rounded coefficients; 1e-8 relative
     // is far above that rounding (a few ulps of the node coordinates).
+    const double scale = jc0.squaredNorm() + jc1.squaredNorm() + perturbation;
+    return sigma > 0.0 && sigma * sigma > perturbation + kCertificateMargin * scale;
+}
+
+// singleMinimum for a Quad4, written out: centre (0, 0), J(centre) = [c3 c1], e0 = e1 = |c4|, and
+// the only second derivative is y_xieta = c4. The same operations in the same order as the general
+// loops, so the verdict and the start are bit for bit the same.
+bool singleMinimumQuad4(const Monomials& m, const Vector3d& q, Vector2d& start) noexcept {
+    const Vector3d& jc0 = m.c[3];
+    const Vector3d& jc1 = m.c[1];
+    const Vector3d& c4 = m.c[4];
+    const double e = c4.norm();
+    const Vector3d c0q = m.c[0] - q;
+    const double bound = ((std::abs(c0q.dot(c4)) + std::abs(jc1.dot(c4))) + std::abs(jc0.dot(c4))) +
+                         std::abs(c4.dot(c4));
+    const double g00 = jc0.squaredNorm();
+    const double g11 = jc1.squaredNorm();
+    const double g01 = jc0.dot(jc1);
+    const Vector3d rc = q - m.c[0];
+    const double tr = g00 + g11;
+    const double det = g00 * g11 - g01 * g01;
+    const double lambdaMax = 0.5 * (tr + std::sqrt((g00 - g11) * (g00 - g11) + 4.0 * g01 * g01));
+    const double lambdaMin = lambdaMax > 0.0 ? std::max(det, 0.0) / lambdaMax : 0.0;
+    const double sigma = std::sqrt(lambdaMin) - std::sqrt(e * e + e * e);
+    const double perturbation = std::sqrt(2.0 * bound * bound);
+    const double b0 = jc0.dot(rc);
+    const double b1 = jc1.dot(rc);
+    start = det > 0.0 ? Vector2d(0.0 + (g11 * b0 - g01 * b1) / det, 0.0 + (g00 * b1 - g01 * b0) / det)
+                      : Vector2d::Zero();
+    if (!start.allFinite()) {
+        start.setZero();
+    }
+    clampToDomain(SegmentType::Quad4, start);
     const double scale = jc0.squaredNorm() + jc1.squaredNorm() + perturbation;
     return sigma > 0.0 && sigma * sigma > perturbation + kCertificateMargin * scale;
 }
@@ -952,7 +1009,11 @@ Minimum closestMinimum(const Shifted& sh) noexcept {
     }
     Vector2d start;
     const Monomials mono = monomialForm(sh.s);
-    if (singleMinimum(type, mono, sh.q, start)) {
+    if (type == SegmentType::Quad4) {
+        if (singleMinimumQuad4(mono, sh.q, start)) {
+            return activeSetNewton(sh, BilinearGeometry{mono}, start);
+        }
+    } else if (singleMinimum(type, mono, sh.q, start)) {
         const MonomialGeometry geometry{mono, type == SegmentType::Quad4 ? 1 : 2};
         return activeSetNewton(sh, geometry, start);
     }
