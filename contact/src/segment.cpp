@@ -137,28 +137,33 @@ Eigen::Vector3d position(const SegmentNodes& s, const Eigen::Vector2d& xi) noexc
 }
 
 SegmentFrame segmentFrame(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept {
-    SegmentFrame fr;
+    // Computed in locals and stored once at the end: building the result in place made the
+    // compiler read back parts of vectors it had just written element by element (store-forwarding
+    // stalls on the search's hot path).
     const double u = xi[0];
     const double v = xi[1];
+    Eigen::Vector3d point = Eigen::Vector3d::Zero();
+    Eigen::Vector3d dXi = Eigen::Vector3d::Zero();
+    Eigen::Vector3d dEta = Eigen::Vector3d::Zero();
     switch (s.type) {  // linear segments in closed form: the hot path of the search
     case SegmentType::Line2:
-        fr.point = 0.5 * ((1.0 - u) * s.x[0] + (1.0 + u) * s.x[1]);
-        fr.dXi = 0.5 * (s.x[1] - s.x[0]);
+        point = 0.5 * ((1.0 - u) * s.x[0] + (1.0 + u) * s.x[1]);
+        dXi = 0.5 * (s.x[1] - s.x[0]);
         break;
     case SegmentType::Tri3:
-        fr.point = (1.0 - u - v) * s.x[0] + u * s.x[1] + v * s.x[2];
-        fr.dXi = s.x[1] - s.x[0];
-        fr.dEta = s.x[2] - s.x[0];
+        point = (1.0 - u - v) * s.x[0] + u * s.x[1] + v * s.x[2];
+        dXi = s.x[1] - s.x[0];
+        dEta = s.x[2] - s.x[0];
         break;
     case SegmentType::Quad4: {
         const Eigen::Vector3d a = s.x[1] - s.x[0];  // edge 0-1 (eta = -1)
         const Eigen::Vector3d b = s.x[2] - s.x[3];  // edge 3-2 (eta = +1)
         const Eigen::Vector3d c = s.x[3] - s.x[0];  // edge 0-3 (xi = -1)
         const Eigen::Vector3d d = s.x[2] - s.x[1];  // edge 1-2 (xi = +1)
-        fr.dXi = 0.25 * ((1.0 - v) * a + (1.0 + v) * b);
-        fr.dEta = 0.25 * ((1.0 - u) * c + (1.0 + u) * d);
-        fr.point = 0.25 * ((1.0 - u) * (1.0 - v) * s.x[0] + (1.0 + u) * (1.0 - v) * s.x[1] +
-                           (1.0 + u) * (1.0 + v) * s.x[2] + (1.0 - u) * (1.0 + v) * s.x[3]);
+        dXi = 0.25 * ((1.0 - v) * a + (1.0 + v) * b);
+        dEta = 0.25 * ((1.0 - u) * c + (1.0 + u) * d);
+        point = 0.25 * ((1.0 - u) * (1.0 - v) * s.x[0] + (1.0 + u) * (1.0 - v) * s.x[1] +
+                        (1.0 + u) * (1.0 + v) * s.x[2] + (1.0 - u) * (1.0 + v) * s.x[3]);
         break;
     }
     case SegmentType::Line3:
@@ -167,31 +172,41 @@ SegmentFrame segmentFrame(const SegmentNodes& s, const Eigen::Vector2d& xi) noex
     case SegmentType::Quad9: {
         const ShapeFunctions f = shapeFunctions(s.type, xi);
         for (int i = 0; i < nodeCount(s.type); ++i) {
-            fr.point += f.N[i] * s.x[i];
-            fr.dXi += f.dXi[i] * s.x[i];
-            fr.dEta += f.dEta[i] * s.x[i];
+            point += f.N[i] * s.x[i];
+            dXi += f.dXi[i] * s.x[i];
+            dEta += f.dEta[i] * s.x[i];
         }
         break;
     }
     }
+    SegmentFrame fr;
+    fr.point = point;
+    fr.dXi = dXi;
+    fr.dEta = dEta;
     const double spread = nodeSpread(s);
+    Eigen::Vector3d normal;
+    Eigen::Vector3d tangent1;
     if (parametricDim(s.type) == 1) {
-        fr.jacobian = fr.dXi.norm();
-        if (!(fr.jacobian > kDegenerateJacobianRel * spread)) {
+        const double jacobian = dXi.norm();
+        fr.jacobian = jacobian;
+        if (!(jacobian > kDegenerateJacobianRel * spread)) {
             return fr;
         }
-        fr.tangent1 = fr.dXi / fr.jacobian;
-        fr.normal = Eigen::Vector3d(fr.tangent1.y(), -fr.tangent1.x(), 0.0);
+        tangent1 = dXi / jacobian;
+        normal = Eigen::Vector3d(tangent1.y(), -tangent1.x(), 0.0);
     } else {
-        const Eigen::Vector3d c = fr.dXi.cross(fr.dEta);
-        fr.jacobian = c.norm();
-        if (!(fr.jacobian > kDegenerateJacobianRel * spread * spread)) {
+        const Eigen::Vector3d c = dXi.cross(dEta);
+        const double jacobian = c.norm();
+        fr.jacobian = jacobian;
+        if (!(jacobian > kDegenerateJacobianRel * spread * spread)) {
             return fr;
         }
-        fr.normal = c / fr.jacobian;
-        fr.tangent1 = fr.dXi.normalized();
+        normal = c / jacobian;
+        tangent1 = dXi.normalized();
     }
-    fr.tangent2 = fr.normal.cross(fr.tangent1);
+    fr.normal = normal;
+    fr.tangent1 = tangent1;
+    fr.tangent2 = normal.cross(tangent1);
     fr.degenerate = false;
     return fr;
 }
