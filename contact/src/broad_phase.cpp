@@ -146,49 +146,62 @@ std::vector<Index> BroadPhase::Impl::splitSpatially(Index begin, Index end, int 
         return ends;
     }
     const auto centre = [&](Index k, int d) { return 0.5 * (boxLo(k, d) + boxHi(k, d)); };
-    Eigen::Vector3d cmin = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
-    Eigen::Vector3d cmax = -cmin;
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    double min0 = kInf, min1 = kInf, min2 = kInf;
+    double max0 = -kInf, max1 = -kInf, max2 = -kInf;
+#pragma omp parallel for num_threads(parts) schedule(static) \
+    reduction(min : min0, min1, min2) reduction(max : max0, max1, max2)
     for (Index k = begin; k < end; ++k) {
-        for (int d = 0; d < 3; ++d) {
-            cmin[d] = std::min(cmin[d], centre(k, d));
-            cmax[d] = std::max(cmax[d], centre(k, d));
-        }
+        min0 = std::min(min0, centre(k, 0));
+        min1 = std::min(min1, centre(k, 1));
+        min2 = std::min(min2, centre(k, 2));
+        max0 = std::max(max0, centre(k, 0));
+        max1 = std::max(max1, centre(k, 1));
+        max2 = std::max(max2, centre(k, 2));
     }
     int axis = 0;
-    (cmax - cmin).maxCoeff(&axis);
-    std::vector<Index> perm(static_cast<std::size_t>(count));
+    Eigen::Vector3d(max0 - min0, max1 - min1, max2 - min2).maxCoeff(&axis);
+    // The quantiles are selected on (centre, position) pairs in one array: no indirect load per
+    // comparison, and ties are ordered by position.
+    std::vector<std::pair<double, Index>> keyed(static_cast<std::size_t>(count));
+#pragma omp parallel for num_threads(parts) schedule(static)
     for (Index i = 0; i < count; ++i) {
-        perm[i] = begin + i;
+        keyed[i] = {centre(begin + i, axis), begin + i};
     }
-    const auto less = [&](Index x, Index y) { return centre(x, axis) < centre(y, axis); };
     for (int q = 1; q < parts; ++q) {  // quantiles, each within the slice left of the next
-        const auto from = perm.begin() + static_cast<std::ptrdiff_t>(count * (q - 1) / parts);
-        std::nth_element(from, perm.begin() + static_cast<std::ptrdiff_t>(count * q / parts),
-                         perm.end(), less);
+        const auto from = keyed.begin() + static_cast<std::ptrdiff_t>(count * (q - 1) / parts);
+        std::nth_element(from, keyed.begin() + static_cast<std::ptrdiff_t>(count * q / parts),
+                         keyed.end());
         ends.push_back(begin + count * q / parts);
     }
     ends.push_back(end);
-    // Apply the permutation to the range.
+    // Apply the permutation to the range: gather, then copy back.
     std::vector<Index> orig(static_cast<std::size_t>(count));
     std::vector<FloatBox> fb(floatMode ? static_cast<std::size_t>(count) : 0);
     Eigen::Matrix3Xd l(3, floatMode ? 0 : count);
     Eigen::Matrix3Xd h(3, floatMode ? 0 : count);
-    for (Index i = 0; i < count; ++i) {
-        orig[i] = original[perm[i]];
-        if (floatMode) {
-            fb[i] = floatBox[perm[i]];
-        } else {
-            l.col(i) = lo.col(perm[i]);
-            h.col(i) = hi.col(perm[i]);
+#pragma omp parallel num_threads(parts)
+    {
+#pragma omp for schedule(static)
+        for (Index i = 0; i < count; ++i) {
+            const Index from = keyed[i].second;
+            orig[i] = original[from];
+            if (floatMode) {
+                fb[i] = floatBox[from];
+            } else {
+                l.col(i) = lo.col(from);
+                h.col(i) = hi.col(from);
+            }
         }
-    }
-    for (Index i = 0; i < count; ++i) {
-        original[begin + i] = orig[i];
-        if (floatMode) {
-            floatBox[begin + i] = fb[i];
-        } else {
-            lo.col(begin + i) = l.col(i);
-            hi.col(begin + i) = h.col(i);
+#pragma omp for schedule(static)
+        for (Index i = 0; i < count; ++i) {
+            original[begin + i] = orig[i];
+            if (floatMode) {
+                floatBox[begin + i] = fb[i];
+            } else {
+                lo.col(begin + i) = l.col(i);
+                hi.col(begin + i) = h.col(i);
+            }
         }
     }
     return ends;
@@ -211,8 +224,8 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
     if (n == 0) {
         return;
     }
-    // The passes over all boxes run on the build's threads; only the stable reorder by class and
-    // the spatial split stay serial.
+    // The passes over all boxes run on the build's threads; only the selection of the spatial
+    // split's quantiles stays serial.
     const int threads = std::max(1, parts);
     double largest = 0.0;
     double scale = 0.0;
@@ -227,37 +240,61 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
     // Class c holds half-diagonals in (largest / 2^(c+1), largest / 2^c]; the last class takes
     // everything smaller, down to points.
     const int maxClasses = 1 + static_cast<int>(std::log2(1.0 / kMinClassRatio));
+    // Stable counting sort by class over `threads` contiguous chunks of the input: each chunk
+    // counts its classes, the chunk's first slot per class follows from the counts of the classes
+    // before and of the earlier chunks, then each chunk fills its slots in input order.
     std::vector<std::uint8_t> classOf(static_cast<std::size_t>(n));
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (Index i = 0; i < n; ++i) {
-        const double r = 0.5 * (hiOf(i) - loOf(i)).norm();
-        int c = maxClasses - 1;
-        if (r > largest * kMinClassRatio) {
-            c = std::min(maxClasses - 1, static_cast<int>(std::floor(std::log2(largest / r))));
+    const auto chunkBegin = [&](int t) {
+        return static_cast<Index>(static_cast<long long>(n) * t / threads);
+    };
+    std::vector<Index> slot(static_cast<std::size_t>(threads) * maxClasses, 0);
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int t = 0; t < threads; ++t) {
+        Index* counts = slot.data() + static_cast<std::ptrdiff_t>(t) * maxClasses;
+        for (Index i = chunkBegin(t); i < chunkBegin(t + 1); ++i) {
+            const double r = 0.5 * (hiOf(i) - loOf(i)).norm();
+            int c = maxClasses - 1;
+            if (r > largest * kMinClassRatio) {
+                // floor(log2(largest / r)): ilogb is exact and cheaper than log2 (the ratio is
+                // >= 1; NaN only if the half-diagonals overflowed, then class 0).
+                const double ratio = largest / r;
+                c = !(ratio >= 2.0) ? 0 : std::min(maxClasses - 1, std::ilogb(ratio));
+            }
+            classOf[i] = static_cast<std::uint8_t>(c);
+            ++counts[c];
         }
-        classOf[i] = static_cast<std::uint8_t>(c);
     }
     std::vector<Index> start(maxClasses + 1, 0);
-    for (Index i = 0; i < n; ++i) {
-        ++start[classOf[i] + 1];
-    }
-    for (int c = 0; c < maxClasses; ++c) {
-        start[c + 1] += start[c];
-    }
-    std::vector<Index> fill(start.begin(), start.end() - 1);
-    for (Index i = 0; i < n; ++i) {
-        const Index k = fill[classOf[i]]++;
-        original[k] = i;
-        const Eigen::Vector3d l = loOf(i);
-        const Eigen::Vector3d h = hiOf(i);
-        if (floatMode) {
-            for (int d = 0; d < 3; ++d) {
-                floatBox[k].lo[d] = static_cast<float>(l[d]);  // exact: read from floats
-                floatBox[k].hi[d] = static_cast<float>(h[d]);
+    {
+        Index next = 0;
+        for (int c = 0; c < maxClasses; ++c) {
+            start[c] = next;
+            for (int t = 0; t < threads; ++t) {
+                Index& cell = slot[static_cast<std::size_t>(t) * maxClasses + c];
+                const Index countHere = cell;
+                cell = next;
+                next += countHere;
             }
-        } else {
-            lo.col(k) = l;
-            hi.col(k) = h;
+        }
+        start[maxClasses] = next;
+    }
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int t = 0; t < threads; ++t) {
+        Index* fill = slot.data() + static_cast<std::ptrdiff_t>(t) * maxClasses;
+        for (Index i = chunkBegin(t); i < chunkBegin(t + 1); ++i) {
+            const Index k = fill[classOf[i]]++;
+            original[k] = i;
+            const Eigen::Vector3d l = loOf(i);
+            const Eigen::Vector3d h = hiOf(i);
+            if (floatMode) {
+                for (int d = 0; d < 3; ++d) {
+                    floatBox[k].lo[d] = static_cast<float>(l[d]);  // exact: read from floats
+                    floatBox[k].hi[d] = static_cast<float>(h[d]);
+                }
+            } else {
+                lo.col(k) = l;
+                hi.col(k) = h;
+            }
         }
     }
     for (int c = 0; c < maxClasses; ++c) {
