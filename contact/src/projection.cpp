@@ -180,10 +180,25 @@ Monomials monomialForm(const SegmentNodes& s) noexcept {
     }
     const bool line = parametricDim(s.type) == 1;
     std::array<Vector3d, 9> f;  // f[3 (i + 1) + (j + 1)] = y(i, j)
+    // Where a node sits on a sample point (Line3, Quad8, Quad9), y there is that node: the shape
+    // functions are exactly 1 and 0 at the nodes, so this is the value position() would return.
+    std::array<bool, 9> atNode{};
+    if (!isTriangle(s.type)) {
+        for (int k = 0; k < nodeCount(s.type); ++k) {
+            const Vector2d r = nodeLocalCoordinates(s.type, k);
+            const int cell = 3 * (static_cast<int>(r[0]) + 1) + (static_cast<int>(r[1]) + 1);
+            f[cell] = s.x[k];
+            atNode[cell] = true;
+        }
+    }
     for (int i = -1; i <= 1; ++i) {
         for (int j = -1; j <= 1; ++j) {
-            f[3 * (i + 1) + (j + 1)] =
-                line && j != 0 ? Vector3d::Zero().eval() : position(s, Vector2d(i, j));
+            const int cell = 3 * (i + 1) + (j + 1);
+            if (line && j != 0) {
+                f[cell].setZero();
+            } else if (!atNode[cell]) {
+                f[cell] = position(s, Vector2d(i, j));
+            }
         }
     }
     // Rule along eta for each xi sample, then along xi for each eta coefficient.
