@@ -147,13 +147,22 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     const double capture = capture_;
     const bool check = haveList_ && skin_ > 0.0;  // skin 0: rebuild every update (SearchOptions)
     const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
+    // Node mode, while the list is reused: the master OBBs keep the axes of an earlier update and
+    // only their centres and extents follow the segments (no face frame, no quaternion). The
+    // result does not depend on the axes: any box that encloses the buffered segment makes
+    // projectNodes' OBB test and lower bound valid (see there), so the pairs stay those of a fresh
+    // search; only the OBB survivor count may differ. The axes are renewed on the first update after
+    // a rebuild, so they are never older than one list. Segment mode: the SAT verdict on the OBBs
+    // defines the pairs, so its axes are always the face frame of now.
+    const bool keepAxes = nodeMode && check && keepAxes_;
     // The buffered AABB of a segment (returned) and its OBB (stored at obb3[i] or obb2[i]).
     const auto segmentBoxes = [&](const SegmentNodes& seg, std::vector<PackedObb3>& obb3,
-                                  std::vector<Obb2>& obb2, Index i) {
+                                  std::vector<Obb2>& obb2, Index i, bool keep) {
         double pad = 0.0;
         const Aabb3 box = detail::bufferedAabb(seg, capture, pad);
         if (dim_ == 3) {
-            obb3[i] = detail::packedBufferedObb3(seg, capture, pad);
+            obb3[i] = keep ? detail::packedBufferedObb3Along(seg, capture, pad, obb3[i].rotation)
+                           : detail::packedBufferedObb3(seg, capture, pad);
         } else {
             obb2[i] = detail::bufferedObb2(seg, capture, pad);
         }
@@ -165,7 +174,8 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     {
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
-            const Aabb3 box = segmentBoxes(gatherSegment(master, j, x), masterObb3_, masterObb2_, j);
+            const Aabb3 box =
+                segmentBoxes(gatherSegment(master, j, x), masterObb3_, masterObb2_, j, keepAxes);
             if (nodeMode) {
                 masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
             } else {
@@ -188,7 +198,8 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 }
                 continue;
             }
-            const Aabb3 box = segmentBoxes(gatherSegment(slave, k, x), slaveObb3_, slaveObb2_, k);
+            const Aabb3 box =
+                segmentBoxes(gatherSegment(slave, k, x), slaveObb3_, slaveObb2_, k, false);
             slaveLo_.col(k) = box.lo;
             slaveHi_.col(k) = box.hi;
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
@@ -596,6 +607,7 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
         narrowPhase(stats);
         collectSegmentPairs(stats);
     }
+    keepAxes_ = !stats.rebuilt;  // after a rebuild, the next update renews the OBB axes
     return stats;
 }
 

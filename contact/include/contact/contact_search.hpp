@@ -74,7 +74,9 @@ struct UpdateStats {
     /// pairs whose buffered AABBs overlap now (node mode: the boxes rounded outward to float)
     long long candidates = 0;
     /// Candidates whose buffered OBBs overlap (SAT). Node mode: the OBB test runs lazily, for the
-    /// candidates visited nearest-first until no other can be closer; those that passed.
+    /// candidates visited nearest-first until no other can be closer; those that passed. On a
+    /// reused list the master OBBs keep earlier axes, so this count (not the pairs) may differ
+    /// from a fresh search's.
     long long satSurvivors = 0;
     /// Node mode: closest-point computations made.
     long long projections = 0;
@@ -179,6 +181,7 @@ private:
     double skin_ = 0.0;
     double meanMasterSize_ = 0.0;
     bool haveList_ = false;
+    bool keepAxes_ = false;  // node mode: the next reuse may keep the master OBB axes (computeBoxes)
 
     // Slave items: nodes (node mode) or segments (segment mode).
     std::vector<Index> slaveNodes_;

@@ -198,8 +198,15 @@ void quaternionOf(const Eigen::Matrix3d& r, float* out) noexcept {
 // The buffered OBB with the axes rounded to a float quaternion first: its extents are taken along
 // exactly the axes unpackObb() rebuilds, so it encloses the segment grown by capture + pad.
 PackedObb3 packedBufferedObb3(const SegmentNodes& s, double capture, double pad) noexcept {
+    float rotation[4];
+    quaternionOf(faceAxes(s), rotation);
+    return packedBufferedObb3Along(s, capture, pad, rotation);
+}
+
+PackedObb3 packedBufferedObb3Along(const SegmentNodes& s, double capture, double pad,
+                                   const float* rotation) noexcept {
     PackedObb3 p;
-    quaternionOf(faceAxes(s), p.rotation);
+    std::copy(rotation, rotation + 4, p.rotation);
     const Obb3 box = segmentObb3dAlong(s, rotationOf(p.rotation), capture + pad);
     for (int k = 0; k < 3; ++k) {
         p.centre[k] = box.center[k];

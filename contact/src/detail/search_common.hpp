@@ -44,6 +44,10 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 /// rounded up to float, so the box still encloses the segment grown by capture + pad.
 [[nodiscard]] PackedObb3 packedBufferedObb3(const SegmentNodes& s, double capture,
                                             double pad) noexcept;
+/// The same along the axes of a given float quaternion (any rotation gives an enclosing box; the
+/// face frame gives the tightest one).
+[[nodiscard]] PackedObb3 packedBufferedObb3Along(const SegmentNodes& s, double capture, double pad,
+                                                 const float* rotation) noexcept;
 
 /// The rotation matrix of a float quaternion (x, y, z, w): orthonormal to double rounding.
 /// One compiled definition, so packing and every unpacking see the same axes.
