@@ -231,10 +231,10 @@ struct NodalGeometry {
     }
 };
 
-// The same from the monomial form: a few multiply-adds (bilinear for Quad4), no shape functions.
+// The same from the monomial form: a few multiply-adds, no shape functions.
 struct MonomialGeometry {
     const Monomials& m;
-    int degree;  // highest power of xi and of eta: 1 for Quad4, 2 otherwise
+    static constexpr int degree = 2;  // highest power of xi and of eta (Quad4: BilinearGeometry)
     [[nodiscard]] LocalGeometry at(const Vector2d& xi) const noexcept {
         const double pu[3] = {1.0, xi[0], xi[0] * xi[0]};
         const double pv[3] = {1.0, xi[1], xi[1] * xi[1]};
@@ -1029,7 +1029,7 @@ Minimum closestMinimum(const Shifted& sh) noexcept {
             return activeSetNewton(sh, BilinearGeometry{mono}, start);
         }
     } else if (singleMinimum(type, mono, sh.q, start)) {
-        const MonomialGeometry geometry{mono, type == SegmentType::Quad4 ? 1 : 2};
+        const MonomialGeometry geometry{mono};
         return activeSetNewton(sh, geometry, start);
     }
     // Local search from each seed; keep the closest result (the first on a tie: deterministic).
