@@ -937,11 +937,10 @@ Projection finish(const SegmentNodes& s, const Shifted& sh, const Vector2d& xi,
                   bool converged) noexcept {
     Projection out;
     out.xi = xi;
-    const ShapeFunctions f = shapeFunctions(s.type, xi);
-    out.N = f.N;
+    out.N = shapeValues(s.type, xi);
     Vector3d y = Vector3d::Zero();
     for (int i = 0; i < nodeCount(s.type); ++i) {
-        y += f.N[i] * sh.s.x[i];
+        y += out.N[i] * sh.s.x[i];
     }
     const Vector3d d = sh.q - y;  // p - point
     out.point = s.x[0] + y;
@@ -1053,12 +1052,7 @@ ClosestXi closestXi(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept {
     const Shifted sh = shiftToNode0(s, p);
     const Minimum m = closestMinimum(sh);
     // The distance exactly as projectionAt() computes it.
-    const ShapeFunctions f = shapeFunctions(s.type, m.xi);
-    Vector3d y = Vector3d::Zero();
-    for (int i = 0; i < nodeCount(s.type); ++i) {
-        y += f.N[i] * sh.s.x[i];
-    }
-    return {m.xi, (sh.q - y).norm(), m.converged};
+    return {m.xi, (sh.q - position(sh.s, m.xi)).norm(), m.converged};
 }
 
 Projection projectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,

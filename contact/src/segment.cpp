@@ -29,6 +29,9 @@ constexpr int kQ9b[9] = {0, 0, 2, 2, 0, 1, 2, 1, 1};
 constexpr double kQuadXi[4] = {-1.0, 1.0, 1.0, -1.0};
 constexpr double kQuadEta[4] = {-1.0, -1.0, 1.0, 1.0};
 
+// kDerivatives false: the values N alone (the derivative arrays stay zero), with the same
+// arithmetic for N, so N is bit for bit the same either way.
+template <bool kDerivatives>
 void quad9(double xi, double eta, ShapeFunctions& f) noexcept {
     const Lagrange1d a = lagrange1d(xi);
     const Lagrange1d b = lagrange1d(eta);
@@ -36,41 +39,49 @@ void quad9(double xi, double eta, ShapeFunctions& f) noexcept {
         const int ia = kQ9a[i];
         const int ib = kQ9b[i];
         f.N[i] = a.l[ia] * b.l[ib];
-        f.dXi[i] = a.d[ia] * b.l[ib];
-        f.dEta[i] = a.l[ia] * b.d[ib];
-        f.dXiXi[i] = a.dd[ia] * b.l[ib];
-        f.dXiEta[i] = a.d[ia] * b.d[ib];
-        f.dEtaEta[i] = a.l[ia] * b.dd[ib];
+        if constexpr (kDerivatives) {
+            f.dXi[i] = a.d[ia] * b.l[ib];
+            f.dEta[i] = a.l[ia] * b.d[ib];
+            f.dXiXi[i] = a.dd[ia] * b.l[ib];
+            f.dXiEta[i] = a.d[ia] * b.d[ib];
+            f.dEtaEta[i] = a.l[ia] * b.dd[ib];
+        }
     }
 }
 
 // Serendipity Quad8 = Quad9 whose centre node is x(0,0) = -1/4 sum(corners) + 1/2 sum(midsides),
 // so N8_i = N9_i + c_i N9_centre. Exact: the serendipity space lies inside the biquadratic one.
+template <bool kDerivatives>
 void quad8(double xi, double eta, ShapeFunctions& f) noexcept {
-    quad9(xi, eta, f);
+    quad9<kDerivatives>(xi, eta, f);
     for (int i = 0; i < 8; ++i) {
         const double c = i < 4 ? -0.25 : 0.5;
         f.N[i] += c * f.N[8];
-        f.dXi[i] += c * f.dXi[8];
-        f.dEta[i] += c * f.dEta[8];
-        f.dXiXi[i] += c * f.dXiXi[8];
-        f.dXiEta[i] += c * f.dXiEta[8];
-        f.dEtaEta[i] += c * f.dEtaEta[8];
+        if constexpr (kDerivatives) {
+            f.dXi[i] += c * f.dXi[8];
+            f.dEta[i] += c * f.dEta[8];
+            f.dXiXi[i] += c * f.dXiXi[8];
+            f.dXiEta[i] += c * f.dXiEta[8];
+            f.dEtaEta[i] += c * f.dEtaEta[8];
+        }
     }
     f.N[8] = f.dXi[8] = f.dEta[8] = f.dXiXi[8] = f.dXiEta[8] = f.dEtaEta[8] = 0.0;
 }
 
+template <bool kDerivatives>
 void tri6(double xi, double eta, ShapeFunctions& f) noexcept {
     const double l1 = 1.0 - xi - eta;
     const double l2 = xi;
     const double l3 = eta;
     f.N = {l1 * (2 * l1 - 1), l2 * (2 * l2 - 1), l3 * (2 * l3 - 1), 4 * l1 * l2, 4 * l2 * l3,
            4 * l3 * l1};
-    f.dXi = {-(4 * l1 - 1), 4 * l2 - 1, 0.0, 4 * (l1 - l2), 4 * l3, -4 * l3};
-    f.dEta = {-(4 * l1 - 1), 0.0, 4 * l3 - 1, -4 * l2, 4 * l2, 4 * (l1 - l3)};
-    f.dXiXi = {4, 4, 0, -8, 0, 0};
-    f.dXiEta = {4, 0, 0, -4, 4, -4};
-    f.dEtaEta = {4, 0, 4, 0, 0, -8};
+    if constexpr (kDerivatives) {
+        f.dXi = {-(4 * l1 - 1), 4 * l2 - 1, 0.0, 4 * (l1 - l2), 4 * l3, -4 * l3};
+        f.dEta = {-(4 * l1 - 1), 0.0, 4 * l3 - 1, -4 * l2, 4 * l2, 4 * (l1 - l3)};
+        f.dXiXi = {4, 4, 0, -8, 0, 0};
+        f.dXiEta = {4, 0, 0, -4, 4, -4};
+        f.dEtaEta = {4, 0, 4, 0, 0, -8};
+    }
 }
 
 // Largest coordinate difference between the first corner and the others: a cheap length scale.
@@ -85,7 +96,10 @@ double nodeSpread(const SegmentNodes& s) noexcept {
 
 }  // namespace
 
-ShapeFunctions shapeFunctions(SegmentType type, const Eigen::Vector2d& xi) noexcept {
+namespace {
+
+template <bool kDerivatives>
+ShapeFunctions shapeFunctionsOf(SegmentType type, const Eigen::Vector2d& xi) noexcept {
     ShapeFunctions f;
     const double s = xi[0];
     const double t = xi[1];
@@ -109,7 +123,7 @@ ShapeFunctions shapeFunctions(SegmentType type, const Eigen::Vector2d& xi) noexc
         f.dXi = {-1.0, 1.0, 0.0};
         f.dEta = {-1.0, 0.0, 1.0};
         break;
-    case SegmentType::Tri6: tri6(s, t, f); break;
+    case SegmentType::Tri6: tri6<kDerivatives>(s, t, f); break;
     case SegmentType::Quad4:
         for (int i = 0; i < 4; ++i) {
             const double a = 1.0 + kQuadXi[i] * s;
@@ -120,18 +134,29 @@ ShapeFunctions shapeFunctions(SegmentType type, const Eigen::Vector2d& xi) noexc
             f.dXiEta[i] = 0.25 * kQuadXi[i] * kQuadEta[i];
         }
         break;
-    case SegmentType::Quad8: quad8(s, t, f); break;
-    case SegmentType::Quad9: quad9(s, t, f); break;
+    case SegmentType::Quad8: quad8<kDerivatives>(s, t, f); break;
+    case SegmentType::Quad9: quad9<kDerivatives>(s, t, f); break;
     }
     return f;
 }
 
+}  // namespace
+
+ShapeFunctions shapeFunctions(SegmentType type, const Eigen::Vector2d& xi) noexcept {
+    return shapeFunctionsOf<true>(type, xi);
+}
+
+std::array<double, kMaxSegmentNodes> shapeValues(SegmentType type,
+                                                 const Eigen::Vector2d& xi) noexcept {
+    return shapeFunctionsOf<false>(type, xi).N;
+}
+
 Eigen::Vector3d position(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept {
-    const ShapeFunctions f = shapeFunctions(s.type, xi);
+    const std::array<double, kMaxSegmentNodes> N = shapeValues(s.type, xi);
     Eigen::Vector3d x = Eigen::Vector3d::Zero();
     const int n = nodeCount(s.type);
     for (int i = 0; i < n; ++i) {
-        x += f.N[i] * s.x[i];
+        x += N[i] * s.x[i];
     }
     return x;
 }

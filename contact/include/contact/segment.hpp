@@ -27,6 +27,9 @@ struct ShapeFunctions {
 /// Lines and quads use xi, eta in [-1, 1]; triangles use area coordinates (N = 1 - xi - eta, xi, eta
 /// for the corners). Pure; evaluates outside the domain too (extrapolation).
 [[nodiscard]] ShapeFunctions shapeFunctions(SegmentType type, const Eigen::Vector2d& xi) noexcept;
+/// The values N alone, bit for bit those of shapeFunctions() (no derivatives computed).
+[[nodiscard]] std::array<double, kMaxSegmentNodes> shapeValues(SegmentType type,
+                                                               const Eigen::Vector2d& xi) noexcept;
 
 /// Position x(xi) = sum_i N_i(xi) x_i.
 [[nodiscard]] Eigen::Vector3d position(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept;
