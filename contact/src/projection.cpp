@@ -529,40 +529,33 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
             }
         }
     }
-    // Second-derivative coefficients d_n of y_xixi, y_xieta, y_etaeta (by monomial index n).
-    std::array<std::array<Vector3d, 9>, 3> d;
-    for (auto& dd : d) {
-        for (Vector3d& v : dd) {
-            v.setZero();
+    // Every second-derivative coefficient is w c_m with w in {1, 2, 4} (y_xixi: 2 c_{2,b};
+    // y_xieta: a b c_{a,b}; y_etaeta: 2 c_{a,2}), and scaling by a power of two is exact, so each
+    // bound is a weighted sum of S_m = sum_k |c'_k . c_m| (c'_0 = c_0 - q).
+    const Vector3d c0q = m.c[0] - q;
+    const auto dotSum = [&](int mono) {
+        double sum = 0.0;
+        for (int a = 0; a <= aMax; ++a) {
+            for (int b = 0; b <= bMax; ++b) {
+                const Vector3d& ck = a + b == 0 ? c0q : m.c[3 * a + b];
+                sum += std::abs(ck.dot(m.c[mono]));
+            }
         }
-    }
+        return sum;
+    };
+    std::array<double, 3> bound{};
     for (int a = 0; a <= aMax; ++a) {
         for (int b = 0; b <= bMax; ++b) {
-            const Vector3d& c = m.c[3 * a + b];
-            if (a == 2) {
-                d[0][b] += 2.0 * c;
-            }
-            if (a >= 1 && b >= 1) {
-                d[1][3 * (a - 1) + (b - 1)] += double(a * b) * c;
-            }
-            if (b == 2) {
-                d[2][3 * a] += 2.0 * c;
-            }
-        }
-    }
-    const Vector3d c0q = m.c[0] - q;
-    std::array<double, 3> bound{};
-    for (int uv = 0; uv < 3; ++uv) {
-        for (int n = 0; n < 9; ++n) {
-            if (d[uv][n].isZero(0.0)) {
+            const bool xixi = a == 2;
+            const bool xieta = a >= 1 && b >= 1;
+            const bool etaeta = b == 2;
+            if (!(xixi || xieta || etaeta)) {
                 continue;
             }
-            for (int a = 0; a <= aMax; ++a) {
-                for (int b = 0; b <= bMax; ++b) {
-                    const Vector3d& ck = a + b == 0 ? c0q : m.c[3 * a + b];
-                    bound[uv] += std::abs(ck.dot(d[uv][n]));
-                }
-            }
+            const double sm = dotSum(3 * a + b);
+            bound[0] += xixi ? 2.0 * sm : 0.0;
+            bound[1] += xieta ? double(a * b) * sm : 0.0;
+            bound[2] += etaeta ? 2.0 * sm : 0.0;
         }
     }
     // Smallest singular value of J(centre) and the linearized start.
