@@ -129,7 +129,10 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     survivorCount_.assign(nodeMode ? 0 : s, 0);
     survivors_.clear();
     threadOrder_.resize(options_.threads);
-    blockPairs_.assign(nodeMode ? static_cast<std::size_t>((s + kPairBlock - 1) / kPairBlock) : 0, 0);
+    // Blocks of slave nodes for the threads: at least 16 per thread where the nodes allow (64
+    // nodes or more each), so the dynamic schedule balances them on small surfaces; at most 1024.
+    pairBlock_ = std::clamp<Index>(s / (16 * options_.threads), 64, 1024);
+    blockPairs_.assign(nodeMode ? static_cast<std::size_t>((s + pairBlock_ - 1) / pairBlock_) : 0, 0);
     detail::reservePairs(pairs_, nodeMode ? s : 0);
 }
 
@@ -460,7 +463,7 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
 // Both shrunk boxes still enclose the segment, with the rounding pad to spare, so each lower bound
 // is below any computed distance to its segment: a skipped segment is provably farther than the
 // best (never tied), and the result is the exhaustive one. One thread writes each pair at the next
-// free column. Threads take blocks of kPairBlock nodes; a block's pairs go to its own columns from
+// free column. Threads take blocks of pairBlock_ nodes; a block's pairs go to its own columns from
 // its first node's column on, and the blocks are closed up afterwards (whole runs of columns moved
 // per array, detail::compactPairBlocks), so the order is by node whatever the thread count.
 void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
@@ -481,8 +484,8 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
         order.swap(threadOrder_[threadIndex()]);
 #pragma omp for schedule(dynamic, 1)
         for (Index block = 0; block < blocks; ++block) {
-            const Index begin = block * kPairBlock;
-            const Index end = std::min(s, begin + kPairBlock);
+            const Index begin = block * pairBlock_;
+            const Index end = std::min(s, begin + pairBlock_);
             Index col = inOrder ? next : begin;
             for (Index k = begin; k < end; ++k) {
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
@@ -543,7 +546,7 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
         threadOrder_[threadIndex()].swap(order);
     }
     const Index count =
-        inOrder ? next : detail::compactPairBlocks(pairs_, blockPairs_, kPairBlock, options_.threads);
+        inOrder ? next : detail::compactPairBlocks(pairs_, blockPairs_, pairBlock_, options_.threads);
     ProjectionStatus worst = ProjectionStatus::kConverged;
     for (Index i = 0; i < count; ++i) {
         worst = std::max(worst, pairs_.status[i]);

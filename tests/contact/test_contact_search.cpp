@@ -506,7 +506,7 @@ TEST(ContactSearch, NodeModeReuseWithTurningMastersEqualsFreshSearch) {
 }
 
 // Bit-identical results, in the same order, for 1 and 2 threads; node mode also with many blocks
-// of work (kPairBlock slave nodes each), some of whose nodes find no pair, so blocks must be closed
+// of work (64 to 1024 slave nodes each), some of whose nodes find no pair, so blocks must be closed
 // up, in 3D and 2D.
 TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
     std::mt19937 rng(8);

@@ -212,7 +212,7 @@ private:
     // Node mode, per thread: (lower bound, master) of one node's survivors.
     std::vector<std::vector<std::pair<double, Index>>> threadOrder_;
     // Node mode: slave nodes per block of work, and the pairs each block found (threads > 1).
-    static constexpr Index kPairBlock = 1024;
+    Index pairBlock_ = 1024;
     std::vector<Index> blockPairs_;
     // Candidates of each chunk of slave items during a rebuild with threads (freed after it).
     std::vector<std::vector<Index>> threadPairs_;
