@@ -250,7 +250,8 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
     std::vector<Index> slot(static_cast<std::size_t>(threads) * maxClasses, 0);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int t = 0; t < threads; ++t) {
-        Index* counts = slot.data() + static_cast<std::ptrdiff_t>(t) * maxClasses;
+        // Counted locally: the chunks' rows of `slot` share cache lines.
+        std::vector<Index> counts(static_cast<std::size_t>(maxClasses), 0);
         for (Index i = chunkBegin(t); i < chunkBegin(t + 1); ++i) {
             const double r = 0.5 * (hiOf(i) - loOf(i)).norm();
             int c = maxClasses - 1;
@@ -263,6 +264,8 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
             classOf[i] = static_cast<std::uint8_t>(c);
             ++counts[c];
         }
+        std::copy(counts.begin(), counts.end(),
+                  slot.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses);
     }
     std::vector<Index> start(maxClasses + 1, 0);
     {
@@ -280,7 +283,8 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
     }
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int t = 0; t < threads; ++t) {
-        Index* fill = slot.data() + static_cast<std::ptrdiff_t>(t) * maxClasses;
+        const auto row = slot.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses;
+        std::vector<Index> fill(row, row + maxClasses);
         for (Index i = chunkBegin(t); i < chunkBegin(t + 1); ++i) {
             const Index k = fill[classOf[i]]++;
             original[k] = i;
