@@ -308,13 +308,16 @@ void ContactSearch::treeCandidates() {
         tree_.build(masterFat_);
     }
     threadHits_.resize(options_.threads);
-    // Room for a list like the last one, so the list is not regrown (and over-allocated) by
-    // doubling every rebuild.
-    const std::size_t lastTotal = candMasters_.size();
-    candMasters_.clear();
-    candMasters_.reserve(lastTotal + lastTotal / 16);
     const int nt = options_.threads;
     const Index chunks = nt == 1 ? 1 : std::min<Index>(std::max<Index>(s, 1), 16 * nt);
+    // Room for a list like the last one, so the list is not regrown (and over-allocated) by
+    // doubling every rebuild. With chunks, the list keeps its length until they are copied in.
+    const std::size_t lastTotal = candMasters_.size();
+    if (chunks == 1) {
+        candMasters_.clear();
+        candMasters_.reserve(lastTotal + lastTotal / 16);
+    }
+    const std::size_t chunkGuess = lastTotal / static_cast<std::size_t>(chunks) + 64;
     threadPairs_.resize(static_cast<std::size_t>(chunks));
 #pragma omp parallel num_threads(nt)
     {
@@ -324,6 +327,9 @@ void ContactSearch::treeCandidates() {
         std::vector<Index> hits;
         hits.swap(threadHits_[t]);
         std::vector<Index> local;
+        if (chunks > 1) {
+            local.reserve(chunkGuess);
+        }
 #pragma omp for schedule(dynamic, 1)
         for (Index chunk = 0; chunk < chunks; ++chunk) {
             std::vector<Index>& out = chunks == 1 ? candMasters_ : local;
@@ -354,24 +360,39 @@ void ContactSearch::treeCandidates() {
                 candOffsets_[k + 1] = static_cast<Index>(out.size() - first);
             }
             if (chunks > 1) {
-                threadPairs_[chunk].assign(local.begin(), local.end());
+                threadPairs_[chunk].swap(local);  // handed over whole; a fresh buffer next
+                local.clear();
+                local.reserve(chunkGuess);
             }
         }
         threadHits_[t].swap(hits);
     }
     candOffsets_[0] = 0;
-    for (Index k = 0; k < s; ++k) {
-        candOffsets_[k + 1] += candOffsets_[k];
-    }
-    if (chunks > 1) {
-        candMasters_.resize(static_cast<std::size_t>(candOffsets_[s]));
-        std::size_t filled = 0;
-        for (auto& part : threadPairs_) {
-            std::copy(part.begin(), part.end(),
-                      candMasters_.begin() + static_cast<std::ptrdiff_t>(filled));
-            filled += part.size();
-            std::vector<Index>().swap(part);  // copied: free it
+    if (chunks == 1) {
+        for (Index k = 0; k < s; ++k) {
+            candOffsets_[k + 1] += candOffsets_[k];
         }
+        return;
+    }
+    // Each chunk's first slot from the sizes of the chunks before; then, on the threads, each
+    // chunk's offsets and candidates go into place.
+    std::vector<Index> chunkStart(static_cast<std::size_t>(chunks) + 1, 0);
+    for (Index chunk = 0; chunk < chunks; ++chunk) {
+        chunkStart[chunk + 1] = chunkStart[chunk] + static_cast<Index>(threadPairs_[chunk].size());
+    }
+    candMasters_.resize(static_cast<std::size_t>(chunkStart[chunks]));
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+    for (Index chunk = 0; chunk < chunks; ++chunk) {
+        const Index begin = static_cast<Index>(static_cast<long long>(s) * chunk / chunks);
+        const Index end = static_cast<Index>(static_cast<long long>(s) * (chunk + 1) / chunks);
+        Index running = chunkStart[chunk];
+        for (Index k = begin; k < end; ++k) {
+            running += candOffsets_[k + 1];
+            candOffsets_[k + 1] = running;
+        }
+        std::vector<Index>& part = threadPairs_[chunk];
+        std::copy(part.begin(), part.end(), candMasters_.begin() + chunkStart[chunk]);
+        std::vector<Index>().swap(part);  // copied: free it
     }
 }
 
