@@ -126,8 +126,7 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     slaveObb3_.assign(dim_ == 3 ? slaveObbs : 0, PackedObb3{});
     slaveObb2_.assign(dim_ == 2 ? slaveObbs : 0, Obb2{});
     candOffsets_.assign(static_cast<std::size_t>(s) + 1, 0);
-    survivorCount_.assign(nodeMode ? 0 : s, 0);
-    survivors_.clear();
+    survivor_.clear();
     threadOrder_.resize(options_.threads);
     // Blocks of slave nodes for the threads: at least 16 per thread where the nodes allow (64
     // nodes or more each), so the dynamic schedule balances them on small surfaces; at most 1024.
@@ -273,7 +272,7 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
         candMasters_.shrink_to_fit();
     }
     if (!nodeMode) {
-        survivors_.resize(total);
+        survivor_.resize(total);
     }
     haveList_ = true;
     return swept;
@@ -433,8 +432,8 @@ void ContactSearch::sweepCandidates() {
 
 // Segment mode narrow phase: for every listed pair, the exact buffered-AABB test, then the OBB
 // SAT (4 or 15 axes; in 3D first a point common to both boxes, detail::overlapWitness, which
-// settles most overlapping pairs without the master's axes). Survivors go to the candidate's own
-// slots, so slave items are independent and threads never share output.
+// settles most overlapping pairs without the master's axes). Each candidate's survivor flag is
+// its own byte, so slave items are independent and threads never share output.
 void ContactSearch::narrowPhase(UpdateStats& stats) {
     const auto t0 = Clock::now();
     long long candidates = 0;
@@ -442,12 +441,12 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
 #pragma omp parallel for num_threads(options_.threads) schedule(dynamic, 256) \
     reduction(+ : candidates, survivors)
     for (Index k = 0; k < numSlaveItems_; ++k) {
-        Index n = 0;
         const Index first = candOffsets_[k];
         const Index last = candOffsets_[k + 1];
         const Obb3 slaveObb = dim_ == 3 ? detail::unpackObb(slaveObb3_[k]) : Obb3{};
         for (Index c = first; c < last; ++c) {
             const Index j = candMasters_[c];
+            survivor_[c] = 0;
             if ((slaveLo_.col(k).array() > masterHi_.col(j).array()).any() ||
                 (masterLo_.col(j).array() > slaveHi_.col(k).array()).any()) {
                 continue;
@@ -461,9 +460,8 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
                 continue;
             }
             ++survivors;
-            survivors_[first + n++] = j;
+            survivor_[c] = 1;
         }
-        survivorCount_[k] = n;
     }
     stats.candidates = candidates;
     stats.satSurvivors = survivors;
@@ -585,14 +583,17 @@ void ContactSearch::collectSegmentPairs(UpdateStats& stats) {
     const auto t0 = Clock::now();
     Index count = 0;
     for (Index k = 0; k < numSlaveItems_; ++k) {
-        for (Index c = candOffsets_[k]; c < candOffsets_[k] + survivorCount_[k]; ++c) {
+        for (Index c = candOffsets_[k]; c < candOffsets_[k + 1]; ++c) {
+            if (survivor_[c] == 0) {
+                continue;
+            }
             if (static_cast<std::size_t>(count) == pairs_.slave.size()) {
                 const std::size_t grown = std::max<std::size_t>(64, 2 * pairs_.slave.size());
                 pairs_.slave.resize(grown);
                 pairs_.master.resize(grown);
             }
             pairs_.slave[count] = k;
-            pairs_.master[count] = survivors_[c];
+            pairs_.master[count] = candMasters_[c];
             ++count;
         }
     }
@@ -643,7 +644,7 @@ std::size_t ContactSearch::memoryBytes() const noexcept {
     total += static_cast<std::size_t>(masterLo_.size() * 2 + slaveLo_.size() * 2) * sizeof(double);
     total += bytes(masterBox_) + bytes(masterFat_) + bytes(slaveFat_);
     total += bytes(masterObb3_) + bytes(masterObb2_) + bytes(slaveObb3_) + bytes(slaveObb2_);
-    total += bytes(candOffsets_) + bytes(candMasters_) + bytes(survivors_) + bytes(survivorCount_);
+    total += bytes(candOffsets_) + bytes(candMasters_) + bytes(survivor_);
     total += bytes(exclOffsets_) + bytes(exclNodes_) + bytes(slaveNodes_) + bytes(blockPairs_);
     for (const auto& v : threadPairs_) {
         total += bytes(v);

@@ -207,8 +207,8 @@ private:
     std::vector<std::vector<Index>> threadHits_;
     // Verlet candidate list: slave item k -> master segments, CSR (ascending in segment mode).
     std::vector<Index> candOffsets_, candMasters_;
-    // Segment mode: narrow-phase survivors, stored in the same slots as the candidates.
-    std::vector<Index> survivors_, survivorCount_;
+    // Segment mode: per candidate slot, 1 where the pair survived the narrow phase.
+    std::vector<std::uint8_t> survivor_;
     // Node mode, per thread: (lower bound, master) of one node's survivors.
     std::vector<std::vector<std::pair<double, Index>>> threadOrder_;
     // Node mode: slave nodes per block of work, and the pairs each block found (threads > 1).
