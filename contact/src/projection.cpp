@@ -489,6 +489,41 @@ Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi
 
 double powInt(double x, int n) noexcept { return n == 0 ? 1.0 : n == 1 ? x : x * x; }
 
+// The certificate's verdict: sigma (a lower bound of sigma_min(J) over D) squared against the bound
+// of the second-order term, with `start` made finite and put in D. gTrace = |J(centre)|_F^2.
+// Margin: the bounds are computed in floating point from rounded coefficients; 1e-8 relative is far
+// above that rounding (a few ulps of the node coordinates).
+bool certify(SegmentType type, const Vector2d& centre, double gTrace, double sigma,
+             double perturbation, Vector2d& start) noexcept {
+    if (!start.allFinite()) {
+        start = centre;
+    }
+    clampToDomain(type, start);
+    const double scale = gTrace + perturbation;
+    return sigma > 0.0 && sigma * sigma > perturbation + kCertificateMargin * scale;
+}
+
+// Faces: sigma = sigma_min(J(centre)) - eNorm with J(centre) = [jc0 jc1], and the start at the
+// linearized closest point (the centre where J(centre) is singular); rc = q - y(centre).
+bool certifyFace(SegmentType type, const Vector2d& centre, const Vector3d& jc0,
+                 const Vector3d& jc1, const Vector3d& rc, double eNorm, double perturbation,
+                 Vector2d& start) noexcept {
+    const double g00 = jc0.squaredNorm();
+    const double g11 = jc1.squaredNorm();
+    const double g01 = jc0.dot(jc1);
+    const double tr = g00 + g11;
+    const double det = g00 * g11 - g01 * g01;
+    const double lambdaMax = 0.5 * (tr + std::sqrt((g00 - g11) * (g00 - g11) + 4.0 * g01 * g01));
+    const double lambdaMin = lambdaMax > 0.0 ? std::max(det, 0.0) / lambdaMax : 0.0;
+    const double sigma = std::sqrt(lambdaMin) - eNorm;
+    const double b0 = jc0.dot(rc);
+    const double b1 = jc1.dot(rc);
+    start = det > 0.0 ? Vector2d(centre[0] + (g11 * b0 - g01 * b1) / det,
+                                 centre[1] + (g00 * b1 - g01 * b0) / det)
+                      : centre;
+    return certify(type, centre, g00 + g11, sigma, perturbation, start);
+}
+
 // Certificate that f(xi) = 1/2 |y(xi) - q|^2 has exactly one local minimum over the reference
 // domain D: its Hessian H = J^T J + [r . d2y/dxi_u dxi_v] is positive definite on all of D, so f
 // is strictly convex on the convex D, and the active-set Newton reaches the global minimum from
@@ -559,71 +594,30 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
         }
     }
     // Smallest singular value of J(centre) and the linearized start.
-    const double g00 = jc0.squaredNorm();
-    const double g11 = jc1.squaredNorm();
-    const double g01 = jc0.dot(jc1);
     const Vector3d rc = q - yc;
-    double sigma = 0.0;
-    double perturbation = 0.0;
     if (line) {
-        sigma = std::sqrt(g00) - e0;
-        perturbation = bound[0];
+        const double g00 = jc0.squaredNorm();
         start = Vector2d(g00 > 0.0 ? centre[0] + jc0.dot(rc) / g00 : centre[0], 0.0);
-    } else {
-        const double tr = g00 + g11;
-        const double det = g00 * g11 - g01 * g01;
-        const double lambdaMax = 0.5 * (tr + std::sqrt((g00 - g11) * (g00 - g11) + 4.0 * g01 * g01));
-        const double lambdaMin = lambdaMax > 0.0 ? std::max(det, 0.0) / lambdaMax : 0.0;
-        sigma = std::sqrt(lambdaMin) - std::sqrt(e0 * e0 + e1 * e1);
-        perturbation = std::sqrt(bound[0] * bound[0] + 2.0 * bound[1] * bound[1] +
-                                 bound[2] * bound[2]);
-        const double b0 = jc0.dot(rc);
-        const double b1 = jc1.dot(rc);
-        start = det > 0.0 ? Vector2d(centre[0] + (g11 * b0 - g01 * b1) / det,
-                                     centre[1] + (g00 * b1 - g01 * b0) / det)
-                          : centre;
+        return certify(type, centre, g00 + jc1.squaredNorm(), std::sqrt(g00) - e0, bound[0], start);
     }
-    if (!start.allFinite()) {
-        start = centre;
-    }
-    clampToDomain(type, start);
-    // Margin: the bounds are computed in floating point from rounded coefficients; 1e-8 relative
-    // is far above that rounding (a few ulps of the node coordinates).
-    const double scale = jc0.squaredNorm() + jc1.squaredNorm() + perturbation;
-    return sigma > 0.0 && sigma * sigma > perturbation + kCertificateMargin * scale;
+    const double perturbation =
+        std::sqrt(bound[0] * bound[0] + 2.0 * bound[1] * bound[1] + bound[2] * bound[2]);
+    return certifyFace(type, centre, jc0, jc1, rc, std::sqrt(e0 * e0 + e1 * e1), perturbation,
+                       start);
 }
 
 // singleMinimum for a Quad4, written out: centre (0, 0), J(centre) = [c3 c1], e0 = e1 = |c4|, and
 // the only second derivative is y_xieta = c4. The same operations in the same order as the general
 // loops, so the verdict and the start are bit for bit the same.
 bool singleMinimumQuad4(const Monomials& m, const Vector3d& q, Vector2d& start) noexcept {
-    const Vector3d& jc0 = m.c[3];
-    const Vector3d& jc1 = m.c[1];
     const Vector3d& c4 = m.c[4];
     const double e = c4.norm();
     const Vector3d c0q = m.c[0] - q;
-    const double bound = ((std::abs(c0q.dot(c4)) + std::abs(jc1.dot(c4))) + std::abs(jc0.dot(c4))) +
+    const double bound = ((std::abs(c0q.dot(c4)) + std::abs(m.c[1].dot(c4))) +
+                          std::abs(m.c[3].dot(c4))) +
                          std::abs(c4.dot(c4));
-    const double g00 = jc0.squaredNorm();
-    const double g11 = jc1.squaredNorm();
-    const double g01 = jc0.dot(jc1);
-    const Vector3d rc = q - m.c[0];
-    const double tr = g00 + g11;
-    const double det = g00 * g11 - g01 * g01;
-    const double lambdaMax = 0.5 * (tr + std::sqrt((g00 - g11) * (g00 - g11) + 4.0 * g01 * g01));
-    const double lambdaMin = lambdaMax > 0.0 ? std::max(det, 0.0) / lambdaMax : 0.0;
-    const double sigma = std::sqrt(lambdaMin) - std::sqrt(e * e + e * e);
-    const double perturbation = std::sqrt(2.0 * bound * bound);
-    const double b0 = jc0.dot(rc);
-    const double b1 = jc1.dot(rc);
-    start = det > 0.0 ? Vector2d(0.0 + (g11 * b0 - g01 * b1) / det, 0.0 + (g00 * b1 - g01 * b0) / det)
-                      : Vector2d::Zero();
-    if (!start.allFinite()) {
-        start.setZero();
-    }
-    clampToDomain(SegmentType::Quad4, start);
-    const double scale = jc0.squaredNorm() + jc1.squaredNorm() + perturbation;
-    return sigma > 0.0 && sigma * sigma > perturbation + kCertificateMargin * scale;
+    return certifyFace(SegmentType::Quad4, Vector2d::Zero(), m.c[3], m.c[1], q - m.c[0],
+                       std::sqrt(e * e + e * e), std::sqrt(2.0 * bound * bound), start);
 }
 
 // Sample grids of the reference domain, as intervals per side: coarse for the usual case, fine when
