@@ -252,7 +252,8 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
     for (int t = 0; t < threads; ++t) {
         // Counted locally: the chunks' rows of `slot` share cache lines.
         std::vector<Index> counts(static_cast<std::size_t>(maxClasses), 0);
-        for (Index i = chunkBegin(t); i < chunkBegin(t + 1); ++i) {
+        const Index end = chunkBegin(t + 1);
+        for (Index i = chunkBegin(t); i < end; ++i) {
             const double r = 0.5 * (hiOf(i) - loOf(i)).norm();
             int c = maxClasses - 1;
             if (r > largest * kMinClassRatio) {
@@ -285,7 +286,8 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
     for (int t = 0; t < threads; ++t) {
         const auto row = slot.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses;
         std::vector<Index> fill(row, row + maxClasses);
-        for (Index i = chunkBegin(t); i < chunkBegin(t + 1); ++i) {
+        const Index end = chunkBegin(t + 1);
+        for (Index i = chunkBegin(t); i < end; ++i) {
             const Index k = fill[classOf[i]]++;
             original[k] = i;
             const Eigen::Vector3d l = loOf(i);

@@ -317,6 +317,9 @@ void ContactSearch::treeCandidates() {
         candMasters_.reserve(lastTotal + lastTotal / 16);
     }
     const std::size_t chunkGuess = lastTotal / static_cast<std::size_t>(chunks) + 64;
+    const auto chunkBegin = [&](Index chunk) {  // slave items [chunkBegin(c), chunkBegin(c + 1))
+        return static_cast<Index>(static_cast<long long>(s) * chunk / chunks);
+    };
     threadPairs_.resize(static_cast<std::size_t>(chunks));
 #pragma omp parallel num_threads(nt)
     {
@@ -333,9 +336,8 @@ void ContactSearch::treeCandidates() {
         for (Index chunk = 0; chunk < chunks; ++chunk) {
             std::vector<Index>& out = chunks == 1 ? candMasters_ : local;
             out.clear();
-            const Index begin = static_cast<Index>(static_cast<long long>(s) * chunk / chunks);
-            const Index end = static_cast<Index>(static_cast<long long>(s) * (chunk + 1) / chunks);
-            for (Index k = begin; k < end; ++k) {
+            const Index end = chunkBegin(chunk + 1);
+            for (Index k = chunkBegin(chunk); k < end; ++k) {
                 const std::size_t first = out.size();
                 const auto visit = [&](Index j) {
                     if (allowed(k, j)) {
@@ -382,10 +384,9 @@ void ContactSearch::treeCandidates() {
     candMasters_.resize(static_cast<std::size_t>(chunkStart[chunks]));
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
     for (Index chunk = 0; chunk < chunks; ++chunk) {
-        const Index begin = static_cast<Index>(static_cast<long long>(s) * chunk / chunks);
-        const Index end = static_cast<Index>(static_cast<long long>(s) * (chunk + 1) / chunks);
         Index running = chunkStart[chunk];
-        for (Index k = begin; k < end; ++k) {
+        const Index end = chunkBegin(chunk + 1);
+        for (Index k = chunkBegin(chunk); k < end; ++k) {
             running += candOffsets_[k + 1];
             candOffsets_[k + 1] = running;
         }
