@@ -94,10 +94,6 @@ double nodeSpread(const SegmentNodes& s) noexcept {
     return spread;
 }
 
-}  // namespace
-
-namespace {
-
 template <bool kDerivatives>
 ShapeFunctions shapeFunctionsOf(SegmentType type, const Eigen::Vector2d& xi) noexcept {
     ShapeFunctions f;
