@@ -509,7 +509,7 @@ void checkAgainstOracle(const PairCase<D>& c, VerdictStats& st, FailureLog& log)
     }
     const bool borderline = std::abs(o.margin) <= band;
     st.borderline += borderline ? 1 : 0;
-    // The verdict-only kernel (with its witness shortcut in 3D) agrees exactly, borderline or not.
+    // The verdict-only kernel agrees exactly, borderline or not.
     if (Dim<D>::overlap(a, b) == r.separated && log.report()) {
         ADD_FAILURE() << "satOverlap verdict differs from satDisjoint: " << describe(r)
                       << describe<D>(a, b);
