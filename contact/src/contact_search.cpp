@@ -483,9 +483,11 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
 // Both shrunk boxes still enclose the segment, with the rounding pad to spare, so each lower bound
 // is below any computed distance to its segment: a skipped segment is provably farther than the
 // best (never tied), and the result is the exhaustive one. One thread writes each pair at the next
-// free column. Threads take blocks of pairBlock_ nodes; a block's pairs go to its own columns from
-// its first node's column on, and the blocks are closed up afterwards (whole runs of columns moved
-// per array, detail::compactPairBlocks), so the order is by node whatever the thread count.
+// free column. Threads take blocks of pairBlock_ nodes; a block's closest points (slave, master, xi,
+// distance, convergence: 33 of the 209 bytes of a pair) go to its own columns from its first node's
+// column on; the blocks are closed up (whole runs of columns moved per array,
+// detail::compactPairBlocks), and the threads then fill the frames in place, so the order is by node
+// whatever the thread count and the large columns are written once.
 void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     const auto t0 = Clock::now();
     const Surface& master = *master_;
@@ -552,9 +554,14 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
                         bestJ = j;
                     }
                 }
-                if (bestJ != kNoIndex && best.distance <= capture) {
+                if (bestJ == kNoIndex || best.distance > capture) {
+                    continue;
+                }
+                if (inOrder) {
                     detail::storePair(pairs_, col++, slaveNodes_[k], bestJ,
                                       projectionAt(gatherSegment(master, bestJ, x), p, best));
+                } else {
+                    detail::storeClosest(pairs_, col++, slaveNodes_[k], bestJ, best);
                 }
             }
             if (inOrder) {
@@ -567,6 +574,16 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     }
     const Index count =
         inOrder ? next : detail::compactPairBlocks(pairs_, blockPairs_, pairBlock_, options_.threads);
+    if (!inOrder) {
+        // The closed-up closest points get their frames in place, each column by one thread.
+#pragma omp parallel for num_threads(options_.threads) schedule(static)
+        for (Index i = 0; i < count; ++i) {
+            const ClosestXi c = detail::loadClosest(pairs_, i);
+            const Index j = pairs_.master[i];
+            detail::storePair(pairs_, i, pairs_.slave[i], j,
+                              projectionAt(gatherSegment(master, j, x), x.node(pairs_.slave[i]), c));
+        }
+    }
     ProjectionStatus worst = ProjectionStatus::kConverged;
     for (Index i = 0; i < count; ++i) {
         worst = std::max(worst, pairs_.status[i]);

@@ -507,7 +507,7 @@ TEST(ContactSearch, NodeModeReuseWithTurningMastersEqualsFreshSearch) {
 
 // Bit-identical results, in the same order, for 1 and 2 threads; node mode also with many blocks
 // of work (64 to 1024 slave nodes each), some of whose nodes find no pair, so blocks must be closed
-// up, in 3D and 2D.
+// up before their frames are filled in, in 3D and 2D, on linear and quadratic masters.
 TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
     std::mt19937 rng(8);
     struct Run {
@@ -523,6 +523,8 @@ TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
                     SearchMode::kNodeToSegment, 0.5});
     runs.push_back({lines2d(rng, SegmentType::Line2, SegmentType::Line2, 500, 5000, 1.0),
                     SearchMode::kNodeToSegment, 12.0});
+    runs.push_back({wavyPlanes(rng, SegmentType::Quad8, SegmentType::Quad4, 30, 60, 0.05),
+                    SearchMode::kNodeToSegment, 0.5});
     for (const Run& r : runs) {
         const Model& m = r.m;
         ContactSearch one(optionsFor(m, r.mode, r.capture, 1));

@@ -326,6 +326,20 @@ void storePair(ContactPairs& pairs, Index col, Index slave, Index master,
     pairs.status[col] = pr.status;
 }
 
+void storeClosest(ContactPairs& pairs, Index col, Index slave, Index master,
+                  const ClosestXi& c) noexcept {
+    pairs.slave[col] = slave;
+    pairs.master[col] = master;
+    pairs.xi.col(col) = c.xi;
+    pairs.distance[col] = c.distance;
+    pairs.status[col] = c.converged ? ProjectionStatus::kConverged : ProjectionStatus::kNotConverged;
+}
+
+ClosestXi loadClosest(const ContactPairs& pairs, Index col) noexcept {
+    return {pairs.xi.col(col), pairs.distance[col],
+            pairs.status[col] == ProjectionStatus::kConverged};
+}
+
 Index compactPairBlocks(ContactPairs& pairs, const std::vector<Index>& count, Index blockSize,
                         int threads) noexcept {
     // Every column array as (first value, values per column, value size).
@@ -338,11 +352,8 @@ Index compactPairBlocks(ContactPairs& pairs, const std::vector<Index>& count, In
         return Column{data, static_cast<std::size_t>(perColumn), sizeof(*data)};
     };
     const Column columns[] = {
-        column(pairs.slave.data(), 1),         column(pairs.master.data(), 1),
-        column(pairs.xi.data(), 2),            column(pairs.point.data(), 3),
-        column(pairs.normal.data(), 3),        column(pairs.tangent1.data(), 3),
-        column(pairs.tangent2.data(), 3),      column(pairs.shape.data(), kMaxSegmentNodes),
-        column(pairs.gap.data(), 1),           column(pairs.distance.data(), 1),
+        column(pairs.xi.data(), 2),        column(pairs.distance.data(), 1),
+        column(pairs.slave.data(), 1),     column(pairs.master.data(), 1),
         column(pairs.status.data(), 1),
     };
     const int numColumns = static_cast<int>(std::size(columns));
