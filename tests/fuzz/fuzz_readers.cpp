@@ -15,17 +15,25 @@
 
 namespace {
 
-// The readers take paths (*INCLUDE resolves relative to them): write the input to a private file.
-std::string scratchPath() {
-    const char* dir = std::getenv("TMPDIR");
-    return std::string(dir != nullptr ? dir : "/tmp") + "/contact-fuzz-" + std::to_string(::getpid()) +
-           (FUZZ_FORMAT == 1 ? ".inp" : ".msh");
-}
+// The readers take paths (*INCLUDE resolves relative to them): the input goes to a private file,
+// removed when the process exits.
+struct ScratchFile {
+    std::string path;
+    ScratchFile() {
+        const char* dir = std::getenv("TMPDIR");
+        path = std::string(dir != nullptr ? dir : "/tmp") + "/contact-fuzz-" +
+               std::to_string(::getpid()) + (FUZZ_FORMAT == 1 ? ".inp" : ".msh");
+    }
+    ScratchFile(const ScratchFile&) = delete;
+    ScratchFile& operator=(const ScratchFile&) = delete;
+    ~ScratchFile() { std::remove(path.c_str()); }
+};
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    static const std::string path = scratchPath();
+    static const ScratchFile scratch;
+    const std::string& path = scratch.path;
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (f == nullptr) {
         return 0;

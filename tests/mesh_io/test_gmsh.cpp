@@ -37,14 +37,25 @@ std::string readBytes(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::string writeTemp(const std::string& name, const std::string& bytes) {
+// A file in the test temporary directory, removed when it goes out of scope.
+struct TempFile {
+    std::string path;
+    explicit TempFile(std::string p) : path(std::move(p)) {}
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    ~TempFile() { std::remove(path.c_str()); }
+};
+
+TempFile writeTemp(const std::string& name, const std::string& bytes) {
     // Per process: ctest runs tests of this executable in parallel processes.
-    const std::string path =
+    std::string path =
         ::testing::TempDir() + "contact_gmsh_" + std::to_string(::getpid()) + "_" + name;
     std::remove(path.c_str());  // a fresh file: truncating in place is slow on some file systems
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    return path;
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    return TempFile(std::move(path));
 }
 
 // File ids of the nodes of one element.
@@ -344,7 +355,7 @@ TEST(Gmsh, CrlfLineEndingsChangeNothing) {
     }
     ASSERT_NE(crlf.size(), text.size());
     EXPECT_TRUE(
-        sameModel(readGmsh(writeTemp("crlf.msh", crlf)), readGmsh(fixture("model_22_ascii.msh"))));
+        sameModel(readGmsh(writeTemp("crlf.msh", crlf).path), readGmsh(fixture("model_22_ascii.msh"))));
 }
 
 TEST(Gmsh, TwoDimensionalModelWithBoundaryLines) {
@@ -627,7 +638,8 @@ INSTANTIATE_TEST_SUITE_P(Gmsh, BadFixture, ::testing::ValuesIn(kBadCases),
 
 // Reads `bytes` through a temporary file; true when it parsed, false on ParseError.
 ::testing::AssertionResult readsOrFailsCleanly(const std::string& bytes, bool& parsed) {
-    const std::string path = writeTemp("damaged.msh", bytes);
+    const TempFile file = writeTemp("damaged.msh", bytes);
+    const std::string& path = file.path;
     try {
         (void)readGmsh(path);
         parsed = true;
