@@ -89,9 +89,6 @@ struct BroadPhase::Impl {
     // Shared by both build(): n input boxes read through loOf(i) / hiOf(i) (Vector3d).
     template <class LoOf, class HiOf>
     void build(Index n, const LoOf& loOf, const HiOf& hiOf, int parts);
-    // Reorders the class-order positions [begin, end) so that `parts` consecutive slices are
-    // spatially separate (quantiles of the centres along the longest axis); returns the slice ends.
-    std::vector<Index> splitSpatially(Index begin, Index end, int parts);
 
     // Result set for radiusSearchCustomCallback: tests the exact box overlap and appends the input
     // index of each overlapping box. Never stops the search early.
@@ -136,77 +133,9 @@ BroadPhase::~BroadPhase() = default;
 BroadPhase::BroadPhase(BroadPhase&&) noexcept = default;
 BroadPhase& BroadPhase::operator=(BroadPhase&&) noexcept = default;
 
-// build: half-diagonals -> size classes (powers of 2 below the largest) -> boxes reordered by class
-// (stable) -> one kd-tree per non-empty class over its slice of boxes.
-std::vector<Index> BroadPhase::Impl::splitSpatially(Index begin, Index end, int parts) {
-    const Index count = end - begin;
-    std::vector<Index> ends;
-    if (parts <= 1 || count < 2 * static_cast<Index>(parts * kLeafMaxSize)) {
-        ends.push_back(end);
-        return ends;
-    }
-    const auto centre = [&](Index k, int d) { return 0.5 * (boxLo(k, d) + boxHi(k, d)); };
-    constexpr double kInf = std::numeric_limits<double>::infinity();
-    double min0 = kInf, min1 = kInf, min2 = kInf;
-    double max0 = -kInf, max1 = -kInf, max2 = -kInf;
-#pragma omp parallel for num_threads(parts) schedule(static) \
-    reduction(min : min0, min1, min2) reduction(max : max0, max1, max2)
-    for (Index k = begin; k < end; ++k) {
-        min0 = std::min(min0, centre(k, 0));
-        min1 = std::min(min1, centre(k, 1));
-        min2 = std::min(min2, centre(k, 2));
-        max0 = std::max(max0, centre(k, 0));
-        max1 = std::max(max1, centre(k, 1));
-        max2 = std::max(max2, centre(k, 2));
-    }
-    int axis = 0;
-    Eigen::Vector3d(max0 - min0, max1 - min1, max2 - min2).maxCoeff(&axis);
-    // The quantiles are selected on (centre, position) pairs in one array: no indirect load per
-    // comparison, and ties are ordered by position.
-    std::vector<std::pair<double, Index>> keyed(static_cast<std::size_t>(count));
-#pragma omp parallel for num_threads(parts) schedule(static)
-    for (Index i = 0; i < count; ++i) {
-        keyed[i] = {centre(begin + i, axis), begin + i};
-    }
-    for (int q = 1; q < parts; ++q) {  // quantiles, each within the slice left of the next
-        const auto from = keyed.begin() + static_cast<std::ptrdiff_t>(count * (q - 1) / parts);
-        std::nth_element(from, keyed.begin() + static_cast<std::ptrdiff_t>(count * q / parts),
-                         keyed.end());
-        ends.push_back(begin + count * q / parts);
-    }
-    ends.push_back(end);
-    // Apply the permutation to the range: gather, then copy back.
-    std::vector<Index> orig(static_cast<std::size_t>(count));
-    std::vector<FloatBox> fb(floatMode ? static_cast<std::size_t>(count) : 0);
-    Eigen::Matrix3Xd l(3, floatMode ? 0 : count);
-    Eigen::Matrix3Xd h(3, floatMode ? 0 : count);
-#pragma omp parallel num_threads(parts)
-    {
-#pragma omp for schedule(static)
-        for (Index i = 0; i < count; ++i) {
-            const Index from = keyed[i].second;
-            orig[i] = original[from];
-            if (floatMode) {
-                fb[i] = floatBox[from];
-            } else {
-                l.col(i) = lo.col(from);
-                h.col(i) = hi.col(from);
-            }
-        }
-#pragma omp for schedule(static)
-        for (Index i = 0; i < count; ++i) {
-            original[begin + i] = orig[i];
-            if (floatMode) {
-                floatBox[begin + i] = fb[i];
-            } else {
-                lo.col(begin + i) = l.col(i);
-                hi.col(begin + i) = h.col(i);
-            }
-        }
-    }
-    return ends;
-}
-
+// build: half-diagonals -> size classes (powers of 2 below the largest); with threads, each class
+// cut into that many spatial slices -> boxes reordered by (class, slice), stable -> one kd-tree per
+// non-empty slice over its run of boxes.
 template <class LoOf, class HiOf>
 void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int parts) {
     classes.clear();
@@ -224,9 +153,14 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
     if (n == 0) {
         return;
     }
-    // The passes over all boxes run on the build's threads; only the selection of the spatial
-    // split's quantiles stays serial.
+    // Every pass over the boxes runs on the build's threads, over `threads` contiguous chunks of
+    // the input; the chunks count in local arrays (their rows of a shared table would share cache
+    // lines) and meet in small serial merges.
     const int threads = std::max(1, parts);
+    const auto chunkBegin = [&](int t) {
+        return static_cast<Index>(static_cast<long long>(n) * t / threads);
+    };
+    const auto centreOf = [&](Index i, int d) { return 0.5 * (loOf(i)[d] + hiOf(i)[d]); };
     double largest = 0.0;
     double scale = 0.0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(max : largest, scale)
@@ -240,21 +174,25 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
     // Class c holds half-diagonals in (largest / 2^(c+1), largest / 2^c]; the last class takes
     // everything smaller, down to points.
     const int maxClasses = 1 + static_cast<int>(std::log2(1.0 / kMinClassRatio));
-    // Stable counting sort by class over `threads` contiguous chunks of the input: each chunk
-    // counts its classes, the chunk's first slot per class follows from the counts of the classes
-    // before and of the earlier chunks, then each chunk fills its slots in input order.
-    std::vector<std::uint8_t> classOf(static_cast<std::size_t>(n));
-    const auto chunkBegin = [&](int t) {
-        return static_cast<Index>(static_cast<long long>(n) * t / threads);
+    // Bucket = class * slices + slice; slice 0 when the class is not cut.
+    const int slices = std::min(threads, std::numeric_limits<std::uint16_t>::max() / maxClasses);
+    const int buckets = maxClasses * slices;
+    std::vector<std::uint16_t> bucketOf(static_cast<std::size_t>(n));
+    // Per chunk and class: box count, and the bounding box of the centres (to choose the axis).
+    struct ClassStats {
+        Index count = 0;
+        Eigen::Vector3d lo = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
+        Eigen::Vector3d hi = Eigen::Vector3d::Constant(-std::numeric_limits<double>::infinity());
     };
-    std::vector<Index> slot(static_cast<std::size_t>(threads) * maxClasses, 0);
+    std::vector<ClassStats> chunkStats(static_cast<std::size_t>(threads) * maxClasses);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int t = 0; t < threads; ++t) {
-        // Counted locally: the chunks' rows of `slot` share cache lines.
-        std::vector<Index> counts(static_cast<std::size_t>(maxClasses), 0);
+        std::vector<ClassStats> local(static_cast<std::size_t>(maxClasses));
         const Index end = chunkBegin(t + 1);
         for (Index i = chunkBegin(t); i < end; ++i) {
-            const double r = 0.5 * (hiOf(i) - loOf(i)).norm();
+            const Eigen::Vector3d l = loOf(i);
+            const Eigen::Vector3d h = hiOf(i);
+            const double r = 0.5 * (h - l).norm();
             int c = maxClasses - 1;
             if (r > largest * kMinClassRatio) {
                 // floor(log2(largest / r)): ilogb is exact and cheaper than log2 (the ratio is
@@ -262,33 +200,115 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
                 const double ratio = largest / r;
                 c = !(ratio >= 2.0) ? 0 : std::min(maxClasses - 1, std::ilogb(ratio));
             }
-            classOf[i] = static_cast<std::uint8_t>(c);
-            ++counts[c];
+            bucketOf[i] = static_cast<std::uint16_t>(c * slices);
+            ClassStats& st = local[c];
+            ++st.count;
+            if (slices > 1) {
+                const Eigen::Vector3d centre = 0.5 * (l + h);
+                st.lo = st.lo.cwiseMin(centre);
+                st.hi = st.hi.cwiseMax(centre);
+            }
+        }
+        std::copy(local.begin(), local.end(),
+                  chunkStats.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses);
+    }
+    if (slices > 1) {
+        // A class of at least 2 leaves per slice is cut along the longest axis of its centres, at
+        // quantiles of a sample of about kSample centres (every stride-th box of the class in each
+        // chunk): the slices come out nearly equal, without sorting or selecting over all boxes.
+        constexpr Index kSample = 1024;
+        std::vector<int> axis(static_cast<std::size_t>(maxClasses), -1);
+        std::vector<Index> stride(static_cast<std::size_t>(maxClasses), 1);
+        for (int c = 0; c < maxClasses; ++c) {
+            ClassStats all;
+            for (int t = 0; t < threads; ++t) {
+                const ClassStats& st = chunkStats[static_cast<std::size_t>(t) * maxClasses + c];
+                all.count += st.count;
+                all.lo = all.lo.cwiseMin(st.lo);
+                all.hi = all.hi.cwiseMax(st.hi);
+            }
+            if (all.count >= 2 * static_cast<Index>(slices * kLeafMaxSize)) {
+                (all.hi - all.lo).maxCoeff(&axis[c]);
+                stride[c] = std::max<Index>(1, all.count / kSample);
+            }
+        }
+        std::vector<std::vector<double>> sample(static_cast<std::size_t>(threads) * maxClasses);
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+        for (int t = 0; t < threads; ++t) {
+            std::vector<Index> seen(static_cast<std::size_t>(maxClasses), 0);
+            std::vector<std::vector<double>> local(static_cast<std::size_t>(maxClasses));
+            const Index end = chunkBegin(t + 1);
+            for (Index i = chunkBegin(t); i < end; ++i) {
+                const int c = bucketOf[i] / slices;
+                if (axis[c] >= 0 && seen[c]++ % stride[c] == 0) {
+                    local[c].push_back(centreOf(i, axis[c]));
+                }
+            }
+            std::move(local.begin(), local.end(),
+                      sample.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses);
+        }
+        // pivot[c * (slices - 1) + q - 1]: the lower bound of the centres of slice q >= 1.
+        std::vector<double> pivot(static_cast<std::size_t>(maxClasses) * (slices - 1));
+        for (int c = 0; c < maxClasses; ++c) {
+            if (axis[c] < 0) {
+                continue;
+            }
+            std::vector<double> all;
+            for (int t = 0; t < threads; ++t) {
+                const auto& part = sample[static_cast<std::size_t>(t) * maxClasses + c];
+                all.insert(all.end(), part.begin(), part.end());
+            }
+            std::sort(all.begin(), all.end());
+            for (int q = 1; q < slices; ++q) {
+                pivot[static_cast<std::size_t>(c) * (slices - 1) + q - 1] =
+                    all[all.size() * static_cast<std::size_t>(q) / slices];
+            }
+        }
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (Index i = 0; i < n; ++i) {
+            const int c = bucketOf[i] / slices;
+            if (axis[c] < 0) {
+                continue;
+            }
+            const auto first = pivot.begin() + static_cast<std::ptrdiff_t>(c) * (slices - 1);
+            const auto q = std::upper_bound(first, first + (slices - 1), centreOf(i, axis[c])) - first;
+            bucketOf[i] = static_cast<std::uint16_t>(c * slices + static_cast<int>(q));
+        }
+    }
+    // Stable counting sort by bucket: each chunk's first slot per bucket follows from the counts
+    // of the buckets before and of the earlier chunks; each chunk then fills its slots in order.
+    std::vector<Index> slot(static_cast<std::size_t>(threads) * buckets, 0);
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int t = 0; t < threads; ++t) {
+        std::vector<Index> counts(static_cast<std::size_t>(buckets), 0);
+        const Index end = chunkBegin(t + 1);
+        for (Index i = chunkBegin(t); i < end; ++i) {
+            ++counts[bucketOf[i]];
         }
         std::copy(counts.begin(), counts.end(),
-                  slot.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses);
+                  slot.begin() + static_cast<std::ptrdiff_t>(t) * buckets);
     }
-    std::vector<Index> start(maxClasses + 1, 0);
+    std::vector<Index> start(static_cast<std::size_t>(buckets) + 1, 0);
     {
         Index next = 0;
-        for (int c = 0; c < maxClasses; ++c) {
-            start[c] = next;
+        for (int b = 0; b < buckets; ++b) {
+            start[b] = next;
             for (int t = 0; t < threads; ++t) {
-                Index& cell = slot[static_cast<std::size_t>(t) * maxClasses + c];
+                Index& cell = slot[static_cast<std::size_t>(t) * buckets + b];
                 const Index countHere = cell;
                 cell = next;
                 next += countHere;
             }
         }
-        start[maxClasses] = next;
+        start[buckets] = next;
     }
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int t = 0; t < threads; ++t) {
-        const auto row = slot.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses;
-        std::vector<Index> fill(row, row + maxClasses);
+        const auto row = slot.begin() + static_cast<std::ptrdiff_t>(t) * buckets;
+        std::vector<Index> fill(row, row + buckets);
         const Index end = chunkBegin(t + 1);
         for (Index i = chunkBegin(t); i < end; ++i) {
-            const Index k = fill[classOf[i]]++;
+            const Index k = fill[bucketOf[i]]++;
             original[k] = i;
             const Eigen::Vector3d l = loOf(i);
             const Eigen::Vector3d h = hiOf(i);
@@ -303,24 +323,20 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
             }
         }
     }
-    for (int c = 0; c < maxClasses; ++c) {
-        if (start[c + 1] == start[c]) {
+    for (int b = 0; b < buckets; ++b) {
+        if (start[b + 1] == start[b]) {
             continue;
         }
-        Index from = start[c];
-        for (const Index to : splitSpatially(start[c], start[c + 1], parts)) {
-            SizeClass sc;
-            sc.begin = from;
-            const auto count = static_cast<std::uint32_t>(to - from);
-            if (floatMode) {
-                sc.floatCloud = {floatBox.data() + from, count};
-            } else {
-                sc.doubleCloud = {lo.data() + 3 * static_cast<std::ptrdiff_t>(from),
-                                  hi.data() + 3 * static_cast<std::ptrdiff_t>(from), count};
-            }
-            classes.push_back(std::move(sc));
-            from = to;
+        SizeClass sc;
+        sc.begin = start[b];
+        const auto count = static_cast<std::uint32_t>(start[b + 1] - start[b]);
+        if (floatMode) {
+            sc.floatCloud = {floatBox.data() + sc.begin, count};
+        } else {
+            sc.doubleCloud = {lo.data() + 3 * static_cast<std::ptrdiff_t>(sc.begin),
+                              hi.data() + 3 * static_cast<std::ptrdiff_t>(sc.begin), count};
         }
+        classes.push_back(std::move(sc));
     }
     position.resize(static_cast<std::size_t>(n));
 #pragma omp parallel for num_threads(threads) schedule(static)

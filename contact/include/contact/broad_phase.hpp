@@ -49,8 +49,10 @@ public:
     /// Reuses its buffers when called again with at most as many boxes.
     void build(const Eigen::Matrix3Xd& lo, const Eigen::Matrix3Xd& hi);
     /// Same for float boxes, stored as floats (half the memory): the exact test then compares the
-    /// query box against the float box. threads > 1: each size class is also split into that many
-    /// spatial slices (quantiles along its longest axis), whose trees are built in parallel.
+    /// query box against the float box. threads > 1: the passes over the boxes run on that many
+    /// threads, and each size class of at least 2 leaves per slice is also cut into that many
+    /// spatial slices (at quantiles of a sample of its centres along their longest axis), whose
+    /// trees are built in parallel.
     void build(const std::vector<FloatBox>& boxes, int threads = 1);
 
     /// Appends to `out` the index of every indexed box that overlaps [qlo, qhi] (closed boxes:
