@@ -166,6 +166,16 @@ struct Monomials {
     std::array<Vector3d, 9> c{};
 };
 
+// y(0, 0) of a Quad8. Its shape functions there are exactly -1/4 at the corners and 1/2 at the
+// midsides, so this is position(s, {0, 0}) bit for bit, without evaluating them.
+Vector3d quad8Centre(const SegmentNodes& s) noexcept {
+    Vector3d y = Vector3d::Zero();
+    for (int i = 0; i < 8; ++i) {
+        y += (i < 4 ? -0.25 : 0.5) * s.x[i];
+    }
+    return y;
+}
+
 Monomials monomialForm(const SegmentNodes& s) noexcept {
     Monomials m;
     for (Vector3d& v : m.c) {
@@ -197,7 +207,7 @@ Monomials monomialForm(const SegmentNodes& s) noexcept {
             if (line && j != 0) {
                 f[cell].setZero();
             } else if (!atNode[cell]) {
-                f[cell] = position(s, Vector2d(i, j));
+                f[cell] = s.type == SegmentType::Quad8 ? quad8Centre(s) : position(s, Vector2d(i, j));
             }
         }
     }
