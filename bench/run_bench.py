@@ -23,6 +23,19 @@ PROGRAMS = ["bench_kernels", "bench_broad_phase", "bench_search", "bench_io"]
 PEERS = ["cgal", "fcl", "bullet"]
 
 
+def build_config(build):
+    """Build type and flags of the measured code, from the build directory's CMakeCache.txt."""
+    config = {}
+    try:
+        for line in open(Path(build) / "CMakeCache.txt"):
+            for key in ("CMAKE_BUILD_TYPE", "CMAKE_CXX_COMPILER", "CMAKE_CXX_FLAGS"):
+                if line.startswith(key + ":"):
+                    config[key] = line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return config
+
+
 def cpu_model():
     try:
         for line in open("/proc/cpuinfo"):
@@ -104,8 +117,14 @@ def render(outdir, machine):
     add("## Machine\n")
     add(f"- CPU: {cpu_model()}; nproc: {os.cpu_count()}; "
         f"effective cores measured (2 x t1 / t2 of the same CPU-bound work): {fmt(eff)}")
-    add(f"- run: {ctx.get('date', '?')}, load average at start: {ctx.get('load_avg', '?')}, "
-        f"library build: {ctx.get('library_build_type', '?')}")
+    build = {}
+    if (outdir / "build.json").exists():
+        build = json.loads((outdir / "build.json").read_text())
+    add(f"- run: {ctx.get('date', '?')}, load average at start: {ctx.get('load_avg', '?')}")
+    add(f"- code measured: CMAKE_BUILD_TYPE={build.get('CMAKE_BUILD_TYPE', '?')}, "
+        f"compiler {build.get('CMAKE_CXX_COMPILER', '?')}, "
+        f"extra flags '{build.get('CMAKE_CXX_FLAGS', '')}'; Google Benchmark itself (the Debian "
+        f"package) reports its own build as {ctx.get('library_build_type', '?')}")
     add("")
     add("## How to reproduce\n")
     add("```sh")
@@ -236,6 +255,7 @@ def main():
     if not args.render_only:
         for prog in args.only or PROGRAMS:
             run(args.build, prog, outdir, args.max_size)
+        (outdir / "build.json").write_text(json.dumps(build_config(args.build), indent=1) + "\n")
     render(outdir, machine)
 
 
