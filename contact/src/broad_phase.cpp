@@ -241,7 +241,10 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
             for (Index i = chunkBegin(t); i < end; ++i) {
                 const int c = bucketOf[i] / slices;
                 if (axis[c] >= 0 && seen[c]++ % stride[c] == 0) {
-                    local[c].push_back(centreOf(i, axis[c]));
+                    const double v = centreOf(i, axis[c]);
+                    if (!std::isnan(v)) {  // sorted below: NaN has no order
+                        local[c].push_back(v);
+                    }
                 }
             }
             std::move(local.begin(), local.end(),
@@ -257,6 +260,10 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
             for (int t = 0; t < threads; ++t) {
                 const auto& part = sample[static_cast<std::size_t>(t) * maxClasses + c];
                 all.insert(all.end(), part.begin(), part.end());
+            }
+            if (all.empty()) {
+                axis[c] = -1;  // no ordered centre: the class stays whole
+                continue;
             }
             std::sort(all.begin(), all.end());
             for (int q = 1; q < slices; ++q) {

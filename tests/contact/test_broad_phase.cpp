@@ -213,6 +213,36 @@ TEST(BroadPhase, SlicesOfCoincidentCentres) {
     }
 }
 
+// Non-finite boxes (a precondition violation the search screens out before building) must not
+// break the build or hide the finite boxes: NaN boxes overlap nothing.
+TEST(BroadPhase, NonFiniteBoxesDoNotBreakTheBuild) {
+    std::mt19937 rng(22);
+    const int n = 1200;
+    Boxes indexed = randomBoxes(rng, n, 1.0, 0.01, 0.03, Eigen::Vector3d::Zero(), false);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (Index i = 0; i < n; i += 3) {
+        indexed.lo.col(i).setConstant(nan);
+        indexed.hi.col(i).setConstant(nan);
+    }
+    const Boxes queries = randomBoxes(rng, 300, 1.0, 0.01, 0.05, Eigen::Vector3d::Zero(), false);
+    const std::vector<FloatBox> rounded = toFloatBoxes(indexed);
+    Boxes asDouble{Eigen::Matrix3Xd(3, n), Eigen::Matrix3Xd(3, n)};
+    for (Index i = 0; i < n; ++i) {
+        for (int d = 0; d < 3; ++d) {
+            asDouble.lo(d, i) = rounded[i].lo[d];
+            asDouble.hi(d, i) = rounded[i].hi[d];
+        }
+    }
+    const auto expected = bruteForce(queries, asDouble);
+    ASSERT_FALSE(expected.empty());
+    for (const int threads : {1, 3}) {
+        BroadPhase bp;
+        bp.build(rounded, threads);
+        EXPECT_EQ(bp.size(), n);
+        EXPECT_EQ(viaTree(queries, bp), expected) << threads << " threads";
+    }
+}
+
 // BoxSweep: all overlapping pairs of two float box sets, against brute force on the same boxes.
 
 std::vector<std::pair<Index, Index>> bruteForce(const std::vector<FloatBox>& a,
