@@ -77,6 +77,19 @@ std::vector<FloatBox> toFloatBoxes(const Boxes& b) {
     return out;
 }
 
+// The float boxes as double boxes (exact), for the brute-force reference.
+Boxes toDoubleBoxes(const std::vector<FloatBox>& f) {
+    const auto n = static_cast<Index>(f.size());
+    Boxes out{Eigen::Matrix3Xd(3, n), Eigen::Matrix3Xd(3, n)};
+    for (Index i = 0; i < n; ++i) {
+        for (int d = 0; d < 3; ++d) {
+            out.lo(d, i) = f[i].lo[d];
+            out.hi(d, i) = f[i].hi[d];
+        }
+    }
+    return out;
+}
+
 struct Case {
     std::string name;
     int n;
@@ -104,19 +117,11 @@ TEST_P(BroadPhaseVsBruteForce, SamePairSet) {
         EXPECT_FALSE(expected.empty()) << "case must contain overlaps to test anything";
 
         // Float boxes (the search's fat boxes): the same pairs as brute force on those boxes.
-        std::vector<FloatBox> rounded(static_cast<std::size_t>(c.n));
-        Boxes asDouble{Eigen::Matrix3Xd(3, c.n), Eigen::Matrix3Xd(3, c.n)};
-        for (Index i = 0; i < c.n; ++i) {
-            rounded[i] = floatBoxOutward(indexed.lo.col(i).data(), indexed.hi.col(i).data());
-            for (int d = 0; d < 3; ++d) {
-                asDouble.lo(d, i) = rounded[i].lo[d];
-                asDouble.hi(d, i) = rounded[i].hi[d];
-            }
-        }
+        const std::vector<FloatBox> rounded = toFloatBoxes(indexed);
         BroadPhase fp;
         fp.build(rounded);
         EXPECT_EQ(fp.size(), c.n);
-        EXPECT_EQ(viaTree(queries, fp), bruteForce(queries, asDouble));
+        EXPECT_EQ(viaTree(queries, fp), bruteForce(queries, toDoubleBoxes(rounded)));
         EXPECT_LT(fp.memoryBytes(), bp.memoryBytes());
         // Split into spatial slices built in parallel: the same pairs.
         BroadPhase sliced;
@@ -195,14 +200,7 @@ TEST(BroadPhase, SlicesOfCoincidentCentres) {
             queries.hi.col(q) = c + Eigen::Vector3d::Constant(half);
         }
         const std::vector<FloatBox> rounded = toFloatBoxes(indexed);
-        Boxes asDouble{Eigen::Matrix3Xd(3, n), Eigen::Matrix3Xd(3, n)};
-        for (Index i = 0; i < n; ++i) {
-            for (int d = 0; d < 3; ++d) {
-                asDouble.lo(d, i) = rounded[i].lo[d];
-                asDouble.hi(d, i) = rounded[i].hi[d];
-            }
-        }
-        const auto expected = bruteForce(queries, asDouble);
+        const auto expected = bruteForce(queries, toDoubleBoxes(rounded));
         ASSERT_FALSE(expected.empty());
         for (const int threads : {1, 2, 3, 7}) {
             BroadPhase bp;
@@ -226,14 +224,7 @@ TEST(BroadPhase, NonFiniteBoxesDoNotBreakTheBuild) {
     }
     const Boxes queries = randomBoxes(rng, 300, 1.0, 0.01, 0.05, Eigen::Vector3d::Zero(), false);
     const std::vector<FloatBox> rounded = toFloatBoxes(indexed);
-    Boxes asDouble{Eigen::Matrix3Xd(3, n), Eigen::Matrix3Xd(3, n)};
-    for (Index i = 0; i < n; ++i) {
-        for (int d = 0; d < 3; ++d) {
-            asDouble.lo(d, i) = rounded[i].lo[d];
-            asDouble.hi(d, i) = rounded[i].hi[d];
-        }
-    }
-    const auto expected = bruteForce(queries, asDouble);
+    const auto expected = bruteForce(queries, toDoubleBoxes(rounded));
     ASSERT_FALSE(expected.empty());
     for (const int threads : {1, 3}) {
         BroadPhase bp;
