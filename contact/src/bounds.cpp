@@ -77,15 +77,38 @@ Obb3 segmentObb3d(const SegmentNodes& s, double buffer) noexcept {
     return segmentObb3dAlong(s, faceAxes(s), buffer);
 }
 
-Obb3 segmentObb3dAlong(const SegmentNodes& s, const Eigen::Matrix3d& axes, double buffer) noexcept {
+namespace {
+
+// Extent of a face's Bezier hull along the columns of `axes` (extentAlong); returns its origin.
+Eigen::Vector3d hullAlong(const SegmentNodes& s, const Eigen::Matrix3d& axes, Eigen::Vector3d& lo,
+                          Eigen::Vector3d& hi) noexcept {
     const ControlPoints cp = controlPoints(s);
+    extentAlong<3>(cp, axes, lo, hi);
+    return cp.p[0];
+}
+
+}  // namespace
+
+Obb3 segmentObb3dAlong(const SegmentNodes& s, const Eigen::Matrix3d& axes, double buffer) noexcept {
     Obb3 box;
     box.axes = axes;
     Eigen::Vector3d lo;
     Eigen::Vector3d hi;
-    extentAlong<3>(cp, box.axes, lo, hi);
-    box.center = cp.p[0] + box.axes * (0.5 * (lo + hi));
+    const Eigen::Vector3d origin = hullAlong(s, axes, lo, hi);
+    box.center = origin + box.axes * (0.5 * (lo + hi));
     box.halfExtent = (0.5 * (hi - lo)).array() + buffer;
+    return box;
+}
+
+Obb3 segmentObb3dAbout(const SegmentNodes& s, const Eigen::Matrix3d& axes,
+                       const Eigen::Vector3d& centre, double buffer) noexcept {
+    Obb3 box;
+    box.axes = axes;
+    Eigen::Vector3d lo;
+    Eigen::Vector3d hi;
+    const Eigen::Vector3d c = box.axes.transpose() * (centre - hullAlong(s, axes, lo, hi));
+    box.center = centre;
+    box.halfExtent = (hi - c).cwiseMax(c - lo).array() + buffer;
     return box;
 }
 

@@ -119,19 +119,26 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     // With the kd-tree the fat boxes live in the tree (kdTree_.floatBox); masterFat_ only carries
     // them into a rebuild.
     masterFat_.assign(options_.broadPhase == BroadPhaseKind::kKdTree ? 0 : m, FloatBox{});
-    slaveFat_.assign(s, FloatBox{});
-    masterObb3_.assign(dim_ == 3 ? m : 0, PackedObb3{});
+    slaveFat_.assign(nodeMode ? 0 : s, FloatBox{});
+    slaveRef_.assign(nodeMode ? 3 * static_cast<std::size_t>(s) : 0, 0.0F);
+    masterObb3_.assign(dim_ == 3 && !nodeMode ? m : 0, PackedObb3{});
+    masterCentredObb3_.assign(dim_ == 3 && nodeMode ? m : 0, CentredObb3{});
     masterObb2_.assign(dim_ == 2 ? m : 0, Obb2{});
     const Index slaveObbs = nodeMode ? 0 : s;
     slaveObb3_.assign(dim_ == 3 ? slaveObbs : 0, PackedObb3{});
     slaveObb2_.assign(dim_ == 2 ? slaveObbs : 0, Obb2{});
-    candOffsets_.assign(static_cast<std::size_t>(s) + 1, 0);
+    candOffsets_.assign(nodeMode ? 0 : static_cast<std::size_t>(s) + 1, 0);
+    candMasters_.clear();
+    candCode_.clear();
+    listCount_ = 0;
     survivor_.clear();
     threadOrder_.resize(options_.threads);
     // Blocks of slave nodes for the threads: at least 16 per thread where the nodes allow (64
     // nodes or more each), so the dynamic schedule balances them on small surfaces; at most 1024.
     pairBlock_ = std::clamp<Index>(s / (16 * options_.threads), 64, 1024);
-    blockPairs_.assign(nodeMode ? static_cast<std::size_t>((s + pairBlock_ - 1) / pairBlock_) : 0, 0);
+    const std::size_t blocks = nodeMode ? static_cast<std::size_t>((s + pairBlock_ - 1) / pairBlock_) : 0;
+    blockPairs_.assign(blocks, 0);
+    candBlock_.assign(nodeMode ? blocks + 1 : 0, 0);
     detail::reservePairs(pairs_, nodeMode ? s : 0);
 }
 
@@ -149,38 +156,50 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     const double capture = capture_;
     const bool check = haveList_ && skin_ > 0.0;  // skin 0: rebuild every update (SearchOptions)
     const bool kd = options_.broadPhase == BroadPhaseKind::kKdTree;
-    // Node mode, while the list is reused: the master OBBs keep the axes of an earlier update and
-    // only their centres and extents follow the segments (no face frame, no quaternion). The
-    // result does not depend on the axes: any box that encloses the buffered segment makes
+    // Node mode, while the list is reused: the master OBBs keep the axes and centre offset of an
+    // earlier update and only their extents follow the segments (no face frame, no quaternion). The
+    // result does not depend on them: any box that encloses the buffered segment makes
     // projectNodes' OBB test and lower bound valid (see there), so the pairs stay those of a fresh
     // search; only the OBB survivor count may differ. The axes are renewed on the first update after
     // a rebuild, so they are never older than one list. Segment mode: the SAT verdict on the OBBs
     // defines the pairs, so its axes are always the face frame of now.
     const bool keepAxes = nodeMode && check && keepAxes_;
-    // The buffered AABB of a segment (returned) and its OBB (stored at obb3[i] or obb2[i]).
+    // Segment mode: the buffered AABB of a segment (returned) and its OBB (stored at obb3[i] or
+    // obb2[i]).
     const auto segmentBoxes = [&](const SegmentNodes& seg, std::vector<PackedObb3>& obb3,
-                                  std::vector<Obb2>& obb2, Index i, bool keep) {
+                                  std::vector<Obb2>& obb2, Index i) {
         double pad = 0.0;
         const Aabb3 box = detail::bufferedAabb(seg, capture, pad);
         if (dim_ == 3) {
-            obb3[i] = keep ? detail::packedBufferedObb3Along(seg, capture, pad, obb3[i].rotation)
-                           : detail::packedBufferedObb3(seg, capture, pad);
+            obb3[i] = detail::packedBufferedObb3(seg, capture, pad);
         } else {
             obb2[i] = detail::bufferedObb2(seg, capture, pad);
         }
         return box;
     };
+    const double nodeReach = slaveReach_;
     int finite = 1;
     int inside = 1;
 #pragma omp parallel num_threads(options_.threads) reduction(min : finite, inside)
     {
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
-            const Aabb3 box =
-                segmentBoxes(gatherSegment(master, j, x), masterObb3_, masterObb2_, j, keepAxes);
+            const SegmentNodes seg = gatherSegment(master, j, x);
+            Aabb3 box;
             if (nodeMode) {
+                double pad = 0.0;
+                box = detail::bufferedAabb(seg, capture, pad);
                 masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
+                if (dim_ == 3) {
+                    CentredObb3& obb = masterCentredObb3_[j];
+                    const CentredObb3 kept = obb;
+                    obb = detail::centredBufferedObb3(seg, capture, pad, masterBox_[j],
+                                                      keepAxes ? &kept : nullptr);
+                } else {
+                    masterObb2_[j] = detail::bufferedObb2(seg, capture, pad);
+                }
             } else {
+                box = segmentBoxes(seg, masterObb3_, masterObb2_, j);
                 masterLo_.col(j) = box.lo;
                 masterHi_.col(j) = box.hi;
             }
@@ -196,12 +215,14 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
                 finite = std::min(finite, int(p.allFinite()));
                 if (check) {
-                    inside = std::min(inside, int(insideFloatBox(p.data(), p.data(), slaveFat_[k])));
+                    const float* ref = &slaveRef_[3 * static_cast<std::size_t>(k)];
+                    inside = std::min(inside, int(std::abs(p[0] - ref[0]) <= nodeReach) &
+                                                  int(std::abs(p[1] - ref[1]) <= nodeReach) &
+                                                  int(std::abs(p[2] - ref[2]) <= nodeReach));
                 }
                 continue;
             }
-            const Aabb3 box =
-                segmentBoxes(gatherSegment(slave, k, x), slaveObb3_, slaveObb2_, k, false);
+            const Aabb3 box = segmentBoxes(gatherSegment(slave, k, x), slaveObb3_, slaveObb2_, k);
             slaveLo_.col(k) = box.lo;
             slaveHi_.col(k) = box.hi;
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
@@ -236,6 +257,8 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     const Index m = master.size();
     const Index s = numSlaveItems_;
     masterFat_.resize(static_cast<std::size_t>(m));
+    double refError = 0.0;  // node mode: largest |p - ref| over the slave nodes (exact)
+    double refScale = 0.0;  // and largest |ref|
 #pragma omp parallel num_threads(options_.threads)
     {
 #pragma omp for schedule(static)
@@ -249,33 +272,69 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
                 masterFat_[j] = floatBoxOutward(masterLo_.col(j).data(), masterHi_.col(j).data(), h);
             }
         }
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) reduction(max : refError, refScale)
         for (Index k = 0; k < s; ++k) {
             if (nodeMode) {
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
-                slaveFat_[k] = floatBoxOutward(p.data(), p.data(), h);
+                float* ref = &slaveRef_[3 * static_cast<std::size_t>(k)];
+                for (int d = 0; d < 3; ++d) {
+                    ref[d] = static_cast<float>(p[d]);
+                    refError = std::max(refError, std::abs(p[d] - static_cast<double>(ref[d])));
+                    refScale = std::max(refScale, std::abs(static_cast<double>(ref[d])));
+                }
             } else {
                 slaveFat_[k] = floatBoxOutward(slaveLo_.col(k).data(), slaveHi_.col(k).data(), h);
             }
         }
     }
-    const bool swept =
-        options_.broadPhase == BroadPhaseKind::kSweep && sweep_.prepareIfFast(masterFat_, slaveFat_);
+    // Node fat boxes (slaveFatBox): ref -+ slaveHalf_ rounded in double, then outward to float.
+    // p - ref is exact (a float holds 24 bits of p). The margin, 2^-50 of the largest value in
+    // play, is above every double rounding here (2^-53 of it), so the box holds every point within
+    // skin / 2 of p, and computeBoxes' check |p - ref| <= slaveReach_ (rounded) keeps p inside it.
+    const double margin = 0x1p-50 * (refScale + h + refError);
+    slaveHalf_ = h + refError + 2.0 * margin;
+    slaveReach_ = slaveHalf_ - margin;
+    const bool sweep = options_.broadPhase == BroadPhaseKind::kSweep;
+    if (sweep && nodeMode) {  // the sweep takes the slave boxes whole, for this rebuild only
+        slaveFat_.resize(static_cast<std::size_t>(s));
+        for (Index k = 0; k < s; ++k) {
+            slaveFat_[k] = slaveFatBox(k);
+        }
+    }
+    const bool swept = sweep && sweep_.prepareIfFast(masterFat_, slaveFat_);
     if (swept) {
         tree_ = BoxTree{};  // a tree left from a fallback rebuild
         sweepCandidates();
     } else {
         treeCandidates();
     }
-    const std::size_t total = candMasters_.size();
-    if (candMasters_.capacity() > total + total / 8) {
-        candMasters_.shrink_to_fit();
+    if (nodeMode) {
+        std::vector<FloatBox>().swap(slaveFat_);
     }
+    const auto trim = [](auto& v) {
+        if (v.capacity() > v.size() + v.size() / 8) {
+            v.shrink_to_fit();
+        }
+    };
+    trim(candMasters_);
+    trim(candCode_);
+    const std::size_t total = candMasters_.size();
     if (!nodeMode) {
         survivor_.resize(total);
     }
     haveList_ = true;
     return swept;
+}
+
+// Node mode: node k's fat box of the last build (see rebuildCandidates).
+FloatBox ContactSearch::slaveFatBox(Index k) const noexcept {
+    const float* ref = &slaveRef_[3 * static_cast<std::size_t>(k)];
+    FloatBox b;
+    for (int d = 0; d < 3; ++d) {
+        b.lo[d] = floatDown(static_cast<double>(ref[d]) - slaveHalf_);
+        b.hi[d] = floatUp(static_cast<double>(ref[d]) + slaveHalf_);
+    }
+    return b;
 }
 
 // Self-contact filter of a candidate (slave item k, master j): with one surface each segment pair
@@ -293,9 +352,10 @@ bool ContactSearch::allowed(Index k, Index j) const noexcept {
 }
 
 // The candidate list from a tree over the master fat boxes (kd-tree or BoxTree), queried by every
-// slave fat box: slave items in contiguous chunks, taken dynamically by the threads (the work per
-// item varies across the surface); one chunk, written straight into the list, with one thread.
-// Chunks are concatenated in order, so the list is the same whatever the thread count.
+// slave fat box: slave items in contiguous chunks (in node mode, whole blocks of pairBlock_ nodes,
+// as each block's code starts afresh), taken dynamically by the threads (the work per item varies
+// across the surface); one chunk, written straight into the list, with one thread. Chunks are
+// concatenated in order, so the list is the same whatever the thread count.
 void ContactSearch::treeCandidates() {
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     const Index s = numSlaveItems_;
@@ -308,92 +368,168 @@ void ContactSearch::treeCandidates() {
     }
     threadHits_.resize(options_.threads);
     const int nt = options_.threads;
-    const Index chunks = nt == 1 ? 1 : std::min<Index>(std::max<Index>(s, 1), 16 * nt);
+    const Index unit = nodeMode ? pairBlock_ : 1;  // chunks are whole units of slave items
+    const Index units = (s + unit - 1) / unit;
+    const Index chunks = nt == 1 ? 1 : std::min<Index>(std::max<Index>(units, 1), 16 * nt);
     // Room for a list like the last one, so the list is not regrown (and over-allocated) by
     // doubling every rebuild. With chunks, the list keeps its length until they are copied in.
-    const std::size_t lastTotal = candMasters_.size();
+    const std::size_t lastTotal = nodeMode ? candCode_.size() : candMasters_.size();
     if (chunks == 1) {
         candMasters_.clear();
-        candMasters_.reserve(lastTotal + lastTotal / 16);
+        candCode_.clear();
+        if (nodeMode) {
+            candCode_.reserve(lastTotal + lastTotal / 16);
+        } else {
+            candMasters_.reserve(lastTotal + lastTotal / 16);
+        }
     }
     const std::size_t chunkGuess = lastTotal / static_cast<std::size_t>(chunks) + 64;
     const auto chunkBegin = [&](Index chunk) {  // slave items [chunkBegin(c), chunkBegin(c + 1))
-        return static_cast<Index>(static_cast<long long>(s) * chunk / chunks);
+        const long long first = static_cast<long long>(units) * chunk / chunks * unit;
+        return static_cast<Index>(std::min<long long>(s, first));
     };
-    threadPairs_.resize(static_cast<std::size_t>(chunks));
-#pragma omp parallel num_threads(nt)
+    threadPairs_.resize(nodeMode ? 0 : static_cast<std::size_t>(chunks));
+    threadCode_.resize(nodeMode ? static_cast<std::size_t>(chunks) : 0);
+    long long listed = 0;
+#pragma omp parallel num_threads(nt) reduction(+ : listed)
     {
         // This thread's buffers as locals: the vector headers of neighbouring threads (and
         // chunks) share cache lines, and every push_back writes its header (false sharing).
         const int t = threadIndex();
         std::vector<Index> hits;
         hits.swap(threadHits_[t]);
-        std::vector<Index> local;
-        if (chunks > 1) {
+        std::vector<Index> local;  // segment mode: the chunk's list; node mode: one node's masters
+        std::vector<std::uint8_t> code;  // node mode: the chunk's code
+        if (chunks > 1 && nodeMode) {
+            code.reserve(chunkGuess);
+        } else if (chunks > 1) {
             local.reserve(chunkGuess);
         }
 #pragma omp for schedule(dynamic, 1)
         for (Index chunk = 0; chunk < chunks; ++chunk) {
-            std::vector<Index>& out = chunks == 1 ? candMasters_ : local;
+            std::vector<Index>& out = chunks == 1 && !nodeMode ? candMasters_ : local;
+            std::vector<std::uint8_t>& bytes = chunks == 1 ? candCode_ : code;
             out.clear();
+            Index previous = 0;
             const Index end = chunkBegin(chunk + 1);
             for (Index k = chunkBegin(chunk); k < end; ++k) {
+                if (nodeMode) {
+                    out.clear();
+                    if (k % pairBlock_ == 0) {
+                        candBlock_[k / pairBlock_] = bytes.size();
+                        previous = 0;
+                    }
+                }
                 const std::size_t first = out.size();
                 const auto visit = [&](Index j) {
                     if (allowed(k, j)) {
                         out.push_back(j);
                     }
                 };
+                const FloatBox q = nodeMode ? slaveFatBox(k) : slaveFat_[k];
                 if (kd) {
                     hits.clear();
-                    const FloatBox& q = slaveFat_[k];
                     kdTree_.query(Eigen::Vector3d(q.lo[0], q.lo[1], q.lo[2]),
                                   Eigen::Vector3d(q.hi[0], q.hi[1], q.hi[2]), hits);
                     for (const Index j : hits) {
                         visit(j);
                     }
                 } else {
-                    tree_.query(slaveFat_[k], visit);
+                    tree_.query(q, visit);
                 }
-                if (!nodeMode) {
+                if (nodeMode) {
+                    listed += static_cast<long long>(out.size());
+                    detail::encodeCandidates(bytes, out.data(), out.data() + out.size(), previous);
+                } else {
                     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+                    candOffsets_[k + 1] = static_cast<Index>(out.size() - first);
                 }
-                candOffsets_[k + 1] = static_cast<Index>(out.size() - first);
             }
-            if (chunks > 1) {
-                threadPairs_[chunk].swap(local);  // handed over whole; a fresh buffer next
-                local.clear();
-                local.reserve(chunkGuess);
+            if (chunks > 1) {  // handed over whole; a fresh buffer next
+                if (nodeMode) {
+                    threadCode_[chunk].swap(code);
+                    code.clear();
+                    code.reserve(chunkGuess);
+                } else {
+                    threadPairs_[chunk].swap(local);
+                    local.clear();
+                    local.reserve(chunkGuess);
+                }
             }
         }
         threadHits_[t].swap(hits);
     }
-    candOffsets_[0] = 0;
+    if (nodeMode) {
+        listCount_ = listed;
+    } else {
+        candOffsets_[0] = 0;
+    }
     if (chunks == 1) {
+        if (nodeMode) {
+            candBlock_.back() = candCode_.size();
+            return;
+        }
         for (Index k = 0; k < s; ++k) {
             candOffsets_[k + 1] += candOffsets_[k];
         }
         return;
     }
     // Each chunk's first slot from the sizes of the chunks before; then, on the threads, each
-    // chunk's offsets and candidates go into place.
-    std::vector<Index> chunkStart(static_cast<std::size_t>(chunks) + 1, 0);
+    // chunk's offsets and candidates (or code) go into place.
+    std::vector<std::size_t> chunkStart(static_cast<std::size_t>(chunks) + 1, 0);
     for (Index chunk = 0; chunk < chunks; ++chunk) {
-        chunkStart[chunk + 1] = chunkStart[chunk] + static_cast<Index>(threadPairs_[chunk].size());
+        chunkStart[chunk + 1] = chunkStart[chunk] + (nodeMode ? threadCode_[chunk].size()
+                                                              : threadPairs_[chunk].size());
     }
-    candMasters_.resize(static_cast<std::size_t>(chunkStart[chunks]));
+    if (nodeMode) {
+        candCode_.resize(chunkStart[chunks]);
+        candBlock_.back() = chunkStart[chunks];
+    } else {
+        candMasters_.resize(chunkStart[chunks]);
+    }
+    const auto moveInto = [&chunkStart](auto& part, auto& list, Index chunk) {
+        std::copy(part.begin(), part.end(),
+                  list.begin() + static_cast<std::ptrdiff_t>(chunkStart[chunk]));
+        std::remove_reference_t<decltype(part)>().swap(part);  // copied: free it
+    };
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
     for (Index chunk = 0; chunk < chunks; ++chunk) {
-        Index running = chunkStart[chunk];
+        const Index begin = chunkBegin(chunk);
         const Index end = chunkBegin(chunk + 1);
-        for (Index k = chunkBegin(chunk); k < end; ++k) {
+        if (nodeMode) {
+            for (Index b = begin / pairBlock_; b < (end + pairBlock_ - 1) / pairBlock_; ++b) {
+                candBlock_[b] += chunkStart[chunk];
+            }
+            moveInto(threadCode_[chunk], candCode_, chunk);
+            continue;
+        }
+        auto running = static_cast<Index>(chunkStart[chunk]);
+        for (Index k = begin; k < end; ++k) {
             running += candOffsets_[k + 1];
             candOffsets_[k + 1] = running;
         }
-        std::vector<Index>& part = threadPairs_[chunk];
-        std::copy(part.begin(), part.end(), candMasters_.begin() + chunkStart[chunk]);
-        std::vector<Index>().swap(part);  // copied: free it
+        moveInto(threadPairs_[chunk], candMasters_, chunk);
     }
+}
+
+// Node mode after the sweep: the CSR list it wrote becomes the code of detail::CandidateReader,
+// and the CSR is freed.
+void ContactSearch::encodeNodeList() {
+    candCode_.clear();
+    Index previous = 0;
+    for (Index k = 0; k < numSlaveItems_; ++k) {
+        if (k % pairBlock_ == 0) {
+            candBlock_[k / pairBlock_] = candCode_.size();
+            previous = 0;
+        }
+        Index* list = candMasters_.data();
+        detail::encodeCandidates(candCode_, list + candOffsets_[k], list + candOffsets_[k + 1],
+                                 previous);
+    }
+    candBlock_.back() = candCode_.size();
+    listCount_ = static_cast<long long>(candMasters_.size());
+    std::vector<Index>().swap(candOffsets_);
+    std::vector<Index>().swap(candMasters_);
 }
 
 // The candidate list from the prepared sweep (master fat boxes against slave fat boxes). The sweep
@@ -402,7 +538,7 @@ void ContactSearch::treeCandidates() {
 // segment mode, as the tree path gives them.
 void ContactSearch::sweepCandidates() {
     const Index s = numSlaveItems_;
-    std::fill(candOffsets_.begin(), candOffsets_.end(), 0);
+    candOffsets_.assign(static_cast<std::size_t>(s) + 1, 0);
     sweep_.forEachPair([&](Index j, Index k) {
         if (allowed(k, j)) {
             ++candOffsets_[k + 1];
@@ -423,11 +559,13 @@ void ContactSearch::sweepCandidates() {
         }
     });
     sweep_.release();
-    if (options_.mode == SearchMode::kSegmentToSegment) {
+    if (options_.mode == SearchMode::kNodeToSegment) {
+        encodeNodeList();
+        return;
+    }
 #pragma omp parallel for num_threads(options_.threads) schedule(static)
-        for (Index k = 0; k < s; ++k) {
-            std::sort(candMasters_.begin() + candOffsets_[k], candMasters_.begin() + candOffsets_[k + 1]);
-        }
+    for (Index k = 0; k < s; ++k) {
+        std::sort(candMasters_.begin() + candOffsets_[k], candMasters_.begin() + candOffsets_[k + 1]);
     }
 }
 
@@ -509,11 +647,12 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
             const Index begin = block * pairBlock_;
             const Index end = std::min(s, begin + pairBlock_);
             Index col = inOrder ? next : begin;
+            detail::CandidateReader list(candCode_.data() + candBlock_[block]);
             for (Index k = begin; k < end; ++k) {
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
                 order.clear();
-                for (Index c = candOffsets_[k]; c < candOffsets_[k + 1]; ++c) {
-                    const Index j = candMasters_[c];
+                for (Index c = list.beginNode(); c > 0; --c) {
+                    const Index j = list.next();
                     const FloatBox& b = masterBox_[j];
                     if (!insideFloatBox(p.data(), p.data(), b)) {
                         continue;
@@ -537,9 +676,10 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
                     }
                     double lbObb = 0.0;
                     const bool in =
-                        dim_ == 3
-                            ? detail::obbContains(detail::unpackObb(masterObb3_[j]), p, capture, lbObb)
-                            : detail::obbContains(masterObb2_[j], p, capture, lbObb);
+                        dim_ == 3 ? detail::obbContains(
+                                        detail::unpackObb(masterCentredObb3_[j], masterBox_[j]), p,
+                                        capture, lbObb)
+                                  : detail::obbContains(masterObb2_[j], p, capture, lbObb);
                     if (!in) {
                         continue;
                     }
@@ -642,7 +782,9 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
         stats.swept = rebuildCandidates(x);
         stats.rebuilt = true;
     }
-    stats.listSize = static_cast<long long>(candMasters_.size());
+    stats.listSize = options_.mode == SearchMode::kNodeToSegment
+                         ? listCount_
+                         : static_cast<long long>(candMasters_.size());
     stats.timeBroad = msSince(t0);
     if (options_.mode == SearchMode::kNodeToSegment) {
         projectNodes(x, stats);
@@ -660,11 +802,16 @@ std::size_t ContactSearch::memoryBytes() const noexcept {
                             ? kdTree_.memoryBytes()
                             : tree_.memoryBytes() + sweep_.memoryBytes();
     total += static_cast<std::size_t>(masterLo_.size() * 2 + slaveLo_.size() * 2) * sizeof(double);
-    total += bytes(masterBox_) + bytes(masterFat_) + bytes(slaveFat_);
-    total += bytes(masterObb3_) + bytes(masterObb2_) + bytes(slaveObb3_) + bytes(slaveObb2_);
-    total += bytes(candOffsets_) + bytes(candMasters_) + bytes(survivor_);
+    total += bytes(masterBox_) + bytes(masterFat_) + bytes(slaveFat_) + bytes(slaveRef_);
+    total += bytes(masterObb3_) + bytes(masterCentredObb3_) + bytes(masterObb2_) +
+             bytes(slaveObb3_) + bytes(slaveObb2_);
+    total += bytes(candOffsets_) + bytes(candMasters_) + bytes(candCode_) + bytes(candBlock_) +
+             bytes(survivor_);
     total += bytes(exclOffsets_) + bytes(exclNodes_) + bytes(slaveNodes_) + bytes(blockPairs_);
     for (const auto& v : threadPairs_) {
+        total += bytes(v);
+    }
+    for (const auto& v : threadCode_) {
         total += bytes(v);
     }
     for (const auto& v : threadOrder_) {

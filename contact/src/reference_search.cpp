@@ -60,7 +60,11 @@ ReferenceResult search(const Surface& master, const Surface& slave,
         masterSeg[j] = gatherSegment(master, j, x);
         double pad = 0.0;
         masterBox[j] = detail::bufferedAabb(masterSeg[j], d, pad);
-        if (x.dim == 3) {
+        if (x.dim == 3 && nodeMode) {  // node mode's OBB: about the float AABB's centre
+            const FloatBox fb = floatBoxOutward(masterBox[j].lo.data(), masterBox[j].hi.data());
+            masterObb3[j] =
+                detail::unpackObb(detail::centredBufferedObb3(masterSeg[j], d, pad, fb, nullptr), fb);
+        } else if (x.dim == 3) {
             masterObb3[j] = detail::unpackObb(detail::packedBufferedObb3(masterSeg[j], d, pad));
         } else {
             masterObb2[j] = detail::bufferedObb2(masterSeg[j], d, pad);

@@ -2,6 +2,7 @@
 // Buffered AABB and OBB of segments: they enclose the whole (curved) segment and its buffer.
 #include "contact/bounds.hpp"
 
+#include "contact/broad_phase.hpp"
 #include "contact/projection.hpp"
 #include "contact/sat.hpp"
 #include "contact/segment.hpp"
@@ -9,9 +10,11 @@
 #include "eigen_checks.hpp"
 #include "scenes.hpp"
 
+#include <Eigen/Geometry>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <random>
@@ -206,19 +209,43 @@ BufferedSegment randomBufferedSegment(SegmentType type, std::mt19937& rng,
     return b;
 }
 
+// The random segments of the OBB enclosure tests: case c's size, warp, curvature and distance
+// from the origin.
+testing::RandomSegmentOptions obbCaseOptions(std::mt19937& rng, int c) {
+    testing::RandomSegmentOptions opt;
+    opt.size = testing::uniform(rng, 0.01, 10.0);
+    opt.warp = c % 3 == 0 ? 0.0 : 0.1;
+    opt.curvature = c % 3 == 0 ? 0.0 : 0.1;
+    opt.offset = c % 4 == 0 ? 1e4 : 10.0;
+    return opt;
+}
+
+// Points within the capture distance of segment s lie in box; points up to 1.5 capture away get a
+// lower bound that never exceeds the distance the projection finds. Returns how many of those
+// points lay in the box.
+int expectEnclosesAndBoundsFromBelow(const Obb3& box, const SegmentNodes& s, double capture,
+                                     std::mt19937& rng) {
+    int near = 0;
+    for (int k = 0; k < 30; ++k) {
+        const Eigen::Vector2d xi = testing::randomLocalPoint(s.type, rng);
+        const Eigen::Vector3d y = position(s, xi);
+        const Eigen::Vector3d dir = testing::randomUnitVector(rng, false);
+        EXPECT_TRUE(detail::obbContains(box, y + testing::uniform(rng, 0.0, 1.0) * capture * dir));
+        const Eigen::Vector3d p = y + testing::uniform(rng, 0.0, 1.5) * capture * dir;
+        double lb = 0.0;
+        near += detail::obbContains(box, p, capture, lb) ? 1 : 0;
+        EXPECT_LE(lb, closestPoint(s, p).distance) << "p " << p.transpose();
+    }
+    return near;
+}
+
 TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
     std::mt19937 rng(4242);
     const SegmentType types[] = {SegmentType::Tri3, SegmentType::Quad4, SegmentType::Tri6,
                                  SegmentType::Quad8, SegmentType::Quad9};
     int near = 0;
     for (int c = 0; c < 2000; ++c) {
-        const SegmentType type = types[c % 5];
-        testing::RandomSegmentOptions opt;
-        opt.size = testing::uniform(rng, 0.01, 10.0);
-        opt.warp = c % 3 == 0 ? 0.0 : 0.1;
-        opt.curvature = c % 3 == 0 ? 0.0 : 0.1;
-        opt.offset = c % 4 == 0 ? 1e4 : 10.0;
-        const auto [s, capture, pad] = randomBufferedSegment(type, rng, opt);
+        const auto [s, capture, pad] = randomBufferedSegment(types[c % 5], rng, obbCaseOptions(rng, c));
         const Obb3 box = segmentObb3d(s, capture + pad);  // the unpacked buffered box
         const Obb3 packed = detail::unpackObb(detail::packedBufferedObb3(s, capture, pad));
         SCOPED_TRACE("case " + std::to_string(c));
@@ -226,18 +253,49 @@ TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
         EXPECT_TRUE(allNear(packed.axes.transpose() * packed.axes, Eigen::Matrix3d::Identity(),
                             1e-14));
         EXPECT_LE(packed.halfExtent.sum(), box.halfExtent.sum() * (1.0 + 1e-6));
-        for (int k = 0; k < 30; ++k) {
-            const Eigen::Vector2d xi = testing::randomLocalPoint(type, rng);
-            const Eigen::Vector3d y = position(s, xi);
-            const Eigen::Vector3d dir = testing::randomUnitVector(rng, false);
-            // Within the capture distance: inside.
-            EXPECT_TRUE(detail::obbContains(packed, y + testing::uniform(rng, 0.0, 1.0) * capture * dir));
-            // Anywhere near: the lower bound never exceeds the distance the projection finds.
-            const Eigen::Vector3d p = y + testing::uniform(rng, 0.0, 1.5) * capture * dir;
-            double lb = 0.0;
-            near += detail::obbContains(packed, p, capture, lb) ? 1 : 0;
-            EXPECT_LE(lb, closestPoint(s, p).distance) << "p " << p.transpose();
+        near += expectEnclosesAndBoundsFromBelow(packed, s, capture, rng);
+    }
+    EXPECT_GT(near, 30000);
+}
+
+// Node mode's OBB with its centre as an offset in the float AABB (CentredObb3), along the face
+// frame, or along the axes and about the offset kept from an earlier increment (random ones here):
+// it must enclose the buffered segment and bound the distance from below like the packed OBB, and
+// along the face frame stay nearly as tight as the box about its own centre.
+TEST(CentredObb, EnclosesTheBufferedSegmentAlongAnyAxes) {
+    std::mt19937 rng(4343);
+    const SegmentType types[] = {SegmentType::Tri3, SegmentType::Quad4, SegmentType::Tri6,
+                                 SegmentType::Quad8, SegmentType::Quad9};
+    int near = 0;
+    for (int c = 0; c < 2000; ++c) {
+        const auto [s, capture, pad] = randomBufferedSegment(types[c % 5], rng, obbCaseOptions(rng, c));
+        double aabbPad = 0.0;
+        const Aabb3 aabb = detail::bufferedAabb(s, capture, aabbPad);
+        const FloatBox fb = floatBoxOutward(aabb.lo.data(), aabb.hi.data());
+        // Kept: the axes and offset of a box packed about another segment.
+        const bool kept = c % 2 == 1;
+        CentredObb3 other;
+        if (kept) {
+            const Eigen::Quaterniond q(testing::randomRotation(rng));
+            other.rotation[0] = static_cast<float>(q.x());
+            other.rotation[1] = static_cast<float>(q.y());
+            other.rotation[2] = static_cast<float>(q.z());
+            other.rotation[3] = static_cast<float>(q.w());
+            for (auto& o : other.offset) {
+                o = static_cast<std::int8_t>(static_cast<int>(rng() % 255) - 127);
+            }
         }
+        const CentredObb3 packed =
+            detail::centredBufferedObb3(s, capture, pad, fb, kept ? &other : nullptr);
+        const Obb3 box = detail::unpackObb(packed, fb);
+        SCOPED_TRACE("case " + std::to_string(c) + (kept ? ", kept axes" : ", face frame"));
+        if (!kept) {  // about as tight as the box along the same axes about its own centre
+            const Obb3 own = segmentObb3dAlong(s, box.axes, capture + pad);
+            EXPECT_LE(box.halfExtent.sum(), own.halfExtent.sum() * 1.03);
+        } else {
+            EXPECT_EQ(box.center, detail::obbCentre(other.offset, fb));
+        }
+        near += expectEnclosesAndBoundsFromBelow(box, s, capture, rng);
     }
     EXPECT_GT(near, 30000);
 }

@@ -5,6 +5,7 @@
 #include "contact/broad_phase.hpp"
 #include "contact/reference_search.hpp"
 #include "contact/segment.hpp"
+#include "detail/search_common.hpp"
 #include "eigen_checks.hpp"
 #include "scenes.hpp"
 #include "surfaces.hpp"
@@ -14,6 +15,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <ostream>
@@ -864,6 +867,67 @@ TEST(BoxTree, EmptyAndRebuiltSmaller) {
     EXPECT_TRUE(tree.validate());
     tree.query(floatBoxOutward(lo.col(5).data(), hi.col(5).data()), [&](Index i) { hits += i == 5; });
     EXPECT_EQ(hits, 1);
+}
+
+// Node mode's candidate list code (detail::encodeCandidates, CandidateReader): every list comes
+// back as the sorted set it was, across blocks, empty lists, and masters from 0 to 2^31 - 1; lists
+// of neighbouring masters, as a mesh gives them, take a few bytes a node.
+TEST(CandidateCode, RoundTripsEveryListAndPacksNeighbours) {
+    std::mt19937 rng(31);
+    constexpr Index kMax = std::numeric_limits<Index>::max();
+    for (int trial = 0; trial < 40; ++trial) {
+        const bool meshLike = trial % 2 == 0;
+        SCOPED_TRACE("trial " + std::to_string(trial) + (meshLike ? ", mesh-like" : ", scattered"));
+        std::vector<std::vector<Index>> lists;
+        std::vector<std::uint8_t> code;
+        std::vector<std::size_t> blockStart;
+        const Index blockSize = 1 + static_cast<Index>(rng() % 50);
+        Index previous = 0;
+        Index centre = static_cast<Index>(rng() % 1000);
+        for (Index k = 0; k < 500; ++k) {
+            if (k % blockSize == 0) {
+                blockStart.push_back(code.size());
+                previous = 0;
+            }
+            std::vector<Index> list;
+            const int n = rng() % 5 == 0 ? 0 : 1 + static_cast<int>(rng() % (meshLike ? 8 : 40));
+            centre += meshLike ? static_cast<Index>(rng() % 3) : 0;
+            for (int i = 0; i < n; ++i) {
+                Index j = 0;
+                if (meshLike) {  // a 2 x 4 patch of a grid of 1000 columns
+                    j = centre + static_cast<Index>(rng() % 4) + 1000 * static_cast<Index>(rng() % 2);
+                } else {
+                    const int pick = static_cast<int>(rng() % 4);
+                    j = pick == 0 ? 0 : pick == 1 ? kMax : static_cast<Index>(rng() % (1U << 31));
+                }
+                list.push_back(j);
+            }
+            std::sort(list.begin(), list.end());
+            list.erase(std::unique(list.begin(), list.end()), list.end());
+            std::vector<Index> shuffled = list;
+            std::shuffle(shuffled.begin(), shuffled.end(), rng);
+            detail::encodeCandidates(code, shuffled.data(), shuffled.data() + shuffled.size(), previous);
+            lists.push_back(list);
+        }
+        for (std::size_t b = 0; b < blockStart.size(); ++b) {
+            detail::CandidateReader reader(code.data() + blockStart[b]);
+            const std::size_t end = std::min(lists.size(), (b + 1) * static_cast<std::size_t>(blockSize));
+            for (std::size_t k = b * static_cast<std::size_t>(blockSize); k < end; ++k) {
+                std::vector<Index> got(static_cast<std::size_t>(reader.beginNode()));
+                for (Index& j : got) {
+                    j = reader.next();
+                }
+                ASSERT_EQ(got, lists[k]) << "node " << k;
+            }
+        }
+        if (meshLike) {
+            std::size_t masters = 0;
+            for (const auto& l : lists) {
+                masters += l.size();
+            }
+            EXPECT_LT(code.size() * 2, masters * sizeof(Index)) << "neighbouring masters must pack";
+        }
+    }
 }
 
 // The Verlet list keeps float fat boxes: far from the origin (1e4 m, float ulp ~1e-3 m) with

@@ -33,4 +33,9 @@ extern template Aabb<3> segmentAabb<3>(const SegmentNodes&, double) noexcept;
 [[nodiscard]] Obb3 segmentObb3dAlong(const SegmentNodes& s, const Eigen::Matrix3d& axes,
                                      double buffer) noexcept;
 
+/// The same axes about a given centre: each half extent reaches the farther side of the Bezier
+/// hull from `centre`, so the box encloses the segment wherever the centre lies.
+[[nodiscard]] Obb3 segmentObb3dAbout(const SegmentNodes& s, const Eigen::Matrix3d& axes,
+                                     const Eigen::Vector3d& centre, double buffer) noexcept;
+
 }  // namespace contact

@@ -164,6 +164,8 @@ private:
     void computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat);
     bool rebuildCandidates(const CoordinatesView& x);
     void treeCandidates();
+    [[nodiscard]] FloatBox slaveFatBox(Index k) const noexcept;
+    void encodeNodeList();
     void sweepCandidates();
     [[nodiscard]] bool allowed(Index k, Index j) const noexcept;
     void narrowPhase(UpdateStats& stats);
@@ -193,8 +195,15 @@ private:
     std::vector<FloatBox> masterBox_;       // node mode: the same, rounded outward to float
     Eigen::Matrix3Xd slaveLo_, slaveHi_;
     // Fat boxes of the last build: the boxes then, grown by skin / 2 and rounded outward to float.
-    std::vector<FloatBox> masterFat_, slaveFat_;
-    std::vector<PackedObb3> masterObb3_, slaveObb3_;  // buffered, packed (56 bytes)
+    std::vector<FloatBox> masterFat_, slaveFat_;  // slaveFat_: segment mode
+    // Node mode: slave node positions of the last build rounded to float (3 per node). Node k's fat
+    // box is ref -+ slaveHalf_ rounded outward to float (slaveFatBox): it holds every point within
+    // skin / 2 of the node then, and every point within slaveReach_ of ref (rebuildCandidates).
+    std::vector<float> slaveRef_;
+    double slaveHalf_ = 0.0;
+    double slaveReach_ = 0.0;
+    std::vector<PackedObb3> masterObb3_, slaveObb3_;  // segment mode: buffered, packed (56 bytes)
+    std::vector<CentredObb3> masterCentredObb3_;  // node mode: about masterBox_ (28 bytes)
     std::vector<Obb2> masterObb2_, slaveObb2_;
 
     // Self-contact: slave item -> nodes it must not pair with (CSR), built once.
@@ -205,8 +214,13 @@ private:
     BroadPhase kdTree_;                    // BroadPhaseKind::kKdTree
     BoxSweep sweep_;                       // BroadPhaseKind::kSweep, held during a rebuild only
     std::vector<std::vector<Index>> threadHits_;
-    // Verlet candidate list: slave item k -> master segments, CSR (ascending in segment mode).
+    // Verlet candidate list. Segment mode: slave segment k -> master segments, CSR, ascending.
+    // Node mode: the code of detail::CandidateReader, from byte candBlock_[b] for block b of
+    // pairBlock_ nodes; listCount_ masters in all.
     std::vector<Index> candOffsets_, candMasters_;
+    std::vector<std::uint8_t> candCode_;
+    std::vector<std::size_t> candBlock_;
+    long long listCount_ = 0;
     // Segment mode: per candidate slot, 1 where the pair survived the narrow phase.
     std::vector<std::uint8_t> survivor_;
     // Node mode, per thread: (lower bound, master) of one node's survivors.
@@ -216,6 +230,7 @@ private:
     std::vector<Index> blockPairs_;
     // Candidates of each chunk of slave items during a rebuild with threads (freed after it).
     std::vector<std::vector<Index>> threadPairs_;
+    std::vector<std::vector<std::uint8_t>> threadCode_;
 
     ContactPairs pairs_;
 };

@@ -153,4 +153,14 @@ struct PackedObb3 {
     float halfExtent[3] = {0.0F, 0.0F, 0.0F};
 };
 
+/// A 3D OBB in 32 bytes, for node mode's master segments: a float quaternion as in PackedObb3,
+/// float half extents, and the centre as an offset from the centre of the segment's buffered float
+/// AABB, which node mode keeps anyway, in 127ths of that box's half sizes. The box is rebuilt from
+/// both; its extents reach the farther side of the segment from that centre.
+struct CentredObb3 {
+    float rotation[4] = {0.0F, 0.0F, 0.0F, 1.0F};
+    float halfExtent[3] = {0.0F, 0.0F, 0.0F};
+    std::int8_t offset[3] = {0, 0, 0};
+};
+
 }  // namespace contact

@@ -215,6 +215,68 @@ PackedObb3 packedBufferedObb3Along(const SegmentNodes& s, double capture, double
     return p;
 }
 
+CentredObb3 centredBufferedObb3(const SegmentNodes& s, double capture, double pad,
+                                const FloatBox& box, const CentredObb3* keep) noexcept {
+    CentredObb3 p;
+    if (keep != nullptr) {
+        p = *keep;
+        const Obb3 b = segmentObb3dAbout(s, rotationOf(p.rotation), obbCentre(p.offset, box),
+                                         capture + pad);
+        for (int k = 0; k < 3; ++k) {
+            p.halfExtent[k] = floatUp(b.halfExtent[k]);
+        }
+        return p;
+    }
+    quaternionOf(faceAxes(s), p.rotation);
+    const Obb3 tight = segmentObb3dAlong(s, rotationOf(p.rotation), capture + pad);
+    for (int k = 0; k < 3; ++k) {
+        const double half = 0.5 * (static_cast<double>(box.hi[k]) - static_cast<double>(box.lo[k]));
+        const double mid = 0.5 * (static_cast<double>(box.lo[k]) + static_cast<double>(box.hi[k]));
+        const double steps = half > 0.0 ? 127.0 * (tight.center[k] - mid) / half : 0.0;
+        // Nearest step by truncation (no library call); NaN gives 0.
+        const double t = std::isfinite(steps) ? std::clamp(steps, -127.0, 127.0) : 0.0;
+        p.offset[k] = static_cast<std::int8_t>(t + (t >= 0.0 ? 0.5 : -0.5));
+    }
+    const Eigen::Vector3d shift = tight.axes.transpose() * (obbCentre(p.offset, box) - tight.center);
+    for (int k = 0; k < 3; ++k) {
+        p.halfExtent[k] = floatUp(tight.halfExtent[k] + std::abs(shift[k]));
+    }
+    return p;
+}
+
+Obb3 unpackObb(const CentredObb3& p, const FloatBox& box) noexcept {
+    Obb3 b;
+    b.center = obbCentre(p.offset, box);
+    b.axes = rotationOf(p.rotation);
+    b.halfExtent = Eigen::Vector3d(p.halfExtent[0], p.halfExtent[1], p.halfExtent[2]);
+    return b;
+}
+
+void encodeCandidates(std::vector<std::uint8_t>& out, Index* first, Index* last, Index& previous) {
+    std::sort(first, last);
+    // At most 5 bytes per varint: room first, then cut to what was written (no check per byte).
+    const std::size_t at = out.size();
+    out.resize(at + 5 * static_cast<std::size_t>(last - first + 2));
+    std::uint8_t* p = out.data() + at;
+    const auto put = [&p](std::uint32_t v) {
+        while (v >= 0x80U) {
+            *p++ = static_cast<std::uint8_t>(v | 0x80U);
+            v >>= 7;
+        }
+        *p++ = static_cast<std::uint8_t>(v);
+    };
+    put(static_cast<std::uint32_t>(last - first));
+    if (first != last) {
+        const auto diff = static_cast<std::uint32_t>(*first) - static_cast<std::uint32_t>(previous);
+        put((diff << 1) ^ (0U - (diff >> 31)));
+        previous = *first;
+        for (const Index* j = first + 1; j != last; ++j) {
+            put(static_cast<std::uint32_t>(*j - j[-1] - 1));
+        }
+    }
+    out.resize(static_cast<std::size_t>(p - out.data()));
+}
+
 Obb2 bufferedObb2(const SegmentNodes& s, double capture, double pad) noexcept {
     return segmentObb2d(s, capture + pad);
 }

@@ -9,6 +9,7 @@
 #include "contact/types.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,80 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 
 /// The box a PackedObb3 stands for.
 [[nodiscard]] Obb3 unpackObb(const PackedObb3& p) noexcept;
+
+/// The centre of a CentredObb3 built about float box b: b's centre plus offset / 127 of b's half
+/// sizes, in double. One definition for packing and unpacking.
+[[nodiscard]] inline Eigen::Vector3d obbCentre(const std::int8_t* offset, const FloatBox& b) noexcept {
+    Eigen::Vector3d c;
+    for (int k = 0; k < 3; ++k) {
+        const double lo = b.lo[k];
+        const double hi = b.hi[k];
+        c[k] = 0.5 * (lo + hi) + (0.5 * (hi - lo)) * (offset[k] * (1.0 / 127.0));
+    }
+    return c;
+}
+
+/// The buffered OBB packed about float box `box` (the segment's buffered AABB rounded outward).
+/// Along the face frame, with the tight box's centre rounded to the nearest offset and the extents
+/// grown by that rounding; or (keep) along keep's axes about keep's offset in `box`, the extents
+/// taken about that centre. Extents are rounded up to float, so the box encloses the segment grown
+/// by capture + pad either way.
+[[nodiscard]] CentredObb3 centredBufferedObb3(const SegmentNodes& s, double capture, double pad,
+                                              const FloatBox& box,
+                                              const CentredObb3* keep) noexcept;
+
+/// The box a CentredObb3 stands for, with the float box it was packed about.
+[[nodiscard]] Obb3 unpackObb(const CentredObb3& p, const FloatBox& box) noexcept;
+
+/// Node mode's candidate list: a byte stream, read node by node from the start of each block of
+/// slave nodes. Per node, a varint (7 bits per byte, low first) count, then its masters ascending:
+/// the first as a zigzag difference from the first master of the node before it in the block (0
+/// at the block's start; a node without masters leaves it), the others as differences minus one.
+/// Neighbouring nodes have neighbouring masters: about 10 bytes a node instead of 4 per master.
+///
+/// Appends one node's masters [first, last), sorted here; `previous` is the first master of the
+/// node before, and becomes this node's.
+void encodeCandidates(std::vector<std::uint8_t>& out, Index* first, Index* last, Index& previous);
+
+/// Reads the code of one block, node by node.
+class CandidateReader {
+public:
+    explicit CandidateReader(const std::uint8_t* code) noexcept : p_(code) {}
+    /// The next node's master count; then next() that many times.
+    [[nodiscard]] Index beginNode() noexcept {
+        started_ = false;
+        return static_cast<Index>(varint());
+    }
+    [[nodiscard]] Index next() noexcept {
+        const std::uint32_t v = varint();
+        if (started_) {
+            last_ += static_cast<Index>(v) + 1;
+            return last_;
+        }
+        started_ = true;
+        const std::uint32_t diff = (v >> 1) ^ (0U - (v & 1U));  // modulo 2^32, as written
+        previous_ = static_cast<Index>(static_cast<std::uint32_t>(previous_) + diff);
+        last_ = previous_;
+        return last_;
+    }
+
+private:
+    std::uint32_t varint() noexcept {
+        std::uint32_t v = 0;
+        for (int shift = 0;; shift += 7) {
+            const std::uint32_t byte = *p_++;
+            v |= (byte & 0x7FU) << shift;
+            if (byte < 0x80U) {
+                return v;
+            }
+        }
+    }
+
+    const std::uint8_t* p_;
+    Index previous_ = 0;  // first master of the last node that had one
+    Index last_ = 0;
+    bool started_ = false;
+};
 
 /// True when a point of box a lies in the box packed as b with a margin above every rounding: then
 /// the boxes overlap and satOverlap3d(a, unpackObb(b)) is true (its axis tests never separate
