@@ -410,15 +410,11 @@ void ContactSearch::treeCandidates() {
             std::vector<Index>& out = chunks == 1 && !nodeMode ? candMasters_ : local;
             std::vector<std::uint8_t>& bytes = chunks == 1 ? candCode_ : code;
             out.clear();
-            Index previous = 0;
+            detail::CandidateWriter writer(bytes, candBlock_.data(), pairBlock_);
             const Index end = chunkBegin(chunk + 1);
             for (Index k = chunkBegin(chunk); k < end; ++k) {
                 if (nodeMode) {
                     out.clear();
-                    if (k % pairBlock_ == 0) {
-                        candBlock_[k / pairBlock_] = bytes.size();
-                        previous = 0;
-                    }
                 }
                 const std::size_t first = out.size();
                 const auto visit = [&](Index j) {
@@ -439,7 +435,7 @@ void ContactSearch::treeCandidates() {
                 }
                 if (nodeMode) {
                     listed += static_cast<long long>(out.size());
-                    detail::encodeCandidates(bytes, out.data(), out.data() + out.size(), previous);
+                    writer.node(k, out.data(), out.data() + out.size());
                 } else {
                     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
                     candOffsets_[k + 1] = static_cast<Index>(out.size() - first);
@@ -516,15 +512,10 @@ void ContactSearch::treeCandidates() {
 // and the CSR is freed.
 void ContactSearch::encodeNodeList() {
     candCode_.clear();
-    Index previous = 0;
+    detail::CandidateWriter writer(candCode_, candBlock_.data(), pairBlock_);
+    Index* list = candMasters_.data();
     for (Index k = 0; k < numSlaveItems_; ++k) {
-        if (k % pairBlock_ == 0) {
-            candBlock_[k / pairBlock_] = candCode_.size();
-            previous = 0;
-        }
-        Index* list = candMasters_.data();
-        detail::encodeCandidates(candCode_, list + candOffsets_[k], list + candOffsets_[k + 1],
-                                 previous);
+        writer.node(k, list + candOffsets_[k], list + candOffsets_[k + 1]);
     }
     candBlock_.back() = candCode_.size();
     listCount_ = static_cast<long long>(candMasters_.size());

@@ -183,7 +183,7 @@ private:
     double skin_ = 0.0;
     double meanMasterSize_ = 0.0;
     bool haveList_ = false;
-    bool keepAxes_ = false;  // node mode: the next reuse may keep the master OBB axes (computeBoxes)
+    bool keepAxes_ = false;  // node mode: the next reuse may keep the master OBB axes and offsets
 
     // Slave items: nodes (node mode) or segments (segment mode).
     std::vector<Index> slaveNodes_;
@@ -203,7 +203,7 @@ private:
     double slaveHalf_ = 0.0;
     double slaveReach_ = 0.0;
     std::vector<PackedObb3> masterObb3_, slaveObb3_;  // segment mode: buffered, packed (56 bytes)
-    std::vector<CentredObb3> masterCentredObb3_;  // node mode: about masterBox_ (28 bytes)
+    std::vector<CentredObb3> masterCentredObb3_;  // node mode: about masterBox_ (32 bytes)
     std::vector<Obb2> masterObb2_, slaveObb2_;
 
     // Self-contact: slave item -> nodes it must not pair with (CSR), built once.

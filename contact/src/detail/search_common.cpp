@@ -198,15 +198,8 @@ void quaternionOf(const Eigen::Matrix3d& r, float* out) noexcept {
 // The buffered OBB with the axes rounded to a float quaternion first: its extents are taken along
 // exactly the axes unpackObb() rebuilds, so it encloses the segment grown by capture + pad.
 PackedObb3 packedBufferedObb3(const SegmentNodes& s, double capture, double pad) noexcept {
-    float rotation[4];
-    quaternionOf(faceAxes(s), rotation);
-    return packedBufferedObb3Along(s, capture, pad, rotation);
-}
-
-PackedObb3 packedBufferedObb3Along(const SegmentNodes& s, double capture, double pad,
-                                   const float* rotation) noexcept {
     PackedObb3 p;
-    std::copy(rotation, rotation + 4, p.rotation);
+    quaternionOf(faceAxes(s), p.rotation);
     const Obb3 box = segmentObb3dAlong(s, rotationOf(p.rotation), capture + pad);
     for (int k = 0; k < 3; ++k) {
         p.centre[k] = box.center[k];
@@ -252,9 +245,14 @@ Obb3 unpackObb(const CentredObb3& p, const FloatBox& box) noexcept {
     return b;
 }
 
-void encodeCandidates(std::vector<std::uint8_t>& out, Index* first, Index* last, Index& previous) {
+void CandidateWriter::node(Index k, Index* first, Index* last) {
+    if (k % blockSize_ == 0) {
+        blockStart_[k / blockSize_] = out_.size();
+        previous_ = 0;
+    }
     std::sort(first, last);
     // At most 5 bytes per varint: room first, then cut to what was written (no check per byte).
+    std::vector<std::uint8_t>& out = out_;
     const std::size_t at = out.size();
     out.resize(at + 5 * static_cast<std::size_t>(last - first + 2));
     std::uint8_t* p = out.data() + at;
@@ -267,9 +265,9 @@ void encodeCandidates(std::vector<std::uint8_t>& out, Index* first, Index* last,
     };
     put(static_cast<std::uint32_t>(last - first));
     if (first != last) {
-        const auto diff = static_cast<std::uint32_t>(*first) - static_cast<std::uint32_t>(previous);
+        const auto diff = static_cast<std::uint32_t>(*first) - static_cast<std::uint32_t>(previous_);
         put((diff << 1) ^ (0U - (diff >> 31)));
-        previous = *first;
+        previous_ = *first;
         for (const Index* j = first + 1; j != last; ++j) {
             put(static_cast<std::uint32_t>(*j - j[-1] - 1));
         }

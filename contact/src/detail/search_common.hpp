@@ -45,10 +45,6 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 /// rounded up to float, so the box still encloses the segment grown by capture + pad.
 [[nodiscard]] PackedObb3 packedBufferedObb3(const SegmentNodes& s, double capture,
                                             double pad) noexcept;
-/// The same along the axes of a given float quaternion (any rotation gives an enclosing box; the
-/// face frame gives the tightest one).
-[[nodiscard]] PackedObb3 packedBufferedObb3Along(const SegmentNodes& s, double capture, double pad,
-                                                 const float* rotation) noexcept;
 
 /// The rotation matrix of a float quaternion (x, y, z, w): orthonormal to double rounding.
 /// One compiled definition, so packing and every unpacking see the same axes.
@@ -86,12 +82,23 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 /// the first as a zigzag difference from the first master of the node before it in the block (0
 /// at the block's start; a node without masters leaves it), the others as differences minus one.
 /// Neighbouring nodes have neighbouring masters: about 10 bytes a node instead of 4 per master.
-///
-/// Appends one node's masters [first, last), sorted here; `previous` is the first master of the
-/// node before, and becomes this node's.
-void encodeCandidates(std::vector<std::uint8_t>& out, Index* first, Index* last, Index& previous);
+class CandidateWriter {
+public:
+    /// Appends to `out`; the code of block b starts at byte blockStart[b] of `out`.
+    CandidateWriter(std::vector<std::uint8_t>& out, std::size_t* blockStart, Index blockSize) noexcept
+        : out_(out), blockStart_(blockStart), blockSize_(blockSize) {}
+    /// Appends node k's masters [first, last), sorted here. Nodes come in order, each block whole
+    /// (from its first node on).
+    void node(Index k, Index* first, Index* last);
 
-/// Reads the code of one block, node by node.
+private:
+    std::vector<std::uint8_t>& out_;
+    std::size_t* blockStart_;
+    Index blockSize_;
+    Index previous_ = 0;  // first master of the last node that had one, in this block
+};
+
+/// Reads the code of one block (CandidateWriter), node by node.
 class CandidateReader {
 public:
     explicit CandidateReader(const std::uint8_t* code) noexcept : p_(code) {}
