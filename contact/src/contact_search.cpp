@@ -99,12 +99,6 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
                   : nodeList != nullptr ? detail::sortedUnique(*nodeList)
                                         : detail::uniqueNodes(slave);
     numSlaveItems_ = nodeMode ? static_cast<Index>(slaveNodes_.size()) : slave.size();
-    if (options_.selfContact) {
-        detail::exclusionSets(slave, slaveNodes_, numNodes_, nodeMode, exclOffsets_, exclNodes_);
-    } else {
-        exclOffsets_.clear();
-        exclNodes_.clear();
-    }
 
     const Index m = master.size();
     const Index s = numSlaveItems_;
@@ -139,6 +133,20 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     const std::size_t blocks = nodeMode ? static_cast<std::size_t>((s + pairBlock_ - 1) / pairBlock_) : 0;
     blockPairs_.assign(blocks, 0);
     candBlock_.assign(nodeMode ? blocks + 1 : 0, 0);
+    exclCode_.clear();
+    exclBlock_.clear();
+    if (options_.selfContact && nodeMode) {
+        std::vector<Index> offsets;
+        std::vector<Index> nodes;
+        detail::exclusionSets(slave, slaveNodes_, numNodes_, true, offsets, nodes);
+        exclBlock_.assign(blocks + 1, 0);
+        detail::CandidateWriter writer(exclCode_, exclBlock_.data(), pairBlock_);
+        for (Index k = 0; k < s; ++k) {
+            writer.node(k, nodes.data() + offsets[k], nodes.data() + offsets[k + 1]);
+        }
+        exclBlock_.back() = exclCode_.size();
+        exclCode_.shrink_to_fit();
+    }
     detail::reservePairs(pairs_, nodeMode ? s : 0);
 }
 
@@ -337,18 +345,50 @@ FloatBox ContactSearch::slaveFatBox(Index k) const noexcept {
     return b;
 }
 
+// Self-contact exclusion sets of the slave items, in item order from any block start: node k's
+// from the code (read afresh at each block's first node), segment k's its own nodes. Sorted.
+class ContactSearch::Exclusions {
+public:
+    explicit Exclusions(const ContactSearch& search) noexcept : search_(search) {}
+    // Item k's set; the item before k was the last one loaded, or k starts a block.
+    const std::vector<Index>& load(Index k) {
+        set_.clear();
+        const ContactSearch& cs = search_;
+        if (!cs.options_.selfContact) {
+            return set_;
+        }
+        if (cs.options_.mode == SearchMode::kSegmentToSegment) {
+            const Index* n = cs.slave_->nodes(k);
+            set_.assign(n, n + nodeCount(cs.slave_->types[k]));
+            std::sort(set_.begin(), set_.end());
+            return set_;
+        }
+        if (k % cs.pairBlock_ == 0) {
+            reader_ = detail::CandidateReader(cs.exclCode_.data() + cs.exclBlock_[k / cs.pairBlock_]);
+        }
+        for (Index c = reader_.beginNode(); c > 0; --c) {
+            set_.push_back(reader_.next());
+        }
+        return set_;
+    }
+
+private:
+    const ContactSearch& search_;
+    detail::CandidateReader reader_{nullptr};
+    std::vector<Index> set_;
+};
+
 // Self-contact filter of a candidate (slave item k, master j): with one surface each segment pair
 // once (slave index < master index, segment mode), and never a master sharing a node with the
-// item's exclusion set.
-bool ContactSearch::allowed(Index k, Index j) const noexcept {
+// item's exclusion set (Exclusions::load(k)).
+bool ContactSearch::allowed(Index k, Index j, const std::vector<Index>& excluded) const noexcept {
     if (!options_.selfContact) {
         return true;
     }
     if (sameSurface_ && options_.mode == SearchMode::kSegmentToSegment && k >= j) {
         return false;
     }
-    return !detail::sharesNode(*master_, j, exclNodes_.data() + exclOffsets_[k],
-                               exclNodes_.data() + exclOffsets_[k + 1]);
+    return !detail::sharesNode(*master_, j, excluded.data(), excluded.data() + excluded.size());
 }
 
 // The candidate list from a tree over the master fat boxes (kd-tree or BoxTree), queried by every
@@ -411,14 +451,16 @@ void ContactSearch::treeCandidates() {
             std::vector<std::uint8_t>& bytes = chunks == 1 ? candCode_ : code;
             out.clear();
             detail::CandidateWriter writer(bytes, candBlock_.data(), pairBlock_);
+            Exclusions exclusions(*this);
             const Index end = chunkBegin(chunk + 1);
             for (Index k = chunkBegin(chunk); k < end; ++k) {
                 if (nodeMode) {
                     out.clear();
                 }
                 const std::size_t first = out.size();
+                const std::vector<Index>& excluded = exclusions.load(k);
                 const auto visit = [&](Index j) {
-                    if (allowed(k, j)) {
+                    if (allowed(k, j, excluded)) {
                         out.push_back(j);
                     }
                 };
@@ -530,8 +572,9 @@ void ContactSearch::encodeNodeList() {
 void ContactSearch::sweepCandidates() {
     const Index s = numSlaveItems_;
     candOffsets_.assign(static_cast<std::size_t>(s) + 1, 0);
+    const std::vector<Index> none;
     sweep_.forEachPair([&](Index j, Index k) {
-        if (allowed(k, j)) {
+        if (allowed(k, j, none)) {
             ++candOffsets_[k + 1];
         }
     });
@@ -545,11 +588,29 @@ void ContactSearch::sweepCandidates() {
     }
     candMasters_.resize(static_cast<std::size_t>(total));
     sweep_.forEachPair([&](Index j, Index k) {
-        if (allowed(k, j)) {
+        if (allowed(k, j, none)) {
             candMasters_[candOffsets_[k + 1]++] = j;
         }
     });
     sweep_.release();
+    if (options_.selfContact) {
+        // The exclusion sets are read in item order: the lists are filtered in place afterwards.
+        Exclusions exclusions(*this);
+        Index kept = 0;
+        Index from = 0;
+        for (Index k = 0; k < s; ++k) {
+            const std::vector<Index>& excluded = exclusions.load(k);
+            const Index to = candOffsets_[k + 1];
+            for (Index c = from; c < to; ++c) {
+                if (allowed(k, candMasters_[c], excluded)) {
+                    candMasters_[kept++] = candMasters_[c];
+                }
+            }
+            from = to;
+            candOffsets_[k + 1] = kept;
+        }
+        candMasters_.resize(static_cast<std::size_t>(kept));
+    }
     if (options_.mode == SearchMode::kNodeToSegment) {
         encodeNodeList();
         return;
@@ -798,7 +859,7 @@ std::size_t ContactSearch::memoryBytes() const noexcept {
              bytes(slaveObb3_) + bytes(slaveObb2_);
     total += bytes(candOffsets_) + bytes(candMasters_) + bytes(candCode_) + bytes(candBlock_) +
              bytes(survivor_);
-    total += bytes(exclOffsets_) + bytes(exclNodes_) + bytes(slaveNodes_) + bytes(blockPairs_);
+    total += bytes(exclCode_) + bytes(exclBlock_) + bytes(slaveNodes_) + bytes(blockPairs_);
     for (const auto& v : threadPairs_) {
         total += bytes(v);
     }

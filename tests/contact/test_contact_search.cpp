@@ -510,7 +510,8 @@ TEST(ContactSearch, NodeModeReuseWithTurningMastersEqualsFreshSearch) {
 
 // Bit-identical results, in the same order, for 1 and 2 threads; node mode also with many blocks
 // of work (64 to 1024 slave nodes each), some of whose nodes find no pair, so blocks must be closed
-// up before their frames are filled in, in 3D and 2D, on linear and quadratic masters.
+// up before their frames are filled in, in 3D and 2D, on linear and quadratic masters, and in
+// self-contact.
 TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
     std::mt19937 rng(8);
     struct Run {
@@ -528,6 +529,10 @@ TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
                     SearchMode::kNodeToSegment, 12.0});
     runs.push_back({wavyPlanes(rng, SegmentType::Quad8, SegmentType::Quad4, 30, 60, 0.05),
                     SearchMode::kNodeToSegment, 0.5});
+    // Self-contact: the exclusion sets are read block by block, each chunk of threads from its own.
+    for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        runs.push_back({uShape(rng, SegmentType::Quad4, 3, 200), mode, 0.5});
+    }
     for (const Run& r : runs) {
         const Model& m = r.m;
         ContactSearch one(optionsFor(m, r.mode, r.capture, 1));

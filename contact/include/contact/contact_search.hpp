@@ -167,7 +167,8 @@ private:
     [[nodiscard]] FloatBox slaveFatBox(Index k) const noexcept;
     void encodeNodeList();
     void sweepCandidates();
-    [[nodiscard]] bool allowed(Index k, Index j) const noexcept;
+    [[nodiscard]] bool allowed(Index k, Index j, const std::vector<Index>& excluded) const noexcept;
+    class Exclusions;
     void narrowPhase(UpdateStats& stats);
     void projectNodes(const CoordinatesView& x, UpdateStats& stats);
     void collectSegmentPairs(UpdateStats& stats);
@@ -206,8 +207,12 @@ private:
     std::vector<CentredObb3> masterCentredObb3_;  // node mode: about masterBox_ (32 bytes)
     std::vector<Obb2> masterObb2_, slaveObb2_;
 
-    // Self-contact: slave item -> nodes it must not pair with (CSR), built once.
-    std::vector<Index> exclOffsets_, exclNodes_;
+    // Self-contact, node mode: per slave node, the nodes it must not pair with (those of every
+    // slave segment holding it), coded as the candidate list is (detail::CandidateWriter, blocks of
+    // pairBlock_ nodes from byte exclBlock_[b]); built once. Segment mode keeps none: a slave
+    // segment's set is its own nodes.
+    std::vector<std::uint8_t> exclCode_;
+    std::vector<std::size_t> exclBlock_;
 
     // Bounding-volume hierarchy over the master fat boxes, queried by the slave fat boxes.
     BoxTree tree_;

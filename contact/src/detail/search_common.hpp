@@ -82,6 +82,7 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 /// the first as a zigzag difference from the first master of the node before it in the block (0
 /// at the block's start; a node without masters leaves it), the others as differences minus one.
 /// Neighbouring nodes have neighbouring masters: about 10 bytes a node instead of 4 per master.
+/// Self-contact's exclusion sets (nodes instead of masters) use the same code.
 class CandidateWriter {
 public:
     /// Appends to `out`; the code of block b starts at byte blockStart[b] of `out`.
