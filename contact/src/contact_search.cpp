@@ -121,18 +121,19 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     const Index slaveObbs = nodeMode ? 0 : s;
     slaveObb3_.assign(dim_ == 3 ? slaveObbs : 0, PackedObb3{});
     slaveObb2_.assign(dim_ == 2 ? slaveObbs : 0, Obb2{});
-    candOffsets_.assign(nodeMode ? 0 : static_cast<std::size_t>(s) + 1, 0);
+    candOffsets_.clear();
     candMasters_.clear();
     candCode_.clear();
     listCount_ = 0;
     survivor_.clear();
     threadOrder_.resize(options_.threads);
-    // Blocks of slave nodes for the threads: at least 16 per thread where the nodes allow (64
-    // nodes or more each), so the dynamic schedule balances them on small surfaces; at most 1024.
+    // Blocks of slave items for the threads: at least 16 per thread where the items allow (64
+    // items or more each), so the dynamic schedule balances them on small surfaces; at most 1024.
     pairBlock_ = std::clamp<Index>(s / (16 * options_.threads), 64, 1024);
-    const std::size_t blocks = nodeMode ? static_cast<std::size_t>((s + pairBlock_ - 1) / pairBlock_) : 0;
+    const auto blocks = static_cast<std::size_t>((s + pairBlock_ - 1) / pairBlock_);
     blockPairs_.assign(blocks, 0);
-    candBlock_.assign(nodeMode ? blocks + 1 : 0, 0);
+    candBlock_.assign(blocks + 1, 0);
+    candFirst_.assign(nodeMode ? 0 : blocks + 1, 0);
     exclCode_.clear();
     exclBlock_.clear();
     if (options_.selfContact && nodeMode) {
@@ -324,11 +325,10 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
             v.shrink_to_fit();
         }
     };
-    trim(candMasters_);
     trim(candCode_);
-    const std::size_t total = candMasters_.size();
     if (!nodeMode) {
-        survivor_.resize(total);
+        survivor_.resize(candFirst_.back() / 8);
+        trim(survivor_);
     }
     haveList_ = true;
     return swept;
@@ -392,10 +392,10 @@ bool ContactSearch::allowed(Index k, Index j, const std::vector<Index>& excluded
 }
 
 // The candidate list from a tree over the master fat boxes (kd-tree or BoxTree), queried by every
-// slave fat box: slave items in contiguous chunks (in node mode, whole blocks of pairBlock_ nodes,
-// as each block's code starts afresh), taken dynamically by the threads (the work per item varies
-// across the surface); one chunk, written straight into the list, with one thread. Chunks are
-// concatenated in order, so the list is the same whatever the thread count.
+// slave fat box: slave items in contiguous chunks of whole blocks of pairBlock_ items (each block's
+// code starts afresh), taken dynamically by the threads (the work per item varies across the
+// surface); one chunk, written straight into the list, with one thread. Chunks are concatenated in
+// order, so the list is the same whatever the thread count.
 void ContactSearch::treeCandidates() {
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     const Index s = numSlaveItems_;
@@ -408,28 +408,22 @@ void ContactSearch::treeCandidates() {
     }
     threadHits_.resize(options_.threads);
     const int nt = options_.threads;
-    const Index unit = nodeMode ? pairBlock_ : 1;  // chunks are whole units of slave items
-    const Index units = (s + unit - 1) / unit;
-    const Index chunks = nt == 1 ? 1 : std::min<Index>(std::max<Index>(units, 1), 16 * nt);
+    const Index blocks = (s + pairBlock_ - 1) / pairBlock_;
+    const Index chunks = nt == 1 ? 1 : std::min<Index>(std::max<Index>(blocks, 1), 64 * nt);
     // Room for a list like the last one, so the list is not regrown (and over-allocated) by
     // doubling every rebuild. With chunks, the list keeps its length until they are copied in.
-    const std::size_t lastTotal = nodeMode ? candCode_.size() : candMasters_.size();
+    const std::size_t lastTotal = candCode_.size();
     if (chunks == 1) {
-        candMasters_.clear();
         candCode_.clear();
-        if (nodeMode) {
-            candCode_.reserve(lastTotal + lastTotal / 16);
-        } else {
-            candMasters_.reserve(lastTotal + lastTotal / 16);
-        }
+        candCode_.reserve(lastTotal + lastTotal / 16);
     }
     const std::size_t chunkGuess = lastTotal / static_cast<std::size_t>(chunks) + 64;
     const auto chunkBegin = [&](Index chunk) {  // slave items [chunkBegin(c), chunkBegin(c + 1))
-        const long long first = static_cast<long long>(units) * chunk / chunks * unit;
+        const long long first = static_cast<long long>(blocks) * chunk / chunks * pairBlock_;
         return static_cast<Index>(std::min<long long>(s, first));
     };
-    threadPairs_.resize(nodeMode ? 0 : static_cast<std::size_t>(chunks));
-    threadCode_.resize(nodeMode ? static_cast<std::size_t>(chunks) : 0);
+    threadCode_.resize(static_cast<std::size_t>(chunks));
+    std::fill(candFirst_.begin(), candFirst_.end(), 0);
     long long listed = 0;
 #pragma omp parallel num_threads(nt) reduction(+ : listed)
     {
@@ -438,26 +432,19 @@ void ContactSearch::treeCandidates() {
         const int t = threadIndex();
         std::vector<Index> hits;
         hits.swap(threadHits_[t]);
-        std::vector<Index> local;  // segment mode: the chunk's list; node mode: one node's masters
-        std::vector<std::uint8_t> code;  // node mode: the chunk's code
-        if (chunks > 1 && nodeMode) {
+        std::vector<Index> out;  // one item's masters
+        std::vector<std::uint8_t> code;  // the chunk's code
+        if (chunks > 1) {
             code.reserve(chunkGuess);
-        } else if (chunks > 1) {
-            local.reserve(chunkGuess);
         }
 #pragma omp for schedule(dynamic, 1)
         for (Index chunk = 0; chunk < chunks; ++chunk) {
-            std::vector<Index>& out = chunks == 1 && !nodeMode ? candMasters_ : local;
             std::vector<std::uint8_t>& bytes = chunks == 1 ? candCode_ : code;
-            out.clear();
             detail::CandidateWriter writer(bytes, candBlock_.data(), pairBlock_);
             Exclusions exclusions(*this);
             const Index end = chunkBegin(chunk + 1);
             for (Index k = chunkBegin(chunk); k < end; ++k) {
-                if (nodeMode) {
-                    out.clear();
-                }
-                const std::size_t first = out.size();
+                out.clear();
                 const std::vector<Index>& excluded = exclusions.load(k);
                 const auto visit = [&](Index j) {
                     if (allowed(k, j, excluded)) {
@@ -475,100 +462,79 @@ void ContactSearch::treeCandidates() {
                 } else {
                     tree_.query(q, visit);
                 }
-                if (nodeMode) {
-                    listed += static_cast<long long>(out.size());
-                    writer.node(k, out.data(), out.data() + out.size());
-                } else {
-                    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
-                    candOffsets_[k + 1] = static_cast<Index>(out.size() - first);
+                listed += static_cast<long long>(out.size());
+                if (!nodeMode) {  // the block's candidates, for its first survivor slot
+                    candFirst_[k / pairBlock_ + 1] += out.size();
                 }
+                writer.node(k, out.data(), out.data() + out.size());
             }
             if (chunks > 1) {  // handed over whole; a fresh buffer next
-                if (nodeMode) {
-                    threadCode_[chunk].swap(code);
-                    code.clear();
-                    code.reserve(chunkGuess);
-                } else {
-                    threadPairs_[chunk].swap(local);
-                    local.clear();
-                    local.reserve(chunkGuess);
-                }
+                threadCode_[chunk].swap(code);
+                code.clear();
+                code.reserve(chunkGuess);
             }
         }
         threadHits_[t].swap(hits);
     }
-    if (nodeMode) {
-        listCount_ = listed;
-    } else {
-        candOffsets_[0] = 0;
-    }
+    listCount_ = listed;
+    firstSlots();
     if (chunks == 1) {
-        if (nodeMode) {
-            candBlock_.back() = candCode_.size();
-            return;
-        }
-        for (Index k = 0; k < s; ++k) {
-            candOffsets_[k + 1] += candOffsets_[k];
-        }
+        candBlock_.back() = candCode_.size();
         return;
     }
-    // Each chunk's first slot from the sizes of the chunks before; then, on the threads, each
-    // chunk's offsets and candidates (or code) go into place.
+    // Each chunk's first byte from the sizes of the chunks before; then, on the threads, each
+    // chunk's code goes into place.
     std::vector<std::size_t> chunkStart(static_cast<std::size_t>(chunks) + 1, 0);
     for (Index chunk = 0; chunk < chunks; ++chunk) {
-        chunkStart[chunk + 1] = chunkStart[chunk] + (nodeMode ? threadCode_[chunk].size()
-                                                              : threadPairs_[chunk].size());
+        chunkStart[chunk + 1] = chunkStart[chunk] + threadCode_[chunk].size();
     }
-    if (nodeMode) {
-        candCode_.resize(chunkStart[chunks]);
-        candBlock_.back() = chunkStart[chunks];
-    } else {
-        candMasters_.resize(chunkStart[chunks]);
-    }
-    const auto moveInto = [&chunkStart](auto& part, auto& list, Index chunk) {
-        std::copy(part.begin(), part.end(),
-                  list.begin() + static_cast<std::ptrdiff_t>(chunkStart[chunk]));
-        std::remove_reference_t<decltype(part)>().swap(part);  // copied: free it
-    };
+    candCode_.resize(chunkStart[chunks]);
+    candBlock_.back() = chunkStart[chunks];
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
     for (Index chunk = 0; chunk < chunks; ++chunk) {
         const Index begin = chunkBegin(chunk);
         const Index end = chunkBegin(chunk + 1);
-        if (nodeMode) {
-            for (Index b = begin / pairBlock_; b < (end + pairBlock_ - 1) / pairBlock_; ++b) {
-                candBlock_[b] += chunkStart[chunk];
-            }
-            moveInto(threadCode_[chunk], candCode_, chunk);
-            continue;
+        for (Index b = begin / pairBlock_; b < (end + pairBlock_ - 1) / pairBlock_; ++b) {
+            candBlock_[b] += chunkStart[chunk];
         }
-        auto running = static_cast<Index>(chunkStart[chunk]);
-        for (Index k = begin; k < end; ++k) {
-            running += candOffsets_[k + 1];
-            candOffsets_[k + 1] = running;
-        }
-        moveInto(threadPairs_[chunk], candMasters_, chunk);
+        std::vector<std::uint8_t>& part = threadCode_[chunk];
+        std::copy(part.begin(), part.end(),
+                  candCode_.begin() + static_cast<std::ptrdiff_t>(chunkStart[chunk]));
+        std::vector<std::uint8_t>().swap(part);  // copied: free it
     }
 }
 
-// Node mode after the sweep: the CSR list it wrote becomes the code of detail::CandidateReader,
-// and the CSR is freed.
-void ContactSearch::encodeNodeList() {
+// Segment mode: candFirst_[b + 1] holds block b's candidate count; made the first survivor slot
+// of each block (and the total at the end), at a multiple of 8, so blocks share no byte of flags.
+void ContactSearch::firstSlots() {
+    for (std::size_t b = 1; b < candFirst_.size(); ++b) {
+        candFirst_[b] = candFirst_[b - 1] + (candFirst_[b] + 7) / 8 * 8;
+    }
+}
+
+// After the sweep: the CSR list it wrote becomes the code of detail::CandidateReader, and the CSR
+// is freed.
+void ContactSearch::encodeList() {
     candCode_.clear();
     detail::CandidateWriter writer(candCode_, candBlock_.data(), pairBlock_);
     Index* list = candMasters_.data();
+    std::fill(candFirst_.begin(), candFirst_.end(), 0);
     for (Index k = 0; k < numSlaveItems_; ++k) {
         writer.node(k, list + candOffsets_[k], list + candOffsets_[k + 1]);
+        if (!candFirst_.empty()) {
+            candFirst_[k / pairBlock_ + 1] += candOffsets_[k + 1] - candOffsets_[k];
+        }
     }
     candBlock_.back() = candCode_.size();
     listCount_ = static_cast<long long>(candMasters_.size());
+    firstSlots();
     std::vector<Index>().swap(candOffsets_);
     std::vector<Index>().swap(candMasters_);
 }
 
 // The candidate list from the prepared sweep (master fat boxes against slave fat boxes). The sweep
 // reports pairs in sweep order, not by slave item, so one pass counts each item's candidates and a
-// second writes them into their slots; the sweep is then freed. Masters ascending per slave item in
-// segment mode, as the tree path gives them.
+// second writes them into their slots; the sweep is then freed, and the list coded.
 void ContactSearch::sweepCandidates() {
     const Index s = numSlaveItems_;
     candOffsets_.assign(static_cast<std::size_t>(s) + 1, 0);
@@ -611,48 +577,49 @@ void ContactSearch::sweepCandidates() {
         }
         candMasters_.resize(static_cast<std::size_t>(kept));
     }
-    if (options_.mode == SearchMode::kNodeToSegment) {
-        encodeNodeList();
-        return;
-    }
-#pragma omp parallel for num_threads(options_.threads) schedule(static)
-    for (Index k = 0; k < s; ++k) {
-        std::sort(candMasters_.begin() + candOffsets_[k], candMasters_.begin() + candOffsets_[k + 1]);
-    }
+    encodeList();
 }
 
 // Segment mode narrow phase: for every listed pair, the exact buffered-AABB test, then the OBB
 // SAT (4 or 15 axes; in 3D first a point common to both boxes, detail::overlapWitness, which
-// settles most overlapping pairs without the master's axes). Each candidate's survivor flag is
-// its own byte, so slave items are independent and threads never share output.
+// settles most overlapping pairs without the master's axes). One survivor bit per candidate; each
+// block of slave items has whole bytes of them, so threads never share output.
 void ContactSearch::narrowPhase(UpdateStats& stats) {
     const auto t0 = Clock::now();
     long long candidates = 0;
     long long survivors = 0;
-#pragma omp parallel for num_threads(options_.threads) schedule(dynamic, 256) \
+    const auto blocks = static_cast<Index>(candFirst_.size()) - 1;
+#pragma omp parallel for num_threads(options_.threads) schedule(dynamic, 1) \
     reduction(+ : candidates, survivors)
-    for (Index k = 0; k < numSlaveItems_; ++k) {
-        const Index first = candOffsets_[k];
-        const Index last = candOffsets_[k + 1];
-        const Obb3 slaveObb = dim_ == 3 ? detail::unpackObb(slaveObb3_[k]) : Obb3{};
-        for (Index c = first; c < last; ++c) {
-            const Index j = candMasters_[c];
-            survivor_[c] = 0;
-            if ((slaveLo_.col(k).array() > masterHi_.col(j).array()).any() ||
-                (masterLo_.col(j).array() > slaveHi_.col(k).array()).any()) {
-                continue;
+    for (Index block = 0; block < blocks; ++block) {
+        detail::CandidateReader list(candCode_.data() + candBlock_[block]);
+        std::size_t c = candFirst_[block];
+        Index found = 0;
+        std::fill(survivor_.begin() + static_cast<std::ptrdiff_t>(c / 8),
+                  survivor_.begin() + static_cast<std::ptrdiff_t>(candFirst_[block + 1] / 8), 0);
+        const Index end = std::min(numSlaveItems_, (block + 1) * pairBlock_);
+        for (Index k = block * pairBlock_; k < end; ++k) {
+            const Obb3 slaveObb = dim_ == 3 ? detail::unpackObb(slaveObb3_[k]) : Obb3{};
+            for (Index n = list.beginNode(); n > 0; --n, ++c) {
+                const Index j = list.next();
+                if ((slaveLo_.col(k).array() > masterHi_.col(j).array()).any() ||
+                    (masterLo_.col(j).array() > slaveHi_.col(k).array()).any()) {
+                    continue;
+                }
+                ++candidates;
+                const bool overlap =
+                    dim_ == 3 ? detail::overlapWitness(slaveObb, masterObb3_[j]) ||
+                                    satOverlap3d(slaveObb, detail::unpackObb(masterObb3_[j]))
+                              : satOverlap2d(slaveObb2_[k], masterObb2_[j]);
+                if (!overlap) {
+                    continue;
+                }
+                ++found;
+                survivor_[c / 8] |= static_cast<std::uint8_t>(1U << (c % 8));
             }
-            ++candidates;
-            const bool overlap =
-                dim_ == 3 ? detail::overlapWitness(slaveObb, masterObb3_[j]) ||
-                                satOverlap3d(slaveObb, detail::unpackObb(masterObb3_[j]))
-                          : satOverlap2d(slaveObb2_[k], masterObb2_[j]);
-            if (!overlap) {
-                continue;
-            }
-            ++survivors;
-            survivor_[c] = 1;
         }
+        blockPairs_[block] = found;
+        survivors += found;
     }
     stats.candidates = candidates;
     stats.satSurvivors = survivors;
@@ -789,22 +756,37 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     stats.timeProjection = msSince(t0);
 }
 
+// Segment mode: the surviving pairs of each block go to the columns after those of the blocks
+// before it (blockPairs_, the narrow phase's counts), each block by one thread.
 void ContactSearch::collectSegmentPairs(UpdateStats& stats) {
     const auto t0 = Clock::now();
     Index count = 0;
-    for (Index k = 0; k < numSlaveItems_; ++k) {
-        for (Index c = candOffsets_[k]; c < candOffsets_[k + 1]; ++c) {
-            if (survivor_[c] == 0) {
-                continue;
+    for (Index& b : blockPairs_) {  // counts -> first columns
+        const Index n = b;
+        b = count;
+        count += n;
+    }
+    if (static_cast<std::size_t>(count) > pairs_.slave.size()) {
+        const std::size_t grown = std::max<std::size_t>(count, 2 * pairs_.slave.size());
+        pairs_.slave.resize(grown);
+        pairs_.master.resize(grown);
+    }
+    const auto blocks = static_cast<Index>(blockPairs_.size());
+#pragma omp parallel for num_threads(options_.threads) schedule(dynamic, 1)
+    for (Index block = 0; block < blocks; ++block) {
+        detail::CandidateReader list(candCode_.data() + candBlock_[block]);
+        std::size_t c = candFirst_[block];
+        Index col = blockPairs_[block];
+        const Index end = std::min(numSlaveItems_, (block + 1) * pairBlock_);
+        for (Index k = block * pairBlock_; k < end; ++k) {
+            for (Index n = list.beginNode(); n > 0; --n, ++c) {
+                const Index j = list.next();
+                if ((survivor_[c / 8] >> (c % 8) & 1U) != 0) {
+                    pairs_.slave[col] = k;
+                    pairs_.master[col] = j;
+                    ++col;
+                }
             }
-            if (static_cast<std::size_t>(count) == pairs_.slave.size()) {
-                const std::size_t grown = std::max<std::size_t>(64, 2 * pairs_.slave.size());
-                pairs_.slave.resize(grown);
-                pairs_.master.resize(grown);
-            }
-            pairs_.slave[count] = k;
-            pairs_.master[count] = candMasters_[c];
-            ++count;
         }
     }
     pairs_.count = count;
@@ -834,9 +816,7 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
         stats.swept = rebuildCandidates(x);
         stats.rebuilt = true;
     }
-    stats.listSize = options_.mode == SearchMode::kNodeToSegment
-                         ? listCount_
-                         : static_cast<long long>(candMasters_.size());
+    stats.listSize = listCount_;
     stats.timeBroad = msSince(t0);
     if (options_.mode == SearchMode::kNodeToSegment) {
         projectNodes(x, stats);
@@ -858,11 +838,8 @@ std::size_t ContactSearch::memoryBytes() const noexcept {
     total += bytes(masterObb3_) + bytes(masterCentredObb3_) + bytes(masterObb2_) +
              bytes(slaveObb3_) + bytes(slaveObb2_);
     total += bytes(candOffsets_) + bytes(candMasters_) + bytes(candCode_) + bytes(candBlock_) +
-             bytes(survivor_);
+             bytes(candFirst_) + bytes(survivor_);
     total += bytes(exclCode_) + bytes(exclBlock_) + bytes(slaveNodes_) + bytes(blockPairs_);
-    for (const auto& v : threadPairs_) {
-        total += bytes(v);
-    }
     for (const auto& v : threadCode_) {
         total += bytes(v);
     }

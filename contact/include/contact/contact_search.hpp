@@ -165,7 +165,8 @@ private:
     bool rebuildCandidates(const CoordinatesView& x);
     void treeCandidates();
     [[nodiscard]] FloatBox slaveFatBox(Index k) const noexcept;
-    void encodeNodeList();
+    void encodeList();
+    void firstSlots();
     void sweepCandidates();
     [[nodiscard]] bool allowed(Index k, Index j, const std::vector<Index>& excluded) const noexcept;
     class Exclusions;
@@ -219,22 +220,23 @@ private:
     BroadPhase kdTree_;                    // BroadPhaseKind::kKdTree
     BoxSweep sweep_;                       // BroadPhaseKind::kSweep, held during a rebuild only
     std::vector<std::vector<Index>> threadHits_;
-    // Verlet candidate list. Segment mode: slave segment k -> master segments, CSR, ascending.
-    // Node mode: the code of detail::CandidateReader, from byte candBlock_[b] for block b of
-    // pairBlock_ nodes; listCount_ masters in all.
+    // Verlet candidate list, slave item -> master segments: the code of detail::CandidateReader,
+    // from byte candBlock_[b] for block b of pairBlock_ items; listCount_ masters in all. The sweep
+    // writes it as CSR first (candOffsets_, candMasters_; freed once coded).
     std::vector<Index> candOffsets_, candMasters_;
     std::vector<std::uint8_t> candCode_;
     std::vector<std::size_t> candBlock_;
     long long listCount_ = 0;
-    // Segment mode: per candidate slot, 1 where the pair survived the narrow phase.
+    // Segment mode: a bit per candidate slot (in list order), 1 where the pair survived the narrow
+    // phase; block b's first slot is candFirst_[b], a multiple of 8.
     std::vector<std::uint8_t> survivor_;
+    std::vector<std::size_t> candFirst_;
     // Node mode, per thread: (lower bound, master) of one node's survivors.
     std::vector<std::vector<std::pair<double, Index>>> threadOrder_;
-    // Node mode: slave nodes per block of work, and the pairs each block found (threads > 1).
+    // Slave items per block of work, and the pairs each block found (node mode: threads > 1).
     Index pairBlock_ = 1024;
     std::vector<Index> blockPairs_;
-    // Candidates of each chunk of slave items during a rebuild with threads (freed after it).
-    std::vector<std::vector<Index>> threadPairs_;
+    // The code of each chunk of slave items during a rebuild with threads (freed after it).
     std::vector<std::vector<std::uint8_t>> threadCode_;
 
     ContactPairs pairs_;
