@@ -34,6 +34,13 @@ int threadIndex() {
 #endif
 }
 
+// A fat box: float box b grown by h, rounded outward (it encloses the box b came from, grown by h).
+FloatBox grownFloatBox(const FloatBox& b, double h) noexcept {
+    const double lo[3] = {b.lo[0], b.lo[1], b.lo[2]};
+    const double hi[3] = {b.hi[0], b.hi[1], b.hi[2]};
+    return floatBoxOutward(lo, hi, h);
+}
+
 }  // namespace
 
 const char* updateStatusName(UpdateStatus s) noexcept {
@@ -105,11 +112,8 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     const Index slaveBoxes = nodeMode ? 0 : s;
     // Node mode keeps the master boxes as floats rounded outward (half the memory): there they
     // only filter candidates for the projection, which decides.
-    masterLo_.resize(3, nodeMode ? 0 : m);
-    masterHi_.resize(3, nodeMode ? 0 : m);
-    masterBox_.assign(nodeMode ? m : 0, FloatBox{});
-    slaveLo_.resize(3, slaveBoxes);
-    slaveHi_.resize(3, slaveBoxes);
+    masterBox_.assign(m, FloatBox{});
+    slaveBox_.assign(slaveBoxes, FloatBox{});
     // With the kd-tree the fat boxes live in the tree (kdTree_.floatBox); masterFat_ only carries
     // them into a rebuild.
     masterFat_.assign(options_.broadPhase == BroadPhaseKind::kKdTree ? 0 : m, FloatBox{});
@@ -209,8 +213,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 }
             } else {
                 box = segmentBoxes(seg, masterObb3_, masterObb2_, j);
-                masterLo_.col(j) = box.lo;
-                masterHi_.col(j) = box.hi;
+                masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
             }
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
             if (check) {
@@ -232,8 +235,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 continue;
             }
             const Aabb3 box = segmentBoxes(gatherSegment(slave, k, x), slaveObb3_, slaveObb2_, k);
-            slaveLo_.col(k) = box.lo;
-            slaveHi_.col(k) = box.hi;
+            slaveBox_[k] = floatBoxOutward(box.lo.data(), box.hi.data());
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
             if (check) {
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
@@ -268,20 +270,25 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     masterFat_.resize(static_cast<std::size_t>(m));
     double refError = 0.0;  // node mode: largest |p - ref| over the slave nodes (exact)
     double refScale = 0.0;  // and largest |ref|
+    // Segment mode: the largest |end| of a fat box. Until the next rebuild every box lies inside its
+    // fat box (computeBoxes checks it), so this bounds the ends of the float boxes (boxScale_).
+    double fatScale = 0.0;
+    const auto largestEnd = [](const FloatBox& b) {
+        double e = 0.0;
+        for (int d = 0; d < 3; ++d) {
+            e = std::max({e, std::abs(static_cast<double>(b.lo[d])),
+                          std::abs(static_cast<double>(b.hi[d]))});
+        }
+        return e;
+    };
 #pragma omp parallel num_threads(options_.threads)
     {
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) reduction(max : fatScale)
         for (Index j = 0; j < m; ++j) {
-            if (nodeMode) {
-                const FloatBox& b = masterBox_[j];
-                const double lo[3] = {b.lo[0], b.lo[1], b.lo[2]};
-                const double hi[3] = {b.hi[0], b.hi[1], b.hi[2]};
-                masterFat_[j] = floatBoxOutward(lo, hi, h);
-            } else {
-                masterFat_[j] = floatBoxOutward(masterLo_.col(j).data(), masterHi_.col(j).data(), h);
-            }
+            masterFat_[j] = grownFloatBox(masterBox_[j], h);
+            fatScale = std::max(fatScale, largestEnd(masterFat_[j]));
         }
-#pragma omp for schedule(static) reduction(max : refError, refScale)
+#pragma omp for schedule(static) reduction(max : refError, refScale, fatScale)
         for (Index k = 0; k < s; ++k) {
             if (nodeMode) {
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
@@ -292,10 +299,12 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
                     refScale = std::max(refScale, std::abs(static_cast<double>(ref[d])));
                 }
             } else {
-                slaveFat_[k] = floatBoxOutward(slaveLo_.col(k).data(), slaveHi_.col(k).data(), h);
+                slaveFat_[k] = grownFloatBox(slaveBox_[k], h);
+                fatScale = std::max(fatScale, largestEnd(slaveFat_[k]));
             }
         }
     }
+    boxScale_ = fatScale;
     // Node fat boxes (slaveFatBox): ref -+ slaveHalf_ rounded in double, then outward to float.
     // p - ref is exact (a float holds 24 bits of p). The margin, 2^-50 of the largest value in
     // play, is above every double rounding here (2^-53 of it), so the box holds every point within
@@ -580,15 +589,28 @@ void ContactSearch::sweepCandidates() {
     encodeList();
 }
 
+// Segment mode: the buffered AABBs of slave segment k and master j, as computeBoxes made them before
+// rounding them to float, overlap. For the rare pair whose float boxes cannot tell.
+bool ContactSearch::exactBoxesOverlap(Index k, Index j, const CoordinatesView& x) const noexcept {
+    double pad = 0.0;
+    const Aabb3 a = detail::bufferedAabb(gatherSegment(*slave_, k, x), capture_, pad);
+    const Aabb3 b = detail::bufferedAabb(gatherSegment(*master_, j, x), capture_, pad);
+    return !(a.lo.array() > b.hi.array()).any() && !(b.lo.array() > a.hi.array()).any();
+}
+
 // Segment mode narrow phase: for every listed pair, the exact buffered-AABB test, then the OBB
 // SAT (4 or 15 axes; in 3D first a point common to both boxes, detail::overlapWitness, which
-// settles most overlapping pairs without the master's axes). One survivor bit per candidate; each
-// block of slave items has whole bytes of them, so threads never share output.
-void ContactSearch::narrowPhase(UpdateStats& stats) {
+// settles most overlapping pairs without the master's axes). The boxes are kept in float, rounded
+// outward: they decide the AABB test unless the double boxes are within a float rounding of
+// touching (detail::floatBoxVerdict), and then the double boxes are made again and compared. One
+// survivor bit per candidate; each block of slave items has whole bytes of them, so threads never
+// share output.
+void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
     const auto t0 = Clock::now();
     long long candidates = 0;
     long long survivors = 0;
     const auto blocks = static_cast<Index>(candFirst_.size()) - 1;
+    const float margin = detail::boxMargin(boxScale_);
 #pragma omp parallel for num_threads(options_.threads) schedule(dynamic, 1) \
     reduction(+ : candidates, survivors)
     for (Index block = 0; block < blocks; ++block) {
@@ -602,8 +624,10 @@ void ContactSearch::narrowPhase(UpdateStats& stats) {
             const Obb3 slaveObb = dim_ == 3 ? detail::unpackObb(slaveObb3_[k]) : Obb3{};
             for (Index n = list.beginNode(); n > 0; --n, ++c) {
                 const Index j = list.next();
-                if ((slaveLo_.col(k).array() > masterHi_.col(j).array()).any() ||
-                    (masterLo_.col(j).array() > slaveHi_.col(k).array()).any()) {
+                const detail::BoxVerdict boxes =
+                    detail::floatBoxVerdict(slaveBox_[k], masterBox_[j], margin);
+                if (boxes == detail::BoxVerdict::kApart ||
+                    (boxes == detail::BoxVerdict::kUnsure && !exactBoxesOverlap(k, j, x))) {
                     continue;
                 }
                 ++candidates;
@@ -821,7 +845,7 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
     if (options_.mode == SearchMode::kNodeToSegment) {
         projectNodes(x, stats);
     } else {
-        narrowPhase(stats);
+        narrowPhase(x, stats);
         collectSegmentPairs(stats);
     }
     keepAxes_ = !stats.rebuilt;  // after a rebuild, the next update renews the OBB axes
@@ -833,8 +857,8 @@ std::size_t ContactSearch::memoryBytes() const noexcept {
     std::size_t total = options_.broadPhase == BroadPhaseKind::kKdTree
                             ? kdTree_.memoryBytes()
                             : tree_.memoryBytes() + sweep_.memoryBytes();
-    total += static_cast<std::size_t>(masterLo_.size() * 2 + slaveLo_.size() * 2) * sizeof(double);
-    total += bytes(masterBox_) + bytes(masterFat_) + bytes(slaveFat_) + bytes(slaveRef_);
+    total += bytes(masterBox_) + bytes(slaveBox_) + bytes(masterFat_) + bytes(slaveFat_) +
+             bytes(slaveRef_);
     total += bytes(masterObb3_) + bytes(masterCentredObb3_) + bytes(masterObb2_) +
              bytes(slaveObb3_) + bytes(slaveObb2_);
     total += bytes(candOffsets_) + bytes(candMasters_) + bytes(candCode_) + bytes(candBlock_) +

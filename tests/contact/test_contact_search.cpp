@@ -934,6 +934,162 @@ TEST(CandidateCode, RoundTripsEveryListAndPacksNeighbours) {
 
 // The Verlet list keeps float fat boxes: far from the origin (1e4 m, float ulp ~1e-3 m) with
 // elements of 1 m, a 1e-4 m skin and motions near it, every increment still equals a fresh search.
+// Pairs of double boxes that overlap, touch or stand apart by gaps from 1e-15 to 1e-2 of their
+// size, at scales from 1e-3 to 1e6 and far from the origin: the verdict from their float boxes
+// is never wrong where it is sure, and unsure only within the margin of touching.
+TEST(FloatBoxVerdict, SureOnlyWhereTheFloatBoxesProveIt) {
+    std::mt19937 rng(31);
+    int unsure = 0;
+    int apart = 0;
+    int overlap = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+        const double scale = std::pow(10.0, testing::uniform(rng, -3.0, 6.0));
+        const double shift = trial % 3 == 0 ? testing::uniform(rng, -1e4, 1e4) * scale : 0.0;
+        Eigen::Vector3d aLo;
+        Eigen::Vector3d aHi;
+        Eigen::Vector3d bLo;
+        Eigen::Vector3d bHi;
+        for (int d = 0; d < 3; ++d) {
+            aLo[d] = shift + testing::uniform(rng, -1.0, 0.0) * scale;
+            aHi[d] = aLo[d] + testing::uniform(rng, 0.1, 1.0) * scale;
+            bLo[d] = aLo[d] + testing::uniform(rng, -0.5, 0.5) * scale;
+            bHi[d] = bLo[d] + testing::uniform(rng, 0.1, 1.0) * scale;
+        }
+        // One axis brought to touching, give or take a gap (negative: overlap).
+        const int axis = trial % 3;
+        const double gap = (trial % 2 == 0 ? 1.0 : -1.0) *
+                           std::pow(10.0, testing::uniform(rng, -15.0, -2.0)) * scale;
+        const double width = bHi[axis] - bLo[axis];
+        bLo[axis] = trial % 4 < 2 ? aHi[axis] + gap : aLo[axis] - gap - width;
+        bHi[axis] = bLo[axis] + width;
+        if (trial % 50 == 0) {  // exactly touching
+            bLo[axis] = aHi[axis];
+            bHi[axis] = bLo[axis] + width;
+        }
+        const bool exact = !(aLo.array() > bHi.array()).any() && !(bLo.array() > aHi.array()).any();
+        const FloatBox fa = floatBoxOutward(aLo.data(), aHi.data());
+        const FloatBox fb = floatBoxOutward(bLo.data(), bHi.data());
+        double largest = 0.0;
+        for (const FloatBox& f : {fa, fb}) {
+            for (int d = 0; d < 3; ++d) {
+                largest = std::max({largest, std::abs(double(f.lo[d])), std::abs(double(f.hi[d]))});
+            }
+        }
+        const double margin = detail::boxMargin(largest);
+        ASSERT_GE(margin, 0x1p-22 * largest);
+        const detail::BoxVerdict v = detail::floatBoxVerdict(fa, fb, margin);
+        SCOPED_TRACE("trial " + std::to_string(trial) + ", gap " + std::to_string(gap / scale));
+        if (v == detail::BoxVerdict::kApart) {
+            EXPECT_FALSE(exact);
+            ++apart;
+        } else if (v == detail::BoxVerdict::kOverlap) {
+            EXPECT_TRUE(exact);
+            ++overlap;
+        } else {
+            // Some axis within the margin and the float roundings of touching.
+            const double reach = 2.0 * margin;
+            const Eigen::Array3d ends = (bLo - aHi).cwiseAbs().array().min((aLo - bHi).cwiseAbs().array());
+            EXPECT_LT(ends.minCoeff(), reach);
+            ++unsure;
+        }
+    }
+    EXPECT_GT(apart, 1000);
+    EXPECT_GT(overlap, 1000);
+    EXPECT_GT(unsure, 1000) << "the near-touching pairs must reach the unsure verdict";
+}
+
+// Segment mode keeps its boxes in float: slave segments whose buffered boxes stand a hair before,
+// at and a hair past touching the master's are paired exactly as the reference pairs them with
+// its double boxes, in 2D and 3D.
+TEST(ContactSearch, SegmentModeBoxesWithinAFloatRoundingOfTouching) {
+    const double capture = 0.25;
+    const std::vector<double> gaps = {-1e-6, -1e-9, -1e-12, -1e-14, 0.0, 1e-14, 1e-12, 1e-9, 1e-6};
+    for (int dim : {2, 3}) {
+        SCOPED_TRACE(dim == 2 ? "2D" : "3D");
+        // Master: one segment from x = 0 to 1 (a unit square in 3D). Slave i: the same, moved along
+        // +x so that the buffered boxes (capture and a rounding pad on every side) touch give or take
+        // gaps[i]; the pad is that of the reference, found by bisection on its verdict.
+        std::vector<Eigen::Vector3d> nodes;
+        Surface master;
+        Surface slave;
+        const auto add = [&](Surface& surface, double x0) {
+            const auto n = static_cast<Index>(nodes.size());
+            if (dim == 2) {
+                nodes.emplace_back(x0, 0.0, 0.0);
+                nodes.emplace_back(x0 + 1.0, 0.0, 0.0);
+                surface.addSegment(SegmentType::Line2, {n, n + 1});
+            } else {
+                nodes.emplace_back(x0, 0.0, 0.0);
+                nodes.emplace_back(x0 + 1.0, 0.0, 0.0);
+                nodes.emplace_back(x0 + 1.0, 1.0, 0.0);
+                nodes.emplace_back(x0, 1.0, 0.0);
+                surface.addSegment(SegmentType::Quad4, {n, n + 1, n + 2, n + 3});
+            }
+        };
+        add(master, 0.0);
+        SearchOptions o;
+        o.mode = SearchMode::kSegmentToSegment;
+        o.capture = capture;
+        // The offset at which the reference's boxes stop overlapping (its rounding pads included).
+        const auto pairedAt = [&](double x0) {
+            std::vector<Eigen::Vector3d> one = {nodes.begin(), nodes.begin() + (dim == 2 ? 2 : 4)};
+            Surface s;
+            const auto n = static_cast<Index>(one.size());
+            if (dim == 2) {
+                one.emplace_back(x0, 0.0, 0.0);
+                one.emplace_back(x0 + 1.0, 0.0, 0.0);
+                s.addSegment(SegmentType::Line2, {n, n + 1});
+            } else {
+                one.emplace_back(x0, 0.0, 0.0);
+                one.emplace_back(x0 + 1.0, 0.0, 0.0);
+                one.emplace_back(x0 + 1.0, 1.0, 0.0);
+                one.emplace_back(x0, 1.0, 0.0);
+                s.addSegment(SegmentType::Quad4, {n, n + 1, n + 2, n + 3});
+            }
+            Eigen::Matrix3Xd x(3, static_cast<Eigen::Index>(one.size()));
+            for (std::size_t i = 0; i < one.size(); ++i) {
+                x.col(static_cast<Eigen::Index>(i)) = one[i];
+            }
+            if (dim == 2) {
+                const Eigen::Matrix2Xd x2 = x.topRows<2>();
+                return referenceSearch(master, s, x2, o).pairs.size() > 0;
+            }
+            return referenceSearch(master, s, x, o).pairs.size() > 0;
+        };
+        double lo = 1.0;  // paired
+        double hi = 1.0 + 4.0 * capture;  // not paired
+        ASSERT_TRUE(pairedAt(lo));
+        ASSERT_FALSE(pairedAt(hi));
+        for (int it = 0; it < 200 && std::nextafter(lo, hi) < hi; ++it) {
+            const double mid = 0.5 * (lo + hi);
+            (pairedAt(mid) ? lo : hi) = mid;
+        }
+        for (double g : gaps) {
+            add(slave, lo + g);
+        }
+        Eigen::Matrix3Xd x(3, static_cast<Eigen::Index>(nodes.size()));
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            x.col(static_cast<Eigen::Index>(i)) = nodes[i];
+        }
+        ContactSearch search(o);
+        ReferenceResult ref;
+        if (dim == 2) {
+            const Eigen::Matrix2Xd x2 = x.topRows<2>();
+            search.setSurfaces(master, slave, x2);
+            ASSERT_EQ(search.update(x2).status, UpdateStatus::kOk);
+            ref = referenceSearch(master, slave, x2, o);
+        } else {
+            search.setSurfaces(master, slave, x);
+            ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
+            ref = referenceSearch(master, slave, x, o);
+        }
+        // The ladder straddles the touching point: the overlapping half is paired, the rest not.
+        EXPECT_GT(ref.pairs.size(), 0);
+        EXPECT_LT(ref.pairs.size(), static_cast<Index>(gaps.size()));
+        expectSamePairs(search.pairs(), ref.pairs, false);
+    }
+}
+
 TEST(ContactSearch, FloatFatBoxesFarFromOriginEqualFreshSearch) {
     std::mt19937 rng(23);
     for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {

@@ -105,7 +105,16 @@ struct FloatBox {
 /// Smallest float >= v (round toward +inf); NaN stays NaN.
 [[nodiscard]] inline float floatUp(double v) noexcept { return floatRounded(v, true); }
 /// The float box enclosing [lo - grow, hi + grow] (each bound rounded outward).
-[[nodiscard]] FloatBox floatBoxOutward(const double* lo, const double* hi, double grow = 0.0) noexcept;
+[[nodiscard]] FloatBox floatBoxOutward(const double* lo, const double* hi, double grow) noexcept;
+/// The float box enclosing [lo, hi] (each bound rounded outward).
+[[nodiscard]] inline FloatBox floatBoxOutward(const double* lo, const double* hi) noexcept {
+    FloatBox b;
+    for (int k = 0; k < 3; ++k) {
+        b.lo[k] = floatDown(lo[k]);
+        b.hi[k] = floatUp(hi[k]);
+    }
+    return b;
+}
 
 /// True when two closed float boxes share a point.
 [[nodiscard]] inline bool overlaps(const FloatBox& a, const FloatBox& b) noexcept {

@@ -170,7 +170,8 @@ private:
     void sweepCandidates();
     [[nodiscard]] bool allowed(Index k, Index j, const std::vector<Index>& excluded) const noexcept;
     class Exclusions;
-    void narrowPhase(UpdateStats& stats);
+    void narrowPhase(const CoordinatesView& x, UpdateStats& stats);
+    [[nodiscard]] bool exactBoxesOverlap(Index k, Index j, const CoordinatesView& x) const noexcept;
     void projectNodes(const CoordinatesView& x, UpdateStats& stats);
     void collectSegmentPairs(UpdateStats& stats);
 
@@ -191,11 +192,10 @@ private:
     std::vector<Index> slaveNodes_;
     Index numSlaveItems_ = 0;
 
-    // Buffered boxes now (capture + rounding pad). Slave boxes in segment mode only: a slave node
-    // is read from the coordinates.
-    Eigen::Matrix3Xd masterLo_, masterHi_;  // segment mode
-    std::vector<FloatBox> masterBox_;       // node mode: the same, rounded outward to float
-    Eigen::Matrix3Xd slaveLo_, slaveHi_;
+    // Buffered boxes now (capture + rounding pad), rounded outward to float. Slave boxes in segment
+    // mode only: a slave node is read from the coordinates.
+    std::vector<FloatBox> masterBox_, slaveBox_;
+    double boxScale_ = 0.0;  // segment mode: bound of |end| of those float boxes (the fat boxes')
     // Fat boxes of the last build: the boxes then, grown by skin / 2 and rounded outward to float.
     std::vector<FloatBox> masterFat_, slaveFat_;  // slaveFat_: segment mode
     // Node mode: slave node positions of the last build rounded to float (3 per node). Node k's fat

@@ -3,13 +3,16 @@
 // the self-contact rule and the pair record. Internal; never installed.
 #pragma once
 
+#include "contact/broad_phase.hpp"
 #include "contact/contact_search.hpp"
 #include "contact/surface.hpp"
 #include "contact/tolerances.hpp"
 #include "contact/types.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -36,6 +39,34 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 /// Buffered AABB of a segment (capture + rounding pad on all sides; the pad is returned for the
 /// OBBs). The one definition shared by the fast search and the reference.
 [[nodiscard]] Aabb3 bufferedAabb(const SegmentNodes& s, double capture, double& pad) noexcept;
+
+/// What two float boxes, each rounded outward from a double box (floatBoxOutward), say of the
+/// double boxes: apart when the float boxes are; overlapping when on every axis each box's high end
+/// exceeds the other's low end by more than `margin` (boxMargin, in float); unsure otherwise: the
+/// double boxes are within a float rounding of touching.
+enum class BoxVerdict { kApart, kOverlap, kUnsure };
+
+/// The margin of floatBoxVerdict for float boxes whose ends are all at most `scale` in magnitude:
+/// a double rounded to float f moved by less than one float step, at most 2^-23 |f| (2^-149 below
+/// the normal range), so two ends by less than 2^-22 scale; doubled, for the float rounding of the
+/// differences in floatBoxVerdict (2^-24 of them), and rounded up to float.
+[[nodiscard]] inline float boxMargin(double scale) noexcept {
+    const double m = 0x1p-21 * scale + 0x1p-140;
+    const auto f = static_cast<float>(m);
+    return static_cast<double>(f) >= m ? f : std::nextafter(f, std::numeric_limits<float>::infinity());
+}
+
+[[nodiscard]] inline BoxVerdict floatBoxVerdict(const FloatBox& a, const FloatBox& b,
+                                                float margin) noexcept {
+    // The smallest of the six differences high end - low end in float: negative exactly when the
+    // float boxes are apart (a difference of floats is a multiple of 2^-149, never rounded to 0).
+    float lowest = std::numeric_limits<float>::infinity();
+    for (int d = 0; d < 3; ++d) {
+        lowest = std::min(lowest, std::min(b.hi[d] - a.lo[d], a.hi[d] - b.lo[d]));
+    }
+    return lowest < 0.0F ? BoxVerdict::kApart
+                         : lowest > margin ? BoxVerdict::kOverlap : BoxVerdict::kUnsure;
+}
 
 /// Buffered 2D OBB, grown by the same capture + pad as the AABB.
 [[nodiscard]] Obb2 bufferedObb2(const SegmentNodes& s, double capture, double pad) noexcept;
