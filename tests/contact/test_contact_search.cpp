@@ -998,91 +998,78 @@ TEST(FloatBoxVerdict, SureOnlyWhereTheFloatBoxesProveIt) {
     EXPECT_GT(unsure, 1000) << "the near-touching pairs must reach the unsure verdict";
 }
 
+// A unit segment at x0 appended to `nodes` and `surface`: the Line2 from (x0, 0) to (x0 + 1, 0), or
+// in 3D the Quad4 [x0, x0 + 1] x [0, 1] at z = 0.
+void addUnitSegment(std::vector<Eigen::Vector3d>& nodes, Surface& surface, int dim, double x0) {
+    const auto n = static_cast<Index>(nodes.size());
+    nodes.emplace_back(x0, 0.0, 0.0);
+    nodes.emplace_back(x0 + 1.0, 0.0, 0.0);
+    if (dim == 2) {
+        surface.addSegment(SegmentType::Line2, {n, n + 1});
+        return;
+    }
+    nodes.emplace_back(x0 + 1.0, 1.0, 0.0);
+    nodes.emplace_back(x0, 1.0, 0.0);
+    surface.addSegment(SegmentType::Quad4, {n, n + 1, n + 2, n + 3});
+}
+
+// The fast search (when given) and the reference on the nodes, in 2D from their x and y.
+ReferenceResult searchBoth(int dim, const Surface& master, const Surface& slave,
+                           const std::vector<Eigen::Vector3d>& nodes, const SearchOptions& o,
+                           ContactSearch* search) {
+    Eigen::Matrix3Xd x(3, static_cast<Eigen::Index>(nodes.size()));
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        x.col(static_cast<Eigen::Index>(i)) = nodes[i];
+    }
+    const auto run = [&](const auto& coords) {
+        if (search != nullptr) {
+            search->setSurfaces(master, slave, coords);
+            EXPECT_EQ(search->update(coords).status, UpdateStatus::kOk);
+        }
+        return referenceSearch(master, slave, coords, o);
+    };
+    if (dim == 2) {
+        return run(Eigen::Matrix2Xd(x.topRows<2>()));
+    }
+    return run(x);
+}
+
 // Segment mode keeps its boxes in float: slave segments whose buffered boxes stand a hair before,
 // at and a hair past touching the master's are paired exactly as the reference pairs them with
 // its double boxes, in 2D and 3D.
 TEST(ContactSearch, SegmentModeBoxesWithinAFloatRoundingOfTouching) {
-    const double capture = 0.25;
+    SearchOptions o;
+    o.mode = SearchMode::kSegmentToSegment;
+    o.capture = 0.25;
     const std::vector<double> gaps = {-1e-6, -1e-9, -1e-12, -1e-14, 0.0, 1e-14, 1e-12, 1e-9, 1e-6};
     for (int dim : {2, 3}) {
         SCOPED_TRACE(dim == 2 ? "2D" : "3D");
-        // Master: one segment from x = 0 to 1 (a unit square in 3D). Slave i: the same, moved along
-        // +x so that the buffered boxes (capture and a rounding pad on every side) touch give or take
-        // gaps[i]; the pad is that of the reference, found by bisection on its verdict.
+        // Master: the unit segment at 0. Slave i: the same, moved along +x so that the buffered
+        // boxes (capture and a rounding pad on every side) touch give or take gaps[i]; the pads are
+        // the reference's, found by bisection on its verdict.
         std::vector<Eigen::Vector3d> nodes;
         Surface master;
-        Surface slave;
-        const auto add = [&](Surface& surface, double x0) {
-            const auto n = static_cast<Index>(nodes.size());
-            if (dim == 2) {
-                nodes.emplace_back(x0, 0.0, 0.0);
-                nodes.emplace_back(x0 + 1.0, 0.0, 0.0);
-                surface.addSegment(SegmentType::Line2, {n, n + 1});
-            } else {
-                nodes.emplace_back(x0, 0.0, 0.0);
-                nodes.emplace_back(x0 + 1.0, 0.0, 0.0);
-                nodes.emplace_back(x0 + 1.0, 1.0, 0.0);
-                nodes.emplace_back(x0, 1.0, 0.0);
-                surface.addSegment(SegmentType::Quad4, {n, n + 1, n + 2, n + 3});
-            }
-        };
-        add(master, 0.0);
-        SearchOptions o;
-        o.mode = SearchMode::kSegmentToSegment;
-        o.capture = capture;
-        // The offset at which the reference's boxes stop overlapping (its rounding pads included).
+        addUnitSegment(nodes, master, dim, 0.0);
         const auto pairedAt = [&](double x0) {
-            std::vector<Eigen::Vector3d> one = {nodes.begin(), nodes.begin() + (dim == 2 ? 2 : 4)};
-            Surface s;
-            const auto n = static_cast<Index>(one.size());
-            if (dim == 2) {
-                one.emplace_back(x0, 0.0, 0.0);
-                one.emplace_back(x0 + 1.0, 0.0, 0.0);
-                s.addSegment(SegmentType::Line2, {n, n + 1});
-            } else {
-                one.emplace_back(x0, 0.0, 0.0);
-                one.emplace_back(x0 + 1.0, 0.0, 0.0);
-                one.emplace_back(x0 + 1.0, 1.0, 0.0);
-                one.emplace_back(x0, 1.0, 0.0);
-                s.addSegment(SegmentType::Quad4, {n, n + 1, n + 2, n + 3});
-            }
-            Eigen::Matrix3Xd x(3, static_cast<Eigen::Index>(one.size()));
-            for (std::size_t i = 0; i < one.size(); ++i) {
-                x.col(static_cast<Eigen::Index>(i)) = one[i];
-            }
-            if (dim == 2) {
-                const Eigen::Matrix2Xd x2 = x.topRows<2>();
-                return referenceSearch(master, s, x2, o).pairs.size() > 0;
-            }
-            return referenceSearch(master, s, x, o).pairs.size() > 0;
+            std::vector<Eigen::Vector3d> two = nodes;
+            Surface one;
+            addUnitSegment(two, one, dim, x0);
+            return searchBoth(dim, master, one, two, o, nullptr).pairs.size() > 0;
         };
-        double lo = 1.0;  // paired
-        double hi = 1.0 + 4.0 * capture;  // not paired
+        double lo = 1.0;                    // paired
+        double hi = 1.0 + 4.0 * o.capture;  // not paired
         ASSERT_TRUE(pairedAt(lo));
         ASSERT_FALSE(pairedAt(hi));
         for (int it = 0; it < 200 && std::nextafter(lo, hi) < hi; ++it) {
             const double mid = 0.5 * (lo + hi);
             (pairedAt(mid) ? lo : hi) = mid;
         }
+        Surface slave;
         for (double g : gaps) {
-            add(slave, lo + g);
-        }
-        Eigen::Matrix3Xd x(3, static_cast<Eigen::Index>(nodes.size()));
-        for (std::size_t i = 0; i < nodes.size(); ++i) {
-            x.col(static_cast<Eigen::Index>(i)) = nodes[i];
+            addUnitSegment(nodes, slave, dim, lo + g);
         }
         ContactSearch search(o);
-        ReferenceResult ref;
-        if (dim == 2) {
-            const Eigen::Matrix2Xd x2 = x.topRows<2>();
-            search.setSurfaces(master, slave, x2);
-            ASSERT_EQ(search.update(x2).status, UpdateStatus::kOk);
-            ref = referenceSearch(master, slave, x2, o);
-        } else {
-            search.setSurfaces(master, slave, x);
-            ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
-            ref = referenceSearch(master, slave, x, o);
-        }
+        const ReferenceResult ref = searchBoth(dim, master, slave, nodes, o, &search);
         // The ladder straddles the touching point: the overlapping half is paired, the rest not.
         EXPECT_GT(ref.pairs.size(), 0);
         EXPECT_LT(ref.pairs.size(), static_cast<Index>(gaps.size()));
