@@ -49,6 +49,7 @@ const char* updateStatusName(UpdateStatus s) noexcept {
     case UpdateStatus::kNotSetUp: return "not set up";
     case UpdateStatus::kWrongNodeCount: return "wrong node count";
     case UpdateStatus::kNonFiniteCoordinates: return "non-finite coordinates";
+    case UpdateStatus::kCoordinatesOutOfRange: return "coordinates out of range";
     }
     return "?";
 }
@@ -89,6 +90,10 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     // Every check before any state changes: a refused model leaves the search as it was.
     const double meanMasterSize = detail::meanSegmentSize(master, x);
     const double capture = detail::resolveCapture(kFn, options_, meanMasterSize);
+    if (!(options_.skinRelative * meanMasterSize <= tol::kMaxCoordinate)) {
+        throw std::invalid_argument(std::string(kFn) + ": the skin (skinRelative x mean master "
+                                                      "segment size) must be at most 1e30");
+    }
     detail::checkInterface(kFn, master, slave, options_.selfContact, x, capture);
     master_ = &master;
     slave_ = &slave;
@@ -192,8 +197,12 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     };
     const double nodeReach = slaveReach_;
     int finite = 1;
+    int inRange = 1;  // every box end (slave node) within tol::kMaxBoxEnd
+    const auto within = [](const Eigen::Vector3d& v) {
+        return int(v.cwiseAbs().maxCoeff() <= tol::kMaxBoxEnd);
+    };
     int inside = 1;
-#pragma omp parallel num_threads(options_.threads) reduction(min : finite, inside)
+#pragma omp parallel num_threads(options_.threads) reduction(min : finite, inside, inRange)
     {
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
@@ -216,6 +225,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
             }
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
+            inRange = std::min(inRange, within(box.lo) & within(box.hi));
             if (check) {
                 const FloatBox& fat = kd ? kdTree_.floatBox(j) : masterFat_[j];
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), fat)));
@@ -226,6 +236,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
             if (nodeMode) {
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
                 finite = std::min(finite, int(p.allFinite()));
+                inRange = std::min(inRange, within(p));
                 if (check) {
                     const float* ref = &slaveRef_[3 * static_cast<std::size_t>(k)];
                     inside = std::min(inside, int(std::abs(p[0] - ref[0]) <= nodeReach) &
@@ -237,6 +248,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
             const Aabb3 box = segmentBoxes(gatherSegment(slave, k, x), slaveObb3_, slaveObb2_, k);
             slaveBox_[k] = floatBoxOutward(box.lo.data(), box.hi.data());
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
+            inRange = std::min(inRange, within(box.lo) & within(box.hi));
             if (check) {
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
             }
@@ -244,6 +256,8 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     }
     if (finite == 0) {
         stats.status = UpdateStatus::kNonFiniteCoordinates;
+    } else if (inRange == 0) {
+        stats.status = UpdateStatus::kCoordinatesOutOfRange;
     }
     insideFat = check && inside == 1;
     stats.timeBounds = msSince(t0);
@@ -257,10 +271,10 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
 // the pair is in the list. Node movement below skin / 2 is the special case of a point box.
 //
 // rebuild: fat boxes -> candidate pairs of overlapping fat boxes, from the sort and sweep
-// (sweepCandidates) or a tree (treeCandidates) -> self-contact filter (allowed) -> CSR by slave
-// item in slave order, whatever the thread count. In segment mode each item's masters are sorted,
-// so pairs come out ordered by (slave, master); node mode needs no order (the closest point is
-// chosen by the strict order detail::closer). Returns true when the sweep built the list.
+// (sweepCandidates) or a tree (treeCandidates) -> self-contact filter (allowed) -> the list coded
+// by slave item in slave order, each item's masters ascending, whatever the thread count (segment
+// mode's pairs come out ordered by (slave, master); node mode chooses the closest point by the
+// strict order detail::closer). Returns true when the sweep built the list.
 bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     const double h = 0.5 * skin_;
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;

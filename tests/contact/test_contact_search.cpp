@@ -672,6 +672,9 @@ const BadInput kBadInputs[] = {
      "master surface 'base', segment 0 (Quad4): node 5 has a NaN or Inf coordinate"},
     {"InfCoordinate", [](Mesh& mesh, Surface&, Surface& s) { mesh.nodes[s.connectivity[0]].z() = INFINITY; },
      "slave surface 'punch', segment 0 (Tri3): node 16 has a NaN or Inf coordinate"},
+    // Finite, but beyond the float range the search keeps its boxes in.
+    {"HugeCoordinate", [](Mesh& mesh, Surface& m, Surface&) { mesh.nodes[m.connectivity[5]].x() = -2e30; },
+     "master surface 'base', segment 0 (Quad4): node 5 has a coordinate beyond +-1e30"},
     {"CollinearTriangle", [](Mesh& mesh, Surface&, Surface& s) {
          const Index a = mesh.add({0, 0, 1});
          const Index b = mesh.add({1, 1, 1});
@@ -713,6 +716,16 @@ TEST(ContactSearch, UpdateReportsBadCoordinatesWithoutThrowing) {
     x(2, slave.connectivity[0]) = 0.01;
     EXPECT_EQ(search.update(x).status, UpdateStatus::kOk);
     EXPECT_EQ(search.pairs().size(), 9);
+    // Moved beyond the range of the float boxes (a master node, then a slave node).
+    x(0, master.connectivity[0]) = 1e32;
+    EXPECT_EQ(search.update(x).status, UpdateStatus::kCoordinatesOutOfRange);
+    EXPECT_EQ(search.pairs().size(), 0);
+    x(0, master.connectivity[0]) = 0.0;
+    x(1, slave.connectivity[0]) = -1e32;
+    EXPECT_EQ(search.update(x).status, UpdateStatus::kCoordinatesOutOfRange);
+    x(1, slave.connectivity[0]) = 0.0;
+    EXPECT_EQ(search.update(x).status, UpdateStatus::kOk);
+    EXPECT_EQ(search.pairs().size(), 9);
 }
 
 TEST(ContactSearch, RejectsBadOptions) {
@@ -731,8 +744,19 @@ TEST(ContactSearch, RejectsBadOptions) {
         search.setSurfaces(s, s, mesh.coords3());
         FAIL() << "no exception";
     } catch (const std::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("capture distance must be finite and >= 0"),
+        EXPECT_NE(std::string(e.what()).find("capture distance must be finite, >= 0"),
                   std::string::npos);
+    }
+    // Beyond the float range of the boxes: the capture distance, and the skin.
+    o.capture = 2e30;
+    EXPECT_THROW(ContactSearch(o).setSurfaces(s, s, mesh.coords3()), std::invalid_argument);
+    o.capture = 0.1;
+    o.skinRelative = 1e31;
+    try {
+        ContactSearch(o).setSurfaces(s, s, mesh.coords3());
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("skin"), std::string::npos) << e.what();
     }
     Surface t;
     EXPECT_THROW(t.addSegment(SegmentType::Quad8, {0, 1, 2, 3}), std::invalid_argument);

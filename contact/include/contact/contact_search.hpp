@@ -59,7 +59,10 @@ enum class UpdateStatus : std::uint8_t {
     kOk,
     kNotSetUp,            ///< update() before setSurfaces()
     kWrongNodeCount,      ///< coordinates do not have the node count given at setSurfaces
-    kNonFiniteCoordinates ///< a node of the surfaces has a NaN or Inf coordinate
+    kNonFiniteCoordinates, ///< a node of the surfaces has a NaN or Inf coordinate
+    /// a box of a segment (or a slave node) reaches beyond tol::kMaxBoxEnd (1.6e31): the search
+    /// keeps them in float; setSurfaces() takes coordinates up to tol::kMaxCoordinate (1e30)
+    kCoordinatesOutOfRange
 };
 
 [[nodiscard]] const char* updateStatusName(UpdateStatus s) noexcept;

@@ -38,4 +38,13 @@ inline constexpr int kProjectionMaxIterations = 50;
 /// Local coordinates within this of the domain boundary count as on the boundary.
 inline constexpr double kOnBoundaryTol = 1e-12;
 
+/// Largest coordinate, capture distance and skin the search takes (an absolute length, the one
+/// exception here). It keeps boxes and positions in float (largest 3.4e38): below 1e30, every box
+/// of a segment, grown by the capture distance and the skin, stays far inside the float range.
+inline constexpr double kMaxCoordinate = 1e30;
+/// Largest box end update() takes before it reports kCoordinatesOutOfRange: room for the boxes of
+/// any model setSurfaces() takes (a curved segment's box reaches 3 times its nodes' coordinates,
+/// plus the capture distance) and for the moves after it.
+inline constexpr double kMaxBoxEnd = 16.0 * kMaxCoordinate;
+
 }  // namespace contact::tol

@@ -17,6 +17,8 @@
 namespace contact::detail {
 namespace {
 
+const char* const outOfRange = " has a coordinate beyond +-1e30 (the search keeps boxes in float)";
+
 [[noreturn]] void fail(const char* fn, const char* role, const Surface& surface, Index s,
                        const std::string& what) {
     std::ostringstream msg;
@@ -64,6 +66,9 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
                 fail(fn, role, surface, s,
                      "node " + std::to_string(nodes[i]) + " has a NaN or Inf coordinate");
             }
+            if (x.node(nodes[i]).cwiseAbs().maxCoeff() > tol::kMaxCoordinate) {
+                fail(fn, role, surface, s, "node " + std::to_string(nodes[i]) + outOfRange);
+            }
             for (int k = 0; k < i; ++k) {
                 if (nodes[k] == nodes[i]) {
                     fail(fn, role, surface, s,
@@ -103,8 +108,9 @@ double meanSegmentSize(const Surface& surface, const CoordinatesView& x) {
 
 double resolveCapture(const char* fn, const SearchOptions& options, double meanMasterSize) {
     const double d = options.captureRelative ? options.capture * meanMasterSize : options.capture;
-    if (!std::isfinite(d) || d < 0.0) {
-        throw std::invalid_argument(std::string(fn) + ": capture distance must be finite and >= 0, got " +
+    if (!std::isfinite(d) || d < 0.0 || d > tol::kMaxCoordinate) {
+        throw std::invalid_argument(std::string(fn) +
+                                    ": capture distance must be finite, >= 0 and at most 1e30, got " +
                                     std::to_string(d));
     }
     return d;
@@ -297,6 +303,10 @@ void validateNodes(const char* fn, const std::vector<Index>& nodes, const Coordi
         if (!x.node(n).allFinite()) {
             throw std::invalid_argument(std::string(fn) + ": slave node " + std::to_string(n) +
                                         " has a NaN or Inf coordinate");
+        }
+        if (x.node(n).cwiseAbs().maxCoeff() > tol::kMaxCoordinate) {
+            throw std::invalid_argument(std::string(fn) + ": slave node " + std::to_string(n) +
+                                        outOfRange);
         }
     }
 }
