@@ -197,12 +197,10 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     };
     const double nodeReach = slaveReach_;
     int finite = 1;
-    int inRange = 1;  // every box end (slave node) within tol::kMaxBoxEnd
-    const auto within = [](const Eigen::Vector3d& v) {
-        return int(v.cwiseAbs().maxCoeff() <= tol::kMaxBoxEnd);
-    };
+    double largest = 0.0;  // largest |box end| (|slave node coordinate|); NaN is flagged by finite
     int inside = 1;
-#pragma omp parallel num_threads(options_.threads) reduction(min : finite, inside, inRange)
+#pragma omp parallel num_threads(options_.threads) reduction(min : finite, inside) \
+    reduction(max : largest)
     {
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
@@ -225,7 +223,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
             }
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
-            inRange = std::min(inRange, within(box.lo) & within(box.hi));
+            largest = std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
             if (check) {
                 const FloatBox& fat = kd ? kdTree_.floatBox(j) : masterFat_[j];
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), fat)));
@@ -236,7 +234,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
             if (nodeMode) {
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
                 finite = std::min(finite, int(p.allFinite()));
-                inRange = std::min(inRange, within(p));
+                largest = std::max(largest, p.cwiseAbs().maxCoeff());
                 if (check) {
                     const float* ref = &slaveRef_[3 * static_cast<std::size_t>(k)];
                     inside = std::min(inside, int(std::abs(p[0] - ref[0]) <= nodeReach) &
@@ -248,7 +246,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
             const Aabb3 box = segmentBoxes(gatherSegment(slave, k, x), slaveObb3_, slaveObb2_, k);
             slaveBox_[k] = floatBoxOutward(box.lo.data(), box.hi.data());
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
-            inRange = std::min(inRange, within(box.lo) & within(box.hi));
+            largest = std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
             if (check) {
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
             }
@@ -256,9 +254,10 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     }
     if (finite == 0) {
         stats.status = UpdateStatus::kNonFiniteCoordinates;
-    } else if (inRange == 0) {
+    } else if (largest > tol::kMaxBoxEnd) {
         stats.status = UpdateStatus::kCoordinatesOutOfRange;
     }
+    boxEnd_ = largest;
     insideFat = check && inside == 1;
     stats.timeBounds = msSince(t0);
 }
@@ -284,25 +283,18 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     masterFat_.resize(static_cast<std::size_t>(m));
     double refError = 0.0;  // node mode: largest |p - ref| over the slave nodes (exact)
     double refScale = 0.0;  // and largest |ref|
-    // Segment mode: the largest |end| of a fat box. Until the next rebuild every box lies inside its
-    // fat box (computeBoxes checks it), so this bounds the ends of the float boxes (boxScale_).
-    double fatScale = 0.0;
-    const auto largestEnd = [](const FloatBox& b) {
-        double e = 0.0;
-        for (int d = 0; d < 3; ++d) {
-            e = std::max({e, std::abs(static_cast<double>(b.lo[d])),
-                          std::abs(static_cast<double>(b.hi[d]))});
-        }
-        return e;
-    };
+    // Segment mode: a bound of |end| of the fat boxes: the largest |end| of the boxes now plus h,
+    // grown by far more than the float rounding of the ends (2^-23 of them). Until the next rebuild
+    // every box lies inside its fat box (computeBoxes checks it), so this bounds the ends of the
+    // float boxes (boxScale_, for detail::boxMargin).
+    boxScale_ = (boxEnd_ + h) * (1.0 + 0x1p-20);
 #pragma omp parallel num_threads(options_.threads)
     {
-#pragma omp for schedule(static) reduction(max : fatScale)
+#pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
             masterFat_[j] = grownFloatBox(masterBox_[j], h);
-            fatScale = std::max(fatScale, largestEnd(masterFat_[j]));
         }
-#pragma omp for schedule(static) reduction(max : refError, refScale, fatScale)
+#pragma omp for schedule(static) reduction(max : refError, refScale)
         for (Index k = 0; k < s; ++k) {
             if (nodeMode) {
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
@@ -314,11 +306,9 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
                 }
             } else {
                 slaveFat_[k] = grownFloatBox(slaveBox_[k], h);
-                fatScale = std::max(fatScale, largestEnd(slaveFat_[k]));
             }
         }
     }
-    boxScale_ = fatScale;
     // Node fat boxes (slaveFatBox): ref -+ slaveHalf_ rounded in double, then outward to float.
     // p - ref is exact (a float holds 24 bits of p). The margin, 2^-50 of the largest value in
     // play, is above every double rounding here (2^-53 of it), so the box holds every point within
@@ -446,7 +436,7 @@ void ContactSearch::treeCandidates() {
         return static_cast<Index>(std::min<long long>(s, first));
     };
     threadCode_.resize(static_cast<std::size_t>(chunks));
-    std::fill(candFirst_.begin(), candFirst_.end(), 0);
+    candFirst_.assign(candFirst_.size(), 0);
     long long listed = 0;
 #pragma omp parallel num_threads(nt) reduction(+ : listed)
     {
@@ -466,6 +456,7 @@ void ContactSearch::treeCandidates() {
             detail::CandidateWriter writer(bytes, candBlock_.data(), pairBlock_);
             Exclusions exclusions(*this);
             const Index end = chunkBegin(chunk + 1);
+            std::size_t inBlock = 0;  // segment mode: candidates of the block so far
             for (Index k = chunkBegin(chunk); k < end; ++k) {
                 out.clear();
                 const std::vector<Index>& excluded = exclusions.load(k);
@@ -486,8 +477,10 @@ void ContactSearch::treeCandidates() {
                     tree_.query(q, visit);
                 }
                 listed += static_cast<long long>(out.size());
-                if (!nodeMode) {  // the block's candidates, for its first survivor slot
-                    candFirst_[k / pairBlock_ + 1] += out.size();
+                inBlock += out.size();
+                if (!nodeMode && ((k + 1) % pairBlock_ == 0 || k + 1 == end)) {
+                    candFirst_[k / pairBlock_ + 1] = inBlock;  // for its first survivor slot
+                    inBlock = 0;
                 }
                 writer.node(k, out.data(), out.data() + out.size());
             }

@@ -198,7 +198,8 @@ private:
     // Buffered boxes now (capture + rounding pad), rounded outward to float. Slave boxes in segment
     // mode only: a slave node is read from the coordinates.
     std::vector<FloatBox> masterBox_, slaveBox_;
-    double boxScale_ = 0.0;  // segment mode: bound of |end| of those float boxes (the fat boxes')
+    double boxEnd_ = 0.0;    // largest |end| of the boxes now (double, before the rounding)
+    double boxScale_ = 0.0;  // segment mode: bound of |end| of the float boxes (the fat boxes')
     // Fat boxes of the last build: the boxes then, grown by skin / 2 and rounded outward to float.
     std::vector<FloatBox> masterFat_, slaveFat_;  // slaveFat_: segment mode
     // Node mode: slave node positions of the last build rounded to float (3 per node). Node k's fat
