@@ -134,12 +134,14 @@ public:
     /// \param [in] master, slave  surfaces of one dimension; may be empty; may be the same object
     /// \param [in] x              current coordinates: node count and validation
     /// Throws std::invalid_argument naming the surface and segment for: mixed dimensions, node
-    /// indices out of range, NaN/Inf coordinates, degenerate (collapsed, zero-size) segments.
+    /// indices out of range, NaN/Inf coordinates or ones beyond tol::kMaxCoordinate (1e30),
+    /// degenerate (collapsed, zero-size) segments; and for a capture distance or skin beyond 1e30.
     void setSurfaces(const Surface& master, const Surface& slave, const CoordinatesView& x);
 
     /// Node-to-segment search of a slave given as nodes (an Abaqus TYPE=NODE surface).
     /// Throws std::invalid_argument in segment mode, or for node indices out of range or
-    /// non-finite coordinates; the self-contact rule has no segments to apply to here.
+    /// non-finite coordinates (or beyond 1e30); the self-contact rule has no segments to apply to
+    /// here.
     void setSurfaces(const Surface& master, const std::vector<Index>& slaveNodes,
                      const CoordinatesView& x);
 
