@@ -161,10 +161,12 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
 }
 
 // Boxes of every master segment (and slave segment) at the current coordinates: AABB and OBB
-// buffered by capture + rounding pad. Flags non-finite coordinates. With a candidate list, also
+// buffered by capture + rounding pad. Flags non-finite coordinates and boxes out of range, and
+// gives the largest |box end| (|slave node coordinate|), boxEnd. With a candidate list, also
 // checks the Verlet condition in the same pass: insideFat = every current box (slave node) lies
 // inside its fat box of the last build.
-void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat) {
+void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat,
+                                 double& boxEnd) {
     const auto t0 = Clock::now();
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     const Surface& master = *master_;
@@ -257,7 +259,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     } else if (largest > tol::kMaxBoxEnd) {
         stats.status = UpdateStatus::kCoordinatesOutOfRange;
     }
-    boxEnd_ = largest;
+    boxEnd = largest;
     insideFat = check && inside == 1;
     stats.timeBounds = msSince(t0);
 }
@@ -274,7 +276,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
 // by slave item in slave order, each item's masters ascending, whatever the thread count (segment
 // mode's pairs come out ordered by (slave, master); node mode chooses the closest point by the
 // strict order detail::closer). Returns true when the sweep built the list.
-bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
+bool ContactSearch::rebuildCandidates(const CoordinatesView& x, double boxEnd) {
     const double h = 0.5 * skin_;
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     const Surface& master = *master_;
@@ -287,7 +289,7 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x) {
     // grown by far more than the float rounding of the ends (2^-23 of them). Until the next rebuild
     // every box lies inside its fat box (computeBoxes checks it), so this bounds the ends of the
     // float boxes (boxScale_, for detail::boxMargin).
-    boxScale_ = (boxEnd_ + h) * (1.0 + 0x1p-20);
+    boxScale_ = (boxEnd + h) * (1.0 + 0x1p-20);
 #pragma omp parallel num_threads(options_.threads)
     {
 #pragma omp for schedule(static)
@@ -436,7 +438,6 @@ void ContactSearch::treeCandidates() {
         return static_cast<Index>(std::min<long long>(s, first));
     };
     threadCode_.resize(static_cast<std::size_t>(chunks));
-    candFirst_.assign(candFirst_.size(), 0);
     long long listed = 0;
 #pragma omp parallel num_threads(nt) reduction(+ : listed)
     {
@@ -534,12 +535,12 @@ void ContactSearch::encodeList() {
     candCode_.clear();
     detail::CandidateWriter writer(candCode_, candBlock_.data(), pairBlock_);
     Index* list = candMasters_.data();
-    std::fill(candFirst_.begin(), candFirst_.end(), 0);
     for (Index k = 0; k < numSlaveItems_; ++k) {
         writer.node(k, list + candOffsets_[k], list + candOffsets_[k + 1]);
-        if (!candFirst_.empty()) {
-            candFirst_[k / pairBlock_ + 1] += candOffsets_[k + 1] - candOffsets_[k];
-        }
+    }
+    for (std::size_t b = 1; b < candFirst_.size(); ++b) {  // segment mode: counts per block
+        const auto end = std::min<std::size_t>(b * pairBlock_, numSlaveItems_);
+        candFirst_[b] = candOffsets_[end] - candOffsets_[(b - 1) * pairBlock_];
     }
     candBlock_.back() = candCode_.size();
     listCount_ = static_cast<long long>(candMasters_.size());
@@ -836,7 +837,8 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
     }
     stats.status = UpdateStatus::kOk;
     bool insideFat = false;
-    computeBoxes(x, stats, insideFat);
+    double boxEnd = 0.0;
+    computeBoxes(x, stats, insideFat, boxEnd);
     if (stats.status != UpdateStatus::kOk) {
         pairs_.count = 0;
         haveList_ = false;
@@ -844,7 +846,7 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
     }
     const auto t0 = Clock::now();
     if (!insideFat) {
-        stats.swept = rebuildCandidates(x);
+        stats.swept = rebuildCandidates(x, boxEnd);
         stats.rebuilt = true;
     }
     stats.listSize = listCount_;

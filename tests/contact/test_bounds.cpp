@@ -239,38 +239,47 @@ int expectEnclosesAndBoundsFromBelow(const Obb3& box, const SegmentNodes& s, dou
     return near;
 }
 
-TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
-    std::mt19937 rng(4242);
+// 2000 random buffered faces of every type (obbCaseOptions); for each, makeBox(c, segment, rng)
+// gives a box that must enclose the buffered segment and bound the distance from below
+// (expectEnclosesAndBoundsFromBelow). Returns how many sample points lay in the boxes.
+template <class MakeBox>
+int nearInBoxesOfRandomFaces(unsigned seed, MakeBox makeBox) {
+    std::mt19937 rng(seed);
     const SegmentType types[] = {SegmentType::Tri3, SegmentType::Quad4, SegmentType::Tri6,
                                  SegmentType::Quad8, SegmentType::Quad9};
     int near = 0;
     for (int c = 0; c < 2000; ++c) {
-        const auto [s, capture, pad] = randomBufferedSegment(types[c % 5], rng, obbCaseOptions(rng, c));
-        const Obb3 box = segmentObb3d(s, capture + pad);  // the unpacked buffered box
-        const Obb3 packed = detail::unpackObb(detail::packedBufferedObb3(s, capture, pad));
+        const BufferedSegment b = randomBufferedSegment(types[c % 5], rng, obbCaseOptions(rng, c));
         SCOPED_TRACE("case " + std::to_string(c));
+        const Obb3 box = makeBox(c, b, rng);
+        near += expectEnclosesAndBoundsFromBelow(box, b.s, b.capture, rng);
+    }
+    return near;
+}
+
+TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
+    const int near = nearInBoxesOfRandomFaces(4242, [](int, const BufferedSegment& b, std::mt19937&) {
+        const Obb3 box = segmentObb3d(b.s, b.capture + b.pad);  // the unpacked buffered box
+        const Obb3 packed = detail::unpackObb(detail::packedBufferedObb3(b.s, b.capture, b.pad));
         // Orthonormal axes; about as tight as the double box.
         EXPECT_TRUE(allNear(packed.axes.transpose() * packed.axes, Eigen::Matrix3d::Identity(),
                             1e-14));
         EXPECT_LE(packed.halfExtent.sum(), box.halfExtent.sum() * (1.0 + 1e-6));
-        near += expectEnclosesAndBoundsFromBelow(packed, s, capture, rng);
-    }
+        return packed;
+    });
     EXPECT_GT(near, 30000);
 }
 
 // Node mode's OBB with its centre as an offset in the float AABB (CentredObb3), along the face
-// frame, or along the axes and about the offset kept from an earlier increment (random ones here):
-// it must enclose the buffered segment and bound the distance from below like the packed OBB, and
-// along the face frame stay nearly as tight as the box about its own centre.
+// frame (even cases), or along the axes and about the offset kept from an earlier increment
+// (random ones here, odd cases): it must enclose the buffered segment and bound the distance from
+// below like the packed OBB, and along the face frame stay nearly as tight as the box about its
+// own centre.
 TEST(CentredObb, EnclosesTheBufferedSegmentAlongAnyAxes) {
-    std::mt19937 rng(4343);
-    const SegmentType types[] = {SegmentType::Tri3, SegmentType::Quad4, SegmentType::Tri6,
-                                 SegmentType::Quad8, SegmentType::Quad9};
-    int near = 0;
-    for (int c = 0; c < 2000; ++c) {
-        const auto [s, capture, pad] = randomBufferedSegment(types[c % 5], rng, obbCaseOptions(rng, c));
+    const int near = nearInBoxesOfRandomFaces(4343, [](int c, const BufferedSegment& b,
+                                                       std::mt19937& rng) {
         double aabbPad = 0.0;
-        const Aabb3 aabb = detail::bufferedAabb(s, capture, aabbPad);
+        const Aabb3 aabb = detail::bufferedAabb(b.s, b.capture, aabbPad);
         const FloatBox fb = floatBoxOutward(aabb.lo.data(), aabb.hi.data());
         // Kept: the axes and offset of a box packed about another segment.
         const bool kept = c % 2 == 1;
@@ -286,17 +295,16 @@ TEST(CentredObb, EnclosesTheBufferedSegmentAlongAnyAxes) {
             }
         }
         const CentredObb3 packed =
-            detail::centredBufferedObb3(s, capture, pad, fb, kept ? &other : nullptr);
+            detail::centredBufferedObb3(b.s, b.capture, b.pad, fb, kept ? &other : nullptr);
         const Obb3 box = detail::unpackObb(packed, fb);
-        SCOPED_TRACE("case " + std::to_string(c) + (kept ? ", kept axes" : ", face frame"));
         if (!kept) {  // about as tight as the box along the same axes about its own centre
-            const Obb3 own = segmentObb3dAlong(s, box.axes, capture + pad);
+            const Obb3 own = segmentObb3dAlong(b.s, box.axes, b.capture + b.pad);
             EXPECT_LE(box.halfExtent.sum(), own.halfExtent.sum() * 1.03);
         } else {
             EXPECT_EQ(box.center, detail::obbCentre(other.offset, fb));
         }
-        near += expectEnclosesAndBoundsFromBelow(box, s, capture, rng);
-    }
+        return box;
+    });
     EXPECT_GT(near, 30000);
 }
 

@@ -166,8 +166,9 @@ public:
 private:
     void setup(const char* fn, const Surface& master, const Surface& slave,
                const std::vector<Index>* slaveNodes, const CoordinatesView& x);
-    void computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat);
-    bool rebuildCandidates(const CoordinatesView& x);
+    void computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat,
+                      double& boxEnd);
+    bool rebuildCandidates(const CoordinatesView& x, double boxEnd);
     void treeCandidates();
     [[nodiscard]] FloatBox slaveFatBox(Index k) const noexcept;
     void encodeList();
@@ -200,7 +201,6 @@ private:
     // Buffered boxes now (capture + rounding pad), rounded outward to float. Slave boxes in segment
     // mode only: a slave node is read from the coordinates.
     std::vector<FloatBox> masterBox_, slaveBox_;
-    double boxEnd_ = 0.0;    // largest |end| of the boxes now (double, before the rounding)
     double boxScale_ = 0.0;  // segment mode: bound of |end| of the float boxes (the fat boxes')
     // Fat boxes of the last build: the boxes then, grown by skin / 2 and rounded outward to float.
     std::vector<FloatBox> masterFat_, slaveFat_;  // slaveFat_: segment mode

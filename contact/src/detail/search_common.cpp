@@ -17,7 +17,17 @@
 namespace contact::detail {
 namespace {
 
-const char* const outOfRange = " has a coordinate beyond +-1e30 (the search keeps boxes in float)";
+// What is wrong with node n's coordinates, to follow "node <n>"; nullptr when nothing.
+const char* badCoordinates(const CoordinatesView& x, Index n) noexcept {
+    const Eigen::Vector3d p = x.node(n);
+    if (!p.allFinite()) {
+        return " has a NaN or Inf coordinate";
+    }
+    if (p.cwiseAbs().maxCoeff() > tol::kMaxCoordinate) {
+        return " has a coordinate beyond +-1e30 (the search keeps boxes in float)";
+    }
+    return nullptr;
+}
 
 [[noreturn]] void fail(const char* fn, const char* role, const Surface& surface, Index s,
                        const std::string& what) {
@@ -62,12 +72,8 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
                      "node index " + std::to_string(nodes[i]) + " out of range [0, " +
                          std::to_string(x.numNodes) + ")");
             }
-            if (!x.node(nodes[i]).allFinite()) {
-                fail(fn, role, surface, s,
-                     "node " + std::to_string(nodes[i]) + " has a NaN or Inf coordinate");
-            }
-            if (x.node(nodes[i]).cwiseAbs().maxCoeff() > tol::kMaxCoordinate) {
-                fail(fn, role, surface, s, "node " + std::to_string(nodes[i]) + outOfRange);
+            if (const char* bad = badCoordinates(x, nodes[i])) {
+                fail(fn, role, surface, s, "node " + std::to_string(nodes[i]) + bad);
             }
             for (int k = 0; k < i; ++k) {
                 if (nodes[k] == nodes[i]) {
@@ -300,13 +306,8 @@ void validateNodes(const char* fn, const std::vector<Index>& nodes, const Coordi
             throw std::invalid_argument(std::string(fn) + ": slave node index " + std::to_string(n) +
                                         " out of range [0, " + std::to_string(x.numNodes) + ")");
         }
-        if (!x.node(n).allFinite()) {
-            throw std::invalid_argument(std::string(fn) + ": slave node " + std::to_string(n) +
-                                        " has a NaN or Inf coordinate");
-        }
-        if (x.node(n).cwiseAbs().maxCoeff() > tol::kMaxCoordinate) {
-            throw std::invalid_argument(std::string(fn) + ": slave node " + std::to_string(n) +
-                                        outOfRange);
+        if (const char* bad = badCoordinates(x, n)) {
+            throw std::invalid_argument(std::string(fn) + ": slave node " + std::to_string(n) + bad);
         }
     }
 }
