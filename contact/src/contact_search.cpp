@@ -114,22 +114,18 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
 
     const Index m = master.size();
     const Index s = numSlaveItems_;
-    const Index slaveBoxes = nodeMode ? 0 : s;
-    // Node mode keeps the master boxes as floats rounded outward (half the memory): there they
-    // only filter candidates for the projection, which decides.
+    // The master boxes are kept as floats rounded outward (half the memory; segment mode decides
+    // the rare pair they cannot tell from the coordinates). The slave boxes are not kept: the
+    // narrow phase makes each slave segment's boxes when it reaches it.
     masterBox_.assign(m, FloatBox{});
-    slaveBox_.assign(slaveBoxes, FloatBox{});
     // With the kd-tree the fat boxes live in the tree (kdTree_.floatBox); masterFat_ only carries
-    // them into a rebuild.
+    // them into a rebuild. One surface in segment mode: the slave fat boxes are the master ones.
     masterFat_.assign(options_.broadPhase == BroadPhaseKind::kKdTree ? 0 : m, FloatBox{});
-    slaveFat_.assign(nodeMode ? 0 : s, FloatBox{});
+    slaveFat_.assign(nodeMode || sameSurface_ ? 0 : s, FloatBox{});
     slaveRef_.assign(nodeMode ? 3 * static_cast<std::size_t>(s) : 0, 0.0F);
     masterObb3_.assign(dim_ == 3 && !nodeMode ? m : 0, PackedObb3{});
     masterCentredObb3_.assign(dim_ == 3 && nodeMode ? m : 0, CentredObb3{});
     masterObb2_.assign(dim_ == 2 ? m : 0, Obb2{});
-    const Index slaveObbs = nodeMode ? 0 : s;
-    slaveObb3_.assign(dim_ == 3 ? slaveObbs : 0, PackedObb3{});
-    slaveObb2_.assign(dim_ == 2 ? slaveObbs : 0, Obb2{});
     candOffsets_.clear();
     candMasters_.clear();
     candCode_.clear();
@@ -165,8 +161,7 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
 // gives the largest |box end| (|slave node coordinate|), boxEnd. With a candidate list, also
 // checks the Verlet condition in the same pass: insideFat = every current box (slave node) lies
 // inside its fat box of the last build.
-void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat,
-                                 double& boxEnd) {
+void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, BoxPass& pass) {
     const auto t0 = Clock::now();
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     const Surface& master = *master_;
@@ -184,20 +179,11 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     // a rebuild, so they are never older than one list. Segment mode: the SAT verdict on the OBBs
     // defines the pairs, so its axes are always the face frame of now.
     const bool keepAxes = nodeMode && check && keepAxes_;
-    // Segment mode: the buffered AABB of a segment (returned) and its OBB (stored at obb3[i] or
-    // obb2[i]).
-    const auto segmentBoxes = [&](const SegmentNodes& seg, std::vector<PackedObb3>& obb3,
-                                  std::vector<Obb2>& obb2, Index i) {
-        double pad = 0.0;
-        const Aabb3 box = detail::bufferedAabb(seg, capture, pad);
-        if (dim_ == 3) {
-            obb3[i] = detail::packedBufferedObb3(seg, capture, pad);
-        } else {
-            obb2[i] = detail::bufferedObb2(seg, capture, pad);
-        }
-        return box;
-    };
     const double nodeReach = slaveReach_;
+    // Segment mode without a list to check (a rebuild follows): the slave fat boxes are made here.
+    const double h = 0.5 * skin_;
+    // Segment mode, one surface: the slave segments are the master ones, checked in the first loop.
+    const Index slaveLoop = !nodeMode && sameSurface_ ? 0 : s;
     int finite = 1;
     double largest = 0.0;  // largest |box end| (|slave node coordinate|); NaN is flagged by finite
     int inside = 1;
@@ -221,8 +207,14 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                     masterObb2_[j] = detail::bufferedObb2(seg, capture, pad);
                 }
             } else {
-                box = segmentBoxes(seg, masterObb3_, masterObb2_, j);
+                double pad = 0.0;
+                box = detail::bufferedAabb(seg, capture, pad);
                 masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
+                if (dim_ == 3) {
+                    masterObb3_[j] = detail::packedBufferedObb3(seg, capture, pad);
+                } else {
+                    masterObb2_[j] = detail::bufferedObb2(seg, capture, pad);
+                }
             }
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
             largest = std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
@@ -232,7 +224,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
             }
         }
 #pragma omp for schedule(static)
-        for (Index k = 0; k < s; ++k) {
+        for (Index k = 0; k < slaveLoop; ++k) {
             if (nodeMode) {
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
                 finite = std::min(finite, int(p.allFinite()));
@@ -245,12 +237,14 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
                 }
                 continue;
             }
-            const Aabb3 box = segmentBoxes(gatherSegment(slave, k, x), slaveObb3_, slaveObb2_, k);
-            slaveBox_[k] = floatBoxOutward(box.lo.data(), box.hi.data());
+            double pad = 0.0;
+            const Aabb3 box = detail::bufferedAabb(gatherSegment(slave, k, x), capture, pad);
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
             largest = std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
             if (check) {
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
+            } else {
+                slaveFat_[k] = grownFloatBox(floatBoxOutward(box.lo.data(), box.hi.data()), h);
             }
         }
     }
@@ -259,8 +253,9 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
     } else if (largest > tol::kMaxBoxEnd) {
         stats.status = UpdateStatus::kCoordinatesOutOfRange;
     }
-    boxEnd = largest;
-    insideFat = check && inside == 1;
+    pass.boxEnd = largest;
+    pass.insideFat = check && inside == 1;
+    pass.slaveFatMade = !check && !nodeMode;
     stats.timeBounds = msSince(t0);
 }
 
@@ -276,7 +271,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, b
 // by slave item in slave order, each item's masters ascending, whatever the thread count (segment
 // mode's pairs come out ordered by (slave, master); node mode chooses the closest point by the
 // strict order detail::closer). Returns true when the sweep built the list.
-bool ContactSearch::rebuildCandidates(const CoordinatesView& x, double boxEnd) {
+bool ContactSearch::rebuildCandidates(const CoordinatesView& x, const BoxPass& pass) {
     const double h = 0.5 * skin_;
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     const Surface& master = *master_;
@@ -289,7 +284,11 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x, double boxEnd) {
     // grown by far more than the float rounding of the ends (2^-23 of them). Until the next rebuild
     // every box lies inside its fat box (computeBoxes checks it), so this bounds the ends of the
     // float boxes (boxScale_, for detail::boxMargin).
-    boxScale_ = (boxEnd + h) * (1.0 + 0x1p-20);
+    boxScale_ = (pass.boxEnd + h) * (1.0 + 0x1p-20);
+    const Surface& slave = *slave_;
+    const double capture = capture_;
+    // Segment mode: the slave fat boxes, unless computeBoxes made them (or they are the master's).
+    const Index slaveLoop = nodeMode ? s : pass.slaveFatMade || sameSurface_ ? 0 : s;
 #pragma omp parallel num_threads(options_.threads)
     {
 #pragma omp for schedule(static)
@@ -297,7 +296,7 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x, double boxEnd) {
             masterFat_[j] = grownFloatBox(masterBox_[j], h);
         }
 #pragma omp for schedule(static) reduction(max : refError, refScale)
-        for (Index k = 0; k < s; ++k) {
+        for (Index k = 0; k < slaveLoop; ++k) {
             if (nodeMode) {
                 const Eigen::Vector3d p = x.node(slaveNodes_[k]);
                 float* ref = &slaveRef_[3 * static_cast<std::size_t>(k)];
@@ -307,7 +306,9 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x, double boxEnd) {
                     refScale = std::max(refScale, std::abs(static_cast<double>(ref[d])));
                 }
             } else {
-                slaveFat_[k] = grownFloatBox(slaveBox_[k], h);
+                double pad = 0.0;
+                const Aabb3 box = detail::bufferedAabb(gatherSegment(slave, k, x), capture, pad);
+                slaveFat_[k] = grownFloatBox(floatBoxOutward(box.lo.data(), box.hi.data()), h);
             }
         }
     }
@@ -325,7 +326,8 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x, double boxEnd) {
             slaveFat_[k] = slaveFatBox(k);
         }
     }
-    const bool swept = sweep && sweep_.prepareIfFast(masterFat_, slaveFat_);
+    const bool swept =
+        sweep && sweep_.prepareIfFast(masterFat_, !nodeMode && sameSurface_ ? masterFat_ : slaveFat_);
     if (swept) {
         tree_ = BoxTree{};  // a tree left from a fallback rebuild
         sweepCandidates();
@@ -349,8 +351,15 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x, double boxEnd) {
     return swept;
 }
 
-// Node mode: node k's fat box of the last build (see rebuildCandidates).
+// Slave item k's fat box of the last build; node mode: made from the node's (see
+// rebuildCandidates).
 FloatBox ContactSearch::slaveFatBox(Index k) const noexcept {
+    if (options_.mode == SearchMode::kSegmentToSegment) {
+        if (!sameSurface_) {
+            return slaveFat_[k];
+        }
+        return options_.broadPhase == BroadPhaseKind::kKdTree ? kdTree_.floatBox(k) : masterFat_[k];
+    }
     const float* ref = &slaveRef_[3 * static_cast<std::size_t>(k)];
     FloatBox b;
     for (int d = 0; d < 3; ++d) {
@@ -466,7 +475,7 @@ void ContactSearch::treeCandidates() {
                         out.push_back(j);
                     }
                 };
-                const FloatBox q = nodeMode ? slaveFatBox(k) : slaveFat_[k];
+                const FloatBox q = slaveFatBox(k);
                 if (kd) {
                     hits.clear();
                     kdTree_.query(Eigen::Vector3d(q.lo[0], q.lo[1], q.lo[2]),
@@ -608,9 +617,10 @@ bool ContactSearch::exactBoxesOverlap(Index k, Index j, const CoordinatesView& x
 
 // Segment mode narrow phase: for every listed pair, the exact buffered-AABB test, then the OBB
 // SAT (4 or 15 axes; in 3D first a point common to both boxes, detail::overlapWitness, which
-// settles most overlapping pairs without the master's axes). The boxes are kept in float, rounded
-// outward: they decide the AABB test unless the double boxes are within a float rounding of
-// touching (detail::floatBoxVerdict), and then the double boxes are made again and compared. One
+// settles most overlapping pairs without the master's axes). A slave segment's boxes are made
+// once, when the walk reaches it. The AABBs are compared in float, rounded outward: they decide
+// unless the double boxes are within a float rounding of touching (detail::floatBoxVerdict), and
+// then the double boxes are made again and compared. One
 // survivor bit per candidate; each block of slave items has whole bytes of them, so threads never
 // share output.
 void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
@@ -629,11 +639,37 @@ void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
                   survivor_.begin() + static_cast<std::ptrdiff_t>(candFirst_[block + 1] / 8), 0);
         const Index end = std::min(numSlaveItems_, (block + 1) * pairBlock_);
         for (Index k = block * pairBlock_; k < end; ++k) {
-            const Obb3 slaveObb = dim_ == 3 ? detail::unpackObb(slaveObb3_[k]) : Obb3{};
-            for (Index n = list.beginNode(); n > 0; --n, ++c) {
+            Index n = list.beginNode();
+            if (n == 0) {
+                continue;
+            }
+            // Slave segment k's boxes, as computeBoxes makes the masters' (with one surface,
+            // they are master k's).
+            FloatBox slaveBox;
+            Obb3 slaveObb;
+            Obb2 slaveObb2;
+            if (sameSurface_) {
+                slaveBox = masterBox_[k];
+                if (dim_ == 3) {
+                    slaveObb = detail::unpackObb(masterObb3_[k]);
+                } else {
+                    slaveObb2 = masterObb2_[k];
+                }
+            } else {
+                const SegmentNodes seg = gatherSegment(*slave_, k, x);
+                double pad = 0.0;
+                const Aabb3 box = detail::bufferedAabb(seg, capture_, pad);
+                slaveBox = floatBoxOutward(box.lo.data(), box.hi.data());
+                if (dim_ == 3) {
+                    slaveObb = detail::unpackObb(detail::packedBufferedObb3(seg, capture_, pad));
+                } else {
+                    slaveObb2 = detail::bufferedObb2(seg, capture_, pad);
+                }
+            }
+            for (; n > 0; --n, ++c) {
                 const Index j = list.next();
                 const detail::BoxVerdict boxes =
-                    detail::floatBoxVerdict(slaveBox_[k], masterBox_[j], margin);
+                    detail::floatBoxVerdict(slaveBox, masterBox_[j], margin);
                 if (boxes == detail::BoxVerdict::kApart ||
                     (boxes == detail::BoxVerdict::kUnsure && !exactBoxesOverlap(k, j, x))) {
                     continue;
@@ -642,7 +678,7 @@ void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
                 const bool overlap =
                     dim_ == 3 ? detail::overlapWitness(slaveObb, masterObb3_[j]) ||
                                     satOverlap3d(slaveObb, detail::unpackObb(masterObb3_[j]))
-                              : satOverlap2d(slaveObb2_[k], masterObb2_[j]);
+                              : satOverlap2d(slaveObb2, masterObb2_[j]);
                 if (!overlap) {
                     continue;
                 }
@@ -836,17 +872,16 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
         return stats;
     }
     stats.status = UpdateStatus::kOk;
-    bool insideFat = false;
-    double boxEnd = 0.0;
-    computeBoxes(x, stats, insideFat, boxEnd);
+    BoxPass pass;
+    computeBoxes(x, stats, pass);
     if (stats.status != UpdateStatus::kOk) {
         pairs_.count = 0;
         haveList_ = false;
         return stats;
     }
     const auto t0 = Clock::now();
-    if (!insideFat) {
-        stats.swept = rebuildCandidates(x, boxEnd);
+    if (!pass.insideFat) {
+        stats.swept = rebuildCandidates(x, pass);
         stats.rebuilt = true;
     }
     stats.listSize = listCount_;
@@ -866,10 +901,8 @@ std::size_t ContactSearch::memoryBytes() const noexcept {
     std::size_t total = options_.broadPhase == BroadPhaseKind::kKdTree
                             ? kdTree_.memoryBytes()
                             : tree_.memoryBytes() + sweep_.memoryBytes();
-    total += bytes(masterBox_) + bytes(slaveBox_) + bytes(masterFat_) + bytes(slaveFat_) +
-             bytes(slaveRef_);
-    total += bytes(masterObb3_) + bytes(masterCentredObb3_) + bytes(masterObb2_) +
-             bytes(slaveObb3_) + bytes(slaveObb2_);
+    total += bytes(masterBox_) + bytes(masterFat_) + bytes(slaveFat_) + bytes(slaveRef_);
+    total += bytes(masterObb3_) + bytes(masterCentredObb3_) + bytes(masterObb2_);
     total += bytes(candOffsets_) + bytes(candMasters_) + bytes(candCode_) + bytes(candBlock_) +
              bytes(candFirst_) + bytes(survivor_);
     total += bytes(exclCode_) + bytes(exclBlock_) + bytes(slaveNodes_) + bytes(blockPairs_);

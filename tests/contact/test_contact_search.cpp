@@ -1101,6 +1101,41 @@ TEST(ContactSearch, SegmentModeBoxesWithinAFloatRoundingOfTouching) {
     }
 }
 
+// The search keeps little per slave item: segment mode its fat box and list (the slave boxes and
+// OBBs are made when the narrow phase reaches a segment), node mode the node, its float position
+// and list. Measured as the growth of memoryBytes() from a small slave surface to a large one.
+TEST(ContactSearch, MemoryPerSlaveItemIsItsFatBoxAndList) {
+    for (const SearchMode mode : {SearchMode::kSegmentToSegment, SearchMode::kNodeToSegment}) {
+        const bool segments = mode == SearchMode::kSegmentToSegment;
+        SCOPED_TRACE(segments ? "segment mode" : "node mode");
+        SearchOptions o;
+        o.mode = mode;
+        o.capture = 0.1;
+        o.captureRelative = false;
+        const auto bytesWith = [&](int n, Index& items) {
+            Mesh mesh;
+            const Surface master = addPatch(mesh, SegmentType::Quad4, 4, 4, [](double u, double v) {
+                return Eigen::Vector3d(u, v, 0.0);
+            }, false, "master");
+            const Surface slave = addPatch(mesh, SegmentType::Quad4, n, n, [](double u, double v) {
+                return Eigen::Vector3d(u, v, 0.05);
+            }, true, "slave");
+            ContactSearch search(o);
+            const Eigen::Matrix3Xd x = mesh.coords3();
+            search.setSurfaces(master, slave, x);
+            EXPECT_EQ(search.update(x).status, UpdateStatus::kOk);
+            EXPECT_GT(search.pairs().count, 0);
+            items = segments ? slave.size() : static_cast<Index>(search.slaveNodes().size());
+            return static_cast<double>(search.memoryBytes());
+        };
+        Index small = 0;
+        Index large = 0;
+        const double grown = bytesWith(100, large) - bytesWith(10, small);
+        // Segment mode: fat box 24 + a few bytes of list; node mode: node 4 + position 12 + list.
+        EXPECT_LT(grown / static_cast<double>(large - small), segments ? 32.0 : 24.0) << grown / static_cast<double>(large - small);
+    }
+}
+
 TEST(ContactSearch, FloatFatBoxesFarFromOriginEqualFreshSearch) {
     std::mt19937 rng(23);
     for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {

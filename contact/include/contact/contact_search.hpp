@@ -166,9 +166,15 @@ public:
 private:
     void setup(const char* fn, const Surface& master, const Surface& slave,
                const std::vector<Index>* slaveNodes, const CoordinatesView& x);
-    void computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& insideFat,
-                      double& boxEnd);
-    bool rebuildCandidates(const CoordinatesView& x, double boxEnd);
+    // What computeBoxes found: every box inside its fat box; the slave fat boxes made (segment
+    // mode, no list to check); the largest |box end|.
+    struct BoxPass {
+        bool insideFat = false;
+        bool slaveFatMade = false;
+        double boxEnd = 0.0;
+    };
+    void computeBoxes(const CoordinatesView& x, UpdateStats& stats, BoxPass& pass);
+    bool rebuildCandidates(const CoordinatesView& x, const BoxPass& pass);
     void treeCandidates();
     [[nodiscard]] FloatBox slaveFatBox(Index k) const noexcept;
     void encodeList();
@@ -198,21 +204,22 @@ private:
     std::vector<Index> slaveNodes_;
     Index numSlaveItems_ = 0;
 
-    // Buffered boxes now (capture + rounding pad), rounded outward to float. Slave boxes in segment
-    // mode only: a slave node is read from the coordinates.
-    std::vector<FloatBox> masterBox_, slaveBox_;
+    // Master buffered boxes now (capture + rounding pad), rounded outward to float. A slave item's
+    // boxes are made from the coordinates when the narrow phase (projection) reaches it.
+    std::vector<FloatBox> masterBox_;
     double boxScale_ = 0.0;  // segment mode: bound of |end| of the float boxes (the fat boxes')
     // Fat boxes of the last build: the boxes then, grown by skin / 2 and rounded outward to float.
-    std::vector<FloatBox> masterFat_, slaveFat_;  // slaveFat_: segment mode
+    // slaveFat_: segment mode with two surfaces (else slaveFatBox makes them).
+    std::vector<FloatBox> masterFat_, slaveFat_;
     // Node mode: slave node positions of the last build rounded to float (3 per node). Node k's fat
     // box is ref -+ slaveHalf_ rounded outward to float (slaveFatBox): it holds every point within
     // skin / 2 of the node then, and every point within slaveReach_ of ref (rebuildCandidates).
     std::vector<float> slaveRef_;
     double slaveHalf_ = 0.0;
     double slaveReach_ = 0.0;
-    std::vector<PackedObb3> masterObb3_, slaveObb3_;  // segment mode: buffered, packed (56 bytes)
+    std::vector<PackedObb3> masterObb3_;  // segment mode: buffered, packed (56 bytes)
     std::vector<CentredObb3> masterCentredObb3_;  // node mode: about masterBox_ (32 bytes)
-    std::vector<Obb2> masterObb2_, slaveObb2_;
+    std::vector<Obb2> masterObb2_;
 
     // Self-contact, node mode: per slave node, the nodes it must not pair with (those of every
     // slave segment holding it), coded as the candidate list is (detail::CandidateWriter, blocks of

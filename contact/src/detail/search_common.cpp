@@ -295,6 +295,7 @@ Obb2 bufferedObb2(const SegmentNodes& s, double capture, double pad) noexcept {
 std::vector<Index> sortedUnique(std::vector<Index> nodes) {
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    nodes.shrink_to_fit();  // kept by the search: a surface's node list repeats each node ~4 times
     return nodes;
 }
 
