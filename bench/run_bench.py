@@ -203,7 +203,7 @@ def render(outdir, machine):
                                           "ms_projection", "bytes_per_segment")))
         add("")
         add("### Target ratios (same run)\n")
-        header("scene", "n", "3: small motion / large motion (<= 0.4)", "small motion / full", "4: node 1 thread / 2 threads (>= 1.7)", "segment 1/2 threads", "5: bytes/segment, node (<= 100)", "bytes/segment, segment")
+        header("scene", "n", "3: small motion / large motion (<= 0.4)", "node small motion / full", "3: segment small motion / full (<= 0.4)", "4: node 1 thread / 2 threads (>= 1.7)", "segment 1/2 threads", "5: bytes/segment, node (<= 100)", "bytes/segment, segment")
         for (kind, n), r in rows.items():
             def t(c):
                 return ms(r[c]) if c in r else None
@@ -211,6 +211,7 @@ def render(outdir, machine):
                 return a / b if a is not None and b else None
             row(kind, n, fmt(div(t("node_small_motion"), t("node_large_motion"))),
                 fmt(div(t("node_small_motion"), t("node_full"))),
+                fmt(div(t("segment_small_motion"), t("segment_full"))),
                 fmt(div(t("node_full"), t("node_full_2threads"))),
                 fmt(div(t("segment_full"), t("segment_full_2threads"))),
                 fmt(r.get("node_full", {}).get("bytes_per_segment")),
