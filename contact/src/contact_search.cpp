@@ -156,11 +156,12 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     detail::reservePairs(pairs_, nodeMode ? s : 0);
 }
 
-// Boxes of every master segment (and slave segment) at the current coordinates: AABB and OBB
-// buffered by capture + rounding pad. Flags non-finite coordinates and boxes out of range, and
-// gives the largest |box end| (|slave node coordinate|), boxEnd. With a candidate list, also
-// checks the Verlet condition in the same pass: insideFat = every current box (slave node) lies
-// inside its fat box of the last build.
+// Boxes of every master segment at the current coordinates: AABB and OBB buffered by capture +
+// rounding pad, kept. Slave segments: the AABB, for the checks only (the narrow phase makes them
+// again). Flags non-finite coordinates and boxes out of range, and gives the largest |box end|
+// (|slave node coordinate|), pass.boxEnd. With a candidate list, also checks the Verlet condition
+// in the same pass: pass.insideFat = every current box (slave node) lies inside its fat box of the
+// last build; without one, makes the slave fat boxes (pass.slaveFatMade).
 void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, BoxPass& pass) {
     const auto t0 = Clock::now();
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
