@@ -41,6 +41,12 @@ FloatBox grownFloatBox(const FloatBox& b, double h) noexcept {
     return floatBoxOutward(lo, hi, h);
 }
 
+// A slave segment's fat box from its buffered AABB: rounded outward to float, as the master boxes
+// are kept, then grown like them (grownFloatBox).
+FloatBox slaveFatOf(const Aabb3& box, double h) noexcept {
+    return grownFloatBox(floatBoxOutward(box.lo.data(), box.hi.data()), h);
+}
+
 }  // namespace
 
 const char* updateStatusName(UpdateStatus s) noexcept {
@@ -245,7 +251,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
             if (check) {
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
             } else {
-                slaveFat_[k] = grownFloatBox(floatBoxOutward(box.lo.data(), box.hi.data()), h);
+                slaveFat_[k] = slaveFatOf(box, h);
             }
         }
     }
@@ -309,7 +315,7 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x, const BoxPass& p
             } else {
                 double pad = 0.0;
                 const Aabb3 box = detail::bufferedAabb(gatherSegment(slave, k, x), capture, pad);
-                slaveFat_[k] = grownFloatBox(floatBoxOutward(box.lo.data(), box.hi.data()), h);
+                slaveFat_[k] = slaveFatOf(box, h);
             }
         }
     }
@@ -607,8 +613,8 @@ void ContactSearch::sweepCandidates() {
     encodeList();
 }
 
-// Segment mode: the buffered AABBs of slave segment k and master j, as computeBoxes made them before
-// rounding them to float, overlap. For the rare pair whose float boxes cannot tell.
+// Segment mode: the buffered AABBs of slave segment k and master j, in double as the search makes
+// them before rounding them to float, overlap. For the rare pair whose float boxes cannot tell.
 bool ContactSearch::exactBoxesOverlap(Index k, Index j, const CoordinatesView& x) const noexcept {
     double pad = 0.0;
     const Aabb3 a = detail::bufferedAabb(gatherSegment(*slave_, k, x), capture_, pad);
@@ -621,9 +627,8 @@ bool ContactSearch::exactBoxesOverlap(Index k, Index j, const CoordinatesView& x
 // settles most overlapping pairs without the master's axes). A slave segment's boxes are made
 // once, when the walk reaches it. The AABBs are compared in float, rounded outward: they decide
 // unless the double boxes are within a float rounding of touching (detail::floatBoxVerdict), and
-// then the double boxes are made again and compared. One
-// survivor bit per candidate; each block of slave items has whole bytes of them, so threads never
-// share output.
+// then the double boxes are made again and compared. One survivor bit per candidate; each block of
+// slave items has whole bytes of them, so threads never share output.
 void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
     const auto t0 = Clock::now();
     long long candidates = 0;

@@ -109,9 +109,10 @@ enum class BoxVerdict { kApart, kOverlap, kUnsure };
 [[nodiscard]] Obb3 unpackObb(const CentredObb3& p, const FloatBox& box) noexcept;
 
 /// The candidate list: a byte stream, read item by item (slave node or segment) from the start of
-/// each block of slave items. Per node, a varint (7 bits per byte, low first) count, then its masters ascending:
-/// the first as a zigzag difference from the first master of the node before it in the block (0
-/// at the block's start; a node without masters leaves it), the others as differences minus one.
+/// each block of slave items. Per node, a varint (7 bits per byte, low first) count, then its
+/// masters ascending: the first as a zigzag difference from the first master of the node before it
+/// in the block (0 at the block's start; a node without masters leaves it), the others as
+/// differences minus one.
 /// Neighbouring nodes have neighbouring masters: about 10 bytes a node instead of 4 per master.
 /// Self-contact's exclusion sets (nodes instead of masters) use the same code.
 class CandidateWriter {
