@@ -200,28 +200,18 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
             const SegmentNodes seg = gatherSegment(master, j, x);
-            Aabb3 box;
-            if (nodeMode) {
-                double pad = 0.0;
-                box = detail::bufferedAabb(seg, capture, pad);
-                masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
-                if (dim_ == 3) {
-                    CentredObb3& obb = masterCentredObb3_[j];
-                    const CentredObb3 kept = obb;
-                    obb = detail::centredBufferedObb3(seg, capture, pad, masterBox_[j],
-                                                      keepAxes ? &kept : nullptr);
-                } else {
-                    masterObb2_[j] = detail::bufferedObb2(seg, capture, pad);
-                }
+            double pad = 0.0;
+            const Aabb3 box = detail::bufferedAabb(seg, capture, pad);
+            masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
+            if (dim_ == 2) {
+                masterObb2_[j] = detail::bufferedObb2(seg, capture, pad);
+            } else if (nodeMode) {
+                CentredObb3& obb = masterCentredObb3_[j];
+                const CentredObb3 kept = obb;
+                obb = detail::centredBufferedObb3(seg, capture, pad, masterBox_[j],
+                                                  keepAxes ? &kept : nullptr);
             } else {
-                double pad = 0.0;
-                box = detail::bufferedAabb(seg, capture, pad);
-                masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
-                if (dim_ == 3) {
-                    masterObb3_[j] = detail::packedBufferedObb3(seg, capture, pad);
-                } else {
-                    masterObb2_[j] = detail::bufferedObb2(seg, capture, pad);
-                }
+                masterObb3_[j] = detail::packedBufferedObb3(seg, capture, pad);
             }
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
             largest = std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
