@@ -8,9 +8,11 @@
 // Bullet btDbvt::collideTT (double precision build). Each is first run once collecting its pairs,
 // which must equal ours (sorted set); a difference stops that benchmark with an error.
 // Counters: pairs, ns_per_pair, tree_bytes_per_box (ours). Bullet runs up to 100k segments in 3D
-// and 10k in 2D only: beyond that one run takes minutes (2.1 s at 10k in 2D on the reference machine).
-#include "bench_common.hpp"
+// and 10k in 2D only: beyond that one run takes minutes (2.1 s at 10k in 2D on the reference
+// machine).
 #include "contact/broad_phase.hpp"
+
+#include "bench_common.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -147,15 +149,14 @@ void measure(benchmark::State& state, const std::string& kind, Run&& run) {
 void BM_BoxTree(benchmark::State& state, const std::string& kind) {
     BoxTree tree;
     measure(state, kind, [&](const BoxSets& s, auto&& emit) { oursBoxTree(s, tree, emit); });
-    state.counters["tree_bytes_per_box"] =
-        static_cast<double>(tree.memoryBytes()) / static_cast<double>(std::max<Index>(1, tree.size()));
+    state.counters["tree_bytes_per_box"] = static_cast<double>(tree.memoryBytes()) /
+                                           static_cast<double>(std::max<Index>(1, tree.size()));
 }
 
 void BM_Sweep(benchmark::State& state, const std::string& kind) {
     BoxSweep sweep;
     BoxTree tree;
-    measure(state, kind,
-            [&](const BoxSets& s, auto&& emit) { oursSweep(s, sweep, tree, emit); });
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) { oursSweep(s, sweep, tree, emit); });
     state.counters["sweep_axis"] = sweep.memoryBytes() > 0 ? sweep.axis() : -1;
 }
 
@@ -323,7 +324,8 @@ void registerAll() {
     for (const char* kind : kKinds) {
         for (long n : bench::benchSizes()) {
             const std::string k = kind;
-            const auto reg = [&](const char* impl, void (*fn)(benchmark::State&, const std::string&)) {
+            const auto reg = [&](const char* impl,
+                                 void (*fn)(benchmark::State&, const std::string&)) {
                 benchmark::RegisterBenchmark(("BroadPhase/" + k + "/" + impl).c_str(), fn, k)
                     ->Arg(n)
                     ->Unit(benchmark::kMillisecond)

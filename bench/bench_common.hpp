@@ -6,18 +6,18 @@
 
 #include <benchmark/benchmark.h>
 
-#include <sys/resource.h>
-
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <string>
+#include <sys/resource.h>
 #include <utility>
 
 namespace contact::bench {
 
-/// Sizes swept (segments per surface); CONTACT_BENCH_MAX_SIZE caps them (e.g. 100000 for a quick run).
+/// Sizes swept (segments per surface); CONTACT_BENCH_MAX_SIZE caps them (e.g. 100000 for a quick
+/// run).
 inline std::vector<long> benchSizes() {
     long cap = 1000000;
     if (const char* env = std::getenv("CONTACT_BENCH_MAX_SIZE")) {

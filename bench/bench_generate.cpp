@@ -15,8 +15,9 @@ int usage(const char* why) {
     if (why != nullptr) {
         std::fprintf(stderr, "bench_generate: %s\n", why);
     }
-    std::fprintf(stderr, "usage: bench_generate --kind KIND --size SEGMENTS --out FILE.inp|FILE.msh "
-                         "[--seed N]\nkinds:");
+    std::fprintf(stderr,
+                 "usage: bench_generate --kind KIND --size SEGMENTS --out FILE.inp|FILE.msh "
+                 "[--seed N]\nkinds:");
     for (const auto& k : contact::bench::sceneKinds()) {
         std::fprintf(stderr, " %s", k.c_str());
     }
@@ -25,7 +26,8 @@ int usage(const char* why) {
 }
 
 bool endsWith(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace

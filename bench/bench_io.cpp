@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Reading the generated models: Abaqus .inp and Gmsh .msh 4.1 ASCII (MB/s as bytes_per_second),
 // and building the contact surfaces from them. Files go to $TMPDIR (default /tmp) and are removed.
-#include "bench_common.hpp"
 #include "mesh_io/abaqus.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/gmsh.hpp"
+
+#include "bench_common.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -72,15 +73,24 @@ void registerAll() {
         for (long n : bench::benchSizes()) {
             const std::string k = kind;
             benchmark::RegisterBenchmark(("Read/" + k + "/inp").c_str(), BM_Read, k, true)
-                ->Arg(n)->Unit(benchmark::kMillisecond)->MinTime(0.3)->UseRealTime();
+                ->Arg(n)
+                ->Unit(benchmark::kMillisecond)
+                ->MinTime(0.3)
+                ->UseRealTime();
             benchmark::RegisterBenchmark(("Read/" + k + "/msh").c_str(), BM_Read, k, false)
-                ->Arg(n)->Unit(benchmark::kMillisecond)->MinTime(0.3)->UseRealTime();
+                ->Arg(n)
+                ->Unit(benchmark::kMillisecond)
+                ->MinTime(0.3)
+                ->UseRealTime();
         }
     }
     for (long n : bench::benchSizes()) {
         benchmark::RegisterBenchmark("ReadAndSurfaces/wavy_quad4/inp", BM_ReadAndBuildSurfaces,
                                      std::string("wavy_quad4"))
-            ->Arg(n)->Unit(benchmark::kMillisecond)->MinTime(0.3)->UseRealTime();
+            ->Arg(n)
+            ->Unit(benchmark::kMillisecond)
+            ->MinTime(0.3)
+            ->UseRealTime();
     }
 }
 

@@ -5,6 +5,7 @@
 #include "contact/projection.hpp"
 #include "contact/sat.hpp"
 #include "contact/segment.hpp"
+
 #include "scenes.hpp"
 
 #include <benchmark/benchmark.h>

@@ -4,8 +4,9 @@
 // and after a large one (rebuild), one and two threads, and the memory of the search structures.
 // Counters: pairs, candidates, bytes_per_segment (ContactSearch::memoryBytes over master + slave
 // segments), rss_MB (peak RSS above the baseline over setSurfaces + first update), ms per stage.
-#include "bench_common.hpp"
 #include "contact/contact_search.hpp"
+
+#include "bench_common.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -121,7 +122,8 @@ void runSearch(benchmark::State& state, const std::string& kind, SearchMode mode
         state.SkipWithError("full/large motion reused the list");
         return;
     }
-    const double segments = static_cast<double>(sc.master.size()) + (sc.self ? 0.0 : sc.slave.size());
+    const double segments =
+        static_cast<double>(sc.master.size()) + (sc.self ? 0.0 : sc.slave.size());
     state.counters["pairs"] = last.pairs;
     state.counters["candidates"] = static_cast<double>(last.candidates);
     state.counters["projections"] = static_cast<double>(last.projections);
@@ -169,7 +171,9 @@ void BM_EffectiveCores(benchmark::State& state) {
 constexpr int kSmallCaseRepetitions = 5;
 
 void registerAll() {
-    benchmark::RegisterBenchmark("EffectiveCores", BM_EffectiveCores)->Iterations(3)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("EffectiveCores", BM_EffectiveCores)
+        ->Iterations(3)
+        ->Unit(benchmark::kMillisecond);
     struct Case {
         const char* name;
         SearchMode mode;

@@ -17,7 +17,8 @@ constexpr double kPi = 3.14159265358979323846;
 
 // Cells per side of a square patch holding about `segments` segments.
 int cellsPerSide(long segments, int segmentsPerCell) {
-    return std::max(2, static_cast<int>(std::lround(std::sqrt(static_cast<double>(segments) / segmentsPerCell))));
+    return std::max(2, static_cast<int>(std::lround(
+                           std::sqrt(static_cast<double>(segments) / segmentsPerCell))));
 }
 
 double meanEdgeLength(const Surface& s, const Eigen::Matrix3Xd& x) {
@@ -58,18 +59,26 @@ Scene wavy(SegmentType type, long segments, unsigned seed) {
     const double h = 1.0 / n;
     const double phase = 0.37 * seed;
     const double amp = 0.02;
-    sc.master = testing::addPatch(sc.mesh, type, n, n, [=](double u, double v) {
-        return Eigen::Vector3d(u, v, amp * std::sin(2 * kPi * 3 * u + phase) * std::cos(2 * kPi * 2 * v));
-    }, false, "master");
+    sc.master = testing::addPatch(
+        sc.mesh, type, n, n,
+        [=](double u, double v) {
+            return Eigen::Vector3d(
+                u, v, amp * std::sin(2 * kPi * 3 * u + phase) * std::cos(2 * kPi * 2 * v));
+        },
+        false, "master");
     // Slave: shifted by a third of a cell, same count; its own wave crosses the master's, so the
     // gap varies from -0.3 h (penetration) to beyond the capture distance.
-    sc.slave = testing::addPatch(sc.mesh, type, n, n, [=](double u, double v) {
-        const double x = u + h / 3;
-        const double y = v + h / 3;
-        return Eigen::Vector3d(x, y,
-                               amp * std::sin(2 * kPi * 3 * x + phase) * std::cos(2 * kPi * 2 * y) +
-                                   0.2 * h + 0.5 * h * std::sin(2 * kPi * 5 * x) * std::sin(2 * kPi * 4 * y));
-    }, true, "slave");
+    sc.slave = testing::addPatch(
+        sc.mesh, type, n, n,
+        [=](double u, double v) {
+            const double x = u + h / 3;
+            const double y = v + h / 3;
+            return Eigen::Vector3d(
+                x, y,
+                amp * std::sin(2 * kPi * 3 * x + phase) * std::cos(2 * kPi * 2 * y) + 0.2 * h +
+                    0.5 * h * std::sin(2 * kPi * 5 * x) * std::sin(2 * kPi * 4 * y));
+        },
+        true, "slave");
     return sc;
 }
 
@@ -80,14 +89,18 @@ Scene wavyLines(long segments, unsigned seed) {
     const double h = 1.0 / n;
     const double phase = 0.37 * seed;
     // Master traversed right to left: its normal (tangent rotated clockwise) points +y.
-    sc.master = testing::addCurve(sc.mesh, SegmentType::Line2, n, [=](double u) {
-        return Eigen::Vector2d(u, 0.02 * std::sin(2 * kPi * 7 * u + phase));
-    }, true, "master");
-    sc.slave = testing::addCurve(sc.mesh, SegmentType::Line2, n, [=](double u) {
-        const double x = u + h / 3;
-        return Eigen::Vector2d(x, 0.02 * std::sin(2 * kPi * 7 * x + phase) + 0.2 * h +
-                                      0.5 * h * std::sin(2 * kPi * 11 * x));
-    }, false, "slave");
+    sc.master = testing::addCurve(
+        sc.mesh, SegmentType::Line2, n,
+        [=](double u) { return Eigen::Vector2d(u, 0.02 * std::sin(2 * kPi * 7 * u + phase)); },
+        true, "master");
+    sc.slave = testing::addCurve(
+        sc.mesh, SegmentType::Line2, n,
+        [=](double u) {
+            const double x = u + h / 3;
+            return Eigen::Vector2d(x, 0.02 * std::sin(2 * kPi * 7 * x + phase) + 0.2 * h +
+                                          0.5 * h * std::sin(2 * kPi * 11 * x));
+        },
+        false, "slave");
     return sc;
 }
 
@@ -97,16 +110,23 @@ Scene gradedQuads(long segments, unsigned seed) {
     const double phase = 0.37 * seed;
     const double ratio = 60.0;
     const double amp = 0.01;
-    sc.master = testing::addPatch(sc.mesh, SegmentType::Quad4, n, n, [=](double u, double v) {
-        const double x = testing::graded(u, ratio);
-        return Eigen::Vector3d(x, v, amp * std::sin(2 * kPi * 3 * x + phase));
-    }, false, "master");
+    sc.master = testing::addPatch(
+        sc.mesh, SegmentType::Quad4, n, n,
+        [=](double u, double v) {
+            const double x = testing::graded(u, ratio);
+            return Eigen::Vector3d(x, v, amp * std::sin(2 * kPi * 3 * x + phase));
+        },
+        false, "master");
     // Slave graded the other way: fine slave faces over coarse master faces and the reverse.
     const double hMin = testing::graded(1.0 / n, ratio);
-    sc.slave = testing::addPatch(sc.mesh, SegmentType::Quad4, n, n, [=](double u, double v) {
-        const double x = 1.0 - testing::graded(1.0 - u, ratio);
-        return Eigen::Vector3d(x, v + 0.3 / n, amp * std::sin(2 * kPi * 3 * x + phase) + 0.5 * hMin);
-    }, true, "slave");
+    sc.slave = testing::addPatch(
+        sc.mesh, SegmentType::Quad4, n, n,
+        [=](double u, double v) {
+            const double x = 1.0 - testing::graded(1.0 - u, ratio);
+            return Eigen::Vector3d(x, v + 0.3 / n,
+                                   amp * std::sin(2 * kPi * 3 * x + phase) + 0.5 * hMin);
+        },
+        true, "slave");
     return sc;
 }
 
@@ -137,7 +157,8 @@ Scene foldedSheet(long segments, unsigned seed) {
         }
         const double t = (s - leg - arc) / leg;  // 0 at the bend, 1 at the free end
         const double sag = std::sin(kPi * t);
-        const double gap = 2 * r * (1.0 - 0.98 * sag * sag * (0.9 + 0.1 * std::sin(2 * kPi * 3 * v + phase)));
+        const double gap =
+            2 * r * (1.0 - 0.98 * sag * sag * (0.9 + 0.1 * std::sin(2 * kPi * 3 * v + phase)));
         return {leg - t * leg, y, gap};
     };
     sc.master = testing::addPatch(sc.mesh, SegmentType::Quad4, nx, ny, path, false, "sheet");

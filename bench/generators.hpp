@@ -4,6 +4,7 @@
 #pragma once
 
 #include "contact/surface.hpp"
+
 #include "surfaces.hpp"
 
 #include <Eigen/Core>
@@ -29,7 +30,7 @@ struct Scene {
     bool self = false;
     testing::Mesh mesh;
     Surface master;
-    Surface slave;  ///< a copy of master when self
+    Surface slave;          ///< a copy of master when self
     double meanEdge = 0.0;  ///< mean corner-to-corner edge length over both surfaces
 
     [[nodiscard]] Eigen::Matrix3Xd coords3() const { return mesh.coords3(); }

@@ -8,8 +8,6 @@
 #include "mesh_io/overlaps.hpp"
 #include "mesh_io/writers.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -19,6 +17,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -138,7 +137,8 @@ Args parseArgs(int argc, char** argv) {
             char* end = nullptr;
             const long n = std::strtol(v.c_str(), &end, 10);
             if (v.empty() || *end != '\0' || n < 1 || n > 1024) {
-                throw UsageError("--threads expects a whole number from 1 to 1024, got '" + v + "'");
+                throw UsageError("--threads expects a whole number from 1 to 1024, got '" + v +
+                                 "'");
             }
             a.threads = static_cast<int>(n);
         } else if (arg == "--broad-phase") {
@@ -311,22 +311,23 @@ int run(const Args& args) {
 
     std::vector<Interface> interfaces;
     if (!args.master.empty()) {
-        interfaces.push_back({1, "command line", args.slave, args.master, SearchMode::kNodeToSegment});
+        interfaces.push_back(
+            {1, "command line", args.slave, args.master, SearchMode::kNodeToSegment});
     } else {
         int index = 1;
         for (const auto& def : model.interfaces) {
-            interfaces.push_back({index++,
-                                  def.kind == mesh_io::InterfaceDef::Kind::kTie ? "tie" : "contact pair",
-                                  def.slave, def.master,
-                                  def.nodeToSurface ? SearchMode::kNodeToSegment
-                                                    : SearchMode::kSegmentToSegment});
+            interfaces.push_back(
+                {index++, def.kind == mesh_io::InterfaceDef::Kind::kTie ? "tie" : "contact pair",
+                 def.slave, def.master,
+                 def.nodeToSurface ? SearchMode::kNodeToSegment : SearchMode::kSegmentToSegment});
         }
         if (interfaces.empty()) {
             std::string names;
             for (const auto& s : model.surfaces) {
                 names += (names.empty() ? "" : ", ") + s.name;
             }
-            throw std::invalid_argument(args.model + " defines no *CONTACT PAIR or *TIE; name the "
+            throw std::invalid_argument(args.model +
+                                        " defines no *CONTACT PAIR or *TIE; name the "
                                         "surfaces with --master and --slave (surfaces: " +
                                         (names.empty() ? "none" : names) + ")");
         }
@@ -342,7 +343,8 @@ int run(const Args& args) {
     }
     if (!args.mode.empty()) {
         for (auto& i : interfaces) {
-            i.mode = args.mode == "node" ? SearchMode::kNodeToSegment : SearchMode::kSegmentToSegment;
+            i.mode =
+                args.mode == "node" ? SearchMode::kNodeToSegment : SearchMode::kSegmentToSegment;
         }
     }
 
@@ -368,14 +370,17 @@ int run(const Args& args) {
     bool verifyFailed = false;
     for (const Interface& itf : interfaces) {
         progress.stage("interface " + std::to_string(itf.index) + ": building surfaces");
-        auto master = std::make_unique<ContactSurface>(mesh_io::buildContactSurface(model, itf.master));
-        auto slave = std::make_unique<ContactSurface>(mesh_io::buildContactSurface(model, itf.slave));
+        auto master =
+            std::make_unique<ContactSurface>(mesh_io::buildContactSurface(model, itf.master));
+        auto slave =
+            std::make_unique<ContactSurface>(mesh_io::buildContactSurface(model, itf.slave));
         if (&itf == &interfaces.back()) {
             releaseElements(model);
         }
         if (master->nodeSurface) {
-            throw std::invalid_argument("interface " + std::to_string(itf.index) + ": master surface '" +
-                                        master->name + "' is a node surface; a master needs element faces");
+            throw std::invalid_argument("interface " + std::to_string(itf.index) +
+                                        ": master surface '" + master->name +
+                                        "' is a node surface; a master needs element faces");
         }
         if (!slave->nodeSurface && slave->dim != master->dim) {
             throw std::invalid_argument("interface " + std::to_string(itf.index) +
@@ -395,8 +400,8 @@ int run(const Args& args) {
         if (master->dim == 2 && coords2.cols() != model.coords.cols()) {
             coords2 = model.coords.topRows<2>();
         }
-        const contact::CoordinatesView x =
-            master->dim == 3 ? contact::CoordinatesView(model.coords) : contact::CoordinatesView(coords2);
+        const contact::CoordinatesView x = master->dim == 3 ? contact::CoordinatesView(model.coords)
+                                                            : contact::CoordinatesView(coords2);
         auto search = std::make_unique<contact::ContactSearch>(opt);
         progress.stage("interface " + std::to_string(itf.index) + ": searching");
         if (slave->nodeSurface) {
@@ -406,7 +411,8 @@ int run(const Args& args) {
         }
         const contact::UpdateStats st = search->update(x);
         if (st.status != contact::UpdateStatus::kOk) {
-            throw std::invalid_argument(std::string("search failed: ") + contact::updateStatusName(st.status));
+            throw std::invalid_argument(std::string("search failed: ") +
+                                        contact::updateStatusName(st.status));
         }
         mesh_io::InterfaceReport r;
         r.index = itf.index;
@@ -434,8 +440,9 @@ int run(const Args& args) {
         if (args.verify) {
             progress.stage("interface " + std::to_string(itf.index) + ": exhaustive reference");
             const contact::ReferenceResult ref =
-                slave->nodeSurface ? contact::referenceSearch(master->surface, slave->nodes, x, opt)
-                                   : contact::referenceSearch(master->surface, slave->surface, x, opt);
+                slave->nodeSurface
+                    ? contact::referenceSearch(master->surface, slave->nodes, x, opt)
+                    : contact::referenceSearch(master->surface, slave->surface, x, opt);
             v = compare(search->pairs(), ref.pairs, model, *master, nodeMode);
             verifyFailed = verifyFailed || v.missed > 0 || v.extra > 0 || v.maxGapDiff > 0.0;
         }
@@ -448,10 +455,12 @@ int run(const Args& args) {
             std::printf("  master: %d segments (%s)\n", static_cast<int>(master->surface.size()),
                         typeCounts(master->surface).c_str());
             if (slave->nodeSurface) {
-                std::printf("  slave:  %d nodes (node surface)\n", static_cast<int>(slave->nodes.size()));
+                std::printf("  slave:  %d nodes (node surface)\n",
+                            static_cast<int>(slave->nodes.size()));
             } else {
                 std::printf("  slave:  %d segments (%s), %d nodes\n",
-                            static_cast<int>(slave->surface.size()), typeCounts(slave->surface).c_str(),
+                            static_cast<int>(slave->surface.size()),
+                            typeCounts(slave->surface).c_str(),
                             uniqueNodeCount(slave->surface, model.numNodes()));
             }
             if (args.captureRelative) {
@@ -460,11 +469,12 @@ int run(const Args& args) {
             } else {
                 std::printf("  capture distance: %.6g\n", r.captureDistance);
             }
-            std::printf("  candidates (buffered AABB overlaps): %lld, SAT survivors: %lld, pairs: %d\n",
-                        st.candidates, st.satSurvivors, static_cast<int>(search->pairs().size()));
+            std::printf(
+                "  candidates (buffered AABB overlaps): %lld, SAT survivors: %lld, pairs: %d\n",
+                st.candidates, st.satSurvivors, static_cast<int>(search->pairs().size()));
             if (nodeMode && search->pairs().size() > 0) {
-                std::printf("  gap: min %.6g, max %.6g; penetrating nodes: %d\n", g.minGap, g.maxGap,
-                            static_cast<int>(g.penetrating));
+                std::printf("  gap: min %.6g, max %.6g; penetrating nodes: %d\n", g.minGap,
+                            g.maxGap, static_cast<int>(g.penetrating));
             }
             if (r.overlaps != nullptr) {
                 double area = 0.0;
@@ -483,17 +493,19 @@ int run(const Args& args) {
                 }
                 std::printf("\n");
             }
-            std::printf("  time [ms]: read %.2f, bounds %.2f, broad %.2f, narrow %.2f, projection %.2f\n",
-                        timeRead, st.timeBounds, st.timeBroad, st.timeNarrow, st.timeProjection);
+            std::printf(
+                "  time [ms]: read %.2f, bounds %.2f, broad %.2f, narrow %.2f, projection %.2f\n",
+                timeRead, st.timeBounds, st.timeBroad, st.timeNarrow, st.timeProjection);
             if (args.broadPhase == contact::BroadPhaseKind::kSweep) {
                 std::printf("  broad phase: %s\n",
                             st.swept ? "sort and sweep"
                                      : "box tree (the sweep would scan too many pairs per box)");
             }
             if (args.verify) {
-                std::printf("  verify: exhaustive reference %s: %ld missed, %ld extra, max |gap difference| %.3g\n",
-                            (v.missed || v.extra || v.maxGapDiff > 0) ? "DIFFERS" : "agrees", v.missed,
-                            v.extra, v.maxGapDiff);
+                std::printf("  verify: exhaustive reference %s: %ld missed, %ld extra, max |gap "
+                            "difference| %.3g\n",
+                            (v.missed || v.extra || v.maxGapDiff > 0) ? "DIFFERS" : "agrees",
+                            v.missed, v.extra, v.maxGapDiff);
                 for (const auto& e : v.examples) {
                     std::printf("    %s\n", e.c_str());
                 }
@@ -532,7 +544,8 @@ int run(const Args& args) {
                 std::printf("\nwrote %s", f->c_str());
             }
         }
-        if (!args.pairs.empty() || !args.overlaps.empty() || !args.json.empty() || !args.vtu.empty()) {
+        if (!args.pairs.empty() || !args.overlaps.empty() || !args.json.empty() ||
+            !args.vtu.empty()) {
             std::printf("\n");
         }
     }

@@ -52,8 +52,8 @@ Model makeModel3d(int n, double R, double start) {
             m.block.addSegment(SegmentType::Quad4, {at(0, 0), at(1, 0), at(1, 1), at(0, 1)});
         }
     }
-    const int k = 8;         // indenter faces per direction
-    const double half = 0.6; // cap covers |x|, |y| <= half
+    const int k = 8;          // indenter faces per direction
+    const double half = 0.6;  // cap covers |x|, |y| <= half
     const int gk = 2 * k + 1;
     std::vector<Index> s(gk * gk);
     for (int i = 0; i < gk; ++i) {
@@ -69,8 +69,9 @@ Model makeModel3d(int n, double R, double start) {
         for (int j = 0; j < k; ++j) {
             const auto at = [&](int a, int b) { return s[(2 * i + a) * gk + (2 * j + b)]; };
             // Counter-clockwise seen from below (outside the sphere): normal points down.
-            m.indenter.addSegment(SegmentType::Quad9, {at(0, 0), at(0, 2), at(2, 2), at(2, 0), at(0, 1),
-                                                       at(1, 2), at(2, 1), at(1, 0), at(1, 1)});
+            m.indenter.addSegment(SegmentType::Quad9,
+                                  {at(0, 0), at(0, 2), at(2, 2), at(2, 0), at(0, 1), at(1, 2),
+                                   at(2, 1), at(1, 0), at(1, 1)});
         }
     }
     return m;
@@ -169,7 +170,8 @@ int main(int argc, char** argv) {
         }
         const contact::UpdateStats st = search.update(coords());
         if (st.status != contact::UpdateStatus::kOk) {
-            std::fprintf(stderr, "indenter: update failed: %s\n", contact::updateStatusName(st.status));
+            std::fprintf(stderr, "indenter: update failed: %s\n",
+                         contact::updateStatusName(st.status));
             return 1;
         }
         const contact::ContactPairs& p = search.pairs();

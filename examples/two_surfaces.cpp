@@ -73,7 +73,8 @@ Scene makeScene(int n, double radius, double penetration) {
             for (int k = 0; k < 4; ++k) {
                 q.x[k] = onSphere(x0 + cx[k] * g, y0 + cy[k] * g);
                 const int l = (k + 1) % 4;
-                q.x[4 + k] = onSphere(x0 + 0.5 * (cx[k] + cx[l]) * g, y0 + 0.5 * (cy[k] + cy[l]) * g);
+                q.x[4 + k] =
+                    onSphere(x0 + 0.5 * (cx[k] + cx[l]) * g, y0 + 0.5 * (cy[k] + cy[l]) * g);
             }
             scene.slave.push_back(q);
         }

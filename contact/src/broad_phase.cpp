@@ -61,8 +61,8 @@ constexpr double kMinClassRatio = 1.0 / (1 << 20);
 
 struct BroadPhase::Impl {
     struct SizeClass {
-        Index begin = 0;            // first position (class order) of this class
-        double maxHalfDiag = 0.0;   // largest half-diagonal in the class
+        Index begin = 0;                               // first position (class order) of this class
+        double maxHalfDiag = 0.0;                      // largest half-diagonal in the class
         Eigen::Vector3d lo = Eigen::Vector3d::Zero();  // bounding box of the class's boxes
         Eigen::Vector3d hi = Eigen::Vector3d::Zero();
         DoubleBoxCloud doubleCloud;  // double mode
@@ -71,13 +71,13 @@ struct BroadPhase::Impl {
         std::unique_ptr<TreeOf<FloatBoxCloud>> floatTree;
     };
 
-    Eigen::Matrix3Xd lo, hi;        // boxes in class order (double mode)
-    std::vector<FloatBox> floatBox; // boxes in class order (float mode)
+    Eigen::Matrix3Xd lo, hi;         // boxes in class order (double mode)
+    std::vector<FloatBox> floatBox;  // boxes in class order (float mode)
     bool floatMode = false;
-    std::vector<Index> original;    // class-order position -> input index
-    std::vector<Index> position;    // input index -> class-order position
+    std::vector<Index> original;  // class-order position -> input index
+    std::vector<Index> position;  // input index -> class-order position
     std::vector<SizeClass> classes;
-    double coordScale = 0.0;        // largest |coordinate| of any box, for the rounding pad
+    double coordScale = 0.0;  // largest |coordinate| of any box, for the rounding pad
 
     [[nodiscard]] double boxLo(Index k, int d) const noexcept {
         return floatMode ? static_cast<double>(floatBox[k].lo[d]) : lo(d, k);
@@ -278,7 +278,8 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
                 continue;
             }
             const auto first = pivot.begin() + static_cast<std::ptrdiff_t>(c) * (slices - 1);
-            const auto q = std::upper_bound(first, first + (slices - 1), centreOf(i, axis[c])) - first;
+            const auto q =
+                std::upper_bound(first, first + (slices - 1), centreOf(i, axis[c])) - first;
             bucketOf[i] = static_cast<std::uint16_t>(c * slices + static_cast<int>(q));
         }
     }
@@ -377,8 +378,9 @@ void BroadPhase::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int pa
 
 void BroadPhase::build(const Eigen::Matrix3Xd& lo, const Eigen::Matrix3Xd& hi) {
     impl_->floatMode = false;
-    impl_->build(static_cast<Index>(lo.cols()), [&](Index i) { return Eigen::Vector3d(lo.col(i)); },
-                 [&](Index i) { return Eigen::Vector3d(hi.col(i)); }, 1);
+    impl_->build(
+        static_cast<Index>(lo.cols()), [&](Index i) { return Eigen::Vector3d(lo.col(i)); },
+        [&](Index i) { return Eigen::Vector3d(hi.col(i)); }, 1);
 }
 
 void BroadPhase::build(const std::vector<FloatBox>& boxes, int threads) {
@@ -387,8 +389,9 @@ void BroadPhase::build(const std::vector<FloatBox>& boxes, int threads) {
         return Eigen::Vector3d(static_cast<double>(v[0]), static_cast<double>(v[1]),
                                static_cast<double>(v[2]));
     };
-    impl_->build(static_cast<Index>(boxes.size()), [&](Index i) { return at(boxes[i].lo); },
-                 [&](Index i) { return at(boxes[i].hi); }, threads);
+    impl_->build(
+        static_cast<Index>(boxes.size()), [&](Index i) { return at(boxes[i].lo); },
+        [&](Index i) { return at(boxes[i].hi); }, threads);
 }
 
 void BroadPhase::query(const Eigen::Vector3d& qlo, const Eigen::Vector3d& qhi,
@@ -655,7 +658,8 @@ bool BoxTree::validate() const {
 // meets the fewest others along it.
 long long BoxSweep::prepare(const std::vector<FloatBox>& a, const std::vector<FloatBox>& b,
                             long long maxScan) {
-    double cmin[3] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+    double cmin[3] = {std::numeric_limits<double>::infinity(),
+                      std::numeric_limits<double>::infinity(),
                       std::numeric_limits<double>::infinity()};
     double cmax[3] = {-cmin[0], -cmin[1], -cmin[2]};
     double width[3] = {0.0, 0.0, 0.0};

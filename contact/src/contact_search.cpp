@@ -4,6 +4,7 @@
 #include "contact/bounds.hpp"
 #include "contact/sat.hpp"
 #include "contact/segment.hpp"
+
 #include "detail/geometry_checks.hpp"
 #include "detail/search_common.hpp"
 
@@ -98,7 +99,7 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     const double capture = detail::resolveCapture(kFn, options_, meanMasterSize);
     if (!(options_.skinRelative * meanMasterSize <= tol::kMaxCoordinate)) {
         throw std::invalid_argument(std::string(kFn) + ": the skin (skinRelative x mean master "
-                                                      "segment size) must be at most 1e30");
+                                                       "segment size) must be at most 1e30");
     }
     detail::checkInterface(kFn, master, slave, options_.selfContact, x, capture);
     master_ = &master;
@@ -113,7 +114,7 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     haveList_ = false;
 
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
-    slaveNodes_ = !nodeMode           ? std::vector<Index>{}
+    slaveNodes_ = !nodeMode             ? std::vector<Index>{}
                   : nodeList != nullptr ? detail::sortedUnique(*nodeList)
                                         : detail::uniqueNodes(slave);
     numSlaveItems_ = nodeMode ? static_cast<Index>(slaveNodes_.size()) : slave.size();
@@ -182,9 +183,9 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
     // earlier update and only their extents follow the segments (no face frame, no quaternion). The
     // result does not depend on them: any box that encloses the buffered segment makes
     // projectNodes' OBB test and lower bound valid (see there), so the pairs stay those of a fresh
-    // search; only the OBB survivor count may differ. The axes are renewed on the first update after
-    // a rebuild, so they are never older than one list. Segment mode: the SAT verdict on the OBBs
-    // defines the pairs, so its axes are always the face frame of now.
+    // search; only the OBB survivor count may differ. The axes are renewed on the first update
+    // after a rebuild, so they are never older than one list. Segment mode: the SAT verdict on the
+    // OBBs defines the pairs, so its axes are always the face frame of now.
     const bool keepAxes = nodeMode && check && keepAxes_;
     const double nodeReach = slaveReach_;
     // Segment mode without a list to check (a rebuild follows): the slave fat boxes are made here.
@@ -194,8 +195,10 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
     int finite = 1;
     double largest = 0.0;  // largest |box end| (|slave node coordinate|); NaN is flagged by finite
     int inside = 1;
-#pragma omp parallel num_threads(options_.threads) reduction(min : finite, inside) \
-    reduction(max : largest)
+#pragma omp parallel num_threads(options_.threads) reduction(min                                   \
+                                                             : finite, inside)                     \
+    reduction(max                                                                                  \
+              : largest)
     {
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
@@ -214,7 +217,8 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
                 masterObb3_[j] = detail::packedBufferedObb3(seg, capture, pad);
             }
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
-            largest = std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
+            largest =
+                std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
             if (check) {
                 const FloatBox& fat = kd ? kdTree_.floatBox(j) : masterFat_[j];
                 inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), fat)));
@@ -237,9 +241,11 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
             double pad = 0.0;
             const Aabb3 box = detail::bufferedAabb(gatherSegment(slave, k, x), capture, pad);
             finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
-            largest = std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
+            largest =
+                std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
             if (check) {
-                inside = std::min(inside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
+                inside = std::min(inside,
+                                  int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
             } else {
                 slaveFat_[k] = slaveFatOf(box, h);
             }
@@ -323,8 +329,8 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x, const BoxPass& p
             slaveFat_[k] = slaveFatBox(k);
         }
     }
-    const bool swept =
-        sweep && sweep_.prepareIfFast(masterFat_, !nodeMode && sameSurface_ ? masterFat_ : slaveFat_);
+    const bool swept = sweep && sweep_.prepareIfFast(
+                                    masterFat_, !nodeMode && sameSurface_ ? masterFat_ : slaveFat_);
     if (swept) {
         tree_ = BoxTree{};  // a tree left from a fallback rebuild
         sweepCandidates();
@@ -385,7 +391,8 @@ public:
             return set_;
         }
         if (k % cs.pairBlock_ == 0) {
-            reader_ = detail::CandidateReader(cs.exclCode_.data() + cs.exclBlock_[k / cs.pairBlock_]);
+            reader_ =
+                detail::CandidateReader(cs.exclCode_.data() + cs.exclBlock_[k / cs.pairBlock_]);
         }
         for (Index c = reader_.beginNode(); c > 0; --c) {
             set_.push_back(reader_.next());
@@ -452,7 +459,7 @@ void ContactSearch::treeCandidates() {
         const int t = threadIndex();
         std::vector<Index> hits;
         hits.swap(threadHits_[t]);
-        std::vector<Index> out;  // one item's masters
+        std::vector<Index> out;          // one item's masters
         std::vector<std::uint8_t> code;  // the chunk's code
         if (chunks > 1) {
             code.reserve(chunkGuess);
@@ -704,11 +711,11 @@ void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
 // Both shrunk boxes still enclose the segment, with the rounding pad to spare, so each lower bound
 // is below any computed distance to its segment: a skipped segment is provably farther than the
 // best (never tied), and the result is the exhaustive one. One thread writes each pair at the next
-// free column. Threads take blocks of pairBlock_ nodes; a block's closest points (slave, master, xi,
-// distance, convergence: 33 of the 209 bytes of a pair) go to its own columns from its first node's
-// column on; the blocks are closed up (whole runs of columns moved per array,
-// detail::compactPairBlocks), and the threads then fill the frames in place, so the order is by node
-// whatever the thread count and the large columns are written once.
+// free column. Threads take blocks of pairBlock_ nodes; a block's closest points (slave, master,
+// xi, distance, convergence: 33 of the 209 bytes of a pair) go to its own columns from its first
+// node's column on; the blocks are closed up (whole runs of columns moved per array,
+// detail::compactPairBlocks), and the threads then fill the frames in place, so the order is by
+// node whatever the thread count and the large columns are written once.
 void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     const auto t0 = Clock::now();
     const Surface& master = *master_;
@@ -796,15 +803,17 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
         threadOrder_[threadIndex()].swap(order);
     }
     const Index count =
-        inOrder ? next : detail::compactPairBlocks(pairs_, blockPairs_, pairBlock_, options_.threads);
+        inOrder ? next
+                : detail::compactPairBlocks(pairs_, blockPairs_, pairBlock_, options_.threads);
     if (!inOrder) {
         // The closed-up closest points get their frames in place, each column by one thread.
 #pragma omp parallel for num_threads(options_.threads) schedule(static)
         for (Index i = 0; i < count; ++i) {
             const ClosestXi c = detail::loadClosest(pairs_, i);
             const Index j = pairs_.master[i];
-            detail::storePair(pairs_, i, pairs_.slave[i], j,
-                              projectionAt(gatherSegment(master, j, x), x.node(pairs_.slave[i]), c));
+            detail::storePair(
+                pairs_, i, pairs_.slave[i], j,
+                projectionAt(gatherSegment(master, j, x), x.node(pairs_.slave[i]), c));
         }
     }
     ProjectionStatus worst = ProjectionStatus::kConverged;

@@ -207,7 +207,8 @@ Monomials monomialForm(const SegmentNodes& s) noexcept {
             if (line && j != 0) {
                 f[cell].setZero();
             } else if (!atNode[cell]) {
-                f[cell] = s.type == SegmentType::Quad8 ? quad8Centre(s) : position(s, Vector2d(i, j));
+                f[cell] =
+                    s.type == SegmentType::Quad8 ? quad8Centre(s) : position(s, Vector2d(i, j));
             }
         }
     }
@@ -515,9 +516,8 @@ bool certify(SegmentType type, const Vector2d& centre, double gTrace, double sig
 
 // Faces: sigma = sigma_min(J(centre)) - eNorm with J(centre) = [jc0 jc1], and the start at the
 // linearized closest point (the centre where J(centre) is singular); rc = q - y(centre).
-bool certifyFace(SegmentType type, const Vector2d& centre, const Vector3d& jc0,
-                 const Vector3d& jc1, const Vector3d& rc, double eNorm, double perturbation,
-                 Vector2d& start) noexcept {
+bool certifyFace(SegmentType type, const Vector2d& centre, const Vector3d& jc0, const Vector3d& jc1,
+                 const Vector3d& rc, double eNorm, double perturbation, Vector2d& start) noexcept {
     const double g00 = jc0.squaredNorm();
     const double g11 = jc1.squaredNorm();
     const double g01 = jc0.dot(jc1);
@@ -623,9 +623,9 @@ bool singleMinimumQuad4(const Monomials& m, const Vector3d& q, Vector2d& start) 
     const Vector3d& c4 = m.c[4];
     const double e = c4.norm();
     const Vector3d c0q = m.c[0] - q;
-    const double bound = ((std::abs(c0q.dot(c4)) + std::abs(m.c[1].dot(c4))) +
-                          std::abs(m.c[3].dot(c4))) +
-                         std::abs(c4.dot(c4));
+    const double bound =
+        ((std::abs(c0q.dot(c4)) + std::abs(m.c[1].dot(c4))) + std::abs(m.c[3].dot(c4))) +
+        std::abs(c4.dot(c4));
     return certifyFace(SegmentType::Quad4, Vector2d::Zero(), m.c[3], m.c[1], q - m.c[0],
                        std::sqrt(e * e + e * e), std::sqrt(2.0 * bound * bound), start);
 }

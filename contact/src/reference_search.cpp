@@ -4,6 +4,7 @@
 #include "contact/bounds.hpp"
 #include "contact/broad_phase.hpp"
 #include "contact/sat.hpp"
+
 #include "detail/geometry_checks.hpp"
 #include "detail/search_common.hpp"
 
@@ -38,7 +39,7 @@ ReferenceResult search(const Surface& master, const Surface& slave,
     const bool nodeMode = options.mode == SearchMode::kNodeToSegment;
     const bool same = (&master == &slave) ||
                       (master.types == slave.types && master.connectivity == slave.connectivity);
-    const std::vector<Index> slaveNodes = !nodeMode           ? std::vector<Index>{}
+    const std::vector<Index> slaveNodes = !nodeMode             ? std::vector<Index>{}
                                           : nodeList != nullptr ? detail::sortedUnique(*nodeList)
                                                                 : detail::uniqueNodes(slave);
     std::vector<Index> exclOffsets;
@@ -62,8 +63,8 @@ ReferenceResult search(const Surface& master, const Surface& slave,
         masterBox[j] = detail::bufferedAabb(masterSeg[j], d, pad);
         if (x.dim == 3 && nodeMode) {  // node mode's OBB: about the float AABB's centre
             const FloatBox fb = floatBoxOutward(masterBox[j].lo.data(), masterBox[j].hi.data());
-            masterObb3[j] =
-                detail::unpackObb(detail::centredBufferedObb3(masterSeg[j], d, pad, fb, nullptr), fb);
+            masterObb3[j] = detail::unpackObb(
+                detail::centredBufferedObb3(masterSeg[j], d, pad, fb, nullptr), fb);
         } else if (x.dim == 3) {
             masterObb3[j] = detail::unpackObb(detail::packedBufferedObb3(masterSeg[j], d, pad));
         } else {

@@ -86,7 +86,8 @@ Vector3d axisDirection(const Obb3& a, const Obb3& b, const double (&R)[3][3], in
     } else {
         const int i = (k - 6) / 3;
         const int j = (k - 6) % 3;
-        L = -R[(i + 2) % 3][j] * a.axes.col((i + 1) % 3) + R[(i + 1) % 3][j] * a.axes.col((i + 2) % 3);
+        L = -R[(i + 2) % 3][j] * a.axes.col((i + 1) % 3) +
+            R[(i + 1) % 3][j] * a.axes.col((i + 2) % 3);
     }
     const double len = L.norm();  // components are products of unit vectors: no overflow
     const Vector3d n = len > 0.0 ? Vector3d(L / len) : Vector3d::Zero();
@@ -266,7 +267,8 @@ inline SatResult sat3(const Obb3& a, const Obb3& b) noexcept {
     for (int k = 6; k < 15; ++k) {  // edge pairs A_i x B_j, i = (k - 6) / 3, j = (k - 6) % 3
         const int i = (k - 6) / 3;
         const int j = (k - 6) % 3;
-        const double lenSq = R[(i + 1) % 3][j] * R[(i + 1) % 3][j] + R[(i + 2) % 3][j] * R[(i + 2) % 3][j];
+        const double lenSq =
+            R[(i + 1) % 3][j] * R[(i + 1) % 3][j] + R[(i + 2) % 3][j] * R[(i + 2) % 3][j];
         if (!(lenSq >= minSineSq)) {
             continue;  // nearly parallel edges: direction ill-conditioned, not eligible
         }

@@ -73,8 +73,8 @@ void tri6(double xi, double eta, ShapeFunctions& f) noexcept {
     const double l1 = 1.0 - xi - eta;
     const double l2 = xi;
     const double l3 = eta;
-    f.N = {l1 * (2 * l1 - 1), l2 * (2 * l2 - 1), l3 * (2 * l3 - 1), 4 * l1 * l2, 4 * l2 * l3,
-           4 * l3 * l1};
+    f.N = {l1 * (2 * l1 - 1), l2 * (2 * l2 - 1), l3 * (2 * l3 - 1),
+           4 * l1 * l2,       4 * l2 * l3,       4 * l3 * l1};
     if constexpr (kDerivatives) {
         f.dXi = {-(4 * l1 - 1), 4 * l2 - 1, 0.0, 4 * (l1 - l2), 4 * l3, -4 * l3};
         f.dEta = {-(4 * l1 - 1), 0.0, 4 * l3 - 1, -4 * l2, 4 * l2, 4 * (l1 - l3)};

@@ -4,10 +4,11 @@
 // element_types.hpp. Structure after meshio's src/meshio/abaqus/_abaqus.py, with line numbers.
 #include "mesh_io/abaqus.hpp"
 
+#include "mesh_io/error.hpp"
+
 #include "coordinate_buffer.hpp"
 #include "element_types.hpp"
 #include "line_reader.hpp"
-#include "mesh_io/error.hpp"
 
 #include <Eigen/Core>
 
@@ -325,8 +326,8 @@ private:
     Model model_;
     detail::CoordinateBuffer coords_;  // into model_.coords
     std::vector<NodeRun> nodeRuns_;
-    IdIndex elementIndex_;             // element id -> element number over all blocks
-    std::vector<Index> blockStart_;    // element number of each block's first element
+    IdIndex elementIndex_;                  // element id -> element number over all blocks
+    std::vector<Index> blockStart_;         // element number of each block's first element
     std::vector<std::string> files_;        // every file read, for Where
     std::vector<std::string> openFiles_;    // canonical paths of the include chain
     int file_ = 0;                          // current file (index into files_)
@@ -369,7 +370,8 @@ int Reader::fileIndex(const std::string& path) {
 
 Where Reader::nodeOrigin(Index node) const {
     const auto run = std::upper_bound(nodeRuns_.begin(), nodeRuns_.end(), node,
-                                      [](Index n, const NodeRun& r) { return n < r.first; }) - 1;
+                                      [](Index n, const NodeRun& r) { return n < r.first; }) -
+                     1;
     return {run->at.file, run->at.line + (node - run->first)};
 }
 
@@ -894,7 +896,8 @@ void Reader::elementLine(LineReader& in) {
     if (!pending_) {
         pendingId_ = idField(in, fields_[0], "an element id");
         if (const Index e = elementIndex_.find(pendingId_); e != contact::kNoIndex) {
-            const ElementBlock& other = model_.blocks[static_cast<std::size_t>(elementRef(e).block)];
+            const ElementBlock& other =
+                model_.blocks[static_cast<std::size_t>(elementRef(e).block)];
             in.fail("element id " + std::to_string(pendingId_) +
                     " defined twice (first in the *ELEMENT block at " + other.source.path + ":" +
                     std::to_string(other.source.line) + ")");
@@ -953,7 +956,8 @@ void Reader::unsupportedLine(LineReader& in, bool trailingComma) {
     }
     for (std::size_t i = first; i < fields_.size() && dropReason_.empty(); ++i) {
         long id = 0;
-        const Index node = parseLong(fields_[i], id) ? model_.nodeIndex.find(id) : contact::kNoIndex;
+        const Index node =
+            parseLong(fields_[i], id) ? model_.nodeIndex.find(id) : contact::kNoIndex;
         if (node == contact::kNoIndex) {
             dropReason_ = "line " + std::to_string(in.line()) + ": '" + shown(fields_[i]) +
                           "' is not a defined node id";
@@ -1141,9 +1145,9 @@ void Reader::faceSurfaceLine(LineReader& in) {
             if (shell ? face > 2 : (side || face > n)) {
                 const long id = b.ids[static_cast<std::size_t>(r.element)];
                 const std::string labels = shell ? "SPOS, SNEG" : "S1..S" + std::to_string(n);
-                in.expected(
-                    "a face of element " + std::to_string(id) + " (" + b.type + ": " + labels + ")",
-                    shown(fields_[1]));
+                in.expected("a face of element " + std::to_string(id) + " (" + b.type + ": " +
+                                labels + ")",
+                            shown(fields_[1]));
             }
         }
         s.faces.push_back({r, face});

@@ -2,8 +2,9 @@
 #include "mesh_io/contact_surface.hpp"
 
 #include "contact/segment.hpp"
-#include "element_types.hpp"
 #include "mesh_io/error.hpp"
+
+#include "element_types.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -91,7 +92,8 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
         cs.nodeSurface = true;
         cs.nodes = def->nodes;
         cs.dim = (model.coords.rows() == 3 && model.numNodes() > 0 && model.coords.row(2).isZero())
-                     ? 2 : 3;
+                     ? 2
+                     : 3;
         return cs;
     }
     // Faces come in runs of one block and one label: the type and face tables are looked up
@@ -177,7 +179,8 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
             for (int i = 0; i < contact::nodeCount(t); ++i) {
                 seg.x[i] = model.coords.col(n[i]);
             }
-            const contact::SegmentFrame fr = contact::segmentFrame(seg, contact::referenceCentre(t));
+            const contact::SegmentFrame fr =
+                contact::segmentFrame(seg, contact::referenceCentre(t));
             if (fr.normal.dot(fr.point - centroid) < 0.0) {
                 reverseSegment(t, n);
             }
@@ -185,8 +188,8 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
         unoriented += found ? 0 : 1;
     }
     if (unoriented > 0) {
-        cs.notes.push_back(model.path + ": surface '" + cs.name + "': " + std::to_string(unoriented) +
-                           " of " + std::to_string(cs.surface.size()) +
+        cs.notes.push_back(model.path + ": surface '" + cs.name + "': " +
+                           std::to_string(unoriented) + " of " + std::to_string(cs.surface.size()) +
                            " segments have no adjacent element; their file order is kept");
     }
     return cs;

@@ -40,33 +40,32 @@ const Entry kAbaqus[] = {
     {solid("C3D8RH", 8, 8), Topo::kHex},   {solid("C3D8IH", 8, 8), Topo::kHex},
     {solid("SC8R", 8, 8), Topo::kHex},     {solid("C3D20", 20, 8), Topo::kHex},
     {solid("C3D20R", 20, 8), Topo::kHex},  {solid("C3D20H", 20, 8), Topo::kHex},
-    {solid("C3D20RH", 20, 8), Topo::kHex},
-    {planar("CPS3", 3, 3), Topo::kTri},    {planar("CPE3", 3, 3), Topo::kTri},
-    {planar("CAX3", 3, 3), Topo::kTri},    {planar("CPE3H", 3, 3), Topo::kTri},
-    {planar("CAX3H", 3, 3), Topo::kTri},   {planar("CPS6", 6, 3), Topo::kTri},
-    {planar("CPE6", 6, 3), Topo::kTri},    {planar("CAX6", 6, 3), Topo::kTri},
-    {planar("CPS6M", 6, 3), Topo::kTri},   {planar("CPE6M", 6, 3), Topo::kTri},
-    {planar("CAX6M", 6, 3), Topo::kTri},   {planar("CPE6H", 6, 3), Topo::kTri},
-    {planar("CPS4", 4, 4), Topo::kQuad},   {planar("CPS4R", 4, 4), Topo::kQuad},
-    {planar("CPS4I", 4, 4), Topo::kQuad},  {planar("CPE4", 4, 4), Topo::kQuad},
-    {planar("CPE4R", 4, 4), Topo::kQuad},  {planar("CPE4I", 4, 4), Topo::kQuad},
-    {planar("CPE4H", 4, 4), Topo::kQuad},  {planar("CPE4RH", 4, 4), Topo::kQuad},
-    {planar("CAX4", 4, 4), Topo::kQuad},   {planar("CAX4R", 4, 4), Topo::kQuad},
-    {planar("CAX4I", 4, 4), Topo::kQuad},  {planar("CAX4H", 4, 4), Topo::kQuad},
-    {planar("CPS8", 8, 4), Topo::kQuad},   {planar("CPS8R", 8, 4), Topo::kQuad},
-    {planar("CPE8", 8, 4), Topo::kQuad},   {planar("CPE8R", 8, 4), Topo::kQuad},
-    {planar("CPE8H", 8, 4), Topo::kQuad},  {planar("CPE8RH", 8, 4), Topo::kQuad},
-    {planar("CAX8", 8, 4), Topo::kQuad},   {planar("CAX8R", 8, 4), Topo::kQuad},
-    {planar("CAX8H", 8, 4), Topo::kQuad},  {planar("CAX8RH", 8, 4), Topo::kQuad},
-    {shell("S3", 3, 3), Topo::kTri},       {shell("S3R", 3, 3), Topo::kTri},
-    {shell("STRI3", 3, 3), Topo::kTri},    {shell("M3D3", 3, 3), Topo::kTri},
-    {shell("S6", 6, 3), Topo::kTri},       {shell("M3D6", 6, 3), Topo::kTri},
-    {shell("S4", 4, 4), Topo::kQuad},      {shell("S4R", 4, 4), Topo::kQuad},
-    {shell("M3D4", 4, 4), Topo::kQuad},    {shell("M3D4R", 4, 4), Topo::kQuad},
-    {shell("S8", 8, 4), Topo::kQuad},      {shell("S8R", 8, 4), Topo::kQuad},
-    {shell("M3D8", 8, 4), Topo::kQuad},    {shell("M3D8R", 8, 4), Topo::kQuad},
-    {shell("S9R5", 9, 4), Topo::kQuad},    {shell("M3D9", 9, 4), Topo::kQuad},
-    {shell("M3D9R", 9, 4), Topo::kQuad},
+    {solid("C3D20RH", 20, 8), Topo::kHex}, {planar("CPS3", 3, 3), Topo::kTri},
+    {planar("CPE3", 3, 3), Topo::kTri},    {planar("CAX3", 3, 3), Topo::kTri},
+    {planar("CPE3H", 3, 3), Topo::kTri},   {planar("CAX3H", 3, 3), Topo::kTri},
+    {planar("CPS6", 6, 3), Topo::kTri},    {planar("CPE6", 6, 3), Topo::kTri},
+    {planar("CAX6", 6, 3), Topo::kTri},    {planar("CPS6M", 6, 3), Topo::kTri},
+    {planar("CPE6M", 6, 3), Topo::kTri},   {planar("CAX6M", 6, 3), Topo::kTri},
+    {planar("CPE6H", 6, 3), Topo::kTri},   {planar("CPS4", 4, 4), Topo::kQuad},
+    {planar("CPS4R", 4, 4), Topo::kQuad},  {planar("CPS4I", 4, 4), Topo::kQuad},
+    {planar("CPE4", 4, 4), Topo::kQuad},   {planar("CPE4R", 4, 4), Topo::kQuad},
+    {planar("CPE4I", 4, 4), Topo::kQuad},  {planar("CPE4H", 4, 4), Topo::kQuad},
+    {planar("CPE4RH", 4, 4), Topo::kQuad}, {planar("CAX4", 4, 4), Topo::kQuad},
+    {planar("CAX4R", 4, 4), Topo::kQuad},  {planar("CAX4I", 4, 4), Topo::kQuad},
+    {planar("CAX4H", 4, 4), Topo::kQuad},  {planar("CPS8", 8, 4), Topo::kQuad},
+    {planar("CPS8R", 8, 4), Topo::kQuad},  {planar("CPE8", 8, 4), Topo::kQuad},
+    {planar("CPE8R", 8, 4), Topo::kQuad},  {planar("CPE8H", 8, 4), Topo::kQuad},
+    {planar("CPE8RH", 8, 4), Topo::kQuad}, {planar("CAX8", 8, 4), Topo::kQuad},
+    {planar("CAX8R", 8, 4), Topo::kQuad},  {planar("CAX8H", 8, 4), Topo::kQuad},
+    {planar("CAX8RH", 8, 4), Topo::kQuad}, {shell("S3", 3, 3), Topo::kTri},
+    {shell("S3R", 3, 3), Topo::kTri},      {shell("STRI3", 3, 3), Topo::kTri},
+    {shell("M3D3", 3, 3), Topo::kTri},     {shell("S6", 6, 3), Topo::kTri},
+    {shell("M3D6", 6, 3), Topo::kTri},     {shell("S4", 4, 4), Topo::kQuad},
+    {shell("S4R", 4, 4), Topo::kQuad},     {shell("M3D4", 4, 4), Topo::kQuad},
+    {shell("M3D4R", 4, 4), Topo::kQuad},   {shell("S8", 8, 4), Topo::kQuad},
+    {shell("S8R", 8, 4), Topo::kQuad},     {shell("M3D8", 8, 4), Topo::kQuad},
+    {shell("M3D8R", 8, 4), Topo::kQuad},   {shell("S9R5", 9, 4), Topo::kQuad},
+    {shell("M3D9", 9, 4), Topo::kQuad},    {shell("M3D9R", 9, 4), Topo::kQuad},
 };
 
 // Gmsh element types by number: surface elements are segments; volumes and points are not.
@@ -108,7 +107,7 @@ struct Edge {
 const Edge kTriEdges[] = {{0, 1, 3}, {1, 2, 4}, {2, 0, 5}};
 const Edge kQuadEdges[] = {{0, 1, 4}, {1, 2, 5}, {2, 3, 6}, {3, 0, 7}};
 const Edge kTetEdges[] = {{0, 1, 4}, {1, 2, 5}, {2, 0, 6}, {0, 3, 7}, {1, 3, 8}, {2, 3, 9}};
-const Edge kWedgeEdges[] = {{0, 1, 6},  {1, 2, 7},  {2, 0, 8},  {3, 4, 9},  {4, 5, 10},
+const Edge kWedgeEdges[] = {{0, 1, 6},  {1, 2, 7},  {2, 0, 8},  {3, 4, 9}, {4, 5, 10},
                             {5, 3, 11}, {0, 3, 12}, {1, 4, 13}, {2, 5, 14}};
 const Edge kHexEdges[] = {{0, 1, 8},  {1, 2, 9},  {2, 3, 10}, {3, 0, 11}, {4, 5, 12}, {5, 6, 13},
                           {6, 7, 14}, {7, 4, 15}, {0, 4, 16}, {1, 5, 17}, {2, 6, 18}, {3, 7, 19}};
@@ -203,8 +202,7 @@ int faceCount(const ElementType& t) noexcept {
         return 0;
     }
     switch (t.kind) {
-    case ElementKind::kSolid:
-        return e->topo == Topo::kTet ? 4 : e->topo == Topo::kWedge ? 5 : 6;
+    case ElementKind::kSolid: return e->topo == Topo::kTet ? 4 : e->topo == Topo::kWedge ? 5 : 6;
     case ElementKind::kPlanar: return t.corners;
     case ElementKind::kShell: return 2;
     case ElementKind::kSegment: return 1;

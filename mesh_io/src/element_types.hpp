@@ -11,9 +11,9 @@ namespace mesh_io::detail {
 
 /// How an element's faces become segments.
 enum class ElementKind {
-    kSolid,    ///< 3D continuum: faces S1..S6, manual order reversed so normals point outward
-    kPlanar,   ///< 2D continuum (plane stress/strain, axisymmetric): edges S1..S4, outward as listed
-    kShell,    ///< shell or membrane: SPOS (face 1) = element order, SNEG (face 2) = reversed
+    kSolid,   ///< 3D continuum: faces S1..S6, manual order reversed so normals point outward
+    kPlanar,  ///< 2D continuum (plane stress/strain, axisymmetric): edges S1..S4, outward as listed
+    kShell,   ///< shell or membrane: SPOS (face 1) = element order, SNEG (face 2) = reversed
     kSegment,  ///< a surface element itself (Gmsh line/triangle/quadrangle): face 1
     kOther,    ///< known but never a contact face (points, beams)
 };
@@ -22,8 +22,8 @@ struct ElementType {
     std::string_view name;  ///< Abaqus name (upper case) or "GMSH:<n>"
     int nodes = 0;
     ElementKind kind = ElementKind::kOther;
-    int dim = 3;            ///< dimension of the element's own geometry (1 line, 2 area, 3 volume)
-    int corners = 0;        ///< corner nodes (first in the node list)
+    int dim = 3;      ///< dimension of the element's own geometry (1 line, 2 area, 3 volume)
+    int corners = 0;  ///< corner nodes (first in the node list)
 };
 
 /// Abaqus/CalculiX type by upper-case name (C3D8R, CPE4, S4R, M3D4, ...); nullptr if unknown.

@@ -7,10 +7,11 @@
 // rest of the file could hold.
 #include "mesh_io/gmsh.hpp"
 
+#include "mesh_io/error.hpp"
+
 #include "coordinate_buffer.hpp"
 #include "element_types.hpp"
 #include "line_reader.hpp"
-#include "mesh_io/error.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -12,7 +12,8 @@ namespace {
 
 // id - base as a slot number; only for id >= base (exact in unsigned arithmetic).
 std::size_t slotOf(long id, long base) noexcept {
-    return static_cast<std::size_t>(static_cast<unsigned long>(id) - static_cast<unsigned long>(base));
+    return static_cast<std::size_t>(static_cast<unsigned long>(id) -
+                                    static_cast<unsigned long>(base));
 }
 
 }  // namespace

@@ -53,9 +53,9 @@ void checkFitsInMemory(const std::string& path) {
     const auto size = std::filesystem::file_size(path, ec);
     const unsigned long long available = availableMemory();
     if (!ec && available > 0 && size > available) {
-        throw ParseError(path, 0, "the file is " + gigabytes(size) + " but only " +
-                                      gigabytes(available) +
-                                      " of memory is available: reading it would run out of memory");
+        throw ParseError(path, 0,
+                         "the file is " + gigabytes(size) + " but only " + gigabytes(available) +
+                             " of memory is available: reading it would run out of memory");
     }
 }
 
@@ -87,9 +87,8 @@ Index Model::numElements() const noexcept {
 }
 
 Model readModel(const std::string& path) {
-    const std::string ext = lower(path.substr(path.find_last_of('.') == std::string::npos
-                                                  ? path.size()
-                                                  : path.find_last_of('.')));
+    const std::string ext = lower(path.substr(
+        path.find_last_of('.') == std::string::npos ? path.size() : path.find_last_of('.')));
     if (ext == ".inp" || ext == ".msh") {
         checkFitsInMemory(path);
         Model m = ext == ".inp" ? readAbaqus(path) : readGmsh(path);

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "mesh_io/writers.hpp"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 #include <system_error>
+#include <unistd.h>
 
 namespace mesh_io {
 namespace {
@@ -29,7 +28,8 @@ public:
         if (fs::exists(path_, ec)) {
             for (const auto& in : options.inputs) {
                 if (fs::equivalent(path_, in, ec)) {
-                    throw std::runtime_error("refusing to write " + path_ + ": it is an input file");
+                    throw std::runtime_error("refusing to write " + path_ +
+                                             ": it is an input file");
                 }
             }
             if (!options.overwrite) {
@@ -130,7 +130,8 @@ int vtkCellType(contact::SegmentType t) {
 }  // namespace
 
 GapSummary summarizeGaps(const contact::ContactPairs& pairs) {
-    GapSummary g{std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), 0};
+    GapSummary g{std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
+                 0};
     if (pairs.gap.empty()) {
         return g;
     }
@@ -218,8 +219,8 @@ void writeJsonReport(const std::string& path, const Model& model,
         out << "      \"master\": " << jsonString(r.master->name) << ",\n";
         out << "      \"mode\": \"" << modeName(r.mode) << "\",\n";
         out << "      \"capture_distance\": " << jsonNum(r.captureDistance) << ",\n";
-        out << "      \"capture_relative\": " << (r.captureRelative ? jsonNum(r.captureFactor) : "null")
-            << ",\n";
+        out << "      \"capture_relative\": "
+            << (r.captureRelative ? jsonNum(r.captureFactor) : "null") << ",\n";
         out << "      \"master_segments\": " << r.master->surface.size() << ",\n";
         out << "      \"slave_segments\": " << r.slave->surface.size() << ",\n";
         out << "      \"slave_nodes\": " << r.slaveNodes << ",\n";
@@ -240,7 +241,8 @@ void writeJsonReport(const std::string& path, const Model& model,
             out << "      \"overlaps\": null,\n      \"overlap_area\": null,\n";
         }
         out << "      \"time_ms\": {\"read\": " << jsonNum(r.timeRead)
-            << ", \"bounds\": " << jsonNum(st.timeBounds) << ", \"broad\": " << jsonNum(st.timeBroad)
+            << ", \"bounds\": " << jsonNum(st.timeBounds)
+            << ", \"broad\": " << jsonNum(st.timeBroad)
             << ", \"narrow\": " << jsonNum(st.timeNarrow)
             << ", \"projection\": " << jsonNum(st.timeProjection)
             << ", \"total\": " << jsonNum(r.timeRead + st.timeTotal()) << "},\n";
@@ -252,16 +254,17 @@ void writeJsonReport(const std::string& path, const Model& model,
                 out << (i ? "," : "") << "\n        {";
                 if (nodeMode) {
                     out << "\"slave_node\": " << model.nodeIds[p.slave[i]]
-                        << ", \"master_element\": " << m.elementId << ", \"master_face\": " << m.face
-                        << ", \"xi\": " << jsonNum(p.xi(0, i)) << ", \"eta\": " << jsonNum(p.xi(1, i))
+                        << ", \"master_element\": " << m.elementId
+                        << ", \"master_face\": " << m.face << ", \"xi\": " << jsonNum(p.xi(0, i))
+                        << ", \"eta\": " << jsonNum(p.xi(1, i))
                         << ", \"gap\": " << jsonNum(p.gap[i]) << ", \"normal\": ["
                         << jsonNum(p.normal(0, i)) << ", " << jsonNum(p.normal(1, i)) << ", "
                         << jsonNum(p.normal(2, i)) << "]}";
                 } else {
                     const SegmentOrigin s = r.slave->origin[p.slave[i]];
                     out << "\"slave_element\": " << s.elementId << ", \"slave_face\": " << s.face
-                        << ", \"master_element\": " << m.elementId << ", \"master_face\": " << m.face
-                        << "}";
+                        << ", \"master_element\": " << m.elementId
+                        << ", \"master_face\": " << m.face << "}";
                 }
             }
             out << (p.size() ? "\n      ]" : "]");
@@ -306,8 +309,12 @@ void writePiece(std::ostream& out, const Model& model, const InterfaceReport& r)
     }
     const auto addSurface = [&](const ContactSurface& cs, int role, const std::vector<int>& count) {
         for (Index s = 0; s < cs.surface.size(); ++s) {
-            Cell c{vtkCellType(cs.surface.types[s]), {}, role, cs.origin[s].elementId,
-                   cs.origin[s].face, count[s]};
+            Cell c{vtkCellType(cs.surface.types[s]),
+                   {},
+                   role,
+                   cs.origin[s].elementId,
+                   cs.origin[s].face,
+                   count[s]};
             for (int i = 0; i < contact::nodeCount(cs.surface.types[s]); ++i) {
                 c.pts.push_back(use(cs.surface.nodes(s)[i]));
             }
@@ -333,20 +340,32 @@ void writePiece(std::ostream& out, const Model& model, const InterfaceReport& r)
         const Index a = modelPoints + static_cast<Index>(extra.size());
         if (nodeMode) {
             extra.push_back(p.point.col(i));
-            cells.push_back(Cell{3, {use(p.slave[i]), a}, 2, r.master->origin[p.master[i]].elementId,
-                                 r.master->origin[p.master[i]].face, 1});
+            cells.push_back(Cell{3,
+                                 {use(p.slave[i]), a},
+                                 2,
+                                 r.master->origin[p.master[i]].elementId,
+                                 r.master->origin[p.master[i]].face,
+                                 1});
         } else {
             extra.push_back(centre(*r.slave, p.slave[i]));
             extra.push_back(centre(*r.master, p.master[i]));
-            cells.push_back(Cell{3, {a, a + 1}, 2, r.master->origin[p.master[i]].elementId,
-                                 r.master->origin[p.master[i]].face, 1});
+            cells.push_back(Cell{3,
+                                 {a, a + 1},
+                                 2,
+                                 r.master->origin[p.master[i]].elementId,
+                                 r.master->origin[p.master[i]].face,
+                                 1});
         }
     }
     if (r.overlaps != nullptr) {
         for (const PairOverlap& o : *r.overlaps) {
             const Index first = modelPoints + static_cast<Index>(extra.size());
-            Cell c{o.count == 2 ? 3 : 7, {}, 3, r.master->origin[o.master].elementId,
-                   r.master->origin[o.master].face, 1};  // VTK_LINE (2D) or VTK_POLYGON
+            Cell c{o.count == 2 ? 3 : 7,
+                   {},
+                   3,
+                   r.master->origin[o.master].elementId,
+                   r.master->origin[o.master].face,
+                   1};  // VTK_LINE (2D) or VTK_POLYGON
             for (int k = 0; k < o.count; ++k) {
                 extra.push_back(o.vertices[k]);
                 c.pts.push_back(first + k);
@@ -384,17 +403,20 @@ void writePiece(std::ostream& out, const Model& model, const InterfaceReport& r)
         std::snprintf(buf, sizeof buf, "          %.12g %.12g %.12g\n", n.x(), n.y(), n.z());
         out << buf;
     }
-    out << "        </DataArray>\n        <DataArray type=\"Int32\" Name=\"paired\" format=\"ascii\">\n";
+    out << "        </DataArray>\n        <DataArray type=\"Int32\" Name=\"paired\" "
+           "format=\"ascii\">\n";
     for (int v : paired) {
         out << "          " << v << '\n';
     }
-    out << "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"node_id\" format=\"ascii\">\n";
+    out << "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"node_id\" "
+           "format=\"ascii\">\n";
     for (Index k = 0; k < numPoints; ++k) {
         out << "          " << (k < modelPoints ? model.nodeIds[points[k]] : -1L) << '\n';
     }
     out << "        </DataArray>\n      </PointData>\n      <CellData Scalars=\"role\">\n";
     const auto cellArray = [&](const char* type, const char* name, const auto& get) {
-        out << "        <DataArray type=\"" << type << "\" Name=\"" << name << "\" format=\"ascii\">\n";
+        out << "        <DataArray type=\"" << type << "\" Name=\"" << name
+            << "\" format=\"ascii\">\n";
         for (const Cell& c : cells) {
             out << "          " << get(c) << '\n';
         }
@@ -407,8 +429,8 @@ void writePiece(std::ostream& out, const Model& model, const InterfaceReport& r)
     out << "      </CellData>\n      <Points>\n"
         << "        <DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n";
     for (Index k = 0; k < numPoints; ++k) {
-        const Eigen::Vector3d x = k < modelPoints ? Eigen::Vector3d(model.coords.col(points[k]))
-                                                  : extra[k - modelPoints];
+        const Eigen::Vector3d x =
+            k < modelPoints ? Eigen::Vector3d(model.coords.col(points[k])) : extra[k - modelPoints];
         std::snprintf(buf, sizeof buf, "          %.12g %.12g %.12g\n", x.x(), x.y(), x.z());
         out << buf;
     }
@@ -421,13 +443,15 @@ void writePiece(std::ostream& out, const Model& model, const InterfaceReport& r)
         }
         out << '\n';
     }
-    out << "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
+    out << "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" "
+           "format=\"ascii\">\n";
     long offset = 0;
     for (const Cell& c : cells) {
         offset += static_cast<long>(c.pts.size());
         out << "          " << offset << '\n';
     }
-    out << "        </DataArray>\n        <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
+    out << "        </DataArray>\n        <DataArray type=\"UInt8\" Name=\"types\" "
+           "format=\"ascii\">\n";
     for (const Cell& c : cells) {
         out << "          " << c.type << '\n';
     }

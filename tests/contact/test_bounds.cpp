@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Buffered AABB and OBB of segments: they enclose the whole (curved) segment and its buffer.
 #include "contact/bounds.hpp"
-
 #include "contact/broad_phase.hpp"
 #include "contact/projection.hpp"
 #include "contact/sat.hpp"
 #include "contact/segment.hpp"
+
 #include "detail/search_common.hpp"
 #include "eigen_checks.hpp"
 #include "scenes.hpp"
@@ -68,8 +68,8 @@ TEST_P(BoundsTest, EncloseSegmentAndBufferSampledDensely) {
         const Obb3 o3 = planar ? Obb3{} : segmentObb3d(s, buffer);
         for (int k = 0; k < 200; ++k) {
             const Eigen::Vector3d x = position(s, testing::randomLocalPoint(type, rng));
-            const Eigen::Vector3d p =
-                x + testing::uniform(rng, 0.0, 1.0) * buffer * testing::randomUnitVector(rng, planar);
+            const Eigen::Vector3d p = x + testing::uniform(rng, 0.0, 1.0) * buffer *
+                                              testing::randomUnitVector(rng, planar);
             const bool in = planar ? aabbContains(a2, p, slack) && obbContains(o2, p, slack)
                                    : aabbContains(a3, p, slack) && obbContains(o3, p, slack);
             outside += in ? 0 : 1;
@@ -258,15 +258,17 @@ int nearInBoxesOfRandomFaces(unsigned seed, MakeBox makeBox) {
 }
 
 TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
-    const int near = nearInBoxesOfRandomFaces(4242, [](int, const BufferedSegment& b, std::mt19937&) {
-        const Obb3 box = segmentObb3d(b.s, b.capture + b.pad);  // the unpacked buffered box
-        const Obb3 packed = detail::unpackObb(detail::packedBufferedObb3(b.s, b.capture, b.pad));
-        // Orthonormal axes; about as tight as the double box.
-        EXPECT_TRUE(allNear(packed.axes.transpose() * packed.axes, Eigen::Matrix3d::Identity(),
-                            1e-14));
-        EXPECT_LE(packed.halfExtent.sum(), box.halfExtent.sum() * (1.0 + 1e-6));
-        return packed;
-    });
+    const int near =
+        nearInBoxesOfRandomFaces(4242, [](int, const BufferedSegment& b, std::mt19937&) {
+            const Obb3 box = segmentObb3d(b.s, b.capture + b.pad);  // the unpacked buffered box
+            const Obb3 packed =
+                detail::unpackObb(detail::packedBufferedObb3(b.s, b.capture, b.pad));
+            // Orthonormal axes; about as tight as the double box.
+            EXPECT_TRUE(
+                allNear(packed.axes.transpose() * packed.axes, Eigen::Matrix3d::Identity(), 1e-14));
+            EXPECT_LE(packed.halfExtent.sum(), box.halfExtent.sum() * (1.0 + 1e-6));
+            return packed;
+        });
     EXPECT_GT(near, 30000);
 }
 
@@ -276,35 +278,35 @@ TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
 // below like the packed OBB, and along the face frame stay nearly as tight as the box about its
 // own centre.
 TEST(CentredObb, EnclosesTheBufferedSegmentAlongAnyAxes) {
-    const int near = nearInBoxesOfRandomFaces(4343, [](int c, const BufferedSegment& b,
-                                                       std::mt19937& rng) {
-        double aabbPad = 0.0;
-        const Aabb3 aabb = detail::bufferedAabb(b.s, b.capture, aabbPad);
-        const FloatBox fb = floatBoxOutward(aabb.lo.data(), aabb.hi.data());
-        // Kept: the axes and offset of a box packed about another segment.
-        const bool kept = c % 2 == 1;
-        CentredObb3 other;
-        if (kept) {
-            const Eigen::Quaterniond q(testing::randomRotation(rng));
-            other.rotation[0] = static_cast<float>(q.x());
-            other.rotation[1] = static_cast<float>(q.y());
-            other.rotation[2] = static_cast<float>(q.z());
-            other.rotation[3] = static_cast<float>(q.w());
-            for (auto& o : other.offset) {
-                o = static_cast<std::int8_t>(static_cast<int>(rng() % 255) - 127);
+    const int near =
+        nearInBoxesOfRandomFaces(4343, [](int c, const BufferedSegment& b, std::mt19937& rng) {
+            double aabbPad = 0.0;
+            const Aabb3 aabb = detail::bufferedAabb(b.s, b.capture, aabbPad);
+            const FloatBox fb = floatBoxOutward(aabb.lo.data(), aabb.hi.data());
+            // Kept: the axes and offset of a box packed about another segment.
+            const bool kept = c % 2 == 1;
+            CentredObb3 other;
+            if (kept) {
+                const Eigen::Quaterniond q(testing::randomRotation(rng));
+                other.rotation[0] = static_cast<float>(q.x());
+                other.rotation[1] = static_cast<float>(q.y());
+                other.rotation[2] = static_cast<float>(q.z());
+                other.rotation[3] = static_cast<float>(q.w());
+                for (auto& o : other.offset) {
+                    o = static_cast<std::int8_t>(static_cast<int>(rng() % 255) - 127);
+                }
             }
-        }
-        const CentredObb3 packed =
-            detail::centredBufferedObb3(b.s, b.capture, b.pad, fb, kept ? &other : nullptr);
-        const Obb3 box = detail::unpackObb(packed, fb);
-        if (!kept) {  // about as tight as the box along the same axes about its own centre
-            const Obb3 own = segmentObb3dAlong(b.s, box.axes, b.capture + b.pad);
-            EXPECT_LE(box.halfExtent.sum(), own.halfExtent.sum() * 1.03);
-        } else {
-            EXPECT_EQ(box.center, detail::obbCentre(other.offset, fb));
-        }
-        return box;
-    });
+            const CentredObb3 packed =
+                detail::centredBufferedObb3(b.s, b.capture, b.pad, fb, kept ? &other : nullptr);
+            const Obb3 box = detail::unpackObb(packed, fb);
+            if (!kept) {  // about as tight as the box along the same axes about its own centre
+                const Obb3 own = segmentObb3dAlong(b.s, box.axes, b.capture + b.pad);
+                EXPECT_LE(box.halfExtent.sum(), own.halfExtent.sum() * 1.03);
+            } else {
+                EXPECT_EQ(box.center, detail::obbCentre(other.offset, fb));
+            }
+            return box;
+        });
     EXPECT_GT(near, 30000);
 }
 
@@ -328,12 +330,14 @@ TEST(PackedObb, OverlapWitnessOnlyVouchesForBoxesTheSatFindsOverlapping) {
         // B: a shifted copy of A (parallel faces; every 4th case shifted along A's normal to touch,
         // or to miss or overlap by a relative 1e-13 .. 1e-9), or another segment near A.
         SegmentNodes sb = c % 2 == 0 ? sa : testing::randomSegment(type, rng, opt);
-        Eigen::Vector3d shift = testing::randomUnitVector(rng, false) * testing::uniform(rng, 0.0, 3.0) * size;
+        Eigen::Vector3d shift =
+            testing::randomUnitVector(rng, false) * testing::uniform(rng, 0.0, 3.0) * size;
         if (c % 2 == 1) {
             shift += a.center - segmentObb3d(sb, 0.0).center;
         } else if (c % 4 == 0) {
             const double reach = 2.0 * a.halfExtent[2];
-            const double rel = (c % 8 == 0 ? 1.0 : -1.0) * std::pow(10.0, -testing::uniform(rng, 9.0, 13.0));
+            const double rel =
+                (c % 8 == 0 ? 1.0 : -1.0) * std::pow(10.0, -testing::uniform(rng, 9.0, 13.0));
             shift = a.axes.col(2) * reach * (1.0 + rel);
             nearMisses += rel > 0.0 ? 1 : 0;
         }

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <ostream>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,7 +29,8 @@ Boxes randomBoxes(std::mt19937& rng, int n, double spread, double minHalf, doubl
                   const Eigen::Vector3d& offset = Eigen::Vector3d::Zero(), bool planar = false) {
     Boxes b{Eigen::Matrix3Xd(3, n), Eigen::Matrix3Xd(3, n)};
     for (int i = 0; i < n; ++i) {
-        Eigen::Vector3d c(testing::uniform(rng, -spread, spread), testing::uniform(rng, -spread, spread),
+        Eigen::Vector3d c(testing::uniform(rng, -spread, spread),
+                          testing::uniform(rng, -spread, spread),
                           planar ? 0.0 : testing::uniform(rng, -spread, spread));
         Eigen::Vector3d h;
         for (int k = 0; k < 3; ++k) {
@@ -108,7 +109,8 @@ TEST_P(BroadPhaseVsBruteForce, SamePairSet) {
         std::mt19937 rng(seed);
         const Eigen::Vector3d off = Eigen::Vector3d::Constant(c.offset);
         const Boxes indexed = randomBoxes(rng, c.n, c.spread, c.minHalf, c.maxHalf, off, c.planar);
-        const Boxes queries = randomBoxes(rng, c.n / 2, c.spread, c.minHalf, c.maxHalf, off, c.planar);
+        const Boxes queries =
+            randomBoxes(rng, c.n / 2, c.spread, c.minHalf, c.maxHalf, off, c.planar);
         BroadPhase bp;
         bp.build(indexed.lo, indexed.hi);
         EXPECT_EQ(bp.size(), c.n);
@@ -265,8 +267,10 @@ TEST_P(BroadPhaseVsBruteForce, SweepReportsTheSamePairs) {
         SCOPED_TRACE("seed " + std::to_string(seed));
         std::mt19937 rng(seed);
         const Eigen::Vector3d off = Eigen::Vector3d::Constant(c.offset);
-        const auto a = toFloatBoxes(randomBoxes(rng, c.n, c.spread, c.minHalf, c.maxHalf, off, c.planar));
-        const auto b = toFloatBoxes(randomBoxes(rng, c.n / 2, c.spread, c.minHalf, c.maxHalf, off, c.planar));
+        const auto a =
+            toFloatBoxes(randomBoxes(rng, c.n, c.spread, c.minHalf, c.maxHalf, off, c.planar));
+        const auto b =
+            toFloatBoxes(randomBoxes(rng, c.n / 2, c.spread, c.minHalf, c.maxHalf, off, c.planar));
         const auto expected = bruteForce(a, b);
         ASSERT_FALSE(expected.empty());
         BoxSweep sweep;
@@ -386,8 +390,8 @@ TEST(FloatRounding, DirectedRoundingMatchesTheLibrary) {
     constexpr float kInf = std::numeric_limits<float>::infinity();
     std::mt19937 rng(77);
     for (int i = 0; i < 20000; ++i) {
-        const double v = testing::uniform(rng, -1.0, 1.0) *
-                         std::pow(10.0, testing::uniform(rng, -45.0, 38.0));
+        const double v =
+            testing::uniform(rng, -1.0, 1.0) * std::pow(10.0, testing::uniform(rng, -45.0, 38.0));
         const float up = floatUp(v);
         const float down = floatDown(v);
         EXPECT_GE(static_cast<double>(up), v);
@@ -404,9 +408,9 @@ TEST(FloatRounding, DirectedRoundingMatchesTheLibrary) {
     const struct {
         double v;
         double down, up;
-    } edges[] = {{0.0, 0.0, 0.0},       {kTiny, 0.0, dmin},        {-kTiny, -dmin, -0.0},
-                 {kHuge, fmax, kInf},   {-kHuge, -kInf, -fmax},    {kInf, kInf, kInf},
-                 {-kInf, -kInf, -kInf}, {1.0, 1.0, 1.0},           {-0.5, -0.5, -0.5},
+    } edges[] = {{0.0, 0.0, 0.0},       {kTiny, 0.0, dmin},     {-kTiny, -dmin, -0.0},
+                 {kHuge, fmax, kInf},   {-kHuge, -kInf, -fmax}, {kInf, kInf, kInf},
+                 {-kInf, -kInf, -kInf}, {1.0, 1.0, 1.0},        {-0.5, -0.5, -0.5},
                  {fmax, fmax, fmax},    {dmin, dmin, dmin}};
     for (const auto& e : edges) {
         EXPECT_EQ(static_cast<double>(floatDown(e.v)), e.down) << e.v;

@@ -4,11 +4,11 @@
 // at a uniform gap, random pairs against a sampling oracle, feature-id stability and rigid-motion
 // invariance.
 #include "contact/clipping.hpp"
-
-#include "clipping_oracle.hpp"
 #include "contact/projection.hpp"
 #include "contact/segment.hpp"
 #include "contact/surface.hpp"
+
+#include "clipping_oracle.hpp"
 #include "eigen_checks.hpp"
 #include "scenes.hpp"
 #include "surfaces.hpp"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The fast search against the exhaustive reference, and the contract of DESIGN.md.
-#include "contact/contact_search.hpp"
-
 #include "contact/broad_phase.hpp"
+#include "contact/contact_search.hpp"
 #include "contact/reference_search.hpp"
 #include "contact/segment.hpp"
+
 #include "detail/search_common.hpp"
 #include "eigen_checks.hpp"
 #include "scenes.hpp"
@@ -17,9 +17,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <ostream>
 #include <random>
 #include <stdexcept>
-#include <ostream>
 #include <string>
 
 namespace contact {
@@ -62,14 +62,18 @@ Model wavyPlanes(std::mt19937& rng, SegmentType mt, SegmentType st, int nm, int 
     Model m;
     const double g = testing::uniform(rng, -0.02, 0.05);
     const double phase = testing::uniform(rng, 0, 6.28);
-    m.master = addPatch(m.mesh, mt, nm, nm, [](double u, double v) {
-        return Eigen::Vector3d(2 * u - 1, 2 * v - 1, 0.0);
-    }, false, "master", mixed);
-    m.slave = addPatch(m.mesh, st, ns, ns, [=](double u, double v) {
-        const double x = 2.2 * u - 1.1;
-        const double y = 2.2 * v - 1.1;
-        return Eigen::Vector3d(x, y, g + wave * std::sin(3 * x + phase) * std::cos(2 * y));
-    }, true, "slave", mixed);
+    m.master = addPatch(
+        m.mesh, mt, nm, nm,
+        [](double u, double v) { return Eigen::Vector3d(2 * u - 1, 2 * v - 1, 0.0); }, false,
+        "master", mixed);
+    m.slave = addPatch(
+        m.mesh, st, ns, ns,
+        [=](double u, double v) {
+            const double x = 2.2 * u - 1.1;
+            const double y = 2.2 * v - 1.1;
+            return Eigen::Vector3d(x, y, g + wave * std::sin(3 * x + phase) * std::cos(2 * y));
+        },
+        true, "slave", mixed);
     return m;
 }
 
@@ -77,15 +81,21 @@ Model wavyPlanes(std::mt19937& rng, SegmentType mt, SegmentType st, int nm, int 
 Model curved(std::mt19937& rng, SegmentType mt, SegmentType st, int nm, int ns) {
     Model m;
     const double g = testing::uniform(rng, -0.03, 0.03);
-    m.master = addPatch(m.mesh, mt, nm, nm, [](double u, double v) {
-        const double a = (u - 0.5) * 1.6;
-        return Eigen::Vector3d(std::sin(a), 2 * v - 1, std::cos(a) - 1.0);
-    }, false, "cylinder", false);
-    m.slave = addPatch(m.mesh, st, ns, ns, [=](double u, double v) {
-        const double x = 1.8 * u - 0.9;
-        const double y = 2.2 * v - 1.1;
-        return Eigen::Vector3d(x, y, g - 0.2 * x * x + 0.1 * y * y);
-    }, true, "slave", false);
+    m.master = addPatch(
+        m.mesh, mt, nm, nm,
+        [](double u, double v) {
+            const double a = (u - 0.5) * 1.6;
+            return Eigen::Vector3d(std::sin(a), 2 * v - 1, std::cos(a) - 1.0);
+        },
+        false, "cylinder", false);
+    m.slave = addPatch(
+        m.mesh, st, ns, ns,
+        [=](double u, double v) {
+            const double x = 1.8 * u - 0.9;
+            const double y = 2.2 * v - 1.1;
+            return Eigen::Vector3d(x, y, g - 0.2 * x * x + 0.1 * y * y);
+        },
+        true, "slave", false);
     return m;
 }
 
@@ -93,12 +103,18 @@ Model curved(std::mt19937& rng, SegmentType mt, SegmentType st, int nm, int ns) 
 Model graded(std::mt19937& rng, SegmentType mt, SegmentType st) {
     Model m;
     const double g = testing::uniform(rng, 0.0, 0.01);
-    m.master = addPatch(m.mesh, mt, 40, 6, [](double u, double v) {
-        return Eigen::Vector3d(2 * testing::graded(u, 1000.0) - 1, 2 * v - 1, 0.0);
-    }, false, "graded", false);
-    m.slave = addPatch(m.mesh, st, 25, 25, [=](double u, double v) {
-        return Eigen::Vector3d(2 * u - 1, 2 * v - 1, g + 0.01 * std::sin(9 * u));
-    }, true, "slave", false);
+    m.master = addPatch(
+        m.mesh, mt, 40, 6,
+        [](double u, double v) {
+            return Eigen::Vector3d(2 * testing::graded(u, 1000.0) - 1, 2 * v - 1, 0.0);
+        },
+        false, "graded", false);
+    m.slave = addPatch(
+        m.mesh, st, 25, 25,
+        [=](double u, double v) {
+            return Eigen::Vector3d(2 * u - 1, 2 * v - 1, g + 0.01 * std::sin(9 * u));
+        },
+        true, "slave", false);
     return m;
 }
 
@@ -108,13 +124,19 @@ Model lines2d(std::mt19937& rng, SegmentType mt, SegmentType st, int nm, int ns,
     Model m;
     m.dim = 2;
     const double g = testing::uniform(rng, -0.02, 0.04);
-    m.master = addCurve(m.mesh, mt, nm, [=](double u) {
-        return Eigen::Vector2d(1 - 2 * testing::graded(u, grading), 0.02 * std::sin(5 * u));
-    }, false, "master");
-    m.slave = addCurve(m.mesh, st, ns, [=](double u) {
-        const double x = 2.2 * u - 1.1;
-        return Eigen::Vector2d(x, g + 0.05 * std::sin(4 * x));
-    }, false, "slave");
+    m.master = addCurve(
+        m.mesh, mt, nm,
+        [=](double u) {
+            return Eigen::Vector2d(1 - 2 * testing::graded(u, grading), 0.02 * std::sin(5 * u));
+        },
+        false, "master");
+    m.slave = addCurve(
+        m.mesh, st, ns,
+        [=](double u) {
+            const double x = 2.2 * u - 1.1;
+            return Eigen::Vector2d(x, g + 0.05 * std::sin(4 * x));
+        },
+        false, "slave");
     return m;
 }
 
@@ -141,10 +163,13 @@ Model uShape(std::mt19937& rng, SegmentType type, int dim, int cells) {
     if (dim == 2) {
         m.master = addCurve(m.mesh, type, cells, path, true, "strip");
     } else {
-        m.master = addPatch(m.mesh, type, cells, 3, [&](double u, double v) {
-            const Eigen::Vector2d p = path(u);
-            return Eigen::Vector3d(p.x(), p.y(), v);
-        }, false, "strip", false);
+        m.master = addPatch(
+            m.mesh, type, cells, 3,
+            [&](double u, double v) {
+                const Eigen::Vector2d p = path(u);
+                return Eigen::Vector3d(p.x(), p.y(), v);
+            },
+            false, "strip", false);
     }
     m.slave = m.master;
     return m;
@@ -228,8 +253,9 @@ TEST_P(VsReference, SameSortedPairsGapsAndStageCounts) {
     for (unsigned seed = 1; seed <= 3; ++seed) {
         for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
             for (double capture : {0.05, 0.3, 1.0}) {
-                SCOPED_TRACE("seed " + std::to_string(seed) + ", capture " + std::to_string(capture) +
-                             (mode == SearchMode::kNodeToSegment ? ", node mode" : ", segment mode"));
+                SCOPED_TRACE(
+                    "seed " + std::to_string(seed) + ", capture " + std::to_string(capture) +
+                    (mode == SearchMode::kNodeToSegment ? ", node mode" : ", segment mode"));
                 std::mt19937 rng(seed);
                 Model m = sc.make(rng);
                 jitter(m, rng, sc.jitter);
@@ -268,17 +294,45 @@ TEST_P(VsReference, SameSortedPairsGapsAndStageCounts) {
 }
 
 const Scenario kScenarios[] = {
-    {"FlatQuad4", [](std::mt19937& r) { return wavyPlanes(r, SegmentType::Quad4, SegmentType::Quad4, 12, 9, 0.0); }},
-    {"WavyQuad4OnTri3", [](std::mt19937& r) { return wavyPlanes(r, SegmentType::Quad4, SegmentType::Tri3, 10, 13, 0.05); }},
-    {"WavyTri6OnQuad8", [](std::mt19937& r) { return wavyPlanes(r, SegmentType::Tri6, SegmentType::Quad8, 6, 7, 0.05); }},
-    {"WavyQuad9OnQuad9", [](std::mt19937& r) { return wavyPlanes(r, SegmentType::Quad9, SegmentType::Quad9, 5, 6, 0.08); }},
-    {"MixedQuad4Tri3", [](std::mt19937& r) { return wavyPlanes(r, SegmentType::Quad4, SegmentType::Quad4, 9, 11, 0.04, true); }},
-    {"CylinderQuad8", [](std::mt19937& r) { return curved(r, SegmentType::Quad8, SegmentType::Quad4, 8, 10); }},
-    {"CylinderTri3", [](std::mt19937& r) { return curved(r, SegmentType::Tri3, SegmentType::Tri6, 10, 6); }},
-    {"Graded1000xQuad4", [](std::mt19937& r) { return graded(r, SegmentType::Quad4, SegmentType::Quad4); }, 1e-5},
-    {"Lines2dLine2", [](std::mt19937& r) { return lines2d(r, SegmentType::Line2, SegmentType::Line2, 30, 41, 1.0); }},
-    {"Lines2dLine3", [](std::mt19937& r) { return lines2d(r, SegmentType::Line3, SegmentType::Line3, 17, 23, 1.0); }},
-    {"Lines2dGraded1000x", [](std::mt19937& r) { return lines2d(r, SegmentType::Line2, SegmentType::Line3, 60, 30, 1000.0); }, 1e-5},
+    {"FlatQuad4",
+     [](std::mt19937& r) {
+         return wavyPlanes(r, SegmentType::Quad4, SegmentType::Quad4, 12, 9, 0.0);
+     }},
+    {"WavyQuad4OnTri3",
+     [](std::mt19937& r) {
+         return wavyPlanes(r, SegmentType::Quad4, SegmentType::Tri3, 10, 13, 0.05);
+     }},
+    {"WavyTri6OnQuad8",
+     [](std::mt19937& r) {
+         return wavyPlanes(r, SegmentType::Tri6, SegmentType::Quad8, 6, 7, 0.05);
+     }},
+    {"WavyQuad9OnQuad9",
+     [](std::mt19937& r) {
+         return wavyPlanes(r, SegmentType::Quad9, SegmentType::Quad9, 5, 6, 0.08);
+     }},
+    {"MixedQuad4Tri3",
+     [](std::mt19937& r) {
+         return wavyPlanes(r, SegmentType::Quad4, SegmentType::Quad4, 9, 11, 0.04, true);
+     }},
+    {"CylinderQuad8",
+     [](std::mt19937& r) { return curved(r, SegmentType::Quad8, SegmentType::Quad4, 8, 10); }},
+    {"CylinderTri3",
+     [](std::mt19937& r) { return curved(r, SegmentType::Tri3, SegmentType::Tri6, 10, 6); }},
+    {"Graded1000xQuad4",
+     [](std::mt19937& r) { return graded(r, SegmentType::Quad4, SegmentType::Quad4); }, 1e-5},
+    {"Lines2dLine2",
+     [](std::mt19937& r) {
+         return lines2d(r, SegmentType::Line2, SegmentType::Line2, 30, 41, 1.0);
+     }},
+    {"Lines2dLine3",
+     [](std::mt19937& r) {
+         return lines2d(r, SegmentType::Line3, SegmentType::Line3, 17, 23, 1.0);
+     }},
+    {"Lines2dGraded1000x",
+     [](std::mt19937& r) {
+         return lines2d(r, SegmentType::Line2, SegmentType::Line3, 60, 30, 1000.0);
+     },
+     1e-5},
     {"SelfContactU2d", [](std::mt19937& r) { return uShape(r, SegmentType::Line2, 2, 80); }},
     {"SelfContactU3dQuad4", [](std::mt19937& r) { return uShape(r, SegmentType::Quad4, 3, 50); }},
     {"SelfContactU3dTri6", [](std::mt19937& r) { return uShape(r, SegmentType::Tri6, 3, 24); }},
@@ -294,12 +348,15 @@ TEST(ContactSearch, ParallelBlocksManufacturedSolution) {
         SCOPED_TRACE(segmentTypeName(type));
         for (double offset : {0.01, 0.0, -0.01}) {
             Mesh mesh;
-            const Surface master = addPatch(mesh, type, 8, 8, [](double u, double v) {
-                return Eigen::Vector3d(u, v, 0.0);
-            }, false, "lower");
-            const Surface slave = addPatch(mesh, SegmentType::Quad4, 5, 5, [=](double u, double v) {
-                return Eigen::Vector3d(0.1 + 0.8 * u, 0.1 + 0.8 * v, offset);
-            }, true, "upper");
+            const Surface master = addPatch(
+                mesh, type, 8, 8, [](double u, double v) { return Eigen::Vector3d(u, v, 0.0); },
+                false, "lower");
+            const Surface slave = addPatch(
+                mesh, SegmentType::Quad4, 5, 5,
+                [=](double u, double v) {
+                    return Eigen::Vector3d(0.1 + 0.8 * u, 0.1 + 0.8 * v, offset);
+                },
+                true, "upper");
             SearchOptions o;
             o.capture = 0.05;
             o.captureRelative = false;
@@ -317,8 +374,8 @@ TEST(ContactSearch, ParallelBlocksManufacturedSolution) {
                     sum += p.shape(k, i);
                 }
                 EXPECT_NEAR(sum, 1.0, 1e-14);
-                EXPECT_TRUE(allNear(p.point.col(i) + p.gap[i] * p.normal.col(i),
-                                    x.col(p.slave[i]), 1e-14));
+                EXPECT_TRUE(
+                    allNear(p.point.col(i) + p.gap[i] * p.normal.col(i), x.col(p.slave[i]), 1e-14));
             }
         }
     }
@@ -333,14 +390,20 @@ TEST(ContactSearch, CylinderUnderPlaneMatchesAnalyticGap) {
     for (SegmentType type : {SegmentType::Quad4, SegmentType::Quad9}) {
         SCOPED_TRACE(segmentTypeName(type));
         Mesh mesh;
-        const Surface master = addPatch(mesh, type, n, 3, [=](double u, double v) {
-            const double a = (u - 0.5) * span;
-            return Eigen::Vector3d(R * std::sin(a), v, R * std::cos(a) - R);
-        }, false, "cylinder");
+        const Surface master = addPatch(
+            mesh, type, n, 3,
+            [=](double u, double v) {
+                const double a = (u - 0.5) * span;
+                return Eigen::Vector3d(R * std::sin(a), v, R * std::cos(a) - R);
+            },
+            false, "cylinder");
         const double offset = 0.02;
-        const Surface slave = addPatch(mesh, SegmentType::Quad4, 12, 2, [=](double u, double v) {
-            return Eigen::Vector3d(0.6 * u - 0.3, 0.25 + 0.5 * v, offset);
-        }, true, "plane");
+        const Surface slave = addPatch(
+            mesh, SegmentType::Quad4, 12, 2,
+            [=](double u, double v) {
+                return Eigen::Vector3d(0.6 * u - 0.3, 0.25 + 0.5 * v, offset);
+            },
+            true, "plane");
         SearchOptions o;
         o.capture = 0.1;
         o.captureRelative = false;
@@ -351,13 +414,15 @@ TEST(ContactSearch, CylinderUnderPlaneMatchesAnalyticGap) {
         const ContactPairs& p = search.pairs();
         ASSERT_EQ(p.size(), 13 * 3);
         const double h = span / n;  // angular size of a facet
-        const double chordErr = R * (1 - std::cos(h / 2)) * (type == SegmentType::Quad4 ? 1.0 : 0.01);
+        const double chordErr =
+            R * (1 - std::cos(h / 2)) * (type == SegmentType::Quad4 ? 1.0 : 0.01);
         for (Index i = 0; i < p.size(); ++i) {
             const Eigen::Vector3d s = x.col(p.slave[i]);
             const double analytic = std::hypot(s.x(), s.z() + R) - R;
             EXPECT_NEAR(p.gap[i], analytic, chordErr + 1e-12) << "node " << p.slave[i];
             const Eigen::Vector3d radial = Eigen::Vector3d(s.x(), 0, s.z() + R).normalized();
-            EXPECT_GT(p.normal.col(i).dot(radial), std::cos(h)) << "normal must point out of the master";
+            EXPECT_GT(p.normal.col(i).dot(radial), std::cos(h))
+                << "normal must point out of the master";
         }
     }
 }
@@ -369,11 +434,14 @@ TEST(ContactSearch, NodeSweptAcrossEdgesAndCornersIsAlwaysPaired) {
     for (double fold : {0.0, 0.5, -0.5}) {  // flat, convex ridge, concave valley (radians)
         SCOPED_TRACE("fold " + std::to_string(fold));
         Mesh mesh;
-        const Surface master = addPatch(mesh, SegmentType::Quad4, 4, 4, [=](double u, double v) {
-            const double x = 2 * u - 1;
-            const double z = -std::abs(x) * std::tan(fold);
-            return Eigen::Vector3d(x, 2 * v - 1, z);
-        }, false, "ridge");
+        const Surface master = addPatch(
+            mesh, SegmentType::Quad4, 4, 4,
+            [=](double u, double v) {
+                const double x = 2 * u - 1;
+                const double z = -std::abs(x) * std::tan(fold);
+                return Eigen::Vector3d(x, 2 * v - 1, z);
+            },
+            false, "ridge");
         const Index node = mesh.add(Eigen::Vector3d::Zero());
         Surface slave;
         slave.name = "probe";
@@ -430,7 +498,8 @@ TEST(ContactSearch, MovingSequenceEqualsFreshSearchEveryIncrement) {
             Eigen::Matrix3Xd x = x0;
             std::vector<Index> slaveNodeSet = m.slave.connectivity;
             std::sort(slaveNodeSet.begin(), slaveNodeSet.end());
-            slaveNodeSet.erase(std::unique(slaveNodeSet.begin(), slaveNodeSet.end()), slaveNodeSet.end());
+            slaveNodeSet.erase(std::unique(slaveNodeSet.begin(), slaveNodeSet.end()),
+                               slaveNodeSet.end());
             int reused = 0;
             int rebuilt = 0;
             Eigen::Vector3d shift = Eigen::Vector3d::Zero();
@@ -480,7 +549,8 @@ TEST(ContactSearch, NodeModeReuseWithTurningMastersEqualsFreshSearch) {
             fixedCapture.captureRelative = false;
             std::vector<Index> masterNodes = m.master.connectivity;
             std::sort(masterNodes.begin(), masterNodes.end());
-            masterNodes.erase(std::unique(masterNodes.begin(), masterNodes.end()), masterNodes.end());
+            masterNodes.erase(std::unique(masterNodes.begin(), masterNodes.end()),
+                              masterNodes.end());
             const Eigen::Vector3d axis = Eigen::Vector3d(1.0, 0.6, 0.2).normalized();
             int reused = 0;
             int rebuilt = 0;
@@ -521,7 +591,8 @@ TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
     };
     std::vector<Run> runs;
     for (SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
-        runs.push_back({wavyPlanes(rng, SegmentType::Quad4, SegmentType::Tri3, 40, 45, 0.05), mode, 0.5});
+        runs.push_back(
+            {wavyPlanes(rng, SegmentType::Quad4, SegmentType::Tri3, 40, 45, 0.05), mode, 0.5});
     }
     runs.push_back({wavyPlanes(rng, SegmentType::Quad4, SegmentType::Tri3, 70, 110, 0.05),
                     SearchMode::kNodeToSegment, 0.5});
@@ -611,9 +682,9 @@ TEST(ContactSearch, SlaveNodeListEqualsSlaveSurface) {
 
 TEST(ContactSearch, EmptySurfacesGiveNoPairs) {
     Mesh mesh;
-    const Surface master = addPatch(mesh, SegmentType::Quad4, 2, 2, [](double u, double v) {
-        return Eigen::Vector3d(u, v, 0);
-    }, false, "master");
+    const Surface master = addPatch(
+        mesh, SegmentType::Quad4, 2, 2, [](double u, double v) { return Eigen::Vector3d(u, v, 0); },
+        false, "master");
     Surface empty;
     empty.name = "empty";
     const Eigen::Matrix3Xd x = mesh.coords3();
@@ -644,12 +715,12 @@ class SetSurfacesRejects : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(SetSurfacesRejects, WithAMessageNamingSurfaceAndSegment) {
     Mesh mesh;
-    Surface master = addPatch(mesh, SegmentType::Quad4, 3, 3, [](double u, double v) {
-        return Eigen::Vector3d(u, v, 0);
-    }, false, "base");
-    Surface slave = addPatch(mesh, SegmentType::Tri3, 2, 2, [](double u, double v) {
-        return Eigen::Vector3d(u, v, 0.01);
-    }, true, "punch");
+    Surface master = addPatch(
+        mesh, SegmentType::Quad4, 3, 3, [](double u, double v) { return Eigen::Vector3d(u, v, 0); },
+        false, "base");
+    Surface slave = addPatch(
+        mesh, SegmentType::Tri3, 2, 2,
+        [](double u, double v) { return Eigen::Vector3d(u, v, 0.01); }, true, "punch");
     GetParam().mutate(mesh, master, slave);
     ContactSearch search;
     const Eigen::Matrix3Xd x = mesh.coords3();
@@ -664,28 +735,40 @@ TEST_P(SetSurfacesRejects, WithAMessageNamingSurfaceAndSegment) {
 }
 
 const BadInput kBadInputs[] = {
-    {"NodeOutOfRange", [](Mesh& mesh, Surface&, Surface& s) { s.connectivity[4] = static_cast<Index>(mesh.nodes.size()); },
+    {"NodeOutOfRange",
+     [](Mesh& mesh, Surface&, Surface& s) {
+         s.connectivity[4] = static_cast<Index>(mesh.nodes.size());
+     },
      "slave surface 'punch', segment 1 (Tri3): node index 25 out of range [0, 25)"},
     {"NegativeNode", [](Mesh&, Surface& m, Surface&) { m.connectivity[0] = -3; },
      "master surface 'base', segment 0 (Quad4): node index -3 out of range"},
-    {"NaNCoordinate", [](Mesh& mesh, Surface& m, Surface&) { mesh.nodes[m.connectivity[5]].y() = std::nan(""); },
+    {"NaNCoordinate",
+     [](Mesh& mesh, Surface& m, Surface&) { mesh.nodes[m.connectivity[5]].y() = std::nan(""); },
      "master surface 'base', segment 0 (Quad4): node 5 has a NaN or Inf coordinate"},
-    {"InfCoordinate", [](Mesh& mesh, Surface&, Surface& s) { mesh.nodes[s.connectivity[0]].z() = INFINITY; },
+    {"InfCoordinate",
+     [](Mesh& mesh, Surface&, Surface& s) { mesh.nodes[s.connectivity[0]].z() = INFINITY; },
      "slave surface 'punch', segment 0 (Tri3): node 16 has a NaN or Inf coordinate"},
     // Finite, but beyond the float range the search keeps its boxes in.
-    {"HugeCoordinate", [](Mesh& mesh, Surface& m, Surface&) { mesh.nodes[m.connectivity[5]].x() = -2e30; },
+    {"HugeCoordinate",
+     [](Mesh& mesh, Surface& m, Surface&) { mesh.nodes[m.connectivity[5]].x() = -2e30; },
      "master surface 'base', segment 0 (Quad4): node 5 has a coordinate beyond +-1e30"},
-    {"CollinearTriangle", [](Mesh& mesh, Surface&, Surface& s) {
+    {"CollinearTriangle",
+     [](Mesh& mesh, Surface&, Surface& s) {
          const Index a = mesh.add({0, 0, 1});
          const Index b = mesh.add({1, 1, 1});
          const Index c = mesh.add({2, 2, 1});
          s.addSegment(SegmentType::Tri3, {a, b, c});
-     }, "slave surface 'punch', segment 8 (Tri3): degenerate"},
+     },
+     "slave surface 'punch', segment 8 (Tri3): degenerate"},
     {"RepeatedNode", [](Mesh&, Surface& m, Surface&) { m.connectivity[6] = m.connectivity[5]; },
      "master surface 'base', segment 1 (Quad4): node 5 appears twice (collapsed segment)"},
-    {"FoldedQuad", [](Mesh&, Surface& m, Surface&) { std::swap(m.connectivity[1], m.connectivity[2]); },
+    {"FoldedQuad",
+     [](Mesh&, Surface& m, Surface&) { std::swap(m.connectivity[1], m.connectivity[2]); },
      "master surface 'base', segment 0 (Quad4): degenerate"},
-    {"LineInA3dModel", [](Mesh&, Surface& m, Surface&) { m.addSegment(SegmentType::Line2, {0, 1}); },
+    {"LineInA3dModel",
+     [](Mesh&, Surface& m, Surface&) {
+         m.addSegment(SegmentType::Line2, {0, 1});
+     },
      "master surface 'base', segment 9 (Line2): a 2D segment type with 3D coordinates"},
     {"BadOffsets", [](Mesh&, Surface& m, Surface&) { m.connectivity.pop_back(); },
      "master surface 'base': offsets do not match"},
@@ -696,12 +779,12 @@ INSTANTIATE_TEST_SUITE_P(Cases, SetSurfacesRejects, ::testing::ValuesIn(kBadInpu
 
 TEST(ContactSearch, UpdateReportsBadCoordinatesWithoutThrowing) {
     Mesh mesh;
-    const Surface master = addPatch(mesh, SegmentType::Quad4, 2, 2, [](double u, double v) {
-        return Eigen::Vector3d(u, v, 0);
-    }, false, "master");
-    const Surface slave = addPatch(mesh, SegmentType::Quad4, 2, 2, [](double u, double v) {
-        return Eigen::Vector3d(u, v, 0.01);
-    }, true, "slave");
+    const Surface master = addPatch(
+        mesh, SegmentType::Quad4, 2, 2, [](double u, double v) { return Eigen::Vector3d(u, v, 0); },
+        false, "master");
+    const Surface slave = addPatch(
+        mesh, SegmentType::Quad4, 2, 2,
+        [](double u, double v) { return Eigen::Vector3d(u, v, 0.01); }, true, "slave");
     ContactSearch search;
     Eigen::Matrix3Xd x = mesh.coords3();
     EXPECT_EQ(search.update(x).status, UpdateStatus::kNotSetUp);
@@ -737,9 +820,9 @@ TEST(ContactSearch, RejectsBadOptions) {
     o.captureRelative = false;
     ContactSearch search(o);
     Mesh mesh;
-    const Surface s = addPatch(mesh, SegmentType::Quad4, 1, 1, [](double u, double v) {
-        return Eigen::Vector3d(u, v, 0);
-    }, false, "s");
+    const Surface s = addPatch(
+        mesh, SegmentType::Quad4, 1, 1, [](double u, double v) { return Eigen::Vector3d(u, v, 0); },
+        false, "s");
     try {
         search.setSurfaces(s, s, mesh.coords3());
         FAIL() << "no exception";
@@ -822,7 +905,8 @@ TEST_P(BoxTreeVsBruteForce, ReportsExactlyTheFloatOverlapsAndEveryDoubleOverlap)
                                    (lo.col(i).array() <= qhi.col(q).array()).all();
                 if (exact) {
                     ++doubleOverlaps;
-                    ASSERT_TRUE(overlaps(fb, fq)) << "float box lost a double overlap: " << q << ", " << i;
+                    ASSERT_TRUE(overlaps(fb, fq))
+                        << "float box lost a double overlap: " << q << ", " << i;
                 }
                 if (overlaps(fb, fq)) {
                     expected.push_back(i);
@@ -894,7 +978,8 @@ TEST(BoxTree, EmptyAndRebuiltSmaller) {
     tree.build(lo, hi);
     EXPECT_EQ(tree.size(), 37);
     EXPECT_TRUE(tree.validate());
-    tree.query(floatBoxOutward(lo.col(5).data(), hi.col(5).data()), [&](Index i) { hits += i == 5; });
+    tree.query(floatBoxOutward(lo.col(5).data(), hi.col(5).data()),
+               [&](Index i) { hits += i == 5; });
     EXPECT_EQ(hits, 1);
 }
 
@@ -911,7 +996,8 @@ TEST(CandidateCode, RoundTripsEveryListAndPacksNeighbours) {
         std::vector<std::uint8_t> code;
         const Index nodes = 500;
         const Index blockSize = 1 + static_cast<Index>(rng() % 50);
-        std::vector<std::size_t> blockStart(static_cast<std::size_t>((nodes + blockSize - 1) / blockSize));
+        std::vector<std::size_t> blockStart(
+            static_cast<std::size_t>((nodes + blockSize - 1) / blockSize));
         detail::CandidateWriter writer(code, blockStart.data(), blockSize);
         Index centre = static_cast<Index>(rng() % 1000);
         for (Index k = 0; k < nodes; ++k) {
@@ -921,7 +1007,8 @@ TEST(CandidateCode, RoundTripsEveryListAndPacksNeighbours) {
             for (int i = 0; i < n; ++i) {
                 Index j = 0;
                 if (meshLike) {  // a 2 x 4 patch of a grid of 1000 columns
-                    j = centre + static_cast<Index>(rng() % 4) + 1000 * static_cast<Index>(rng() % 2);
+                    j = centre + static_cast<Index>(rng() % 4) +
+                        1000 * static_cast<Index>(rng() % 2);
                 } else {
                     const int pick = static_cast<int>(rng() % 4);
                     j = pick == 0 ? 0 : pick == 1 ? kMax : static_cast<Index>(rng() % (1U << 31));
@@ -937,7 +1024,8 @@ TEST(CandidateCode, RoundTripsEveryListAndPacksNeighbours) {
         }
         for (std::size_t b = 0; b < blockStart.size(); ++b) {
             detail::CandidateReader reader(code.data() + blockStart[b]);
-            const std::size_t end = std::min(lists.size(), (b + 1) * static_cast<std::size_t>(blockSize));
+            const std::size_t end =
+                std::min(lists.size(), (b + 1) * static_cast<std::size_t>(blockSize));
             for (std::size_t k = b * static_cast<std::size_t>(blockSize); k < end; ++k) {
                 std::vector<Index> got(static_cast<std::size_t>(reader.beginNode()));
                 for (Index& j : got) {
@@ -1010,7 +1098,8 @@ TEST(FloatBoxVerdict, SureOnlyWhereTheFloatBoxesProveIt) {
         } else {
             // Some axis within the margin and the float roundings of touching.
             const double reach = 2.0 * margin;
-            const Eigen::Array3d ends = (bLo - aHi).cwiseAbs().array().min((aLo - bHi).cwiseAbs().array());
+            const Eigen::Array3d ends =
+                (bLo - aHi).cwiseAbs().array().min((aLo - bHi).cwiseAbs().array());
             EXPECT_LT(ends.minCoeff(), reach);
             ++unsure;
         }
@@ -1112,12 +1201,12 @@ TEST(ContactSearch, MemoryPerSlaveItemIsItsFatBoxAndList) {
         o.captureRelative = false;
         const auto bytesWith = [&](int n, Index& items) {
             Mesh mesh;
-            const Surface master = addPatch(mesh, SegmentType::Quad4, 4, 4, [](double u, double v) {
-                return Eigen::Vector3d(u, v, 0.0);
-            }, false, "master");
-            const Surface slave = addPatch(mesh, SegmentType::Quad4, n, n, [](double u, double v) {
-                return Eigen::Vector3d(u, v, 0.05);
-            }, true, "slave");
+            const Surface master = addPatch(
+                mesh, SegmentType::Quad4, 4, 4,
+                [](double u, double v) { return Eigen::Vector3d(u, v, 0.0); }, false, "master");
+            const Surface slave = addPatch(
+                mesh, SegmentType::Quad4, n, n,
+                [](double u, double v) { return Eigen::Vector3d(u, v, 0.05); }, true, "slave");
             ContactSearch search(o);
             const Eigen::Matrix3Xd x = mesh.coords3();
             search.setSurfaces(master, slave, x);

@@ -2,8 +2,8 @@
 // Degenerate and hostile geometry: each case has a defined answer, a clear error naming the
 // segment, or a correct result checked against the reference.
 #include "contact/contact_search.hpp"
-
 #include "contact/reference_search.hpp"
+
 #include "eigen_checks.hpp"
 #include "surfaces.hpp"
 
@@ -30,12 +30,16 @@ struct Blocks {
 
 Blocks blocks(double h, const Eigen::Vector3d& offset = Eigen::Vector3d::Zero()) {
     Blocks b;
-    b.master = addPatch(b.mesh, SegmentType::Quad4, 2, 2, [&](double u, double v) -> Eigen::Vector3d {
-        return Eigen::Vector3d(u, v, 0.0) + offset;
-    }, false, "base");
-    b.slave = addPatch(b.mesh, SegmentType::Quad4, 3, 3, [&](double u, double v) -> Eigen::Vector3d {
-        return Eigen::Vector3d(0.1 + 0.8 * u, 0.1 + 0.8 * v, h) + offset;
-    }, true, "punch");
+    b.master = addPatch(
+        b.mesh, SegmentType::Quad4, 2, 2,
+        [&](double u, double v) -> Eigen::Vector3d { return Eigen::Vector3d(u, v, 0.0) + offset; },
+        false, "base");
+    b.slave = addPatch(
+        b.mesh, SegmentType::Quad4, 3, 3,
+        [&](double u, double v) -> Eigen::Vector3d {
+            return Eigen::Vector3d(0.1 + 0.8 * u, 0.1 + 0.8 * v, h) + offset;
+        },
+        true, "punch");
     return b;
 }
 
@@ -91,7 +95,8 @@ TEST(Degenerate, ZeroLengthLineIsRefused) {
     s.addSegment(SegmentType::Line2, {c, a});
     s.addSegment(SegmentType::Line2, {a, b});
     const std::string e = setupError(s, s, mesh.coords2(), SearchOptions{});
-    EXPECT_NE(e.find("master surface 'edge', segment 1 (Line2): degenerate"), std::string::npos) << e;
+    EXPECT_NE(e.find("master surface 'edge', segment 1 (Line2): degenerate"), std::string::npos)
+        << e;
 }
 
 TEST(Degenerate, CollapsedQuadIsRefusedNamingItsCorner) {
@@ -114,13 +119,14 @@ TEST(Degenerate, InsideOutFaceIsRefused) {
 
 TEST(Degenerate, InsideOutLineIsRefused) {
     Mesh mesh;
-    const Surface s = testing::addCurve(mesh, SegmentType::Line2, 4, [](double u) {
-        return Eigen::Vector2d(u, 0.0);
-    }, false, "curve");
+    const Surface s = testing::addCurve(
+        mesh, SegmentType::Line2, 4, [](double u) { return Eigen::Vector2d(u, 0.0); }, false,
+        "curve");
     Surface bad = s;
     std::swap(bad.connectivity[2], bad.connectivity[3]);  // segment 1 reversed
     const std::string e = setupError(bad, s, mesh.coords2(), SearchOptions{});
-    EXPECT_NE(e.find("master surface 'curve', segments 0 and 1 both end at node"), std::string::npos)
+    EXPECT_NE(e.find("master surface 'curve', segments 0 and 1 both end at node"),
+              std::string::npos)
         << e;
 }
 
@@ -148,7 +154,8 @@ TEST(Degenerate, DuplicateSegmentIsRefused) {
     const std::vector<Index> copy(n, n + 4);
     b.master.addSegment(SegmentType::Quad4, copy.data(), 4);  // segment 4 = segment 1
     const std::string e = setupError(b.master, b.slave, b.mesh.coords3(), absolute(0.05));
-    EXPECT_NE(e.find("master surface 'base', segments 1 and 4 have the same nodes"), std::string::npos)
+    EXPECT_NE(e.find("master surface 'base', segments 1 and 4 have the same nodes"),
+              std::string::npos)
         << e;
 }
 
@@ -174,18 +181,20 @@ TEST(Degenerate, ExactlyAtTheCaptureDistance) {
     const double d = 0.125;  // exact in binary, as are the heights below
     for (const double h : {d, std::nextafter(d, 1.0)}) {
         Mesh mesh;
-        const Surface master = addPatch(mesh, SegmentType::Quad4, 2, 2, [](double u, double v) {
-            return Eigen::Vector3d(u, v, 0.0);
-        }, false, "base");
-        const Surface slave = addPatch(mesh, SegmentType::Quad4, 1, 1, [&](double u, double v) {
-            return Eigen::Vector3d(0.25 + 0.5 * u, 0.25 + 0.5 * v, h);
-        }, true, "probe");
+        const Surface master = addPatch(
+            mesh, SegmentType::Quad4, 2, 2,
+            [](double u, double v) { return Eigen::Vector3d(u, v, 0.0); }, false, "base");
+        const Surface slave = addPatch(
+            mesh, SegmentType::Quad4, 1, 1,
+            [&](double u, double v) { return Eigen::Vector3d(0.25 + 0.5 * u, 0.25 + 0.5 * v, h); },
+            true, "probe");
         const Eigen::Matrix3Xd x = mesh.coords3();
         ContactSearch search(absolute(d));
         search.setSurfaces(master, slave, x);
         ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
         EXPECT_EQ(search.pairs().size(), h == d ? 4 : 0) << "height " << h;
-        EXPECT_EQ(referenceSearch(master, slave, x, absolute(d)).pairs.size(), search.pairs().size());
+        EXPECT_EQ(referenceSearch(master, slave, x, absolute(d)).pairs.size(),
+                  search.pairs().size());
     }
 }
 
@@ -193,9 +202,9 @@ TEST(Degenerate, ExactlyAtTheCaptureDistance) {
 // lowest segment index, and the gap is exactly the height.
 TEST(Degenerate, NodeOnASharedEdgeOrVertexTiesToTheLowestSegment) {
     Mesh mesh;
-    const Surface master = addPatch(mesh, SegmentType::Quad4, 2, 2, [](double u, double v) {
-        return Eigen::Vector3d(u, v, 0.0);
-    }, false, "base");
+    const Surface master = addPatch(
+        mesh, SegmentType::Quad4, 2, 2,
+        [](double u, double v) { return Eigen::Vector3d(u, v, 0.0); }, false, "base");
     const Index probe = mesh.add({0.5, 0.25, 0.0});  // on the edge x = 0.5 of segments 0 and 2
     const Index a = mesh.add({0.5, 0.25, 3.0});
     const Index b = mesh.add({0.6, 0.25, 3.0});

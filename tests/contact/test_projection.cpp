@@ -2,9 +2,9 @@
 // closestPoint(): against the brute-force oracle on random segments, named edge cases, rigid-motion
 // and scaling invariance, and curved segments whose nodes lie on a circle or a sphere.
 #include "contact/projection.hpp"
-
 #include "contact/segment.hpp"
 #include "contact/tolerances.hpp"
+
 #include "eigen_checks.hpp"
 #include "projection_oracle.hpp"
 #include "scenes.hpp"
@@ -736,10 +736,10 @@ TEST_P(ConvexityCertificate, HoldsOnlyWhereTheHessianIsPositiveDefinite) {
             double worst = std::numeric_limits<double>::infinity();
             for (int i = 0; i <= n; ++i) {
                 for (int j = 0; j <= (line ? 0 : n); ++j) {
-                    const Vector2d xi = isTriangle(type)
-                                            ? Vector2d(double(i) / n, double(j) / n)
-                                            : Vector2d(-1.0 + 2.0 * i / n,
-                                                       line ? 0.0 : -1.0 + 2.0 * j / n);
+                    const Vector2d xi =
+                        isTriangle(type)
+                            ? Vector2d(double(i) / n, double(j) / n)
+                            : Vector2d(-1.0 + 2.0 * i / n, line ? 0.0 : -1.0 + 2.0 * j / n);
                     if (inReferenceDomain(type, xi)) {
                         worst = std::min(worst, hessianMinEigenvalue(s, p, xi));
                     }
@@ -773,8 +773,8 @@ TEST_P(ConvexityCertificate, SegmentsOfASmoothSurfaceWithNearPointsAreCertified)
         cell.type = type;
         for (int i = 0; i < nodeCount(type); ++i) {
             const Vector2d q = nodeLocalCoordinates(type, i);
-            const Vector3d dir = line ? Vector3d(su * q.x(), 1.0, 0.0)
-                                      : Vector3d(su * q.x(), sv * q.y(), 1.0);
+            const Vector3d dir =
+                line ? Vector3d(su * q.x(), 1.0, 0.0) : Vector3d(su * q.x(), sv * q.y(), 1.0);
             cell.x[i] = R * dir.normalized();
         }
         const Motion m = randomMotion(type, rng, 10.0);

@@ -3,8 +3,8 @@
 // (tests/data/sat), intersection witnesses, invariance under rigid motion, swap and scaling, and
 // named edge cases run in several world frames.
 #include "contact/sat.hpp"
-
 #include "contact/tolerances.hpp"
+
 #include "eigen_checks.hpp"
 #include "sat_oracle.hpp"
 #include "scenes.hpp"

@@ -125,7 +125,8 @@ TEST_P(SegmentTypeTest, ReproducesPolynomialFields) {
 
 // Convex hull property needs the Bezier form to describe the same curve or face: evaluate the
 // Bernstein polynomial over the control points and compare with the Lagrange position.
-Eigen::Vector3d bernstein(const SegmentNodes& s, const ControlPoints& cp, const Eigen::Vector2d& xi) {
+Eigen::Vector3d bernstein(const SegmentNodes& s, const ControlPoints& cp,
+                          const Eigen::Vector2d& xi) {
     const auto b2 = [](double t) {
         return Eigen::Vector3d((1 - t) * (1 - t), 2 * t * (1 - t), t * t);
     };
@@ -138,7 +139,8 @@ Eigen::Vector3d bernstein(const SegmentNodes& s, const ControlPoints& cp, const 
         const Eigen::Vector3d w = b2(0.5 * (xi[0] + 1));
         return w[0] * cp.p[0] + w[1] * cp.p[2] + w[2] * cp.p[1];
     }
-    case SegmentType::Tri3: return (1 - xi[0] - xi[1]) * cp.p[0] + xi[0] * cp.p[1] + xi[1] * cp.p[2];
+    case SegmentType::Tri3:
+        return (1 - xi[0] - xi[1]) * cp.p[0] + xi[0] * cp.p[1] + xi[1] * cp.p[2];
     case SegmentType::Tri6: {
         const double l[3] = {1 - xi[0] - xi[1], xi[0], xi[1]};
         Eigen::Vector3d x = Eigen::Vector3d::Zero();

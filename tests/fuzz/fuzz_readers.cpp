@@ -5,13 +5,12 @@
 #include "mesh_io/error.hpp"
 #include "mesh_io/model.hpp"
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 
 namespace {
 

@@ -4,7 +4,6 @@
 // generated structured mesh; and truncated or mutated fixtures, which must give a model or a
 // ParseError, never anything else.
 #include "mesh_io/abaqus.hpp"
-
 #include "mesh_io/error.hpp"
 #include "mesh_io/model.hpp"
 
@@ -302,9 +301,8 @@ TEST(AbaqusReader, CrlfCommentsBlanksCaseAndSpaces) {
     EXPECT_EQ(m.interfaces[0].name, "stiff one");
     EXPECT_TRUE(m.interfaces[0].nodeToSurface);
     EXPECT_EQ(m.interfaces[0].source.line, 27);
-    EXPECT_EQ(
-        m.notes,
-        (std::vector<std::string>{note("formatting_crlf.inp", 4, "skipped keyword *HEADING")}));
+    EXPECT_EQ(m.notes, (std::vector<std::string>{
+                           note("formatting_crlf.inp", 4, "skipped keyword *HEADING")}));
 }
 
 TEST(AbaqusReader, KeywordLinesContinueAfterATrailingComma) {
@@ -368,25 +366,24 @@ TEST(AbaqusReader, NonContiguousUnorderedIds) {
 TEST(AbaqusReader, SparseDescendingAndHugeIds) {
     const fs::path dir = scratchDir();
     const std::string path = (dir / "sparse.inp").string();
-    writeBytes(path,
-               "*NODE\n"
-               "9000000000000000000, 0, 0, 0\n"
-               "100000000, 1, 0, 0\n"
-               "5, 0, 1, 0\n"
-               "3, 0, 0, 1\n"
-               "1, 1, 1, 1\n"
-               "*ELEMENT, TYPE=C3D4, ELSET=A\n"
-               "900, 9000000000000000000, 100000000, 5, 3\n"
-               "100, 100000000, 5, 3, 1\n"
-               "*ELEMENT, TYPE=C3D4, ELSET=B\n"
-               "7000000000, 1, 3, 5, 100000000\n"
-               "50, 9000000000000000000, 3, 5, 1\n"
-               "*NSET, NSET=N\n"
-               "1, 9000000000000000000, 5\n"
-               "*ELSET, ELSET=MIX\n"
-               "50, 900, 7000000000, 100\n"
-               "*SURFACE, NAME=S\n"
-               "MIX, S1\n");
+    writeBytes(path, "*NODE\n"
+                     "9000000000000000000, 0, 0, 0\n"
+                     "100000000, 1, 0, 0\n"
+                     "5, 0, 1, 0\n"
+                     "3, 0, 0, 1\n"
+                     "1, 1, 1, 1\n"
+                     "*ELEMENT, TYPE=C3D4, ELSET=A\n"
+                     "900, 9000000000000000000, 100000000, 5, 3\n"
+                     "100, 100000000, 5, 3, 1\n"
+                     "*ELEMENT, TYPE=C3D4, ELSET=B\n"
+                     "7000000000, 1, 3, 5, 100000000\n"
+                     "50, 9000000000000000000, 3, 5, 1\n"
+                     "*NSET, NSET=N\n"
+                     "1, 9000000000000000000, 5\n"
+                     "*ELSET, ELSET=MIX\n"
+                     "50, 900, 7000000000, 100\n"
+                     "*SURFACE, NAME=S\n"
+                     "MIX, S1\n");
     const Model m = readAbaqus(path);
     EXPECT_EQ(m.findNode(9000000000000000000L), 0);
     EXPECT_EQ(m.findNode(1), 4);
@@ -404,10 +401,22 @@ TEST(AbaqusReader, SparseDescendingAndHugeIds) {
 TEST(AbaqusReader, NumberFormsReadAsStrtodReadsThem) {
     const fs::path dir = scratchDir();
     const std::string path = (dir / "numbers.inp").string();
-    const char* const good[] = {"0.1", "+0.1", "-0.1", ".5", "-.5", "5.", "1e-400", "-1e-320",
-                                "2.2250738585072011e-308", "1.0D+02", "1d-3", "+1E+3",
-                                "0.30000000000000004", "123456789012345678901234567890",
-                                "1.7976931348623157e308", "-0"};
+    const char* const good[] = {"0.1",
+                                "+0.1",
+                                "-0.1",
+                                ".5",
+                                "-.5",
+                                "5.",
+                                "1e-400",
+                                "-1e-320",
+                                "2.2250738585072011e-308",
+                                "1.0D+02",
+                                "1d-3",
+                                "+1E+3",
+                                "0.30000000000000004",
+                                "123456789012345678901234567890",
+                                "1.7976931348623157e308",
+                                "-0"};
     for (const char* text : good) {
         writeBytes(path, std::string("*NODE\n1, ") + text + ", 0, 0\n");
         std::string c = text;
@@ -418,8 +427,8 @@ TEST(AbaqusReader, NumberFormsReadAsStrtodReadsThem) {
         EXPECT_EQ(std::memcmp(&m.coords(0, 0), &expected, sizeof(double)), 0)
             << text << ": " << m.coords(0, 0) << " vs " << expected;
     }
-    const char* const bad[] = {"+-1", "-+1", "--1", "++1", "1e", "1e+", "e5", ".", "+", "1.0.0",
-                               "1e999", "-1.8e308", "0x10", "inf", "nan", "1,5e3f"};
+    const char* const bad[] = {"+-1", "-+1",   "--1",   "++1",      "1e",   "1e+", "e5",  ".",
+                               "+",   "1.0.0", "1e999", "-1.8e308", "0x10", "inf", "nan", "1,5e3f"};
     for (const char* text : bad) {
         writeBytes(path, std::string("*NODE\n1, 0, ") + text + ", 0\n");
         try {
@@ -463,14 +472,13 @@ TEST(AbaqusReader, DuplicateNodeNamesTheLineOfTheFirstDefinition) {
 TEST(AbaqusReader, IdsOfADroppedBlockCanBeUsedAgain) {
     const fs::path dir = scratchDir();
     const std::string path = (dir / "reuse.inp").string();
-    writeBytes(path,
-               "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n4, 0, 0, 1\n"
-               "*ELEMENT, TYPE=C3D4\n1, 1, 2, 3, 4\n"
-               "*ELEMENT, TYPE=CONN3D2\n20, 1\n21, 2, 3\n"
-               "*ELEMENT, TYPE=C3D4, ELSET=LATER\n21, 4, 3, 2, 1\n20, 1, 2, 4, 3\n"
-               "*ELSET, ELSET=E\n20, 1, 21\n"
-               "*ELEMENT, TYPE=C3D4\n22, 1, 2, 3, 4\n"
-               "*SURFACE, NAME=S\n21, S2\n22, S1\n");
+    writeBytes(path, "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 0, 1, 0\n4, 0, 0, 1\n"
+                     "*ELEMENT, TYPE=C3D4\n1, 1, 2, 3, 4\n"
+                     "*ELEMENT, TYPE=CONN3D2\n20, 1\n21, 2, 3\n"
+                     "*ELEMENT, TYPE=C3D4, ELSET=LATER\n21, 4, 3, 2, 1\n20, 1, 2, 4, 3\n"
+                     "*ELSET, ELSET=E\n20, 1, 21\n"
+                     "*ELEMENT, TYPE=C3D4\n22, 1, 2, 3, 4\n"
+                     "*SURFACE, NAME=S\n21, S2\n22, S1\n");
     const Model m = readAbaqus(path);
     ASSERT_EQ(m.blocks.size(), 3U);
     EXPECT_EQ(m.blocks[1].ids, (Ids{21, 20}));

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Model surfaces become segments with outward normals and the origin of each segment.
-#include "mesh_io/contact_surface.hpp"
-
 #include "contact/segment.hpp"
+#include "mesh_io/contact_surface.hpp"
 #include "mesh_io/error.hpp"
 
 #include <gtest/gtest.h>
@@ -133,7 +132,8 @@ TEST(ContactSurface, FaceTheElementDoesNotHaveIsAnErrorAtTheSurfaceLine) {
         FAIL() << "no exception";
     } catch (const ParseError& e) {
         EXPECT_EQ(e.line(), 42);
-        EXPECT_NE(std::string(e.what()).find("element 7 of type C3D8 has no face 7"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("element 7 of type C3D8 has no face 7"),
+                  std::string::npos)
             << e.what();
     }
 }

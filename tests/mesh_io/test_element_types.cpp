@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Face tables: every face of every element family becomes a segment whose normal points out of
 // the element, with its midside nodes at the midpoints of its edges.
-#include "element_types.hpp"
-
 #include "contact/segment.hpp"
+
+#include "element_types.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,7 +23,8 @@ std::vector<Eigen::Vector3d> referenceNodes(const std::string& family, bool quad
     if (family == "hex") {
         x = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
              {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
-        edges = {{1, 2}, {2, 3}, {3, 4}, {4, 1}, {5, 6}, {6, 7}, {7, 8}, {8, 5}, {1, 5}, {2, 6}, {3, 7}, {4, 8}};
+        edges = {{1, 2}, {2, 3}, {3, 4}, {4, 1}, {5, 6}, {6, 7},
+                 {7, 8}, {8, 5}, {1, 5}, {2, 6}, {3, 7}, {4, 8}};
     } else if (family == "tet") {
         x = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
         edges = {{1, 2}, {2, 3}, {3, 1}, {1, 4}, {2, 4}, {3, 4}};
@@ -93,10 +94,10 @@ TEST_P(SolidAndPlanarFaces, OutwardNormalAndMidsidesAtEdgeMidpoints) {
 }
 
 const Case kCases[] = {
-    {"C3D4", "tet", 4},     {"C3D10", "tet", 4},    {"C3D6", "wedge", 5}, {"C3D15", "wedge", 5},
-    {"C3D8", "hex", 6},     {"C3D8R", "hex", 6},    {"C3D8I", "hex", 6},  {"C3D20", "hex", 6},
-    {"C3D20R", "hex", 6},   {"CPS3", "tri", 3},     {"CPE6", "tri", 3},   {"CAX4R", "quad", 4},
-    {"CPS8R", "quad", 4},   {"CPE8", "quad", 4},
+    {"C3D4", "tet", 4},   {"C3D10", "tet", 4}, {"C3D6", "wedge", 5}, {"C3D15", "wedge", 5},
+    {"C3D8", "hex", 6},   {"C3D8R", "hex", 6}, {"C3D8I", "hex", 6},  {"C3D20", "hex", 6},
+    {"C3D20R", "hex", 6}, {"CPS3", "tri", 3},  {"CPE6", "tri", 3},   {"CAX4R", "quad", 4},
+    {"CPS8R", "quad", 4}, {"CPE8", "quad", 4},
 };
 
 INSTANTIATE_TEST_SUITE_P(Types, SolidAndPlanarFaces, ::testing::ValuesIn(kCases),
@@ -124,7 +125,8 @@ TEST(ShellFaces, SposAlongTheElementNormalSnegOpposite) {
             }
             const Eigen::Vector3d n = contact::outwardNormal(s, contact::referenceCentre(s.type));
             EXPECT_NEAR(n.z(), f == 1 ? 1.0 : -1.0, 1e-15) << "face " << f;
-            for (int i = contact::cornerCount(s.type); i < 8 && i < contact::nodeCount(s.type); ++i) {
+            for (int i = contact::cornerCount(s.type); i < 8 && i < contact::nodeCount(s.type);
+                 ++i) {
                 const int nc = contact::cornerCount(s.type);
                 const int k = i - nc;
                 EXPECT_LT((s.x[i] - 0.5 * (s.x[k] + s.x[(k + 1) % nc])).norm(), 1e-15);

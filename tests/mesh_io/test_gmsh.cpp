@@ -2,15 +2,13 @@
 // Gmsh reader: one model in 4.1/2.2 x ASCII/binary reads to the same Model; one fixture per
 // feature; every malformed fixture fails with its line and message; truncated and mutated files
 // only ever raise ParseError.
-#include "mesh_io/gmsh.hpp"
-
-#include "element_types.hpp"
 #include "mesh_io/error.hpp"
+#include "mesh_io/gmsh.hpp"
 #include "mesh_io/model.hpp"
 
-#include <gtest/gtest.h>
+#include "element_types.hpp"
 
-#include <unistd.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -22,6 +20,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -354,8 +353,8 @@ TEST(Gmsh, CrlfLineEndingsChangeNothing) {
         crlf += c;
     }
     ASSERT_NE(crlf.size(), text.size());
-    EXPECT_TRUE(
-        sameModel(readGmsh(writeTemp("crlf.msh", crlf).path), readGmsh(fixture("model_22_ascii.msh"))));
+    EXPECT_TRUE(sameModel(readGmsh(writeTemp("crlf.msh", crlf).path),
+                          readGmsh(fixture("model_22_ascii.msh"))));
 }
 
 TEST(Gmsh, TwoDimensionalModelWithBoundaryLines) {

@@ -31,8 +31,9 @@ TEST(ReadModel, RefusesAFileLargerThanTheAvailableMemory) {
         ::unsetenv("CONTACT_MEMORY_LIMIT_BYTES");
         EXPECT_EQ(e.line(), 0);
         const std::string what = e.what();
-        EXPECT_NE(what.find("cylinder_on_block_2d.msh: the file is 0.00 GB but only 0.00 GB of memory"),
-                  std::string::npos)
+        EXPECT_NE(
+            what.find("cylinder_on_block_2d.msh: the file is 0.00 GB but only 0.00 GB of memory"),
+            std::string::npos)
             << what;
         EXPECT_NE(what.find("would run out of memory"), std::string::npos);
     }
@@ -44,7 +45,8 @@ TEST(ReadModel, UnknownExtensionIsAClearError) {
         (void)readModel("model.stl");
         FAIL() << "no exception";
     } catch (const ParseError& e) {
-        EXPECT_EQ(std::string(e.what()), "model.stl: unknown model format (expected a .inp or .msh file)");
+        EXPECT_EQ(std::string(e.what()),
+                  "model.stl: unknown model format (expected a .inp or .msh file)");
     }
 }
 
@@ -102,8 +104,8 @@ struct Checked {
         }
         for (const long id : probes) {
             if (index.find(id) != expect(id)) {
-                return ::testing::AssertionFailure() << "id " << id << ": " << index.find(id)
-                                                     << " vs " << expect(id);
+                return ::testing::AssertionFailure()
+                       << "id " << id << ": " << index.find(id) << " vs " << expect(id);
             }
         }
         std::size_t visited = 0;

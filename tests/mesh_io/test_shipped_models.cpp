@@ -100,7 +100,8 @@ TEST(ShippedModels, SphereSurfacesFaceOutward) {
             EXPECT_GT(f.normal.dot((f.point - c).normalized()), 0.7) << "sphere faces outward";
         }
         const bool o2 = std::string(file).find("o2") != std::string::npos;
-        EXPECT_EQ(sph.surface.types[0], o2 ? contact::SegmentType::Tri6 : contact::SegmentType::Tri3);
+        EXPECT_EQ(sph.surface.types[0],
+                  o2 ? contact::SegmentType::Tri6 : contact::SegmentType::Tri3);
     }
 }
 

@@ -91,8 +91,9 @@ Surface addPatch(Mesh& mesh, SegmentType type, int nx, int ny, const PatchMap& m
     return s;
 }
 
-Surface addCurve(Mesh& mesh, SegmentType type, int n, const std::function<Eigen::Vector2d(double)>& map,
-                 bool flip, const std::string& name) {
+Surface addCurve(Mesh& mesh, SegmentType type, int n,
+                 const std::function<Eigen::Vector2d(double)>& map, bool flip,
+                 const std::string& name) {
     Surface s;
     s.name = name;
     const int q = type == SegmentType::Line3 ? 2 : 1;

@@ -31,8 +31,9 @@ Surface addPatch(Mesh& mesh, SegmentType type, int nx, int ny, const PatchMap& m
 
 /// Adds a 2D curve of n Line2/Line3 segments over u in [0, 1] mapped by `map` (z ignored), ordered
 /// along increasing u: the normal is the tangent rotated clockwise (reversed when flip).
-Surface addCurve(Mesh& mesh, SegmentType type, int n, const std::function<Eigen::Vector2d(double)>& map,
-                 bool flip, const std::string& name);
+Surface addCurve(Mesh& mesh, SegmentType type, int n,
+                 const std::function<Eigen::Vector2d(double)>& map, bool flip,
+                 const std::string& name);
 
 /// Grading u -> (r^u - 1) / (r - 1): element sizes vary by about r along u (r = 1: identity).
 [[nodiscard]] double graded(double u, double r);

@@ -25,10 +25,10 @@ struct BroadPhaseStats {
 /// Indexes a set of closed AABBs and reports, for a query box, every indexed box that overlaps it.
 ///
 /// A kd-tree indexes points, not boxes. Boxes are grouped into size classes (half-diagonals
-/// within a factor of 2), with one nanoflann kd-tree over the centres of each class. For a query box
-/// with centre q and half-diagonal r_q, class c is searched with radius r_q + R_c, R_c the largest
-/// half-diagonal in the class. Why no overlap is missed: if boxes Q and B share a point z, then
-/// |q - z| <= r_q and |z - b| <= r_b <= R_c, so |q - b| <= r_q + R_c. The radius is padded for
+/// within a factor of 2), with one nanoflann kd-tree over the centres of each class. For a query
+/// box with centre q and half-diagonal r_q, class c is searched with radius r_q + R_c, R_c the
+/// largest half-diagonal in the class. Why no overlap is missed: if boxes Q and B share a point z,
+/// then |q - z| <= r_q and |z - b| <= r_b <= R_c, so |q - b| <= r_q + R_c. The radius is padded for
 /// rounding, and an exact box test in the result callback removes the extra centres. The classes
 /// keep graded meshes (sizes varying 1000x) from searching every small box with the largest radius.
 ///
@@ -118,12 +118,13 @@ struct FloatBox {
 
 /// True when two closed float boxes share a point.
 [[nodiscard]] inline bool overlaps(const FloatBox& a, const FloatBox& b) noexcept {
-    return a.lo[0] <= b.hi[0] && b.lo[0] <= a.hi[0] && a.lo[1] <= b.hi[1] &&
-           b.lo[1] <= a.hi[1] && a.lo[2] <= b.hi[2] && b.lo[2] <= a.hi[2];
+    return a.lo[0] <= b.hi[0] && b.lo[0] <= a.hi[0] && a.lo[1] <= b.hi[1] && b.lo[1] <= a.hi[1] &&
+           a.lo[2] <= b.hi[2] && b.lo[2] <= a.hi[2];
 }
 
 /// True when the double box [lo, hi] lies inside the closed float box b.
-[[nodiscard]] inline bool insideFloatBox(const double* lo, const double* hi, const FloatBox& b) noexcept {
+[[nodiscard]] inline bool insideFloatBox(const double* lo, const double* hi,
+                                         const FloatBox& b) noexcept {
     return lo[0] >= b.lo[0] && lo[1] >= b.lo[1] && lo[2] >= b.lo[2] && hi[0] <= b.hi[0] &&
            hi[1] <= b.hi[1] && hi[2] <= b.hi[2];
 }
@@ -218,8 +219,8 @@ private:
     std::int32_t buildRange(std::int32_t begin, std::int32_t end, int level);
     void sortByMorton(const std::vector<FloatBox>& boxes);
 
-    std::vector<FloatBox> boxes_;      // in tree order
-    std::vector<Index> index_;         // tree order -> input index
+    std::vector<FloatBox> boxes_;  // in tree order
+    std::vector<Index> index_;     // tree order -> input index
     std::vector<Node> nodes_;
     int depth_ = 0;
 };
@@ -276,10 +277,10 @@ public:
 private:
     // A box without its lower bound along the sweep axis (kept apart, in `key`, for the scans).
     struct Entry {
-        float hi = 0.0F;                   // upper bound along the axis
-        float lo1 = 0.0F, hi1 = 0.0F;      // the next axis
-        float lo2 = 0.0F, hi2 = 0.0F;      // the one after
-        Index id = 0;                      // index in the input set
+        float hi = 0.0F;               // upper bound along the axis
+        float lo1 = 0.0F, hi1 = 0.0F;  // the next axis
+        float lo2 = 0.0F, hi2 = 0.0F;  // the one after
+        Index id = 0;                  // index in the input set
     };
     struct Sorted {
         std::vector<float> key;  // lower bounds along the axis, ascending

@@ -24,7 +24,7 @@ enum class SearchMode : std::uint8_t {
 /// Broad-phase structure that finds the candidate pairs (both report exactly every pair of
 /// overlapping fat boxes; only speed and memory differ).
 enum class BroadPhaseKind : std::uint8_t {
-    kKdTree,   ///< nanoflann kd-trees of box centres per size class (BroadPhase): the design default
+    kKdTree,  ///< nanoflann kd-trees of box centres per size class (BroadPhase): the design default
     kBoxTree,  ///< static bounding-volume tree of float boxes rounded outward (BoxTree): faster
     /// Sort and sweep of both sets of fat boxes along their long axis (BoxSweep): the fastest for
     /// the contact curves of 2D models. A rebuild where the sweep would scan more than
@@ -47,7 +47,8 @@ struct SearchOptions {
     bool selfContact = false;
     /// Extra skin added to the boxes when the candidate list is built, as a fraction of the mean
     /// master segment size. The list is reused while every current box lies inside its box of the
-    /// last build (Verlet list): larger = fewer rebuilds, more candidates. 0 = rebuild every update.
+    /// last build (Verlet list): larger = fewer rebuilds, more candidates. 0 = rebuild every
+    /// update.
     double skinRelative = 0.1;
     /// Worker threads (OpenMP); results are bit-identical and in the same order for any count.
     int threads = 1;
@@ -57,9 +58,9 @@ struct SearchOptions {
 /// Outcome of an update.
 enum class UpdateStatus : std::uint8_t {
     kOk,
-    kNotSetUp,            ///< update() before setSurfaces()
-    kWrongNodeCount,      ///< coordinates do not have the node count given at setSurfaces
-    kNonFiniteCoordinates, ///< a node of the surfaces has a NaN or Inf coordinate
+    kNotSetUp,              ///< update() before setSurfaces()
+    kWrongNodeCount,        ///< coordinates do not have the node count given at setSurfaces
+    kNonFiniteCoordinates,  ///< a node of the surfaces has a NaN or Inf coordinate
     /// a box of a segment (or a slave node) reaches beyond tol::kMaxBoxEnd (1.6e31): the search
     /// keeps them in float; setSurfaces() takes coordinates up to tol::kMaxCoordinate (1e30)
     kCoordinatesOutOfRange
@@ -70,10 +71,10 @@ enum class UpdateStatus : std::uint8_t {
 /// Counters and timings of one update.
 struct UpdateStats {
     UpdateStatus status = UpdateStatus::kNotSetUp;
-    bool rebuilt = false;         ///< candidate list rebuilt (false: the Verlet list was reused)
+    bool rebuilt = false;  ///< candidate list rebuilt (false: the Verlet list was reused)
     /// The rebuild ran the sort and sweep (BroadPhaseKind::kSweep and not fallen back to the tree).
     bool swept = false;
-    long long listSize = 0;       ///< pairs in the candidate list (boxes grown by the skin)
+    long long listSize = 0;  ///< pairs in the candidate list (boxes grown by the skin)
     /// pairs whose buffered AABBs overlap now (node mode: the boxes rounded outward to float)
     long long candidates = 0;
     /// Candidates whose buffered OBBs overlap (SAT). Node mode: the OBB test runs lazily, for the
@@ -83,12 +84,12 @@ struct UpdateStats {
     long long satSurvivors = 0;
     /// Node mode: closest-point computations made.
     long long projections = 0;
-    Index pairs = 0;              ///< contact pairs reported
+    Index pairs = 0;  ///< contact pairs reported
     /// Worst projection status among reported pairs (kConverged < kOnBoundary < ...).
     ProjectionStatus worstProjection = ProjectionStatus::kConverged;
-    double timeBounds = 0.0;      ///< ms: boxes of all segments
-    double timeBroad = 0.0;       ///< ms: kd-tree queries (0 when the list was reused)
-    double timeNarrow = 0.0;      ///< ms: exact AABB and SAT tests (segment mode)
+    double timeBounds = 0.0;  ///< ms: boxes of all segments
+    double timeBroad = 0.0;   ///< ms: kd-tree queries (0 when the list was reused)
+    double timeNarrow = 0.0;  ///< ms: exact AABB and SAT tests (segment mode)
     /// ms: closest points, gaps, normals; node mode: with the AABB and OBB tests of each node.
     double timeProjection = 0.0;
     [[nodiscard]] double timeTotal() const noexcept {
@@ -101,16 +102,16 @@ struct UpdateStats {
 /// Node-to-segment: one pair per slave node within the capture distance, ordered by node index.
 /// Segment-to-segment: slave and master segment indices only, ordered by (slave, master).
 struct ContactPairs {
-    std::vector<Index> slave;          ///< slave node index (node mode) or slave segment index
-    std::vector<Index> master;         ///< master segment index
-    Eigen::Matrix2Xd xi;               ///< local coordinates of the closest point on the master
-    Eigen::Matrix3Xd point;            ///< closest point on the master segment
-    Eigen::Matrix3Xd normal;           ///< unit outward normal of the master at the closest point
-    Eigen::Matrix3Xd tangent1;         ///< unit tangents of the master at the closest point
+    std::vector<Index> slave;   ///< slave node index (node mode) or slave segment index
+    std::vector<Index> master;  ///< master segment index
+    Eigen::Matrix2Xd xi;        ///< local coordinates of the closest point on the master
+    Eigen::Matrix3Xd point;     ///< closest point on the master segment
+    Eigen::Matrix3Xd normal;    ///< unit outward normal of the master at the closest point
+    Eigen::Matrix3Xd tangent1;  ///< unit tangents of the master at the closest point
     Eigen::Matrix3Xd tangent2;
-    Eigen::Matrix<double, kMaxSegmentNodes, Eigen::Dynamic> shape; ///< master N_i at xi
-    std::vector<double> gap;           ///< (x_slave - point) . normal; negative = penetration
-    std::vector<double> distance;      ///< |x_slave - point|
+    Eigen::Matrix<double, kMaxSegmentNodes, Eigen::Dynamic> shape;  ///< master N_i at xi
+    std::vector<double> gap;       ///< (x_slave - point) . normal; negative = penetration
+    std::vector<double> distance;  ///< |x_slave - point|
     std::vector<ProjectionStatus> status;
     Index count = 0;
 
@@ -217,7 +218,7 @@ private:
     std::vector<float> slaveRef_;
     double slaveHalf_ = 0.0;
     double slaveReach_ = 0.0;
-    std::vector<PackedObb3> masterObb3_;  // segment mode: buffered, packed (56 bytes)
+    std::vector<PackedObb3> masterObb3_;          // segment mode: buffered, packed (56 bytes)
     std::vector<CentredObb3> masterCentredObb3_;  // node mode: about masterBox_ (32 bytes)
     std::vector<Obb2> masterObb2_;
 
@@ -230,8 +231,8 @@ private:
 
     // Bounding-volume hierarchy over the master fat boxes, queried by the slave fat boxes.
     BoxTree tree_;
-    BroadPhase kdTree_;                    // BroadPhaseKind::kKdTree
-    BoxSweep sweep_;                       // BroadPhaseKind::kSweep, held during a rebuild only
+    BroadPhase kdTree_;  // BroadPhaseKind::kKdTree
+    BoxSweep sweep_;     // BroadPhaseKind::kSweep, held during a rebuild only
     std::vector<std::vector<Index>> threadHits_;
     // Verlet candidate list, slave item -> master segments: the code of detail::CandidateReader,
     // from byte candBlock_[b] for block b of pairBlock_ items; listCount_ masters in all. The sweep

@@ -13,25 +13,25 @@ namespace contact {
 
 /// Outcome of a projection.
 enum class ProjectionStatus : std::uint8_t {
-    kConverged,      ///< closest point strictly inside the segment
-    kOnBoundary,     ///< closest point on an edge or a corner of the segment
-    kDegenerate,     ///< segment has no normal at the closest point (collapsed); normal is zero
-    kNotConverged,   ///< iteration limit hit; the best point found is returned
+    kConverged,     ///< closest point strictly inside the segment
+    kOnBoundary,    ///< closest point on an edge or a corner of the segment
+    kDegenerate,    ///< segment has no normal at the closest point (collapsed); normal is zero
+    kNotConverged,  ///< iteration limit hit; the best point found is returned
 };
 
 [[nodiscard]] const char* projectionStatusName(ProjectionStatus s) noexcept;
 
 /// Closest point of a segment to a point p, with what the solver assembles contact from.
 struct Projection {
-    Eigen::Vector2d xi = Eigen::Vector2d::Zero();       ///< local coordinates (eta = 0 for lines)
-    Eigen::Vector3d point = Eigen::Vector3d::Zero();    ///< closest point x(xi) on the segment
-    double distance = 0.0;                              ///< |p - point| (>= 0)
+    Eigen::Vector2d xi = Eigen::Vector2d::Zero();     ///< local coordinates (eta = 0 for lines)
+    Eigen::Vector3d point = Eigen::Vector3d::Zero();  ///< closest point x(xi) on the segment
+    double distance = 0.0;                            ///< |p - point| (>= 0)
     /// Signed gap (p - point) . normal. Negative = penetration (p behind the outward normal).
     double gap = 0.0;
-    Eigen::Vector3d normal = Eigen::Vector3d::Zero();   ///< unit outward normal of the segment at xi
-    Eigen::Vector3d tangent1 = Eigen::Vector3d::Zero(); ///< unit, along dx/dxi
-    Eigen::Vector3d tangent2 = Eigen::Vector3d::Zero(); ///< unit, normal x tangent1 (+z for lines)
-    std::array<double, kMaxSegmentNodes> N{};           ///< shape-function values at xi
+    Eigen::Vector3d normal = Eigen::Vector3d::Zero();  ///< unit outward normal of the segment at xi
+    Eigen::Vector3d tangent1 = Eigen::Vector3d::Zero();  ///< unit, along dx/dxi
+    Eigen::Vector3d tangent2 = Eigen::Vector3d::Zero();  ///< unit, normal x tangent1 (+z for lines)
+    std::array<double, kMaxSegmentNodes> N{};            ///< shape-function values at xi
     ProjectionStatus status = ProjectionStatus::kNotConverged;
 };
 

@@ -15,17 +15,17 @@ namespace contact {
 /// derivatives with respect to the local coordinates (xi, eta). Entries past nodeCount are zero;
 /// eta derivatives are zero for lines.
 struct ShapeFunctions {
-    std::array<double, kMaxSegmentNodes> N{};       ///< N_i
-    std::array<double, kMaxSegmentNodes> dXi{};     ///< dN_i / dxi
-    std::array<double, kMaxSegmentNodes> dEta{};    ///< dN_i / deta
-    std::array<double, kMaxSegmentNodes> dXiXi{};   ///< d2N_i / dxi2
-    std::array<double, kMaxSegmentNodes> dXiEta{};  ///< d2N_i / dxi deta
-    std::array<double, kMaxSegmentNodes> dEtaEta{}; ///< d2N_i / deta2
+    std::array<double, kMaxSegmentNodes> N{};        ///< N_i
+    std::array<double, kMaxSegmentNodes> dXi{};      ///< dN_i / dxi
+    std::array<double, kMaxSegmentNodes> dEta{};     ///< dN_i / deta
+    std::array<double, kMaxSegmentNodes> dXiXi{};    ///< d2N_i / dxi2
+    std::array<double, kMaxSegmentNodes> dXiEta{};   ///< d2N_i / dxi deta
+    std::array<double, kMaxSegmentNodes> dEtaEta{};  ///< d2N_i / deta2
 };
 
 /// Shape functions at local coordinates xi = (xi, eta); eta is ignored for lines.
-/// Lines and quads use xi, eta in [-1, 1]; triangles use area coordinates (N = 1 - xi - eta, xi, eta
-/// for the corners). Pure; evaluates outside the domain too (extrapolation).
+/// Lines and quads use xi, eta in [-1, 1]; triangles use area coordinates (N = 1 - xi - eta, xi,
+/// eta for the corners). Pure; evaluates outside the domain too (extrapolation).
 [[nodiscard]] ShapeFunctions shapeFunctions(SegmentType type, const Eigen::Vector2d& xi) noexcept;
 /// The values N alone, bit for bit those of shapeFunctions() (no derivatives computed).
 [[nodiscard]] std::array<double, kMaxSegmentNodes> shapeValues(SegmentType type,
@@ -40,10 +40,10 @@ struct SegmentFrame {
     Eigen::Vector3d dXi = Eigen::Vector3d::Zero();     ///< covariant base vector dx/dxi
     Eigen::Vector3d dEta = Eigen::Vector3d::Zero();    ///< dx/deta (zero for lines)
     Eigen::Vector3d normal = Eigen::Vector3d::Zero();  ///< unit outward normal (zero if degenerate)
-    Eigen::Vector3d tangent1 = Eigen::Vector3d::Zero(); ///< unit, along dx/dxi
-    Eigen::Vector3d tangent2 = Eigen::Vector3d::Zero(); ///< unit, normal x tangent1 (+z for lines)
-    double jacobian = 0.0;  ///< |dx/dxi| for lines, |dx/dxi x dx/deta| for faces
-    bool degenerate = true; ///< true when the jacobian is too small for a normal
+    Eigen::Vector3d tangent1 = Eigen::Vector3d::Zero();  ///< unit, along dx/dxi
+    Eigen::Vector3d tangent2 = Eigen::Vector3d::Zero();  ///< unit, normal x tangent1 (+z for lines)
+    double jacobian = 0.0;   ///< |dx/dxi| for lines, |dx/dxi x dx/deta| for faces
+    bool degenerate = true;  ///< true when the jacobian is too small for a normal
 };
 
 /// Tangent frame at xi. Faces: normal = (dx/dxi x dx/deta) / |...|. Lines (x-y plane): the unit

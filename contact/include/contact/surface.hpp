@@ -16,10 +16,10 @@ namespace contact {
 /// Coordinates are not stored: they arrive as a CoordinatesView at every update.
 /// Mixed types are allowed (Tri3 and Quad4 in one surface), but all of one dimension.
 struct Surface {
-    std::string name;                  ///< for messages and reports
-    std::vector<SegmentType> types;    ///< type of each segment
-    std::vector<Index> offsets{0};     ///< segment s has nodes connectivity[offsets[s], offsets[s+1])
-    std::vector<Index> connectivity;   ///< node indices, node order as in types.hpp
+    std::string name;                ///< for messages and reports
+    std::vector<SegmentType> types;  ///< type of each segment
+    std::vector<Index> offsets{0};   ///< segment s has nodes connectivity[offsets[s], offsets[s+1])
+    std::vector<Index> connectivity;  ///< node indices, node order as in types.hpp
 
     /// Appends one segment. Throws std::invalid_argument when the node count does not match type.
     void addSegment(SegmentType type, const Index* nodes, int count);
@@ -31,7 +31,9 @@ struct Surface {
     [[nodiscard]] Index size() const noexcept { return static_cast<Index>(types.size()); }
     [[nodiscard]] bool empty() const noexcept { return types.empty(); }
     /// Node indices of segment s.
-    [[nodiscard]] const Index* nodes(Index s) const noexcept { return connectivity.data() + offsets[s]; }
+    [[nodiscard]] const Index* nodes(Index s) const noexcept {
+        return connectivity.data() + offsets[s];
+    }
     /// Spatial dimension (2 for lines, 3 for faces) of the first segment; 0 when empty.
     [[nodiscard]] int dim() const noexcept { return empty() ? 0 : spatialDim(types[0]); }
 };

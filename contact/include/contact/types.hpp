@@ -133,14 +133,14 @@ template <int D>
 /// Oriented rectangle in 2D.
 struct Obb2 {
     Eigen::Vector2d center = Eigen::Vector2d::Zero();
-    Eigen::Matrix2d axes = Eigen::Matrix2d::Identity();  ///< columns: unit box axes
+    Eigen::Matrix2d axes = Eigen::Matrix2d::Identity();    ///< columns: unit box axes
     Eigen::Vector2d halfExtent = Eigen::Vector2d::Zero();  ///< half sizes along the axes (>= 0)
 };
 
 /// Oriented box in 3D.
 struct Obb3 {
     Eigen::Vector3d center = Eigen::Vector3d::Zero();
-    Eigen::Matrix3d axes = Eigen::Matrix3d::Identity();  ///< columns: unit box axes
+    Eigen::Matrix3d axes = Eigen::Matrix3d::Identity();    ///< columns: unit box axes
     Eigen::Vector3d halfExtent = Eigen::Vector3d::Zero();  ///< half sizes along the axes (>= 0)
 };
 

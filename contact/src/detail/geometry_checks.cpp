@@ -14,8 +14,8 @@ namespace {
 
 // A directed edge of a segment: corner a to corner b (2D: the segment's node and its role).
 struct Edge {
-    Index lo, hi;   // sorted node pair (2D: node, node)
-    bool forward;   // a < b as traversed (2D: the node is the segment's start)
+    Index lo, hi;  // sorted node pair (2D: node, node)
+    bool forward;  // a < b as traversed (2D: the node is the segment's start)
     Index segment;
 };
 
@@ -68,10 +68,10 @@ void checkConsistentOrientation(const char* fn, const char* role, const Surface&
             if (sameNodes(surface, edges[i].segment, edges[i + 1].segment)) {
                 throw std::invalid_argument(what + " have the same nodes: a duplicate segment");
             }
-            what += line ? " both " + std::string(edges[i].forward ? "start" : "end") + " at node " +
-                               std::to_string(edges[i].lo)
-                         : " share the edge between nodes " + std::to_string(edges[i].lo) + " and " +
-                               std::to_string(edges[i].hi) + " in the same direction";
+            what += line ? " both " + std::string(edges[i].forward ? "start" : "end") +
+                               " at node " + std::to_string(edges[i].lo)
+                         : " share the edge between nodes " + std::to_string(edges[i].lo) +
+                               " and " + std::to_string(edges[i].hi) + " in the same direction";
             throw std::invalid_argument(what + ": one of them is inside-out");
         }
         i = j;
@@ -103,10 +103,11 @@ void checkResolution(const char* fn, const Surface& master, const Surface& slave
 void checkInterface(const char* fn, const Surface& master, const Surface& slave, bool selfContact,
                     const CoordinatesView& x, double capture) {
     const bool same = &master == &slave || (!master.empty() && master.types == slave.types &&
-                                             master.connectivity == slave.connectivity);
+                                            master.connectivity == slave.connectivity);
     if (same && !selfContact) {
         throw std::invalid_argument(std::string(fn) + ": master and slave are the same surface '" +
-                                    master.name + "': enable SearchOptions::selfContact (otherwise "
+                                    master.name +
+                                    "': enable SearchOptions::selfContact (otherwise "
                                     "every node pairs with its own segments at gap 0)");
     }
     checkConsistentOrientation(fn, "master", master);

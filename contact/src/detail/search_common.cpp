@@ -47,11 +47,12 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
     const Index n = surface.size();
     if (surface.offsets.size() != static_cast<std::size_t>(n) + 1 || surface.offsets[0] != 0 ||
         static_cast<std::size_t>(surface.offsets[n]) != surface.connectivity.size()) {
-        fail(fn, role, surface, kNoIndex, "offsets do not match the segment count and connectivity");
+        fail(fn, role, surface, kNoIndex,
+             "offsets do not match the segment count and connectivity");
     }
     if (x.dim != 2 && x.dim != 3) {
-        fail(fn, role, surface, kNoIndex, "coordinates must be 2D or 3D, got dimension " +
-                                              std::to_string(x.dim));
+        fail(fn, role, surface, kNoIndex,
+             "coordinates must be 2D or 3D, got dimension " + std::to_string(x.dim));
     }
     for (Index s = 0; s < n; ++s) {
         const SegmentType t = surface.types[s];
@@ -115,9 +116,9 @@ double meanSegmentSize(const Surface& surface, const CoordinatesView& x) {
 double resolveCapture(const char* fn, const SearchOptions& options, double meanMasterSize) {
     const double d = options.captureRelative ? options.capture * meanMasterSize : options.capture;
     if (!std::isfinite(d) || d < 0.0 || d > tol::kMaxCoordinate) {
-        throw std::invalid_argument(std::string(fn) +
-                                    ": capture distance must be finite, >= 0 and at most 1e30, got " +
-                                    std::to_string(d));
+        throw std::invalid_argument(
+            std::string(fn) + ": capture distance must be finite, >= 0 and at most 1e30, got " +
+            std::to_string(d));
     }
     return d;
 }
@@ -226,8 +227,8 @@ CentredObb3 centredBufferedObb3(const SegmentNodes& s, double capture, double pa
     CentredObb3 p;
     if (keep != nullptr) {
         p = *keep;
-        const Obb3 b = segmentObb3dAbout(s, rotationOf(p.rotation), obbCentre(p.offset, box),
-                                         capture + pad);
+        const Obb3 b =
+            segmentObb3dAbout(s, rotationOf(p.rotation), obbCentre(p.offset, box), capture + pad);
         for (int k = 0; k < 3; ++k) {
             p.halfExtent[k] = floatUp(b.halfExtent[k]);
         }
@@ -243,7 +244,8 @@ CentredObb3 centredBufferedObb3(const SegmentNodes& s, double capture, double pa
         const double t = std::isfinite(steps) ? std::clamp(steps, -127.0, 127.0) : 0.0;
         p.offset[k] = static_cast<std::int8_t>(t + (t >= 0.0 ? 0.5 : -0.5));
     }
-    const Eigen::Vector3d shift = tight.axes.transpose() * (obbCentre(p.offset, box) - tight.center);
+    const Eigen::Vector3d shift =
+        tight.axes.transpose() * (obbCentre(p.offset, box) - tight.center);
     for (int k = 0; k < 3; ++k) {
         p.halfExtent[k] = floatUp(tight.halfExtent[k] + std::abs(shift[k]));
     }
@@ -278,7 +280,8 @@ void CandidateWriter::node(Index k, Index* first, Index* last) {
     };
     put(static_cast<std::uint32_t>(last - first));
     if (first != last) {
-        const auto diff = static_cast<std::uint32_t>(*first) - static_cast<std::uint32_t>(previous_);
+        const auto diff =
+            static_cast<std::uint32_t>(*first) - static_cast<std::uint32_t>(previous_);
         put((diff << 1) ^ (0U - (diff >> 31)));
         previous_ = *first;
         for (const Index* j = first + 1; j != last; ++j) {
@@ -299,16 +302,20 @@ std::vector<Index> sortedUnique(std::vector<Index> nodes) {
     return nodes;
 }
 
-std::vector<Index> uniqueNodes(const Surface& surface) { return sortedUnique(surface.connectivity); }
+std::vector<Index> uniqueNodes(const Surface& surface) {
+    return sortedUnique(surface.connectivity);
+}
 
 void validateNodes(const char* fn, const std::vector<Index>& nodes, const CoordinatesView& x) {
     for (Index n : nodes) {
         if (n < 0 || n >= x.numNodes) {
-            throw std::invalid_argument(std::string(fn) + ": slave node index " + std::to_string(n) +
-                                        " out of range [0, " + std::to_string(x.numNodes) + ")");
+            throw std::invalid_argument(std::string(fn) + ": slave node index " +
+                                        std::to_string(n) + " out of range [0, " +
+                                        std::to_string(x.numNodes) + ")");
         }
         if (const char* bad = badCoordinates(x, n)) {
-            throw std::invalid_argument(std::string(fn) + ": slave node " + std::to_string(n) + bad);
+            throw std::invalid_argument(std::string(fn) + ": slave node " + std::to_string(n) +
+                                        bad);
         }
     }
 }
@@ -405,7 +412,8 @@ void storeClosest(ContactPairs& pairs, Index col, Index slave, Index master,
     pairs.master[col] = master;
     pairs.xi.col(col) = c.xi;
     pairs.distance[col] = c.distance;
-    pairs.status[col] = c.converged ? ProjectionStatus::kConverged : ProjectionStatus::kNotConverged;
+    pairs.status[col] =
+        c.converged ? ProjectionStatus::kConverged : ProjectionStatus::kNotConverged;
 }
 
 ClosestXi loadClosest(const ContactPairs& pairs, Index col) noexcept {
@@ -425,8 +433,8 @@ Index compactPairBlocks(ContactPairs& pairs, const std::vector<Index>& count, In
         return Column{data, static_cast<std::size_t>(perColumn), sizeof(*data)};
     };
     const Column columns[] = {
-        column(pairs.xi.data(), 2),        column(pairs.distance.data(), 1),
-        column(pairs.slave.data(), 1),     column(pairs.master.data(), 1),
+        column(pairs.xi.data(), 2),     column(pairs.distance.data(), 1),
+        column(pairs.slave.data(), 1),  column(pairs.master.data(), 1),
         column(pairs.status.data(), 1),
     };
     const int numColumns = static_cast<int>(std::size(columns));

@@ -53,7 +53,8 @@ enum class BoxVerdict { kApart, kOverlap, kUnsure };
 [[nodiscard]] inline float boxMargin(double scale) noexcept {
     const double m = 0x1p-21 * scale + 0x1p-140;
     const auto f = static_cast<float>(m);
-    return static_cast<double>(f) >= m ? f : std::nextafter(f, std::numeric_limits<float>::infinity());
+    return static_cast<double>(f) >= m ? f
+                                       : std::nextafter(f, std::numeric_limits<float>::infinity());
 }
 
 [[nodiscard]] inline BoxVerdict floatBoxVerdict(const FloatBox& a, const FloatBox& b,
@@ -64,8 +65,9 @@ enum class BoxVerdict { kApart, kOverlap, kUnsure };
     for (int d = 0; d < 3; ++d) {
         lowest = std::min(lowest, std::min(b.hi[d] - a.lo[d], a.hi[d] - b.lo[d]));
     }
-    return lowest < 0.0F ? BoxVerdict::kApart
-                         : lowest > margin ? BoxVerdict::kOverlap : BoxVerdict::kUnsure;
+    return lowest < 0.0F     ? BoxVerdict::kApart
+           : lowest > margin ? BoxVerdict::kOverlap
+                             : BoxVerdict::kUnsure;
 }
 
 /// Buffered 2D OBB, grown by the same capture + pad as the AABB.
@@ -86,7 +88,8 @@ enum class BoxVerdict { kApart, kOverlap, kUnsure };
 
 /// The centre of a CentredObb3 built about float box b: b's centre plus offset / 127 of b's half
 /// sizes, in double. One definition for packing and unpacking.
-[[nodiscard]] inline Eigen::Vector3d obbCentre(const std::int8_t* offset, const FloatBox& b) noexcept {
+[[nodiscard]] inline Eigen::Vector3d obbCentre(const std::int8_t* offset,
+                                               const FloatBox& b) noexcept {
     Eigen::Vector3d c;
     for (int k = 0; k < 3; ++k) {
         const double lo = b.lo[k];
@@ -118,7 +121,8 @@ enum class BoxVerdict { kApart, kOverlap, kUnsure };
 class CandidateWriter {
 public:
     /// Appends to `out`; the code of block b starts at byte blockStart[b] of `out`.
-    CandidateWriter(std::vector<std::uint8_t>& out, std::size_t* blockStart, Index blockSize) noexcept
+    CandidateWriter(std::vector<std::uint8_t>& out, std::size_t* blockStart,
+                    Index blockSize) noexcept
         : out_(out), blockStart_(blockStart), blockSize_(blockSize) {}
     /// Appends node k's masters [first, last), sorted here. Nodes come in order, each block whole
     /// (from its first node on).
@@ -177,8 +181,8 @@ private:
 ///
 ///   t = a^T T (T = cB - cA), s_i = t_i clamped to [-hA_i, hA_i]: w = cA + a s lies in a exactly
 ///   d = w - cB = a s - T;  B's coordinates of d: M^T d / n, with M = n R(q) the rotation of the
-///   quaternion q = (v, w) scaled by n = |q|^2:  M^T d = (w^2 - |v|^2) d + 2 (v . d) v - 2 w (v x d)
-///   true when |(M^T d)_j| <= (hB_j - tol) n for j = 0, 1, 2
+///   quaternion q = (v, w) scaled by n = |q|^2:  M^T d = (w^2 - |v|^2) d + 2 (v . d) v - 2 w (v x
+///   d) true when |(M^T d)_j| <= (hB_j - tol) n for j = 0, 1, 2
 ///
 /// tol = kSatRoundoff (|T|_1 + sum hA + sum hB), the SAT's own bound: the rounding of d and of
 /// M^T d (a few ulps of sum hA + |T|_1) and the difference between R(q) and unpackObb's rounded
@@ -194,9 +198,10 @@ private:
     const double vv = v.squaredNorm();
     const double n = vv + w * w;
     const Eigen::Vector3d u = (w * w - vv) * d + (2.0 * v.dot(d)) * v - (2.0 * w) * v.cross(d);
-    const double tol = tol::kSatRoundoff *
-                       (T.lpNorm<1>() + a.halfExtent.sum() + static_cast<double>(b.halfExtent[0]) +
-                        static_cast<double>(b.halfExtent[1]) + static_cast<double>(b.halfExtent[2]));
+    const double tol =
+        tol::kSatRoundoff *
+        (T.lpNorm<1>() + a.halfExtent.sum() + static_cast<double>(b.halfExtent[0]) +
+         static_cast<double>(b.halfExtent[1]) + static_cast<double>(b.halfExtent[2]));
     bool inside = true;
     for (int j = 0; j < 3; ++j) {
         inside = inside && std::abs(u[j]) <= (static_cast<double>(b.halfExtent[j]) - tol) * n;

@@ -43,11 +43,11 @@ private:
 /// A model surface ready for the search.
 struct ContactSurface {
     std::string name;
-    bool nodeSurface = false;      ///< TYPE=NODE: `nodes` holds the slave nodes, no segments
-    contact::Surface surface;      ///< segments with outward node order
-    SegmentOrigins origin;         ///< one per segment
-    std::vector<Index> nodes;      ///< node surfaces only
-    int dim = 3;                   ///< 2 for line segments, 3 for faces
+    bool nodeSurface = false;        ///< TYPE=NODE: `nodes` holds the slave nodes, no segments
+    contact::Surface surface;        ///< segments with outward node order
+    SegmentOrigins origin;           ///< one per segment
+    std::vector<Index> nodes;        ///< node surfaces only
+    int dim = 3;                     ///< 2 for line segments, 3 for faces
     std::vector<std::string> notes;  ///< e.g. Gmsh faces with no adjacent element to orient by
 };
 

@@ -54,7 +54,7 @@ struct FaceRef {
 
 /// A named surface: element faces, or nodes (Abaqus *SURFACE, TYPE=NODE).
 struct SurfaceDef {
-    std::string name;      ///< as in the file (lookups ignore case for Abaqus)
+    std::string name;  ///< as in the file (lookups ignore case for Abaqus)
     bool nodeSurface = false;
     std::vector<FaceRef> faces;
     std::vector<Index> nodes;  ///< node surfaces only
@@ -76,14 +76,15 @@ struct InterfaceDef {
 /// refers to nodes by index into coords.
 struct Model {
     std::string path;
-    std::string format;  ///< "abaqus" or "gmsh"
+    std::string format;              ///< "abaqus" or "gmsh"
     std::vector<std::string> files;  ///< every file read: the model, then its includes
-    Eigen::Matrix3Xd coords;               ///< 3 x N; z = 0 for 2D models
-    std::vector<long> nodeIds;             ///< id of each node as in the file
-    IdIndex nodeIndex;                     ///< id -> index
+    Eigen::Matrix3Xd coords;         ///< 3 x N; z = 0 for 2D models
+    std::vector<long> nodeIds;       ///< id of each node as in the file
+    IdIndex nodeIndex;               ///< id -> index
     std::vector<ElementBlock> blocks;
-    std::map<std::string, std::vector<Index>> nodeSets;         ///< key: name (upper case for Abaqus)
-    std::map<std::string, std::vector<ElementRef>> elementSets; ///< key: name (upper case for Abaqus)
+    std::map<std::string, std::vector<Index>> nodeSets;  ///< key: name (upper case for Abaqus)
+    std::map<std::string, std::vector<ElementRef>>
+        elementSets;  ///< key: name (upper case for Abaqus)
     std::vector<SurfaceDef> surfaces;
     std::vector<InterfaceDef> interfaces;
     /// What the reader skipped or noticed, one line each, "<path>:<line>: <what>" (unknown

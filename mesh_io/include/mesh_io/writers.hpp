@@ -14,19 +14,19 @@ namespace mesh_io {
 
 /// One searched interface and its results, as the writers need them. Pointers are not owned.
 struct InterfaceReport {
-    int index = 1;                ///< 1-based, in file order (each *CONTACT PAIR / *TIE data line)
-    std::string kind;             ///< "contact pair", "tie" or "command line"
+    int index = 1;     ///< 1-based, in file order (each *CONTACT PAIR / *TIE data line)
+    std::string kind;  ///< "contact pair", "tie" or "command line"
     const ContactSurface* master = nullptr;
     const ContactSurface* slave = nullptr;
     contact::SearchMode mode = contact::SearchMode::kNodeToSegment;
     double captureDistance = 0.0;
     bool captureRelative = true;
-    double captureFactor = 0.5;   ///< the relative factor, when captureRelative
+    double captureFactor = 0.5;  ///< the relative factor, when captureRelative
     Index slaveNodes = 0;
     const contact::ContactPairs* pairs = nullptr;
     contact::UpdateStats stats;
-    double timeRead = 0.0;        ///< ms, reading the model (shared by all interfaces)
-    std::string pairsFile;        ///< where the pairs were written ("" if not)
+    double timeRead = 0.0;  ///< ms, reading the model (shared by all interfaces)
+    std::string pairsFile;  ///< where the pairs were written ("" if not)
     /// Segment mode: the overlap of each pair with one (nullptr in node mode).
     const std::vector<PairOverlap>* overlaps = nullptr;
 };
@@ -41,8 +41,8 @@ struct GapSummary {
 
 /// What a writer may do with an existing file at its path.
 struct WriteOptions {
-    bool overwrite = false;            ///< replace an existing output file (never an input)
-    std::vector<std::string> inputs;   ///< files that must never be written
+    bool overwrite = false;           ///< replace an existing output file (never an input)
+    std::vector<std::string> inputs;  ///< files that must never be written
 };
 
 /// Pairs as CSV. Node mode: `interface,slave_node,master_element,master_face,xi,eta,gap,nx,ny,nz`
