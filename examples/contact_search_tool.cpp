@@ -258,15 +258,25 @@ struct VerifyResult {
     std::vector<std::string> examples;
 };
 
+// The pairs of either mode: slave and master columns, and the node pairs' gaps (node mode).
+struct PairList {
+    contact::ConstSpan<Index> slave;
+    contact::ConstSpan<Index> master;
+    const contact::NodePairs* node = nullptr;
+    [[nodiscard]] Index size() const noexcept { return slave.size(); }
+};
+PairList pairList(const contact::NodePairs& p) { return {p.slave(), p.master(), &p}; }
+PairList pairList(const contact::SegmentPairs& p) { return {p.slave(), p.master(), nullptr}; }
+
 // Compares pair lists ordered by slave: missed = in the reference only, extra = in the search only.
-VerifyResult compare(const contact::ContactPairs& fast, const contact::ContactPairs& ref,
-                     const mesh_io::Model& model, const ContactSurface& master, bool nodeMode) {
+VerifyResult compare(const PairList& fast, const PairList& ref, const mesh_io::Model& model,
+                     const ContactSurface& master, bool nodeMode) {
     VerifyResult v;
     std::map<std::pair<Index, Index>, Index> refIndex;
     for (Index i = 0; i < ref.size(); ++i) {
         refIndex[{ref.slave[i], ref.master[i]}] = i;
     }
-    const auto describe = [&](const contact::ContactPairs& p, Index i, const char* what) {
+    const auto describe = [&](const PairList& p, Index i, const char* what) {
         const mesh_io::SegmentOrigin m = master.origin[p.master[i]];
         std::string s = std::string(what) + ": slave " + (nodeMode ? "node " : "segment ") +
                         std::to_string(nodeMode ? model.nodeIds[p.slave[i]] : p.slave[i]) +
@@ -274,7 +284,7 @@ VerifyResult compare(const contact::ContactPairs& fast, const contact::ContactPa
                         std::to_string(m.face);
         if (nodeMode) {
             char buf[48];
-            std::snprintf(buf, sizeof buf, ", gap %.6g", p.gap[i]);
+            std::snprintf(buf, sizeof buf, ", gap %.6g", p.node->gap()[i]);
             s += buf;
         }
         return s;
@@ -289,7 +299,8 @@ VerifyResult compare(const contact::ContactPairs& fast, const contact::ContactPa
             continue;
         }
         if (nodeMode) {
-            v.maxGapDiff = std::max(v.maxGapDiff, std::abs(fast.gap[i] - ref.gap[it->second]));
+            v.maxGapDiff =
+                std::max(v.maxGapDiff, std::abs(fast.node->gap()[i] - ref.node->gap()[it->second]));
         }
         refIndex.erase(it);
     }
@@ -424,15 +435,20 @@ int run(const Args& args) {
         r.captureRelative = args.captureRelative;
         r.captureFactor = args.capture;
         r.slaveNodes = static_cast<Index>(search->slaveNodes().size());
-        r.pairs = &search->pairs();
+        const bool nodeMode = itf.mode == SearchMode::kNodeToSegment;
+        if (nodeMode) {
+            r.nodePairs = &search->nodePairs();
+        } else {
+            r.segmentPairs = &search->segmentPairs();
+        }
+        const PairList found = nodeMode ? pairList(*r.nodePairs) : pairList(*r.segmentPairs);
         r.stats = st;
         r.timeRead = timeRead;
         r.pairsFile = args.pairs;
-        const bool nodeMode = itf.mode == SearchMode::kNodeToSegment;
         if (!nodeMode) {
             progress.stage("interface " + std::to_string(itf.index) + ": overlaps");
             overlaps.push_back(std::make_unique<std::vector<mesh_io::PairOverlap>>(
-                mesh_io::computeOverlaps(*master, *slave, search->pairs(), x, r.captureDistance)));
+                mesh_io::computeOverlaps(*master, *slave, *r.segmentPairs, x, r.captureDistance)));
             r.overlaps = overlaps.back().get();
         }
 
@@ -443,12 +459,14 @@ int run(const Args& args) {
                 slave->nodeSurface
                     ? contact::referenceSearch(master->surface, slave->nodes, x, opt)
                     : contact::referenceSearch(master->surface, slave->surface, x, opt);
-            v = compare(search->pairs(), ref.pairs, model, *master, nodeMode);
+            v = compare(found, nodeMode ? pairList(ref.nodePairs) : pairList(ref.segmentPairs),
+                        model, *master, nodeMode);
             verifyFailed = verifyFailed || v.missed > 0 || v.extra > 0 || v.maxGapDiff > 0.0;
         }
         progress.done();
         if (!args.quiet) {
-            const mesh_io::GapSummary g = mesh_io::summarizeGaps(search->pairs());
+            const mesh_io::GapSummary g =
+                mesh_io::summarizeGaps(nodeMode ? *r.nodePairs : contact::NodePairs{});
             std::printf("\ninterface %d (%s): slave '%s' -> master '%s', %s\n", itf.index,
                         itf.kind.c_str(), slave->name.c_str(), master->name.c_str(),
                         nodeMode ? "node-to-segment" : "segment-to-segment");
@@ -471,8 +489,8 @@ int run(const Args& args) {
             }
             std::printf(
                 "  candidates (buffered AABB overlaps): %lld, SAT survivors: %lld, pairs: %d\n",
-                st.candidates, st.satSurvivors, static_cast<int>(search->pairs().size()));
-            if (nodeMode && search->pairs().size() > 0) {
+                st.candidates, st.satSurvivors, static_cast<int>(found.size()));
+            if (nodeMode && found.size() > 0) {
                 std::printf("  gap: min %.6g, max %.6g; penetrating nodes: %d\n", g.minGap,
                             g.maxGap, static_cast<int>(g.penetrating));
             }

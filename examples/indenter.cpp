@@ -174,12 +174,12 @@ int main(int argc, char** argv) {
                          contact::updateStatusName(st.status));
             return 1;
         }
-        const contact::ContactPairs& p = search.pairs();
+        const contact::NodePairs& p = search.nodePairs();
         int penetrating = 0;
-        minGap = p.size() > 0 ? p.gap[0] : 0.0;
-        for (Index i = 0; i < p.size(); ++i) {
-            minGap = std::min(minGap, p.gap[i]);
-            penetrating += p.gap[i] < 0 ? 1 : 0;
+        minGap = p.size() > 0 ? p.gap()[0] : 0.0;
+        for (const double g : p.gap()) {
+            minGap = std::min(minGap, g);
+            penetrating += g < 0 ? 1 : 0;
         }
         std::printf("%4d  %6.3f  %6d  %11d  %9.5f  %7s  %10lld  %9.3f\n", inc, inc * step,
                     static_cast<int>(p.size()), penetrating, minGap, st.rebuilt ? "yes" : "no",
@@ -188,23 +188,24 @@ int main(int argc, char** argv) {
             // The last increment against the exhaustive reference, before the response moves nodes.
             const contact::ReferenceResult ref =
                 contact::referenceSearch(m.indenter, m.block, coords(), options);
-            same = ref.pairs.size() == p.size();
+            const contact::NodePairs& r = ref.nodePairs;
+            same = r.size() == p.size();
             for (Index i = 0; same && i < p.size(); ++i) {
-                same = ref.pairs.slave[i] == p.slave[i] && ref.pairs.master[i] == p.master[i] &&
-                       ref.pairs.gap[i] == p.gap[i];
+                same = r.slave()[i] == p.slave()[i] && r.master()[i] == p.master()[i] &&
+                       r.gap()[i] == p.gap()[i];
             }
             std::printf("\nexhaustive reference on the last increment: %s (%d pairs)\n",
-                        same ? "identical" : "DIFFERENT", static_cast<int>(ref.pairs.size()));
+                        same ? "identical" : "DIFFERENT", static_cast<int>(ref.nodePairs.size()));
             break;
         }
         // Penalty response: each penetrating block node moves back 90% of its penetration.
         for (Index i = 0; i < p.size(); ++i) {
-            if (p.gap[i] < 0) {
-                x3.col(p.slave[i]) -= 0.9 * p.gap[i] * p.normal.col(i);
+            if (p.gap()[i] < 0) {
+                x3.col(p.slave()[i]) -= 0.9 * p.gap()[i] * p.normal().col(i);
             }
         }
     }
-    const bool ok = same && search.pairs().size() > 0 && minGap < 0.0;
+    const bool ok = same && search.nodePairs().size() > 0 && minGap < 0.0;
     std::printf("report: %s\n", ok ? "OK" : "UNEXPECTED RESULT");
     return ok ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include "contact/segment.hpp"
 
 #include "detail/geometry_checks.hpp"
+#include "detail/pair_store.hpp"
 #include "detail/search_common.hpp"
 
 #ifdef _OPENMP
@@ -55,6 +56,7 @@ const char* updateStatusName(UpdateStatus s) noexcept {
     case UpdateStatus::kOk: return "ok";
     case UpdateStatus::kNotSetUp: return "not set up";
     case UpdateStatus::kWrongNodeCount: return "wrong node count";
+    case UpdateStatus::kBadCoordinateView: return "bad coordinate view";
     case UpdateStatus::kNonFiniteCoordinates: return "non-finite coordinates";
     case UpdateStatus::kCoordinatesOutOfRange: return "coordinates out of range";
     }
@@ -71,20 +73,39 @@ ContactSearch::ContactSearch(const SearchOptions& options) : options_(options) {
     }
 }
 
-void ContactSearch::setSurfaces(const Surface& master, const Surface& slave,
-                                const CoordinatesView& x) {
+void ContactSearch::setSurfaces(Surface master, Surface slave, const CoordinatesView& x) {
     setup("contact::ContactSearch::setSurfaces()", master, slave, nullptr, x);
 }
 
-void ContactSearch::setSurfaces(const Surface& master, const std::vector<Index>& slaveNodes,
+void ContactSearch::setSurfaces(Surface master, std::vector<Index> slaveNodes,
                                 const CoordinatesView& x) {
-    noSlaveSegments_ = Surface{};
-    noSlaveSegments_.name = "slave nodes";
-    setup("contact::ContactSearch::setSurfaces()", master, noSlaveSegments_, &slaveNodes, x);
+    Surface noSegments;
+    noSegments.name = "slave nodes";
+    setup("contact::ContactSearch::setSurfaces()", master, noSegments, &slaveNodes, x);
 }
 
-void ContactSearch::setup(const char* kFn, const Surface& master, const Surface& slave,
+const NodePairs& ContactSearch::nodePairs() const {
+    if (options_.mode != SearchMode::kNodeToSegment) {
+        throw std::logic_error("contact::ContactSearch::nodePairs(): the search runs in "
+                               "segment-to-segment mode; its pairs are segmentPairs()");
+    }
+    return nodePairs_;
+}
+
+const SegmentPairs& ContactSearch::segmentPairs() const {
+    if (options_.mode != SearchMode::kSegmentToSegment) {
+        throw std::logic_error("contact::ContactSearch::segmentPairs(): the search runs in "
+                               "node-to-segment mode; its pairs are nodePairs()");
+    }
+    return segmentPairs_;
+}
+
+// master and slave are the caller's copies, moved in once every check has passed.
+void ContactSearch::setup(const char* kFn, Surface& master, Surface& slave,
                           const std::vector<Index>* nodeList, const CoordinatesView& x) {
+    if (const char* bad = x.problem()) {
+        throw std::invalid_argument(std::string(kFn) + ": coordinates: " + bad);
+    }
     detail::validateSurface(kFn, "master", master, x);
     detail::validateSurface(kFn, "slave", slave, x);
     if (nodeList != nullptr) {
@@ -102,10 +123,10 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
                                                        "segment size) must be at most 1e30");
     }
     detail::checkInterface(kFn, master, slave, options_.selfContact, x, capture);
-    master_ = &master;
-    slave_ = &slave;
-    sameSurface_ = (&master == &slave) ||
-                   (master.types == slave.types && master.connectivity == slave.connectivity);
+    sameSurface_ = nodeList == nullptr && detail::sameSurface(master, slave);
+    master_ = std::move(master);
+    slave_ = sameSurface_ ? Surface{} : std::move(slave);
+    setUp_ = true;
     dim_ = x.dim;
     numNodes_ = x.numNodes;
     meanMasterSize_ = meanMasterSize;
@@ -116,10 +137,10 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
     slaveNodes_ = !nodeMode             ? std::vector<Index>{}
                   : nodeList != nullptr ? detail::sortedUnique(*nodeList)
-                                        : detail::uniqueNodes(slave);
-    numSlaveItems_ = nodeMode ? static_cast<Index>(slaveNodes_.size()) : slave.size();
+                                        : detail::uniqueNodes(this->slave());
+    numSlaveItems_ = nodeMode ? static_cast<Index>(slaveNodes_.size()) : this->slave().size();
 
-    const Index m = master.size();
+    const Index m = master_.size();
     const Index s = numSlaveItems_;
     // The master boxes are kept as floats rounded outward (half the memory; segment mode decides
     // the rare pair they cannot tell from the coordinates). The slave boxes are not kept: the
@@ -151,7 +172,7 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
     if (options_.selfContact && nodeMode) {
         std::vector<Index> offsets;
         std::vector<Index> nodes;
-        detail::exclusionSets(slave, slaveNodes_, numNodes_, true, offsets, nodes);
+        detail::exclusionSets(this->slave(), slaveNodes_, numNodes_, true, offsets, nodes);
         exclBlock_.assign(blocks + 1, 0);
         detail::CandidateWriter writer(exclCode_, exclBlock_.data(), pairBlock_);
         for (Index k = 0; k < s; ++k) {
@@ -160,7 +181,8 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
         exclBlock_.back() = exclCode_.size();
         exclCode_.shrink_to_fit();
     }
-    detail::reservePairs(pairs_, nodeMode ? s : 0);
+    detail::PairStore::reserve(nodePairs_, nodeMode ? s : 0);
+    detail::PairStore::setCount(segmentPairs_, 0);
 }
 
 // Boxes of every master segment at the current coordinates: AABB and OBB buffered by capture +
@@ -172,8 +194,8 @@ void ContactSearch::setup(const char* kFn, const Surface& master, const Surface&
 void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, BoxPass& pass) {
     const auto t0 = Clock::now();
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
-    const Surface& master = *master_;
-    const Surface& slave = *slave_;
+    const Surface& master = master_;
+    const Surface& slave = this->slave();
     const Index m = master.size();
     const Index s = numSlaveItems_;
     const double capture = capture_;
@@ -277,7 +299,7 @@ void ContactSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
 bool ContactSearch::rebuildCandidates(const CoordinatesView& x, const BoxPass& pass) {
     const double h = 0.5 * skin_;
     const bool nodeMode = options_.mode == SearchMode::kNodeToSegment;
-    const Surface& master = *master_;
+    const Surface& master = master_;
     const Index m = master.size();
     const Index s = numSlaveItems_;
     masterFat_.resize(static_cast<std::size_t>(m));
@@ -288,7 +310,7 @@ bool ContactSearch::rebuildCandidates(const CoordinatesView& x, const BoxPass& p
     // every box lies inside its fat box (computeBoxes checks it), so this bounds the ends of the
     // float boxes (boxScale_, for detail::boxMargin).
     boxScale_ = (pass.boxEnd + h) * (1.0 + 0x1p-20);
-    const Surface& slave = *slave_;
+    const Surface& slave = this->slave();
     const double capture = capture_;
     // Segment mode: the slave fat boxes, unless computeBoxes made them (or they are the master's).
     const Index slaveLoop = nodeMode ? s : pass.slaveFatMade || sameSurface_ ? 0 : s;
@@ -385,8 +407,8 @@ public:
             return set_;
         }
         if (cs.options_.mode == SearchMode::kSegmentToSegment) {
-            const Index* n = cs.slave_->nodes(k);
-            set_.assign(n, n + nodeCount(cs.slave_->types[k]));
+            const Index* n = cs.slave().nodes(k);
+            set_.assign(n, n + nodeCount(cs.slave().types[k]));
             std::sort(set_.begin(), set_.end());
             return set_;
         }
@@ -416,7 +438,7 @@ bool ContactSearch::allowed(Index k, Index j, const std::vector<Index>& excluded
     if (sameSurface_ && options_.mode == SearchMode::kSegmentToSegment && k >= j) {
         return false;
     }
-    return !detail::sharesNode(*master_, j, excluded.data(), excluded.data() + excluded.size());
+    return !detail::sharesNode(master_, j, excluded.data(), excluded.data() + excluded.size());
 }
 
 // The candidate list from a tree over the master fat boxes (kd-tree or BoxTree), queried by every
@@ -614,8 +636,8 @@ void ContactSearch::sweepCandidates() {
 // them before rounding them to float, overlap. For the rare pair whose float boxes cannot tell.
 bool ContactSearch::exactBoxesOverlap(Index k, Index j, const CoordinatesView& x) const noexcept {
     double pad = 0.0;
-    const Aabb3 a = detail::bufferedAabb(gatherSegment(*slave_, k, x), capture_, pad);
-    const Aabb3 b = detail::bufferedAabb(gatherSegment(*master_, j, x), capture_, pad);
+    const Aabb3 a = detail::bufferedAabb(gatherSegment(slave(), k, x), capture_, pad);
+    const Aabb3 b = detail::bufferedAabb(gatherSegment(master_, j, x), capture_, pad);
     return !(a.lo.array() > b.hi.array()).any() && !(b.lo.array() > a.hi.array()).any();
 }
 
@@ -659,7 +681,7 @@ void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
                     slaveObb2 = masterObb2_[k];
                 }
             } else {
-                const SegmentNodes seg = gatherSegment(*slave_, k, x);
+                const SegmentNodes seg = gatherSegment(slave(), k, x);
                 double pad = 0.0;
                 const Aabb3 box = detail::bufferedAabb(seg, capture_, pad);
                 slaveBox = floatBoxOutward(box.lo.data(), box.hi.data());
@@ -718,7 +740,7 @@ void ContactSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
 // node whatever the thread count and the large columns are written once.
 void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
     const auto t0 = Clock::now();
-    const Surface& master = *master_;
+    const Surface& master = master_;
     const double capture = capture_;
     long long candidates = 0;
     long long survivors = 0;
@@ -788,10 +810,11 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
                     continue;
                 }
                 if (inOrder) {
-                    detail::storePair(pairs_, col++, slaveNodes_[k], bestJ,
-                                      projectionAt(gatherSegment(master, bestJ, x), p, best));
+                    detail::PairStore::store(
+                        nodePairs_, col++, slaveNodes_[k], bestJ,
+                        projectionAt(gatherSegment(master, bestJ, x), p, best));
                 } else {
-                    detail::storeClosest(pairs_, col++, slaveNodes_[k], bestJ, best);
+                    detail::PairStore::storeClosest(nodePairs_, col++, slaveNodes_[k], bestJ, best);
                 }
             }
             if (inOrder) {
@@ -802,25 +825,25 @@ void ContactSearch::projectNodes(const CoordinatesView& x, UpdateStats& stats) {
         }
         threadOrder_[threadIndex()].swap(order);
     }
-    const Index count =
-        inOrder ? next
-                : detail::compactPairBlocks(pairs_, blockPairs_, pairBlock_, options_.threads);
+    const Index count = inOrder ? next
+                                : detail::PairStore::compactBlocks(nodePairs_, blockPairs_,
+                                                                   pairBlock_, options_.threads);
     if (!inOrder) {
         // The closed-up closest points get their frames in place, each column by one thread.
 #pragma omp parallel for num_threads(options_.threads) schedule(static)
         for (Index i = 0; i < count; ++i) {
-            const ClosestXi c = detail::loadClosest(pairs_, i);
-            const Index j = pairs_.master[i];
-            detail::storePair(
-                pairs_, i, pairs_.slave[i], j,
-                projectionAt(gatherSegment(master, j, x), x.node(pairs_.slave[i]), c));
+            const ClosestXi c = detail::PairStore::loadClosest(nodePairs_, i);
+            const Index j = detail::PairStore::masterAt(nodePairs_, i);
+            const Index k = detail::PairStore::slaveAt(nodePairs_, i);
+            detail::PairStore::store(nodePairs_, i, k, j,
+                                     projectionAt(gatherSegment(master, j, x), x.node(k), c));
         }
     }
     ProjectionStatus worst = ProjectionStatus::kConverged;
     for (Index i = 0; i < count; ++i) {
-        worst = std::max(worst, pairs_.status[i]);
+        worst = std::max(worst, detail::PairStore::statusAt(nodePairs_, i));
     }
-    pairs_.count = count;
+    detail::PairStore::setCount(nodePairs_, count);
     stats.candidates = candidates;
     stats.satSurvivors = survivors;
     stats.projections = projections;
@@ -839,11 +862,7 @@ void ContactSearch::collectSegmentPairs(UpdateStats& stats) {
         b = count;
         count += n;
     }
-    if (static_cast<std::size_t>(count) > pairs_.slave.size()) {
-        const std::size_t grown = std::max<std::size_t>(count, 2 * pairs_.slave.size());
-        pairs_.slave.resize(grown);
-        pairs_.master.resize(grown);
-    }
+    detail::PairStore::reserve(segmentPairs_, count);
     const auto blocks = static_cast<Index>(blockPairs_.size());
 #pragma omp parallel for num_threads(options_.threads) schedule(dynamic, 1)
     for (Index block = 0; block < blocks; ++block) {
@@ -855,32 +874,33 @@ void ContactSearch::collectSegmentPairs(UpdateStats& stats) {
             for (Index n = list.beginNode(); n > 0; --n, ++c) {
                 const Index j = list.next();
                 if ((survivor_[c / 8] >> (c % 8) & 1U) != 0) {
-                    pairs_.slave[col] = k;
-                    pairs_.master[col] = j;
-                    ++col;
+                    detail::PairStore::set(segmentPairs_, col++, k, j);
                 }
             }
         }
     }
-    pairs_.count = count;
+    detail::PairStore::setCount(segmentPairs_, count);
     stats.pairs = count;
     stats.timeProjection = msSince(t0);
 }
 
 UpdateStats ContactSearch::update(const CoordinatesView& x) {
     UpdateStats stats;
-    if (master_ == nullptr) {
+    if (!setUp_) {
         return stats;  // kNotSetUp
     }
-    if (x.numNodes != numNodes_ || x.dim != dim_ || x.data == nullptr) {
+    if (x.problem() != nullptr) {
+        stats.status = UpdateStatus::kBadCoordinateView;
+        return stats;
+    }
+    if (x.numNodes != numNodes_ || x.dim != dim_) {
         stats.status = UpdateStatus::kWrongNodeCount;
         return stats;
     }
     stats.status = UpdateStatus::kOk;
     BoxPass pass;
     computeBoxes(x, stats, pass);
-    if (stats.status != UpdateStatus::kOk) {
-        pairs_.count = 0;
+    if (stats.status != UpdateStatus::kOk) {  // the pairs stay those of the last good update
         haveList_ = false;
         return stats;
     }

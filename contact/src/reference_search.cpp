@@ -6,6 +6,7 @@
 #include "contact/sat.hpp"
 
 #include "detail/geometry_checks.hpp"
+#include "detail/pair_store.hpp"
 #include "detail/search_common.hpp"
 
 #include <stdexcept>
@@ -23,6 +24,9 @@ ReferenceResult search(const Surface& master, const Surface& slave,
                        const std::vector<Index>* nodeList, const CoordinatesView& x,
                        const SearchOptions& options) {
     constexpr const char* kFn = "contact::referenceSearch()";
+    if (const char* bad = x.problem()) {
+        throw std::invalid_argument(std::string(kFn) + ": coordinates: " + bad);
+    }
     detail::validateSurface(kFn, "master", master, x);
     detail::validateSurface(kFn, "slave", slave, x);
     if (nodeList != nullptr) {
@@ -37,8 +41,7 @@ ReferenceResult search(const Surface& master, const Surface& slave,
     detail::checkInterface(kFn, master, slave, options.selfContact, x, r.captureDistance);
     const double d = r.captureDistance;
     const bool nodeMode = options.mode == SearchMode::kNodeToSegment;
-    const bool same = (&master == &slave) ||
-                      (master.types == slave.types && master.connectivity == slave.connectivity);
+    const bool same = nodeList == nullptr && detail::sameSurface(master, slave);
     const std::vector<Index> slaveNodes = !nodeMode             ? std::vector<Index>{}
                                           : nodeList != nullptr ? detail::sortedUnique(*nodeList)
                                                                 : detail::uniqueNodes(slave);
@@ -73,7 +76,8 @@ ReferenceResult search(const Surface& master, const Surface& slave,
     }
 
     if (nodeMode) {
-        detail::reservePairs(r.pairs, static_cast<Index>(slaveNodes.size()));
+        detail::PairStore::reserve(r.nodePairs, static_cast<Index>(slaveNodes.size()));
+        Index count = 0;
         for (Index k = 0; k < static_cast<Index>(slaveNodes.size()); ++k) {
             const Eigen::Vector3d p = x.node(slaveNodes[k]);
             Projection best;
@@ -97,9 +101,10 @@ ReferenceResult search(const Surface& master, const Surface& slave,
                 }
             }
             if (bestJ != kNoIndex && best.distance <= d) {
-                detail::storePair(r.pairs, r.pairs.count++, slaveNodes[k], bestJ, best);
+                detail::PairStore::store(r.nodePairs, count++, slaveNodes[k], bestJ, best);
             }
         }
+        detail::PairStore::setCount(r.nodePairs, count);
         return r;
     }
 
@@ -122,9 +127,7 @@ ReferenceResult search(const Surface& master, const Surface& slave,
                 continue;
             }
             ++r.satSurvivors;
-            r.pairs.slave.push_back(k);
-            r.pairs.master.push_back(j);
-            ++r.pairs.count;
+            detail::PairStore::append(r.segmentPairs, k, j);
         }
     }
     return r;

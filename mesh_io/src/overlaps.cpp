@@ -6,15 +6,16 @@
 namespace mesh_io {
 
 std::vector<PairOverlap> computeOverlaps(const ContactSurface& master, const ContactSurface& slave,
-                                         const contact::ContactPairs& pairs,
+                                         const contact::SegmentPairs& pairs,
                                          const contact::CoordinatesView& x, double capture) {
     std::vector<PairOverlap> out;
     for (Index i = 0; i < pairs.size(); ++i) {
-        const contact::SegmentNodes s = contact::gatherSegment(slave.surface, pairs.slave[i], x);
-        const contact::SegmentNodes m = contact::gatherSegment(master.surface, pairs.master[i], x);
+        const contact::SegmentNodes s = contact::gatherSegment(slave.surface, pairs.slave()[i], x);
+        const contact::SegmentNodes m =
+            contact::gatherSegment(master.surface, pairs.master()[i], x);
         PairOverlap o;
-        o.slave = pairs.slave[i];
-        o.master = pairs.master[i];
+        o.slave = pairs.slave()[i];
+        o.master = pairs.master()[i];
         if (x.dim == 2) {
             const contact::SegmentClip2d c = contact::clipSegments2d(s, m, capture);
             if (c.status != contact::ClipStatus::kOverlap) {

@@ -127,16 +127,29 @@ int vtkCellType(contact::SegmentType t) {
     return 0;
 }
 
+// The slave and master columns of a report's pairs, in either mode.
+struct PairIds {
+    contact::ConstSpan<Index> slave;
+    contact::ConstSpan<Index> master;
+    [[nodiscard]] Index size() const noexcept { return slave.size(); }
+};
+PairIds pairIds(const InterfaceReport& r) {
+    if (r.nodePairs != nullptr) {
+        return {r.nodePairs->slave(), r.nodePairs->master()};
+    }
+    if (r.segmentPairs != nullptr) {
+        return {r.segmentPairs->slave(), r.segmentPairs->master()};
+    }
+    return {};
+}
+
 }  // namespace
 
-GapSummary summarizeGaps(const contact::ContactPairs& pairs) {
+GapSummary summarizeGaps(const contact::NodePairs& pairs) {
     GapSummary g{std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
                  0};
-    if (pairs.gap.empty()) {
-        return g;
-    }
     for (Index i = 0; i < pairs.size(); ++i) {
-        const double v = pairs.gap[i];
+        const double v = pairs.gap()[i];
         g.minGap = i == 0 ? v : std::min(g.minGap, v);
         g.maxGap = i == 0 ? v : std::max(g.maxGap, v);
         g.penetrating += v < 0.0 ? 1 : 0;
@@ -160,14 +173,15 @@ void writePairsCsv(const std::string& path, const Model& model,
     out << (nodeMode ? "interface,slave_node,master_element,master_face,xi,eta,gap,nx,ny,nz\n"
                      : "interface,slave_element,slave_face,master_element,master_face\n");
     for (const auto& r : reports) {
-        const contact::ContactPairs& p = *r.pairs;
+        const PairIds p = pairIds(r);
         for (Index i = 0; i < p.size(); ++i) {
             const SegmentOrigin m = r.master->origin[p.master[i]];
             if (nodeMode) {
+                const contact::NodePairs& np = *r.nodePairs;
                 out << r.index << ',' << model.nodeIds[p.slave[i]] << ',' << m.elementId << ','
-                    << m.face << ',' << num(p.xi(0, i)) << ',' << num(p.xi(1, i)) << ','
-                    << num(p.gap[i]) << ',' << num(p.normal(0, i)) << ',' << num(p.normal(1, i))
-                    << ',' << num(p.normal(2, i)) << '\n';
+                    << m.face << ',' << num(np.xi()(0, i)) << ',' << num(np.xi()(1, i)) << ','
+                    << num(np.gap()[i]) << ',' << num(np.normal()(0, i)) << ','
+                    << num(np.normal()(1, i)) << ',' << num(np.normal()(2, i)) << '\n';
             } else {
                 const SegmentOrigin s = r.slave->origin[p.slave[i]];
                 out << r.index << ',' << s.elementId << ',' << s.face << ',' << m.elementId << ','
@@ -208,9 +222,9 @@ void writeJsonReport(const std::string& path, const Model& model,
     out << "{\n  \"model\": " << jsonString(model.path) << ",\n  \"interfaces\": [";
     for (std::size_t k = 0; k < reports.size(); ++k) {
         const InterfaceReport& r = reports[k];
-        const contact::ContactPairs& p = *r.pairs;
+        const PairIds p = pairIds(r);
         const bool nodeMode = r.mode == contact::SearchMode::kNodeToSegment;
-        const GapSummary g = nodeMode ? summarizeGaps(p) : summarizeGaps(contact::ContactPairs{});
+        const GapSummary g = summarizeGaps(nodeMode ? *r.nodePairs : contact::NodePairs{});
         const contact::UpdateStats& st = r.stats;
         out << (k ? "," : "") << "\n    {\n";
         out << "      \"index\": " << r.index << ",\n";
@@ -253,13 +267,14 @@ void writeJsonReport(const std::string& path, const Model& model,
                 const SegmentOrigin m = r.master->origin[p.master[i]];
                 out << (i ? "," : "") << "\n        {";
                 if (nodeMode) {
+                    const contact::NodePairs& np = *r.nodePairs;
                     out << "\"slave_node\": " << model.nodeIds[p.slave[i]]
                         << ", \"master_element\": " << m.elementId
-                        << ", \"master_face\": " << m.face << ", \"xi\": " << jsonNum(p.xi(0, i))
-                        << ", \"eta\": " << jsonNum(p.xi(1, i))
-                        << ", \"gap\": " << jsonNum(p.gap[i]) << ", \"normal\": ["
-                        << jsonNum(p.normal(0, i)) << ", " << jsonNum(p.normal(1, i)) << ", "
-                        << jsonNum(p.normal(2, i)) << "]}";
+                        << ", \"master_face\": " << m.face << ", \"xi\": " << jsonNum(np.xi()(0, i))
+                        << ", \"eta\": " << jsonNum(np.xi()(1, i))
+                        << ", \"gap\": " << jsonNum(np.gap()[i]) << ", \"normal\": ["
+                        << jsonNum(np.normal()(0, i)) << ", " << jsonNum(np.normal()(1, i)) << ", "
+                        << jsonNum(np.normal()(2, i)) << "]}";
                 } else {
                     const SegmentOrigin s = r.slave->origin[p.slave[i]];
                     out << "\"slave_element\": " << s.elementId << ", \"slave_face\": " << s.face
@@ -279,7 +294,7 @@ namespace {
 
 // One VTU piece: the segments of both surfaces, the slave nodes of a node surface, and the pairs.
 void writePiece(std::ostream& out, const Model& model, const InterfaceReport& r) {
-    const contact::ContactPairs& p = *r.pairs;
+    const PairIds p = pairIds(r);
     const bool nodeMode = r.mode == contact::SearchMode::kNodeToSegment;
     std::vector<Index> local(static_cast<std::size_t>(model.numNodes()), contact::kNoIndex);
     std::vector<Index> points;  // model node of each local point
@@ -339,7 +354,7 @@ void writePiece(std::ostream& out, const Model& model, const InterfaceReport& r)
     for (Index i = 0; i < p.size(); ++i) {
         const Index a = modelPoints + static_cast<Index>(extra.size());
         if (nodeMode) {
-            extra.push_back(p.point.col(i));
+            extra.push_back(r.nodePairs->point().col(i));
             cells.push_back(Cell{3,
                                  {use(p.slave[i]), a},
                                  2,
@@ -383,8 +398,8 @@ void writePiece(std::ostream& out, const Model& model, const InterfaceReport& r)
     if (nodeMode) {
         for (Index i = 0; i < p.size(); ++i) {
             const Index k = local[p.slave[i]];
-            gap[k] = p.gap[i];
-            normal[k] = p.normal.col(i);
+            gap[k] = r.nodePairs->gap()[i];
+            normal[k] = r.nodePairs->normal().col(i);
             paired[k] = 1;
         }
     }

@@ -7,6 +7,7 @@
 
 #include "detail/search_common.hpp"
 #include "eigen_checks.hpp"
+#include "pair_columns.hpp"
 #include "scenes.hpp"
 #include "surfaces.hpp"
 
@@ -24,6 +25,9 @@
 
 namespace contact {
 namespace {
+
+using testing::columns;
+using testing::PairColumns;
 
 using testing::addCurve;
 using testing::addPatch;
@@ -177,21 +181,23 @@ Model uShape(std::mt19937& rng, SegmentType type, int dim, int cells) {
 
 // Sorted (slave, master) sets are equal and every gap matches bit for bit: the same kernel sees
 // the same inputs in both searches.
-void expectSamePairs(const ContactPairs& fast, const ContactPairs& ref, bool nodeMode) {
+void expectSamePairs(const PairColumns& fast, const PairColumns& ref, bool nodeMode) {
     ASSERT_EQ(fast.size(), ref.size());
     for (Index i = 0; i < fast.size(); ++i) {
         ASSERT_EQ(fast.slave[i], ref.slave[i]) << "pair " << i;
         ASSERT_EQ(fast.master[i], ref.master[i]) << "pair " << i << ", slave " << fast.slave[i];
         if (nodeMode) {
-            EXPECT_EQ(fast.gap[i], ref.gap[i]) << "pair " << i;
-            EXPECT_EQ(fast.distance[i], ref.distance[i]);
-            EXPECT_TRUE(allNear(fast.normal.col(i), ref.normal.col(i), 0.0));
-            EXPECT_TRUE(allNear(fast.xi.col(i), ref.xi.col(i), 0.0));
-            EXPECT_TRUE(allNear(fast.point.col(i), ref.point.col(i), 0.0));
-            EXPECT_TRUE(allNear(fast.tangent1.col(i), ref.tangent1.col(i), 0.0));
-            EXPECT_TRUE(allNear(fast.tangent2.col(i), ref.tangent2.col(i), 0.0));
-            EXPECT_TRUE(allNear(fast.shape.col(i), ref.shape.col(i), 0.0));
-            EXPECT_EQ(fast.status[i], ref.status[i]);
+            const NodePairs& a = *fast.node;
+            const NodePairs& b = *ref.node;
+            EXPECT_EQ(a.gap()[i], b.gap()[i]) << "pair " << i;
+            EXPECT_EQ(a.distance()[i], b.distance()[i]);
+            EXPECT_TRUE(allNear(a.normal().col(i), b.normal().col(i), 0.0));
+            EXPECT_TRUE(allNear(a.xi().col(i), b.xi().col(i), 0.0));
+            EXPECT_TRUE(allNear(a.point().col(i), b.point().col(i), 0.0));
+            EXPECT_TRUE(allNear(a.tangent1().col(i), b.tangent1().col(i), 0.0));
+            EXPECT_TRUE(allNear(a.tangent2().col(i), b.tangent2().col(i), 0.0));
+            EXPECT_TRUE(allNear(a.shape().col(i), b.shape().col(i), 0.0));
+            EXPECT_EQ(a.status()[i], b.status()[i]);
         }
     }
 }
@@ -236,13 +242,14 @@ void expectSameAsFreshSearch(const ContactSearch& search, const UpdateStats& st,
     fresh.setSurfaces(m.master, m.slave, x);
     const UpdateStats fs = fresh.update(x);
     EXPECT_TRUE(fs.rebuilt);
-    expectSamePairs(search.pairs(), fresh.pairs(), nodeMode);
+    expectSamePairs(columns(search), columns(fresh), nodeMode);
     EXPECT_EQ(st.candidates, fs.candidates);
     if (sameSurvivors) {
         EXPECT_EQ(st.satSurvivors, fs.satSurvivors);
     }
     if (reference) {
-        expectSamePairs(search.pairs(), referenceSearch(m.master, m.slave, x, o).pairs, nodeMode);
+        expectSamePairs(columns(search), columns(referenceSearch(m.master, m.slave, x, o)),
+                        nodeMode);
     }
 }
 
@@ -267,7 +274,7 @@ TEST_P(VsReference, SameSortedPairsGapsAndStageCounts) {
                 ASSERT_EQ(st.status, UpdateStatus::kOk);
                 const ReferenceResult ref = runReference(m, o);
                 EXPECT_EQ(search.captureDistance(), ref.captureDistance);
-                expectSamePairs(search.pairs(), ref.pairs, mode == SearchMode::kNodeToSegment);
+                expectSamePairs(columns(search), columns(ref), mode == SearchMode::kNodeToSegment);
                 EXPECT_EQ(st.candidates, ref.candidates);
                 if (mode == SearchMode::kNodeToSegment) {
                     EXPECT_LE(st.satSurvivors, ref.satSurvivors);  // OBB tests run lazily
@@ -277,12 +284,12 @@ TEST_P(VsReference, SameSortedPairsGapsAndStageCounts) {
                 EXPECT_LE(st.satSurvivors, st.candidates);
                 EXPECT_LE(st.candidates, st.listSize);
                 if (capture >= 0.3) {
-                    EXPECT_GT(search.pairs().size(), 0) << "scene too far apart to test anything";
+                    EXPECT_GT(columns(search).size(), 0) << "scene too far apart to test anything";
                 }
                 if (mode == SearchMode::kNodeToSegment) {
                     // Nearest-first with lower bounds: at least one projection per paired node,
                     // and (capture >= 0.3: several survivors per node) fewer than the survivors.
-                    EXPECT_GE(st.projections, static_cast<long long>(search.pairs().size()));
+                    EXPECT_GE(st.projections, static_cast<long long>(columns(search).size()));
                     EXPECT_LE(st.projections, st.satSurvivors);
                     if (capture >= 0.3) {
                         EXPECT_LT(st.projections, ref.satSurvivors);
@@ -364,18 +371,18 @@ TEST(ContactSearch, ParallelBlocksManufacturedSolution) {
             const Eigen::Matrix3Xd x = mesh.coords3();
             search.setSurfaces(master, slave, x);
             ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
-            const ContactPairs& p = search.pairs();
+            const NodePairs& p = search.nodePairs();
             ASSERT_EQ(p.size(), 36);
             for (Index i = 0; i < p.size(); ++i) {
-                EXPECT_NEAR(p.gap[i], offset, 1e-14);
-                EXPECT_TRUE(allNear(p.normal.col(i), Eigen::Vector3d::UnitZ(), 1e-14));
+                EXPECT_NEAR(p.gap()[i], offset, 1e-14);
+                EXPECT_TRUE(allNear(p.normal().col(i), Eigen::Vector3d::UnitZ(), 1e-14));
                 double sum = 0.0;
                 for (int k = 0; k < kMaxSegmentNodes; ++k) {
-                    sum += p.shape(k, i);
+                    sum += p.shape()(k, i);
                 }
                 EXPECT_NEAR(sum, 1.0, 1e-14);
-                EXPECT_TRUE(
-                    allNear(p.point.col(i) + p.gap[i] * p.normal.col(i), x.col(p.slave[i]), 1e-14));
+                EXPECT_TRUE(allNear(p.point().col(i) + p.gap()[i] * p.normal().col(i),
+                                    x.col(p.slave()[i]), 1e-14));
             }
         }
     }
@@ -411,17 +418,17 @@ TEST(ContactSearch, CylinderUnderPlaneMatchesAnalyticGap) {
         const Eigen::Matrix3Xd x = mesh.coords3();
         search.setSurfaces(master, slave, x);
         ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
-        const ContactPairs& p = search.pairs();
+        const NodePairs& p = search.nodePairs();
         ASSERT_EQ(p.size(), 13 * 3);
         const double h = span / n;  // angular size of a facet
         const double chordErr =
             R * (1 - std::cos(h / 2)) * (type == SegmentType::Quad4 ? 1.0 : 0.01);
         for (Index i = 0; i < p.size(); ++i) {
-            const Eigen::Vector3d s = x.col(p.slave[i]);
+            const Eigen::Vector3d s = x.col(p.slave()[i]);
             const double analytic = std::hypot(s.x(), s.z() + R) - R;
-            EXPECT_NEAR(p.gap[i], analytic, chordErr + 1e-12) << "node " << p.slave[i];
+            EXPECT_NEAR(p.gap()[i], analytic, chordErr + 1e-12) << "node " << p.slave()[i];
             const Eigen::Vector3d radial = Eigen::Vector3d(s.x(), 0, s.z() + R).normalized();
-            EXPECT_GT(p.normal.col(i).dot(radial), std::cos(h))
+            EXPECT_GT(p.normal().col(i).dot(radial), std::cos(h))
                 << "normal must point out of the master";
         }
     }
@@ -467,10 +474,10 @@ TEST(ContactSearch, NodeSweptAcrossEdgesAndCornersIsAlwaysPaired) {
                     const UpdateStats st = search.update(x);
                     ASSERT_EQ(st.status, UpdateStatus::kOk);
                     const ReferenceResult ref = referenceSearch(master, slave, x, o);
-                    ASSERT_EQ(ref.pairs.size(), 1) << "at " << px << ", " << py << ", h " << h;
-                    ASSERT_EQ(search.pairs().size(), 1) << "missed at " << px << ", " << py;
-                    EXPECT_EQ(search.pairs().master[0], ref.pairs.master[0]);
-                    EXPECT_EQ(search.pairs().gap[0], ref.pairs.gap[0]);
+                    ASSERT_EQ(columns(ref).size(), 1) << "at " << px << ", " << py << ", h " << h;
+                    ASSERT_EQ(columns(search).size(), 1) << "missed at " << px << ", " << py;
+                    EXPECT_EQ(search.nodePairs().master()[0], ref.nodePairs.master()[0]);
+                    EXPECT_EQ(search.nodePairs().gap()[0], ref.nodePairs.gap()[0]);
                     ++positions;
                 }
             }
@@ -610,15 +617,15 @@ TEST(ContactSearch, SameResultsForOneAndTwoThreads) {
         ContactSearch two(optionsFor(m, r.mode, r.capture, 2));
         const UpdateStats a = runFast(m, one);
         const UpdateStats b = runFast(m, two);
-        ASSERT_GT(one.pairs().size(), 100);
+        ASSERT_GT(columns(one).size(), 100);
         if (r.mode == SearchMode::kNodeToSegment && one.slaveNodes().size() > 4000) {
-            EXPECT_GT(one.pairs().size(), static_cast<Index>(one.slaveNodes().size() / 4));
-            EXPECT_LT(one.pairs().size(), static_cast<Index>(one.slaveNodes().size()))
+            EXPECT_GT(columns(one).size(), static_cast<Index>(one.slaveNodes().size() / 4));
+            EXPECT_LT(columns(one).size(), static_cast<Index>(one.slaveNodes().size()))
                 << "some slave nodes must find no pair";
         }
         EXPECT_EQ(a.candidates, b.candidates);
         EXPECT_EQ(a.listSize, b.listSize);
-        expectSamePairs(two.pairs(), one.pairs(), r.mode == SearchMode::kNodeToSegment);
+        expectSamePairs(columns(two), columns(one), r.mode == SearchMode::kNodeToSegment);
     }
 }
 
@@ -647,10 +654,10 @@ TEST(ContactSearch, SweepOnCurvesTreeFallbackOnLargeSurfaces) {
             const UpdateStats b = runFast(r.m, sweep);
             EXPECT_FALSE(a.swept);
             EXPECT_EQ(b.swept, r.swept);
-            ASSERT_GT(kd.pairs().size(), 10);
+            ASSERT_GT(columns(kd).size(), 10);
             EXPECT_EQ(a.listSize, b.listSize);
             EXPECT_EQ(a.candidates, b.candidates);
-            expectSamePairs(sweep.pairs(), kd.pairs(), mode == SearchMode::kNodeToSegment);
+            expectSamePairs(columns(sweep), columns(kd), mode == SearchMode::kNodeToSegment);
         }
     }
 }
@@ -669,9 +676,9 @@ TEST(ContactSearch, SlaveNodeListEqualsSlaveSurface) {
     ContactSearch byNodes(o);
     byNodes.setSurfaces(m.master, nodes, x);
     ASSERT_EQ(byNodes.update(x).status, UpdateStatus::kOk);
-    ASSERT_GT(byNodes.pairs().size(), 0);
-    expectSamePairs(byNodes.pairs(), bySurface.pairs(), true);
-    expectSamePairs(byNodes.pairs(), referenceSearch(m.master, nodes, x, o).pairs, true);
+    ASSERT_GT(columns(byNodes).size(), 0);
+    expectSamePairs(columns(byNodes), columns(bySurface), true);
+    expectSamePairs(columns(byNodes), columns(referenceSearch(m.master, nodes, x, o)), true);
     SearchOptions seg = o;
     seg.mode = SearchMode::kSegmentToSegment;
     ContactSearch segment(seg);
@@ -699,7 +706,7 @@ TEST(ContactSearch, EmptySurfacesGiveNoPairs) {
         const UpdateStats st = b.update(x);
         EXPECT_EQ(st.status, UpdateStatus::kOk);
         EXPECT_EQ(st.pairs, 0);
-        EXPECT_EQ(b.pairs().size(), 0);
+        EXPECT_EQ(columns(b).size(), 0);
     }
 }
 
@@ -790,25 +797,25 @@ TEST(ContactSearch, UpdateReportsBadCoordinatesWithoutThrowing) {
     EXPECT_EQ(search.update(x).status, UpdateStatus::kNotSetUp);
     search.setSurfaces(master, slave, x);
     EXPECT_EQ(search.update(x).status, UpdateStatus::kOk);
-    EXPECT_EQ(search.pairs().size(), 9);
+    EXPECT_EQ(columns(search).size(), 9);
     Eigen::Matrix3Xd fewer = x.leftCols(x.cols() - 1);
     EXPECT_EQ(search.update(fewer).status, UpdateStatus::kWrongNodeCount);
     x(2, slave.connectivity[0]) = std::nan("");
     EXPECT_EQ(search.update(x).status, UpdateStatus::kNonFiniteCoordinates);
-    EXPECT_EQ(search.pairs().size(), 0);
+    EXPECT_EQ(columns(search).size(), 9) << "a failed update keeps the last good pairs";
     x(2, slave.connectivity[0]) = 0.01;
     EXPECT_EQ(search.update(x).status, UpdateStatus::kOk);
-    EXPECT_EQ(search.pairs().size(), 9);
+    EXPECT_EQ(columns(search).size(), 9);
     // Moved beyond the range of the float boxes (a master node, then a slave node).
     x(0, master.connectivity[0]) = 1e32;
     EXPECT_EQ(search.update(x).status, UpdateStatus::kCoordinatesOutOfRange);
-    EXPECT_EQ(search.pairs().size(), 0);
+    EXPECT_EQ(columns(search).size(), 9) << "a failed update keeps the last good pairs";
     x(0, master.connectivity[0]) = 0.0;
     x(1, slave.connectivity[0]) = -1e32;
     EXPECT_EQ(search.update(x).status, UpdateStatus::kCoordinatesOutOfRange);
     x(1, slave.connectivity[0]) = 0.0;
     EXPECT_EQ(search.update(x).status, UpdateStatus::kOk);
-    EXPECT_EQ(search.pairs().size(), 9);
+    EXPECT_EQ(columns(search).size(), 9);
 }
 
 TEST(ContactSearch, RejectsBadOptions) {
@@ -1165,7 +1172,7 @@ TEST(ContactSearch, SegmentModeBoxesWithinAFloatRoundingOfTouching) {
             std::vector<Eigen::Vector3d> two = nodes;
             Surface one;
             addUnitSegment(two, one, dim, x0);
-            return searchBoth(dim, master, one, two, o, nullptr).pairs.size() > 0;
+            return columns(searchBoth(dim, master, one, two, o, nullptr)).size() > 0;
         };
         double lo = 1.0;                    // paired
         double hi = 1.0 + 4.0 * o.capture;  // not paired
@@ -1182,9 +1189,9 @@ TEST(ContactSearch, SegmentModeBoxesWithinAFloatRoundingOfTouching) {
         ContactSearch search(o);
         const ReferenceResult ref = searchBoth(dim, master, slave, nodes, o, &search);
         // The ladder straddles the touching point: the overlapping half is paired, the rest not.
-        EXPECT_GT(ref.pairs.size(), 0);
-        EXPECT_LT(ref.pairs.size(), static_cast<Index>(gaps.size()));
-        expectSamePairs(search.pairs(), ref.pairs, false);
+        EXPECT_GT(columns(ref).size(), 0);
+        EXPECT_LT(columns(ref).size(), static_cast<Index>(gaps.size()));
+        expectSamePairs(columns(search), columns(ref), false);
     }
 }
 
@@ -1211,7 +1218,7 @@ TEST(ContactSearch, MemoryPerSlaveItemIsItsFatBoxAndList) {
             const Eigen::Matrix3Xd x = mesh.coords3();
             search.setSurfaces(master, slave, x);
             EXPECT_EQ(search.update(x).status, UpdateStatus::kOk);
-            EXPECT_GT(search.pairs().count, 0);
+            EXPECT_GT(columns(search).size(), 0);
             items = segments ? slave.size() : static_cast<Index>(search.slaveNodes().size());
             return static_cast<double>(search.memoryBytes());
         };

@@ -5,6 +5,7 @@
 #include "contact/reference_search.hpp"
 
 #include "eigen_checks.hpp"
+#include "pair_columns.hpp"
 #include "surfaces.hpp"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,9 @@
 
 namespace contact {
 namespace {
+
+using testing::columns;
+using testing::PairColumns;
 
 using testing::addPatch;
 using testing::Mesh;
@@ -71,9 +75,9 @@ TEST(Degenerate, FarFromTheOriginKeepsRelativePrecision) {
     ContactSearch search(absolute(1e-5));
     search.setSurfaces(b.master, b.slave, x);
     ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
-    ASSERT_EQ(search.pairs().size(), 16);
-    for (Index i = 0; i < search.pairs().size(); ++i) {
-        EXPECT_NEAR(search.pairs().gap[i], 1e-6, 1e-9);
+    ASSERT_EQ(columns(search).size(), 16);
+    for (Index i = 0; i < columns(search).size(); ++i) {
+        EXPECT_NEAR(search.nodePairs().gap()[i], 1e-6, 1e-9);
     }
 }
 
@@ -140,11 +144,11 @@ TEST(Degenerate, WarpedQuadsMatchTheReference) {
     search.setSurfaces(b.master, b.slave, x);
     ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
     const ReferenceResult ref = referenceSearch(b.master, b.slave, x, absolute(0.1));
-    ASSERT_EQ(search.pairs().size(), ref.pairs.size());
-    ASSERT_GT(ref.pairs.size(), 0);
-    for (Index i = 0; i < ref.pairs.size(); ++i) {
-        EXPECT_EQ(search.pairs().master[i], ref.pairs.master[i]);
-        EXPECT_EQ(search.pairs().gap[i], ref.pairs.gap[i]);
+    ASSERT_EQ(columns(search).size(), columns(ref).size());
+    ASSERT_GT(columns(ref).size(), 0);
+    for (Index i = 0; i < columns(ref).size(); ++i) {
+        EXPECT_EQ(search.nodePairs().master()[i], ref.nodePairs.master()[i]);
+        EXPECT_EQ(search.nodePairs().gap()[i], ref.nodePairs.gap()[i]);
     }
 }
 
@@ -172,8 +176,8 @@ TEST(Degenerate, DuplicateNodesArePairedEach) {
     ContactSearch search(absolute(0.05));
     search.setSurfaces(b.master, b.slave, x);
     ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
-    EXPECT_EQ(search.pairs().size(), 16 + 4);
-    EXPECT_EQ(search.pairs().slave[search.pairs().size() - 1], copies[3]);
+    EXPECT_EQ(columns(search).size(), 16 + 4);
+    EXPECT_EQ(search.nodePairs().slave()[columns(search).size() - 1], copies[3]);
 }
 
 // Exactly at the capture distance is in (distance <= capture); the next double beyond is out.
@@ -192,9 +196,9 @@ TEST(Degenerate, ExactlyAtTheCaptureDistance) {
         ContactSearch search(absolute(d));
         search.setSurfaces(master, slave, x);
         ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
-        EXPECT_EQ(search.pairs().size(), h == d ? 4 : 0) << "height " << h;
-        EXPECT_EQ(referenceSearch(master, slave, x, absolute(d)).pairs.size(),
-                  search.pairs().size());
+        EXPECT_EQ(columns(search).size(), h == d ? 4 : 0) << "height " << h;
+        EXPECT_EQ(columns(referenceSearch(master, slave, x, absolute(d))).size(),
+                  columns(search).size());
     }
 }
 
@@ -220,9 +224,9 @@ TEST(Degenerate, NodeOnASharedEdgeOrVertexTiesToTheLowestSegment) {
     for (const Eigen::Vector3d& p : probes) {
         x.col(probe) = p;
         ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
-        ASSERT_EQ(search.pairs().size(), 1);
-        EXPECT_EQ(search.pairs().master[0], 0);
-        EXPECT_EQ(search.pairs().gap[0], p.z());
+        ASSERT_EQ(columns(search).size(), 1);
+        EXPECT_EQ(search.nodePairs().master()[0], 0);
+        EXPECT_EQ(search.nodePairs().gap()[0], p.z());
     }
 }
 

@@ -6,6 +6,8 @@
 #include "contact/contact_search.hpp"
 #include "contact/reference_search.hpp"
 
+#include "pair_columns.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,6 +19,8 @@
 namespace {
 
 using namespace contact;
+using contact::testing::columns;
+using contact::testing::PairColumns;
 
 // Reads values from the input, then zeros once it runs out.
 struct Bytes {
@@ -51,13 +55,13 @@ struct Bytes {
 
 void fail() { __builtin_trap(); }
 
-void check(const ContactPairs& a, const ContactPairs& b, bool nodeMode) {
+void check(const PairColumns& a, const PairColumns& b, bool nodeMode) {
     if (std::getenv("FUZZ_DEBUG") != nullptr) {  // FUZZ_DEBUG=1: print both pair lists
-        for (const ContactPairs* p : {&a, &b}) {
+        for (const PairColumns* p : {&a, &b}) {
             std::fprintf(stderr, "%s:", p == &a ? "fast" : "ref ");
             for (Index i = 0; i < p->size(); ++i) {
                 std::fprintf(stderr, " (%d,%d,%.17g)", p->slave[i], p->master[i],
-                             nodeMode ? p->gap[i] : 0.0);
+                             nodeMode ? p->node->gap()[i] : 0.0);
             }
             std::fprintf(stderr, "\n");
         }
@@ -69,7 +73,9 @@ void check(const ContactPairs& a, const ContactPairs& b, bool nodeMode) {
         if (a.slave[i] != b.slave[i] || a.master[i] != b.master[i]) {
             fail();
         }
-        if (nodeMode && !(a.gap[i] == b.gap[i] || (std::isnan(a.gap[i]) && std::isnan(b.gap[i])))) {
+        const double ga = nodeMode ? a.node->gap()[i] : 0.0;
+        const double gb = nodeMode ? b.node->gap()[i] : 0.0;
+        if (!(ga == gb || (std::isnan(ga) && std::isnan(gb)))) {
             fail();
         }
     }
@@ -134,8 +140,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             ro.capture = search.captureDistance();
             ro.captureRelative = false;
             try {
-                check(search.pairs(), referenceSearch(master, slave, view, ro).pairs, nodeMode);
-            } catch (const std::invalid_argument&) {
+                check(columns(search), columns(referenceSearch(master, slave, view, ro)), nodeMode);
+            } catch (const std::invalid_argument& e) {
+                if (std::getenv("FUZZ_DEBUG") != nullptr) {
+                    std::fprintf(stderr, "reference: %s\n", e.what());
+                }
                 if (round == 0) {
                     fail();  // setSurfaces accepted what the reference rejects
                 }

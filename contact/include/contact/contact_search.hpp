@@ -3,6 +3,7 @@
 #pragma once
 
 #include "contact/broad_phase.hpp"
+#include "contact/pairs.hpp"
 #include "contact/projection.hpp"
 #include "contact/surface.hpp"
 #include "contact/types.hpp"
@@ -59,7 +60,8 @@ struct SearchOptions {
 enum class UpdateStatus : std::uint8_t {
     kOk,
     kNotSetUp,              ///< update() before setSurfaces()
-    kWrongNodeCount,        ///< coordinates do not have the node count given at setSurfaces
+    kWrongNodeCount,        ///< coordinates do not have the node count or dimension of setSurfaces
+    kBadCoordinateView,     ///< a null coordinate pointer or a stride below 1 (CoordinatesView)
     kNonFiniteCoordinates,  ///< a node of the surfaces has a NaN or Inf coordinate
     /// a box of a segment (or a slave node) reaches beyond tol::kMaxBoxEnd (1.6e31): the search
     /// keeps them in float; setSurfaces() takes coordinates up to tol::kMaxCoordinate (1e30)
@@ -97,27 +99,6 @@ struct UpdateStats {
     }
 };
 
-/// Contact pairs as flat arrays; entries [0, size()) are valid. Columns are allocated once, at
-/// setSurfaces, for the largest possible count in node-to-segment mode (one pair per slave node).
-/// Node-to-segment: one pair per slave node within the capture distance, ordered by node index.
-/// Segment-to-segment: slave and master segment indices only, ordered by (slave, master).
-struct ContactPairs {
-    std::vector<Index> slave;   ///< slave node index (node mode) or slave segment index
-    std::vector<Index> master;  ///< master segment index
-    Eigen::Matrix2Xd xi;        ///< local coordinates of the closest point on the master
-    Eigen::Matrix3Xd point;     ///< closest point on the master segment
-    Eigen::Matrix3Xd normal;    ///< unit outward normal of the master at the closest point
-    Eigen::Matrix3Xd tangent1;  ///< unit tangents of the master at the closest point
-    Eigen::Matrix3Xd tangent2;
-    Eigen::Matrix<double, kMaxSegmentNodes, Eigen::Dynamic> shape;  ///< master N_i at xi
-    std::vector<double> gap;       ///< (x_slave - point) . normal; negative = penetration
-    std::vector<double> distance;  ///< |x_slave - point|
-    std::vector<ProjectionStatus> status;
-    Index count = 0;
-
-    [[nodiscard]] Index size() const noexcept { return count; }
-};
-
 /// Contact search between a master and a slave surface, updated every increment.
 ///
 /// Lifecycle: construct with options; setSurfaces() once (validates and sizes every buffer);
@@ -131,27 +112,36 @@ public:
     ContactSearch(const ContactSearch&) = delete;
     ContactSearch& operator=(const ContactSearch&) = delete;
 
-    /// Registers the surfaces; both must outlive the search (they are referenced, not copied).
-    /// \param [in] master, slave  surfaces of one dimension; may be empty; may be the same object
+    /// Registers the surfaces. The search keeps its own copies (pass temporaries or std::move
+    /// them in), so nothing the caller changes later reaches it; call setSurfaces again to change
+    /// them. Master and slave equal (same types and connectivity): one surface in self-contact.
+    /// \param [in] master, slave  surfaces of one dimension; may be empty
     /// \param [in] x              current coordinates: node count and validation
-    /// Throws std::invalid_argument naming the surface and segment for: mixed dimensions, node
-    /// indices out of range, NaN/Inf coordinates or ones beyond tol::kMaxCoordinate (1e30),
-    /// degenerate (collapsed, zero-size) segments; and for a capture distance or skin beyond 1e30.
-    void setSurfaces(const Surface& master, const Surface& slave, const CoordinatesView& x);
+    /// Throws std::invalid_argument naming the surface and segment for: a bad coordinate view
+    /// (null pointer, stride), mixed dimensions, node indices out of range, NaN/Inf coordinates or
+    /// ones beyond tol::kMaxCoordinate (1e30), degenerate (collapsed, zero-size) segments; and for
+    /// a capture distance or skin beyond 1e30. A refused call leaves the search as it was.
+    void setSurfaces(Surface master, Surface slave, const CoordinatesView& x);
 
     /// Node-to-segment search of a slave given as nodes (an Abaqus TYPE=NODE surface).
     /// Throws std::invalid_argument in segment mode, or for node indices out of range or
     /// non-finite coordinates (or beyond 1e30); the self-contact rule has no segments to apply to
     /// here.
-    void setSurfaces(const Surface& master, const std::vector<Index>& slaveNodes,
-                     const CoordinatesView& x);
+    void setSurfaces(Surface master, std::vector<Index> slaveNodes, const CoordinatesView& x);
 
     /// Searches with the current coordinates. Never throws; problems come back as the status.
     /// \pre setSurfaces() was called; x has the same node count and dimension.
     [[nodiscard]] UpdateStats update(const CoordinatesView& x);
 
-    /// Pairs of the last successful update.
-    [[nodiscard]] const ContactPairs& pairs() const noexcept { return pairs_; }
+    /// Node-to-segment pairs of the last successful update (an update that returns a status other
+    /// than kOk leaves them as they were). Throws std::logic_error in segment-to-segment mode.
+    [[nodiscard]] const NodePairs& nodePairs() const;
+    /// Segment-to-segment pairs of the last successful update. Throws std::logic_error in
+    /// node-to-segment mode.
+    [[nodiscard]] const SegmentPairs& segmentPairs() const;
+    /// The surfaces as registered (the slave is empty when it was given as nodes).
+    [[nodiscard]] const Surface& master() const noexcept { return master_; }
+    [[nodiscard]] const Surface& slave() const noexcept { return sameSurface_ ? master_ : slave_; }
     /// Capture distance in length units (resolved at setSurfaces).
     [[nodiscard]] double captureDistance() const noexcept { return capture_; }
     /// Skin distance in length units (resolved at setSurfaces).
@@ -165,7 +155,7 @@ public:
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 
 private:
-    void setup(const char* fn, const Surface& master, const Surface& slave,
+    void setup(const char* fn, Surface& master, Surface& slave,
                const std::vector<Index>* slaveNodes, const CoordinatesView& x);
     // What computeBoxes found: every box inside its fat box; the slave fat boxes made (segment
     // mode, no list to check); the largest |box end|.
@@ -189,10 +179,10 @@ private:
     void collectSegmentPairs(UpdateStats& stats);
 
     SearchOptions options_;
-    const Surface* master_ = nullptr;
-    const Surface* slave_ = nullptr;
+    bool setUp_ = false;
+    Surface master_;
+    Surface slave_;  // empty when sameSurface_ (slave() is master_) or given as nodes
     bool sameSurface_ = false;
-    Surface noSlaveSegments_;
     int dim_ = 3;
     Index numNodes_ = 0;
     double capture_ = 0.0;
@@ -253,7 +243,8 @@ private:
     // The code of each chunk of slave items during a rebuild with threads (freed after it).
     std::vector<std::vector<std::uint8_t>> threadCode_;
 
-    ContactPairs pairs_;
+    NodePairs nodePairs_;
+    SegmentPairs segmentPairs_;
 };
 
 }  // namespace contact

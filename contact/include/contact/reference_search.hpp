@@ -8,10 +8,13 @@
 
 namespace contact {
 
-/// Result of the exhaustive search: the pairs, as ContactSearch reports them, and the counts of
-/// the stages (pairs whose buffered AABBs overlap, and of those, pairs the SAT keeps).
+/// Result of the exhaustive search: the pairs, as ContactSearch reports them (nodePairs in
+/// node-to-segment mode, segmentPairs in segment-to-segment mode; the other one is empty), and
+/// the counts of the stages (pairs whose buffered AABBs overlap, and of those, pairs the SAT
+/// keeps).
 struct ReferenceResult {
-    ContactPairs pairs;
+    NodePairs nodePairs;
+    SegmentPairs segmentPairs;
     double captureDistance = 0.0;
     long long candidates = 0;
     long long satSurvivors = 0;

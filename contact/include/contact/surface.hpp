@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -38,29 +39,90 @@ struct Surface {
     [[nodiscard]] int dim() const noexcept { return empty() ? 0 : spatialDim(types[0]); }
 };
 
-/// Read-only view of nodal coordinates as the solver keeps them: interleaved x y (z) per node,
-/// column-major 2xN or 3xN. Never copies; the data must outlive the call it is passed to.
+/// Read-only view of nodal coordinates in the layouts solvers keep them, never copied:
+///
+///   interleaved  x0 y0 z0 x1 y1 z1 ...        (Eigen 3xN, Fortran x(3, n), C double x[n][3])
+///   separate     x0 x1 ...  y0 y1 ...  z0 ...  (three arrays, or Fortran x(n, 3))
+///   strided      node i's x, y, z at first + i * stride + 0, 1, 2 (nodal records holding more)
+///
+/// Node i's component c is at component(c)[i * stride]. In 2D z is nullptr. The data must stay
+/// valid and unchanged during the call the view is passed to; nothing is kept after it.
 struct CoordinatesView {
-    const double* data = nullptr;
+    const double* x = nullptr;  ///< node 0's x
+    const double* y = nullptr;  ///< node 0's y
+    const double* z = nullptr;  ///< node 0's z; nullptr in 2D
+    std::ptrdiff_t stride = 0;  ///< doubles from one node to the next, in every component
     Index numNodes = 0;
     int dim = 3;  ///< 2 or 3
 
     CoordinatesView() = default;
+    /// Interleaved: node i at xyz[dim * i], xyz[dim * i + 1] (, xyz[dim * i + 2]).
     CoordinatesView(const double* xyz, Index nodes, int dimension) noexcept
-        : data(xyz), numNodes(nodes), dim(dimension) {}
-    CoordinatesView(const Eigen::Matrix3Xd& x) noexcept  // NOLINT: implicit by design
-        : data(x.data()), numNodes(static_cast<Index>(x.cols())), dim(3) {}
-    CoordinatesView(const Eigen::Matrix2Xd& x) noexcept  // NOLINT: implicit by design
-        : data(x.data()), numNodes(static_cast<Index>(x.cols())), dim(2) {}
-    CoordinatesView(const Eigen::Map<const Eigen::Matrix3Xd>& x) noexcept  // NOLINT
-        : data(x.data()), numNodes(static_cast<Index>(x.cols())), dim(3) {}
-    CoordinatesView(const Eigen::Map<const Eigen::Matrix2Xd>& x) noexcept  // NOLINT
-        : data(x.data()), numNodes(static_cast<Index>(x.cols())), dim(2) {}
+        : CoordinatesView(strided(xyz, dimension, nodes, dimension)) {}
+    CoordinatesView(const Eigen::Matrix3Xd& m) noexcept  // NOLINT: implicit by design
+        : CoordinatesView(m.data(), static_cast<Index>(m.cols()), 3) {}
+    CoordinatesView(const Eigen::Matrix2Xd& m) noexcept  // NOLINT: implicit by design
+        : CoordinatesView(m.data(), static_cast<Index>(m.cols()), 2) {}
+    CoordinatesView(const Eigen::Map<const Eigen::Matrix3Xd>& m) noexcept  // NOLINT
+        : CoordinatesView(m.data(), static_cast<Index>(m.cols()), 3) {}
+    CoordinatesView(const Eigen::Map<const Eigen::Matrix2Xd>& m) noexcept  // NOLINT
+        : CoordinatesView(m.data(), static_cast<Index>(m.cols()), 2) {}
+
+    /// Interleaved x y (z) per node, `dimension` doubles per node.
+    [[nodiscard]] static CoordinatesView interleaved(const double* xyz, Index nodes,
+                                                     int dimension) noexcept {
+        return strided(xyz, dimension, nodes, dimension);
+    }
+    /// Separate arrays of `nodes` values each; z = nullptr for a 2D model.
+    [[nodiscard]] static CoordinatesView separate(const double* xs, const double* ys,
+                                                  const double* zs, Index nodes) noexcept {
+        CoordinatesView v;
+        v.x = xs;
+        v.y = ys;
+        v.z = zs;
+        v.stride = 1;
+        v.numNodes = nodes;
+        v.dim = zs == nullptr ? 2 : 3;
+        return v;
+    }
+    /// Node i's components at first[i * nodeStride + c], c < dimension (nodeStride >= dimension).
+    [[nodiscard]] static CoordinatesView strided(const double* first, std::ptrdiff_t nodeStride,
+                                                 Index nodes, int dimension) noexcept {
+        CoordinatesView v;
+        v.x = first;
+        v.y = first == nullptr ? nullptr : first + 1;
+        v.z = first == nullptr || dimension != 3 ? nullptr : first + 2;
+        v.stride = nodeStride;
+        v.numNodes = nodes;
+        v.dim = dimension;
+        return v;
+    }
+
+    /// What is wrong with the view itself, or nullptr: a dimension other than 2 or 3, a negative
+    /// node count, a null component pointer (z must be null in 2D), a stride below 1.
+    [[nodiscard]] const char* problem() const noexcept {
+        if (dim != 2 && dim != 3) {
+            return "the dimension must be 2 or 3";
+        }
+        if (numNodes < 0) {
+            return "the node count is negative";
+        }
+        if (numNodes > 0 && (x == nullptr || y == nullptr || (dim == 3 && z == nullptr))) {
+            return "a coordinate pointer is null";
+        }
+        if (dim == 2 && z != nullptr) {
+            return "2D coordinates have a z pointer";
+        }
+        if (numNodes > 0 && stride < 1) {
+            return "the stride must be at least 1";
+        }
+        return nullptr;
+    }
 
     /// Node i as a 3D point (z = 0 in 2D).
     [[nodiscard]] Eigen::Vector3d node(Index i) const noexcept {
-        const double* p = data + static_cast<std::ptrdiff_t>(i) * dim;
-        return {p[0], p[1], dim == 3 ? p[2] : 0.0};
+        const std::ptrdiff_t o = static_cast<std::ptrdiff_t>(i) * stride;
+        return {x[o], y[o], z != nullptr ? z[o] : 0.0};
     }
 };
 

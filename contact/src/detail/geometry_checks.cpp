@@ -102,8 +102,7 @@ void checkResolution(const char* fn, const Surface& master, const Surface& slave
 
 void checkInterface(const char* fn, const Surface& master, const Surface& slave, bool selfContact,
                     const CoordinatesView& x, double capture) {
-    const bool same = &master == &slave || (!master.empty() && master.types == slave.types &&
-                                            master.connectivity == slave.connectivity);
+    const bool same = sameSurface(master, slave);
     if (same && !selfContact) {
         throw std::invalid_argument(std::string(fn) + ": master and slave are the same surface '" +
                                     master.name +

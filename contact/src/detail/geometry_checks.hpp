@@ -7,6 +7,13 @@
 
 namespace contact::detail {
 
+/// Master and slave are one surface: both non-empty with the same types and connectivity (the
+/// search then runs in self-contact, each segment pair once).
+[[nodiscard]] inline bool sameSurface(const Surface& master, const Surface& slave) noexcept {
+    return !master.empty() && master.types == slave.types &&
+           master.connectivity == slave.connectivity;
+}
+
 /// Throws std::invalid_argument "<fn>: <role> surface '<name>', segments <i> and <j> share the
 /// edge between nodes <a> and <b> in the same direction: one of them is inside-out" when two
 /// segments run a shared edge (2D: a shared node) the same way. Edges shared by more than two

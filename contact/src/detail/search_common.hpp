@@ -266,26 +266,4 @@ void exclusionSets(const Surface& slave, const std::vector<Index>& slaveNodes, I
     return d < bestD || (d == bestD && j < bestJ);
 }
 
-/// Sizes every column array of `pairs` to hold `capacity` pairs (count = 0).
-void reservePairs(ContactPairs& pairs, Index capacity);
-
-/// Writes pair column `col` from a projection.
-void storePair(ContactPairs& pairs, Index col, Index slave, Index master,
-               const Projection& pr) noexcept;
-
-/// Writes the closest point of a pair at column `col`: slave, master, xi, distance, and in status
-/// kConverged or kNotConverged; the other columns are left for storePair().
-void storeClosest(ContactPairs& pairs, Index col, Index slave, Index master,
-                  const ClosestXi& c) noexcept;
-
-/// The closest point that storeClosest() wrote at column `col`.
-[[nodiscard]] ClosestXi loadClosest(const ContactPairs& pairs, Index col) noexcept;
-
-/// Closes the gaps between blocks of closest points (the columns storeClosest() writes): block c
-/// holds count[c] pairs from column c * blockSize and moves to just after block c - 1. Columns of
-/// one array move in block order (a block's target ends before the next block starts); the arrays
-/// are spread over `threads`. Returns the number of pairs.
-Index compactPairBlocks(ContactPairs& pairs, const std::vector<Index>& count, Index blockSize,
-                        int threads) noexcept;
-
 }  // namespace contact::detail

@@ -29,7 +29,7 @@ struct PairOverlap {
 /// out; the result keeps the order of `pairs`.
 [[nodiscard]] std::vector<PairOverlap> computeOverlaps(const ContactSurface& master,
                                                        const ContactSurface& slave,
-                                                       const contact::ContactPairs& pairs,
+                                                       const contact::SegmentPairs& pairs,
                                                        const contact::CoordinatesView& x,
                                                        double capture);
 

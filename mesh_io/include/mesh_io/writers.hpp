@@ -23,7 +23,9 @@ struct InterfaceReport {
     bool captureRelative = true;
     double captureFactor = 0.5;  ///< the relative factor, when captureRelative
     Index slaveNodes = 0;
-    const contact::ContactPairs* pairs = nullptr;
+    /// The pairs: nodePairs in node-to-segment mode, segmentPairs in segment-to-segment mode.
+    const contact::NodePairs* nodePairs = nullptr;
+    const contact::SegmentPairs* segmentPairs = nullptr;
     contact::UpdateStats stats;
     double timeRead = 0.0;  ///< ms, reading the model (shared by all interfaces)
     std::string pairsFile;  ///< where the pairs were written ("" if not)
@@ -37,7 +39,7 @@ struct GapSummary {
     double maxGap;
     Index penetrating = 0;
 };
-[[nodiscard]] GapSummary summarizeGaps(const contact::ContactPairs& pairs);
+[[nodiscard]] GapSummary summarizeGaps(const contact::NodePairs& pairs);
 
 /// What a writer may do with an existing file at its path.
 struct WriteOptions {

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+// What a search returns: node-to-segment pairs with their closest points, or segment pairs.
+#pragma once
+
+#include "contact/projection.hpp"
+#include "contact/types.hpp"
+
+#include <Eigen/Core>
+
+#include <cassert>
+#include <vector>
+
+namespace contact {
+
+namespace detail {
+struct PairStore;  // the searches fill the columns (contact/src/detail/pair_store.hpp)
+}  // namespace detail
+
+/// Read-only view of `size()` contiguous values (std::span<const T> of C++20). Indexing is
+/// checked by assert() in builds without NDEBUG.
+template <class T>
+class ConstSpan {
+public:
+    ConstSpan() = default;
+    ConstSpan(const T* data, Index size) noexcept : data_(data), size_(size) {}
+
+    [[nodiscard]] const T* data() const noexcept { return data_; }
+    [[nodiscard]] Index size() const noexcept { return size_; }
+    [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+    [[nodiscard]] const T& operator[](Index i) const noexcept {
+        assert(i >= 0 && i < size_);
+        return data_[i];
+    }
+    [[nodiscard]] const T* begin() const noexcept { return data_; }
+    [[nodiscard]] const T* end() const noexcept { return data_ + size_; }
+
+private:
+    const T* data_ = nullptr;
+    Index size_ = 0;
+};
+
+/// Node-to-segment pairs (DESIGN.md, "What a contact pair is"): one per slave node within the
+/// capture distance of the master surface, ordered by slave node index. Every view has exactly
+/// size() entries (columns); the storage behind them is sized once, at setSurfaces, and reused.
+class NodePairs {
+public:
+    using ShapeMatrix = Eigen::Matrix<double, kMaxSegmentNodes, Eigen::Dynamic>;
+
+    [[nodiscard]] Index size() const noexcept { return count_; }
+    [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+
+    /// Slave node index (into the coordinates).
+    [[nodiscard]] ConstSpan<Index> slave() const noexcept { return {slave_.data(), count_}; }
+    /// Master segment index holding the closest point (ties: the lowest index).
+    [[nodiscard]] ConstSpan<Index> master() const noexcept { return {master_.data(), count_}; }
+    /// (x_slave - point) . normal, in length units; negative = penetration.
+    [[nodiscard]] ConstSpan<double> gap() const noexcept { return {gap_.data(), count_}; }
+    /// |x_slave - point| (>= 0, at most the capture distance).
+    [[nodiscard]] ConstSpan<double> distance() const noexcept { return {distance_.data(), count_}; }
+    [[nodiscard]] ConstSpan<ProjectionStatus> status() const noexcept {
+        return {status_.data(), count_};
+    }
+    /// Local coordinates of the closest point on the master (eta = 0 on lines), 2 x size().
+    [[nodiscard]] Eigen::Map<const Eigen::Matrix2Xd> xi() const noexcept {
+        return {xi_.data(), 2, count_};
+    }
+    /// Closest point on the master segment, 3 x size() (z = 0 in 2D).
+    [[nodiscard]] Eigen::Map<const Eigen::Matrix3Xd> point() const noexcept {
+        return {point_.data(), 3, count_};
+    }
+    /// Unit outward normal of the master at the closest point, 3 x size().
+    [[nodiscard]] Eigen::Map<const Eigen::Matrix3Xd> normal() const noexcept {
+        return {normal_.data(), 3, count_};
+    }
+    /// Unit tangents of the master at the closest point (tangent1 along dx/dxi, tangent2 =
+    /// normal x tangent1; +z on lines), 3 x size().
+    [[nodiscard]] Eigen::Map<const Eigen::Matrix3Xd> tangent1() const noexcept {
+        return {tangent1_.data(), 3, count_};
+    }
+    [[nodiscard]] Eigen::Map<const Eigen::Matrix3Xd> tangent2() const noexcept {
+        return {tangent2_.data(), 3, count_};
+    }
+    /// Master shape-function values N_i at xi, kMaxSegmentNodes x size(); rows beyond the master
+    /// segment's node count are zero.
+    [[nodiscard]] Eigen::Map<const ShapeMatrix> shape() const noexcept {
+        return {shape_.data(), kMaxSegmentNodes, count_};
+    }
+
+private:
+    friend struct detail::PairStore;
+    std::vector<Index> slave_;
+    std::vector<Index> master_;
+    Eigen::Matrix2Xd xi_;
+    Eigen::Matrix3Xd point_;
+    Eigen::Matrix3Xd normal_;
+    Eigen::Matrix3Xd tangent1_;
+    Eigen::Matrix3Xd tangent2_;
+    ShapeMatrix shape_;
+    std::vector<double> gap_;
+    std::vector<double> distance_;
+    std::vector<ProjectionStatus> status_;
+    Index count_ = 0;
+};
+
+/// Segment-to-segment pairs: each (slave segment, master segment) whose buffered boxes overlap
+/// after the SAT test, ordered by (slave, master).
+class SegmentPairs {
+public:
+    [[nodiscard]] Index size() const noexcept { return count_; }
+    [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+    /// Slave segment index.
+    [[nodiscard]] ConstSpan<Index> slave() const noexcept { return {slave_.data(), count_}; }
+    /// Master segment index.
+    [[nodiscard]] ConstSpan<Index> master() const noexcept { return {master_.data(), count_}; }
+
+private:
+    friend struct detail::PairStore;
+    std::vector<Index> slave_;
+    std::vector<Index> master_;
+    Index count_ = 0;
+};
+
+}  // namespace contact
