@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The fast search against the exhaustive reference, and the contract of DESIGN.md.
+// The fast search against the exhaustive reference, and the contract of docs/design.md.
 #include "contact/broad_phase.hpp"
 #include "contact/contact_search.hpp"
 #include "contact/reference_search.hpp"

@@ -16,7 +16,7 @@
 
 namespace contact {
 
-/// What a pair is (DESIGN.md, "What a contact pair is").
+/// What a pair is (docs/design.md, "What a pair is").
 enum class SearchMode : std::uint8_t {
     kNodeToSegment,     ///< each slave node with the master segment holding its closest point
     kSegmentToSegment,  ///< each (slave segment, master segment) whose buffered volumes overlap

@@ -76,7 +76,7 @@ inline constexpr int kMaxSegmentNodes = 9;
            t == SegmentType::Quad9;
 }
 
-/// Readable name, as in the tables of DESIGN.md.
+/// Readable name, as in the tables of docs/design.md.
 [[nodiscard]] constexpr const char* segmentTypeName(SegmentType t) noexcept {
     switch (t) {
     case SegmentType::Line2: return "Line2";
