@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Checks the habits the repository commits to: every C/C++ file formatted as .clang-format says
+# (a difference fails), and the library, mesh_io, the tool and the bindings clean under
+# .clang-tidy (its warnings are errors). Usage: scripts/check_style.sh [format|tidy]  (default both)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+packages=(clang-format clang-tidy)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+status=0
+if [ "$what" = all ] || [ "$what" = format ]; then
+    echo "== clang-format: every tracked C/C++ file"
+    mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.h' '*.c' | grep -v '^tests/fuzz/corpus/')
+    if ! clang-format --dry-run --Werror "${files[@]}"; then
+        echo "clang-format: the files above differ from .clang-format (run clang-format -i on them)"
+        status=1
+    fi
+fi
+if [ "$what" = all ] || [ "$what" = tidy ]; then
+    echo "== clang-tidy: library, mesh_io, tool and bindings sources"
+    cmake -S . -B build/tidy -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+        -DCONTACT_BUILD_BENCH=OFF > /dev/null
+    mapfile -t sources < <(git ls-files 'contact/src/*.cpp' 'mesh_io/src/*.cpp' 'examples/*.cpp' \
+                                        'bindings/*.cpp' 'bindings/*.c')
+    if ! printf '%s\n' "${sources[@]}" |
+        xargs -P "$jobs" -n 1 clang-tidy -p build/tidy --quiet --extra-arg=-std=c++17 2>/dev/null; then
+        echo "clang-tidy: warnings above (see .clang-tidy)"
+        status=1
+    fi
+fi
+exit $status
