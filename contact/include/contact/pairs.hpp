@@ -39,7 +39,7 @@ private:
     Index size_ = 0;
 };
 
-/// Node-to-segment pairs (DESIGN.md, "What a contact pair is"): one per slave node within the
+/// Node-to-segment pairs (docs/design.md, "What a contact pair is"): one per slave node within the
 /// capture distance of the master surface, ordered by slave node index. Every view has exactly
 /// size() entries (columns); the storage behind them is sized once, at setSurfaces, and reused.
 class NodePairs {

@@ -2,6 +2,7 @@
 // A contact surface (segment types + connectivity) and a no-copy view of the solver's coordinates.
 #pragma once
 
+#include "contact/export.hpp"
 #include "contact/types.hpp"
 
 #include <Eigen/Core>
@@ -16,7 +17,7 @@ namespace contact {
 /// Segments of one contact surface: types and node indices into the solver's shared node array.
 /// Coordinates are not stored: they arrive as a CoordinatesView at every update.
 /// Mixed types are allowed (Tri3 and Quad4 in one surface), but all of one dimension.
-struct Surface {
+struct CONTACT_API Surface {
     std::string name;                ///< for messages and reports
     std::vector<SegmentType> types;  ///< type of each segment
     std::vector<Index> offsets{0};   ///< segment s has nodes connectivity[offsets[s], offsets[s+1])
