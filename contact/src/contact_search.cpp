@@ -32,6 +32,16 @@ const char* updateStatusName(UpdateStatus s) noexcept {
     return "?";
 }
 
+const char* orientationName(Orientation o) noexcept {
+    switch (o) {
+    case Orientation::kUnknown: return "unknown";
+    case Orientation::kConsistent: return "consistent";
+    case Orientation::kMasterInsideOut: return "master inside-out";
+    case Orientation::kSlaveInsideOut: return "slave inside-out";
+    }
+    return "?";
+}
+
 struct ContactSearch::Impl {
     explicit Impl(const SearchOptions& o) : options(o) {}
 

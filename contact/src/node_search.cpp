@@ -8,6 +8,7 @@
 #include "detail/pair_store.hpp"
 #include "detail/search_common.hpp"
 #include "detail/timing.hpp"
+#include "orientation.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -57,6 +58,7 @@ void NodeSearch::setup(const SearchContext& c, std::vector<Index> nodes) {
     const Index blockSize = blockSizeFor(s, c.threads);
     verlet_.setup(c.broadPhase, s, blockSize);
     fat_.resize(s);
+    nodeSegment_ = c.slave->empty() ? std::vector<Index>{} : segmentOfEachNode(*c.slave, nodes_);
     exclusions_.setup(c.selfContact ? s : 0, blockSize);
     if (c.selfContact) {
         std::vector<Index> offsets;
@@ -84,6 +86,9 @@ void NodeSearch::update(const CoordinatesView& x, UpdateStats& stats) {
     stats.listSize = verlet_.list().size();
     stats.timeBroad = msSince(t0);
     project(x, stats);
+    const auto t1 = Clock::now();
+    stats.orientation = judgeNodePairs(pairs_, *c_.slave, nodes_, nodeSegment_, x, c_.capture);
+    stats.timeProjection += msSince(t1);
     keepAxes_ = !stats.rebuilt;  // after a rebuild, the next update renews the OBB axes
 }
 
@@ -114,21 +119,17 @@ void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool
     {
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
-            const SegmentNodes seg = gatherSegment(master, j, x);
+            SegmentNodes seg;
             double pad = 0.0;
-            const Aabb3 box = bufferedAabb(seg, capture, pad);
-            masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
-            if (c_.dim == 2) {
-                masterObb2_[j] = bufferedObb2(seg, capture, pad);
-            } else {
+            const Aabb3 box = masterBoxes(master, j, x, capture, seg, pad, masterBox_[j],
+                                          c_.dim == 2 ? &masterObb2_[j] : nullptr);
+            if (c_.dim == 3) {
                 CentredObb3& obb = masterObb3_[j];
                 const CentredObb3 kept = obb;
                 obb = centredBufferedObb3(seg, capture, pad, masterBox_[j],
                                           keepAxes ? &kept : nullptr);
             }
-            finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
-            largest =
-                std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
+            noteRange(box, finite, largest);
         }
 #pragma omp for schedule(static)
         for (Index k = 0; k < s; ++k) {
@@ -303,7 +304,7 @@ std::size_t NodeSearch::memoryBytes() const noexcept {
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
     std::size_t total = verlet_.memoryBytes() + fat_.memoryBytes() + exclusions_.memoryBytes();
     total += bytes(masterBox_) + bytes(masterObb3_) + bytes(masterObb2_);
-    total += bytes(nodes_) + bytes(blockPairs_);
+    total += bytes(nodes_) + bytes(blockPairs_) + bytes(nodeSegment_);
     for (const auto& v : threadOrder_) {
         total += bytes(v);
     }

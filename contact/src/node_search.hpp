@@ -48,6 +48,7 @@ private:
     bool keepAxes_ = false;  // the next reuse may keep the master OBB axes and offsets
     VerletCache verlet_;
     NodeFatBoxes fat_;
+    std::vector<Index> nodeSegment_;  // per slave node, a slave segment holding it (orientation)
     // Self-contact: per slave node, the nodes it must not pair with (those of every slave segment
     // holding it), coded as the candidate list is; built once.
     CandidateList exclusions_;

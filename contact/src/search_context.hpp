@@ -7,6 +7,11 @@
 #include "contact/surface.hpp"
 #include "contact/types.hpp"
 
+#include "detail/search_common.hpp"
+#include "float_box.hpp"
+
+#include <algorithm>
+
 namespace contact::detail {
 
 /// The interface a stage searches: the surfaces (owned by the facade, which outlives the stages),
@@ -29,6 +34,28 @@ struct SearchContext {
 [[nodiscard]] inline Index blockSizeFor(Index items, int threads) noexcept {
     const Index perThread = items / (16 * threads);
     return perThread < 64 ? 64 : perThread > 1024 ? 1024 : perThread;
+}
+
+/// Master segment j's buffered boxes at x, the part both modes make alike: the AABB rounded
+/// outward to float into `box`, in 2D the OBB into `obb2`. Returns the double AABB (for the range
+/// checks); `seg` and `pad` are left for the mode's own 3D OBB.
+[[nodiscard]] inline Aabb3 masterBoxes(const Surface& master, Index j, const CoordinatesView& x,
+                                       double capture, SegmentNodes& seg, double& pad,
+                                       FloatBox& box, Obb2* obb2) noexcept {
+    seg = gatherSegment(master, j, x);
+    const Aabb3 aabb = bufferedAabb(seg, capture, pad);
+    box = floatBoxOutward(aabb.lo.data(), aabb.hi.data());
+    if (obb2 != nullptr) {
+        *obb2 = bufferedObb2(seg, capture, pad);
+    }
+    return aabb;
+}
+
+/// Folds box into the range checks of an update: finite (0 once a bound is NaN or Inf) and the
+/// largest |bound|.
+inline void noteRange(const Aabb3& box, int& finite, double& largest) noexcept {
+    finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
+    largest = std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
 }
 
 }  // namespace contact::detail

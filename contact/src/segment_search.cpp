@@ -9,6 +9,7 @@
 #include "detail/pair_store.hpp"
 #include "detail/search_common.hpp"
 #include "detail/timing.hpp"
+#include "orientation.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -78,6 +79,9 @@ void SegmentSearch::update(const CoordinatesView& x, UpdateStats& stats) {
     stats.timeBroad = msSince(t0);
     narrowPhase(x, stats);
     collectPairs(stats);
+    const auto t1 = Clock::now();
+    stats.orientation = judgeSegmentPairs(pairs_, *c_.master, *c_.slave, x, c_.capture);
+    stats.timeProjection += msSince(t1);
 }
 
 // Boxes of every master segment at the current coordinates: AABB and OBB buffered by capture +
@@ -106,26 +110,20 @@ void SegmentSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
     {
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
-            const SegmentNodes seg = gatherSegment(master, j, x);
+            SegmentNodes seg;
             double pad = 0.0;
-            const Aabb3 box = bufferedAabb(seg, capture, pad);
-            masterBox_[j] = floatBoxOutward(box.lo.data(), box.hi.data());
-            if (c_.dim == 2) {
-                masterObb2_[j] = bufferedObb2(seg, capture, pad);
-            } else {
+            const Aabb3 box = masterBoxes(master, j, x, capture, seg, pad, masterBox_[j],
+                                          c_.dim == 2 ? &masterObb2_[j] : nullptr);
+            if (c_.dim == 3) {
                 masterObb3_[j] = packedBufferedObb3(seg, capture, pad);
             }
-            finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
-            largest =
-                std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
+            noteRange(box, finite, largest);
         }
 #pragma omp for schedule(static)
         for (Index k = 0; k < slaveLoop; ++k) {
             double pad = 0.0;
             const Aabb3 box = bufferedAabb(gatherSegment(slave, k, x), capture, pad);
-            finite = std::min(finite, int(box.lo.allFinite() && box.hi.allFinite()));
-            largest =
-                std::max({largest, box.lo.cwiseAbs().maxCoeff(), box.hi.cwiseAbs().maxCoeff()});
+            noteRange(box, finite, largest);
             if (check) {
                 slavesInside = std::min(
                     slavesInside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));

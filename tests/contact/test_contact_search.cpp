@@ -996,8 +996,9 @@ TEST(ContactSearch, SegmentModeBoxesWithinAFloatRoundingOfTouching) {
 }
 
 // The search keeps little per slave item: segment mode its fat box and list (the slave boxes and
-// OBBs are made when the narrow phase reaches a segment), node mode the node, its float position
-// and list. Measured as the growth of memoryBytes() from a small slave surface to a large one.
+// OBBs are made when the narrow phase reaches a segment), node mode the node, its float position,
+// the slave segment of its normal and list. Measured as the growth of memoryBytes() from a small
+// slave surface to a large one.
 TEST(ContactSearch, MemoryPerSlaveItemIsItsFatBoxAndList) {
     for (const SearchMode mode : {SearchMode::kSegmentToSegment, SearchMode::kNodeToSegment}) {
         const bool segments = mode == SearchMode::kSegmentToSegment;
@@ -1026,8 +1027,9 @@ TEST(ContactSearch, MemoryPerSlaveItemIsItsFatBoxAndList) {
         Index large = 0;
         const double perItem =
             (bytesWith(100, large) - bytesWith(10, small)) / static_cast<double>(large - small);
-        // Segment mode: fat box 24 + a few bytes of list; node mode: node 4 + position 12 + list.
-        EXPECT_LT(perItem, segments ? 32.0 : 24.0);
+        // Segment mode: fat box 24 + a few bytes of list; node mode: node 4 + position 12 + the
+        // slave segment its normal is taken from (the orientation check) 4 + list.
+        EXPECT_LT(perItem, segments ? 32.0 : 28.0);
     }
 }
 

@@ -76,6 +76,41 @@ enum class UpdateStatus : std::uint8_t {
 
 [[nodiscard]] CONTACT_API const char* updateStatusName(UpdateStatus s) noexcept;
 
+/// How the two surfaces face, judged from the pairs of an update. Each segment's node order must
+/// give a normal pointing out of its solid (types.hpp); a surface given with every segment the
+/// other way round faces into its solid, which flips the sign of every gap (master) or of every
+/// slave normal, and no single segment can show it.
+enum class Orientation : std::uint8_t {
+    kUnknown,          ///< too few pairs to judge (tol::kOrientationMinPairs), or no clear majority
+    kConsistent,       ///< master and slave normals point at each other at the pairs
+    kMasterInsideOut,  ///< normals the same way and slave nodes behind the master: the master
+                       ///< faces into its solid (its gaps have the wrong sign)
+    kSlaveInsideOut,   ///< normals the same way and slave nodes in front of the master: the
+                       ///< slave faces into its solid
+};
+
+[[nodiscard]] CONTACT_API const char* orientationName(Orientation o) noexcept;
+
+/// The orientation verdict and the counts it was taken from. At most tol::kOrientationSample
+/// pairs, spread evenly over the pairs, are judged: a slave point (a slave node; in segment mode
+/// a slave segment's centre) with the master's outward normal n_m and gap g there, and the slave
+/// surface's outward normal n_s. Where n_m . n_s <= -kOrientationAlignment the normals are
+/// opposed (as for two bodies touching), where it is >= +kOrientationAlignment aligned; other
+/// pairs (side contacts, edges) are not counted. Aligned pairs are also sorted by the gap: in
+/// front (g > kOrientationGapRel x capture distance) or behind (g < -that). Verdict: kConsistent
+/// when the opposed pairs are a clear majority (tol::kOrientationMajority); with the aligned ones
+/// a clear majority, kMasterInsideOut when most decided aligned pairs are behind, kSlaveInsideOut
+/// when most are in front; kUnknown otherwise. Both surfaces inside-out looks like consistent
+/// surfaces penetrating deeply, and is reported kConsistent; a slave given as nodes has no
+/// normals: kUnknown.
+struct OrientationCheck {
+    Orientation verdict = Orientation::kUnknown;
+    Index opposed = 0;  ///< pairs with opposed normals
+    Index aligned = 0;  ///< pairs with aligned normals
+    Index inFront = 0;  ///< aligned pairs with the slave point in front of the master
+    Index behind = 0;   ///< aligned pairs with the slave point behind the master
+};
+
 /// Counters and timings of one update.
 struct UpdateStats {
     UpdateStatus status = UpdateStatus::kNotSetUp;
@@ -95,6 +130,8 @@ struct UpdateStats {
     Index pairs = 0;  ///< contact pairs reported
     /// Worst projection status among reported pairs (kConverged < kOnBoundary < ...).
     ProjectionStatus worstProjection = ProjectionStatus::kConverged;
+    /// Whether the surfaces face the way their node order says (a whole surface inside-out).
+    OrientationCheck orientation;
     double timeBounds = 0.0;  ///< ms: boxes of all segments
     double timeBroad = 0.0;   ///< ms: kd-tree queries (0 when the list was reused)
     double timeNarrow = 0.0;  ///< ms: exact AABB and SAT tests (segment mode)

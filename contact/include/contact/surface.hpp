@@ -127,6 +127,15 @@ struct CoordinatesView {
     }
 };
 
+/// Volume enclosed by a closed surface (area in 2D), by the divergence theorem over its segments:
+/// (1/3) sum of the integrals of x . n dA (1/2 and dS in 2D), Gauss points on each segment.
+/// Positive when the segments face out of the solid, as their node order should (types.hpp);
+/// negative when the whole surface faces into it (inside-out). NaN unless the surface is closed
+/// and consistently ordered: every corner edge of a face run once each way (2D: every end node
+/// the start of one line and the end of one), as on the whole boundary of a solid; or when the
+/// surface is empty or a node index is out of range of x.
+[[nodiscard]] CONTACT_API double enclosedVolume(const Surface& surface, const CoordinatesView& x);
+
 /// Gathers the node coordinates of segment s of `surface` (no checks: validated surfaces only).
 [[nodiscard]] inline SegmentNodes gatherSegment(const Surface& surface, Index s,
                                                 const CoordinatesView& x) noexcept {

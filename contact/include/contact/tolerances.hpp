@@ -79,6 +79,22 @@ inline constexpr double kClipEdgeOnRel = 1e-8;
 inline constexpr double kClipNewtonTol = 1e-14;
 inline constexpr int kClipMaxNewton = 40;
 
+// --- Orientation verdict (UpdateStats::orientation, contact_search.hpp) -----------------------
+
+/// Pairs judged per update at most, spread evenly over the pairs: enough for a majority, few
+/// enough that the check costs nothing measurable (one normal evaluation each).
+inline constexpr int kOrientationSample = 256;
+/// Fewer judged pairs than this (opposed + aligned; in front + behind for the second step):
+/// kUnknown.
+inline constexpr int kOrientationMinPairs = 8;
+/// A clear majority: at least this fraction of the judged pairs.
+inline constexpr double kOrientationMajority = 0.8;
+/// |n_m . n_s| below this (normals more than 60 degrees from parallel): the pair is not judged.
+inline constexpr double kOrientationAlignment = 0.5;
+/// Gaps within this fraction of the capture distance tell nothing of the side (a penetration that
+/// small is ordinary contact); only gaps beyond it count as in front or behind.
+inline constexpr double kOrientationGapRel = 0.1;
+
 // --- Range of the search -----------------------------------------------------------------------
 
 /// Largest coordinate, capture distance and skin the search takes (an absolute length, the one
