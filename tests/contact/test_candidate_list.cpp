@@ -203,5 +203,20 @@ TEST(CandidateList, EncodesSetsInMemory) {
     EXPECT_EQ(empty.size(), 0);
 }
 
+// CONTACT_ASSERT stops a read of a block the list does not have, naming the file and line, where
+// assertions are on (Debug, RelWithDebInfo and sanitizer builds; CONTACT_ENABLE_ASSERTS).
+TEST(CandidateList, ReadingABlockBeyondTheListAsserts) {
+#ifdef CONTACT_ENABLE_ASSERTS
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    CandidateList list;
+    list.setup(10, 4);  // blocks 0, 1, 2
+    EXPECT_DEATH(
+        (void)list.reader(3),
+        "candidate_list.hpp:[0-9]+: CONTACT_ASSERT\\(b >= 0 && b < blocks\\(\\)\\) failed");
+#else
+    GTEST_SKIP() << "assertions are off in this build (Release)";
+#endif
+}
+
 }  // namespace
 }  // namespace contact::detail
