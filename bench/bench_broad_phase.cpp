@@ -2,17 +2,19 @@
 // Broad phase alone: every (slave, master) segment pair whose buffered AABBs overlap (closed boxes,
 // buffer = 0.5 x mean edge length on every box), build + query, single thread.
 //
-// Ours: BoxTree (float BVH, outward rounding) + the exact double test; the previous nanoflann
-// size-class kd-tree (BroadPhase). Comparators, when built with CONTACT_BENCH_PEERS and found:
-// CGAL box_intersection_d (cutoff 10,000), FCL DynamicAABBTreeCollisionManager (tree against tree),
-// Bullet btDbvt::collideTT (double precision build). Each is first run once collecting its pairs,
-// which must equal ours (sorted set); a difference stops that benchmark with an error.
-// Counters: pairs, ns_per_pair, tree_bytes_per_box (ours). Bullet runs up to 100k segments in 3D
-// and 10k in 2D only: beyond that one run takes minutes (2.1 s at 10k in 2D on the reference
-// machine).
-#include "contact/broad_phase.hpp"
-
+// Ours: the box indexes of the search (contact/src/box_index.hpp: BoxTreeIndex, KdTreeIndex,
+// SweepIndex) over float boxes rounded outward, + the exact double test. Comparators, when built
+// with CONTACT_BENCH_PEERS and found: CGAL box_intersection_d (cutoff 10,000), FCL
+// DynamicAABBTreeCollisionManager (tree against tree), Bullet btDbvt::collideTT (double precision
+// build). Each is first run once collecting its pairs, which must equal ours (sorted set); a
+// difference stops that benchmark with an error. Counters: pairs, ns_per_pair, tree_bytes_per_box
+// (ours). Bullet runs up to 100k segments in 3D and 10k in 2D only: beyond that one run takes
+// minutes (2.1 s at 10k in 2D on the reference machine).
 #include "bench_common.hpp"
+#include "box_tree_index.hpp"
+#include "float_box.hpp"
+#include "kd_tree_index.hpp"
+#include "sweep_index.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -58,41 +60,27 @@ bool overlapD(const Eigen::Matrix3Xd& alo, const Eigen::Matrix3Xd& ahi, Index a,
            blo(1, b) <= ahi(1, a) && alo(2, a) <= bhi(2, b) && blo(2, b) <= ahi(2, a);
 }
 
-// Ours: float BVH over the master boxes, each slave box queries it, exact double filter.
-template <class Emit>
-void oursBoxTree(const BoxSets& s, BoxTree& tree, Emit&& emit) {
-    tree.build(s.mlo, s.mhi);
-    for (Index k = 0; k < static_cast<Index>(s.slo.cols()); ++k) {
-        const FloatBox q = floatBoxOutward(s.slo.col(k).data(), s.shi.col(k).data());
-        tree.query(q, [&](Index j) {
-            if (overlapD(s.slo, s.shi, k, s.mlo, s.mhi, j)) {
-                emit(k, j);
-            }
-        });
-    }
-}
-
-// Ours: sort and sweep along the long axis when it scans at most BoxSweep::kScanPerBoxLimit pairs
-// per box (2D curves), else the box tree (3D surfaces), as the search does.
-template <class Emit>
-void oursSweep(const BoxSets& s, BoxSweep& sweep, BoxTree& tree, Emit&& emit) {
-    std::vector<FloatBox> masters(static_cast<std::size_t>(s.mlo.cols()));
-    std::vector<FloatBox> slaves(static_cast<std::size_t>(s.slo.cols()));
+// Ours: a box index over the master boxes rounded outward to float, queried by every slave box
+// rounded the same way (one query call over all of them, as the search makes it), then the exact
+// double filter.
+template <class BoxIndex, class Emit>
+void ours(const BoxSets& s, BoxIndex& index, Emit&& emit) {
+    std::vector<detail::FloatBox> masters(static_cast<std::size_t>(s.mlo.cols()));
     for (Index j = 0; j < s.mlo.cols(); ++j) {
-        masters[j] = floatBoxOutward(s.mlo.col(j).data(), s.mhi.col(j).data());
+        masters[j] = detail::floatBoxOutward(s.mlo.col(j).data(), s.mhi.col(j).data());
     }
-    for (Index k = 0; k < s.slo.cols(); ++k) {
-        slaves[k] = floatBoxOutward(s.slo.col(k).data(), s.shi.col(k).data());
-    }
-    if (!sweep.prepareIfFast(masters, slaves)) {
-        oursBoxTree(s, tree, emit);
-        return;
-    }
-    sweep.forEachPair([&](Index j, Index k) {
-        if (overlapD(s.slo, s.shi, k, s.mlo, s.mhi, j)) {
-            emit(k, j);
-        }
-    });
+    index.build(std::move(masters), 1);
+    const auto slaveBox = [&s](Index k) {
+        return detail::floatBoxOutward(s.slo.col(k).data(), s.shi.col(k).data());
+    };
+    index.query(0, static_cast<Index>(s.slo.cols()), slaveBox,
+                [&](Index k, const Index* hits, Index count) {
+                    for (Index c = 0; c < count; ++c) {
+                        if (overlapD(s.slo, s.shi, k, s.mlo, s.mhi, hits[c])) {
+                            emit(k, hits[c]);
+                        }
+                    }
+                });
 }
 
 const BoxSets& boxSets(const std::string& kind, long size) {
@@ -109,8 +97,8 @@ const BoxSets& boxSets(const std::string& kind, long size) {
     sets.kind = kind;
     sets.size = size;
     sets.dim = sc.dim;
-    BoxTree tree;
-    oursBoxTree(sets, tree, [&](Index k, Index j) { sets.pairs.push_back(key(k, j)); });
+    detail::BoxTreeIndex tree;
+    ours(sets, tree, [&](Index k, Index j) { sets.pairs.push_back(key(k, j)); });
     std::sort(sets.pairs.begin(), sets.pairs.end());
     return sets;
 }
@@ -147,33 +135,24 @@ void measure(benchmark::State& state, const std::string& kind, Run&& run) {
 }
 
 void BM_BoxTree(benchmark::State& state, const std::string& kind) {
-    BoxTree tree;
-    measure(state, kind, [&](const BoxSets& s, auto&& emit) { oursBoxTree(s, tree, emit); });
+    detail::BoxTreeIndex tree;
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) { ours(s, tree, emit); });
     state.counters["tree_bytes_per_box"] = static_cast<double>(tree.memoryBytes()) /
                                            static_cast<double>(std::max<Index>(1, tree.size()));
 }
 
+// Sort and sweep along the long axis when it scans at most SweepIndex::kScanPerBoxLimit pairs per
+// box (2D curves), else the box tree (3D surfaces), as the search does.
 void BM_Sweep(benchmark::State& state, const std::string& kind) {
-    BoxSweep sweep;
-    BoxTree tree;
-    measure(state, kind, [&](const BoxSets& s, auto&& emit) { oursSweep(s, sweep, tree, emit); });
-    state.counters["sweep_axis"] = sweep.memoryBytes() > 0 ? sweep.axis() : -1;
+    detail::SweepIndex sweep;
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) { ours(s, sweep, emit); });
+    state.counters["sweep_axis"] = sweep.swept() ? sweep.axis() : -1;
 }
 
-// The previous broad phase: nanoflann kd-trees of box centres per size class.
+// The design's broad phase: nanoflann kd-trees of box centres per size class.
 void BM_KdTreeSizeClasses(benchmark::State& state, const std::string& kind) {
-    BroadPhase bp;
-    std::vector<Index> hits;
-    measure(state, kind, [&](const BoxSets& s, auto&& emit) {
-        bp.build(s.mlo, s.mhi);
-        for (Index k = 0; k < static_cast<Index>(s.slo.cols()); ++k) {
-            hits.clear();
-            bp.query(s.slo.col(k), s.shi.col(k), hits);
-            for (Index j : hits) {
-                emit(k, j);
-            }
-        }
-    });
+    detail::KdTreeIndex kd;
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) { ours(s, kd, emit); });
 }
 
 #ifdef CONTACT_BENCH_HAVE_CGAL

@@ -494,6 +494,10 @@ int run(const Args& args) {
                 std::printf("  gap: min %.6g, max %.6g; penetrating nodes: %d\n", g.minGap,
                             g.maxGap, static_cast<int>(g.penetrating));
             }
+            std::printf(
+                "  orientation: %s (normals opposed %d, aligned %d: in front %d, behind %d)\n",
+                contact::orientationName(st.orientation.verdict), st.orientation.opposed,
+                st.orientation.aligned, st.orientation.inFront, st.orientation.behind);
             if (r.overlaps != nullptr) {
                 double area = 0.0;
                 double gmin = 0.0;

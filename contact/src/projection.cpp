@@ -5,6 +5,8 @@
 #include "contact/segment.hpp"
 #include "contact/tolerances.hpp"
 
+#include "detail/margins.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -13,32 +15,17 @@
 namespace contact {
 namespace {
 
+using detail::kArmijo;
+using detail::kCertificateMargin;
+using detail::kLevenbergShift;
+using detail::kMaxBacktracks;
+using detail::kNoiseUlps;
+using detail::kNormalNudge;
+using detail::kPdMargin;
+using detail::kTightSlack;
 using Eigen::Matrix2d;
 using Eigen::Vector2d;
 using Eigen::Vector3d;
-
-// Step (in reference units) toward the domain centre that looks for a normal next to a point where
-// the segment has none (a collapsed edge or corner).
-constexpr double kNormalNudge = 1e-7;
-// Armijo constant: a step must achieve this fraction of the decrease the gradient predicts.
-constexpr double kArmijo = 1e-4;
-// Halvings of a line search before it gives up (no decrease left above round-off).
-constexpr int kMaxBacktracks = 60;
-// A symmetric 2x2 H counts as positive definite when H00, H11 > 0 and det H > kPdMargin H00 H11
-// (1D: t.H.t > kPdMargin t.G.t). Far above the rounding of det (a few eps), far below any real
-// curvature.
-constexpr double kPdMargin = 1e-12;
-// Levenberg shift of the Gauss-Newton matrix G = J^T J, relative to trace(G). Keeps det(G + mu I)
-// > 0 under rounding (mu trace(G) >> eps trace(G)^2) when G is singular (collapsed segment).
-constexpr double kLevenbergShift = 1e-10;
-// Rounding error of g = J^T r and of f differences, in ulps of the quantities involved.
-constexpr double kNoiseUlps = 16.0;
-// A constraint with slack below this is tight. Iterates are snapped exactly onto the constraints
-// they hit, so this only absorbs rounding of xi + eta and points a few ulps from an edge.
-constexpr double kTightSlack = 1e-14;
-// Relative margin of the single-minimum certificate (singleMinimum) over the rounding of its
-// bounds, which are a few ulps of the node coordinates.
-constexpr double kCertificateMargin = 1e-8;
 
 // The segment and the point with node 0 moved to the origin (the round-off shift of Box2D's
 // manifold.c): far from the origin, differences of nearby coordinates keep their precision.
@@ -397,7 +384,7 @@ Direction chooseDirection(const Domain& dom, int dim, const std::array<bool, 4>&
 //         d = best Newton step along one tight edge that leaves through none (zero if none)
 //     if |d| < kProjectionStepTol or g.d / |d| is down to the rounding of g: converged
 //     alpha = min(1, step to the first constraint d crosses)  -> land exactly on it
-//     halve alpha until f(xi + alpha d) - f(xi) <= 1e-4 alpha g.d
+//     halve alpha until f(xi + alpha d) - f(xi) <= kArmijo alpha g.d
 //         (the first trial also passes when the change of f is below its rounding)
 //     if no alpha works: converged (round-off floor); else xi += alpha d
 //     if |alpha d| < kProjectionStepTol: converged
@@ -502,8 +489,8 @@ double powInt(double x, int n) noexcept { return n == 0 ? 1.0 : n == 1 ? x : x *
 
 // The certificate's verdict: sigma (a lower bound of sigma_min(J) over D) squared against the bound
 // of the second-order term, with `start` made finite and put in D. gTrace = |J(centre)|_F^2.
-// Margin: the bounds are computed in floating point from rounded coefficients; 1e-8 relative is far
-// above that rounding (a few ulps of the node coordinates).
+// Margin: the bounds are computed in floating point from rounded coefficients; kCertificateMargin
+// (relative) is far above that rounding (a few ulps of the node coordinates).
 bool certify(SegmentType type, const Vector2d& centre, double gTrace, double sigma,
              double perturbation, Vector2d& start) noexcept {
     if (!start.allFinite()) {

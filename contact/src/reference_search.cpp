@@ -2,12 +2,13 @@
 #include "contact/reference_search.hpp"
 
 #include "contact/bounds.hpp"
-#include "contact/broad_phase.hpp"
 #include "contact/sat.hpp"
 
 #include "detail/geometry_checks.hpp"
 #include "detail/pair_store.hpp"
 #include "detail/search_common.hpp"
+#include "float_box.hpp"
+#include "packed_obb.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -65,7 +66,8 @@ ReferenceResult search(const Surface& master, const Surface& slave,
         double pad = 0.0;
         masterBox[j] = detail::bufferedAabb(masterSeg[j], d, pad);
         if (x.dim == 3 && nodeMode) {  // node mode's OBB: about the float AABB's centre
-            const FloatBox fb = floatBoxOutward(masterBox[j].lo.data(), masterBox[j].hi.data());
+            const detail::FloatBox fb =
+                detail::floatBoxOutward(masterBox[j].lo.data(), masterBox[j].hi.data());
             masterObb3[j] = detail::unpackObb(
                 detail::centredBufferedObb3(masterSeg[j], d, pad, fb, nullptr), fb);
         } else if (x.dim == 3) {
@@ -87,7 +89,8 @@ ReferenceResult search(const Surface& master, const Surface& slave,
                     continue;
                 }
                 // The search keeps these boxes rounded outward to float in node mode.
-                const FloatBox fb = floatBoxOutward(masterBox[j].lo.data(), masterBox[j].hi.data());
+                const detail::FloatBox fb =
+                    detail::floatBoxOutward(masterBox[j].lo.data(), masterBox[j].hi.data());
                 if (insideFloatBox(p.data(), p.data(), fb)) {
                     ++r.candidates;
                     const bool in = x.dim == 3 ? detail::obbContains(masterObb3[j], p)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Separating-axis tests between oriented boxes (Gottschalk, Lin, Manocha, "OBBTree: A Hierarchical
-// Structure for Rapid Interference Detection", SIGGRAPH 1996), written flat like FCL's obbDisjoint,
-// but in the world frame and with a rounding bound that scales with the pair (tolerances.hpp).
+// Structure for Rapid Interference Detection", SIGGRAPH 1996), written flat like FCL's obbDisjoint:
+// the tests run in A's frame (B's axes and the centre offset projected on A's axes), with a
+// rounding bound that scales with the pair (tolerances.hpp); normals are returned in the world
+// frame.
 #include "contact/sat.hpp"
 
 #include "contact/tolerances.hpp"

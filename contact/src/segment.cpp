@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "contact/segment.hpp"
 
+#include "contact/tolerances.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace contact {
 namespace {
-
-// Jacobian below this fraction of (node spread)^dim counts as degenerate.
-constexpr double kDegenerateJacobianRel = 1e-12;
 
 // 1D quadratic Lagrange basis on nodes s = -1, 0, 1 (index 0, 1, 2), with derivatives.
 struct Lagrange1d {
@@ -210,7 +209,7 @@ SegmentFrame segmentFrame(const SegmentNodes& s, const Eigen::Vector2d& xi) noex
     if (parametricDim(s.type) == 1) {
         const double jacobian = dXi.norm();
         fr.jacobian = jacobian;
-        if (!(jacobian > kDegenerateJacobianRel * spread)) {
+        if (!(jacobian > tol::kDegenerateJacobianRel * spread)) {
             return fr;
         }
         tangent1 = dXi / jacobian;
@@ -219,7 +218,7 @@ SegmentFrame segmentFrame(const SegmentNodes& s, const Eigen::Vector2d& xi) noex
         const Eigen::Vector3d c = dXi.cross(dEta);
         const double jacobian = c.norm();
         fr.jacobian = jacobian;
-        if (!(jacobian > kDegenerateJacobianRel * spread * spread)) {
+        if (!(jacobian > tol::kDegenerateJacobianRel * spread * spread)) {
             return fr;
         }
         normal = c / jacobian;

@@ -1,9 +1,50 @@
 // SPDX-License-Identifier: MIT
-// Built against the installed package: projects a point onto a segment and checks the gap.
+// Built against the installed package, as a solver would use it: projects a point onto a segment
+// and checks the gap, then searches a flat slave patch over a flat master with the coordinates in
+// three separate arrays (x, y, z), as many solvers keep them, and checks every gap.
 #include <cmath>
+#include <contact/contact_search.hpp>
 #include <contact/projection.hpp>
 #include <cstdio>
 #include <mesh_io/error.hpp>
+#include <utility>
+#include <vector>
+
+#ifdef _OPENMP
+#error "the consumer is compiled with OpenMP: the package must keep it private"
+#endif
+
+namespace {
+
+// An n x n grid of Quad4 faces over [0, 1]^2 at height z, nodes appended to x, y, zs.
+contact::Surface grid(int n, double z, bool down, std::vector<double>& x, std::vector<double>& y,
+                      std::vector<double>& zs) {
+    const auto first = static_cast<contact::Index>(x.size());
+    for (int j = 0; j <= n; ++j) {
+        for (int i = 0; i <= n; ++i) {
+            x.push_back(double(i) / n);
+            y.push_back(double(j) / n);
+            zs.push_back(z);
+        }
+    }
+    contact::Surface s;
+    for (int j = 0; j < n; ++j) {
+        for (int i = 0; i < n; ++i) {
+            const contact::Index a = first + j * (n + 1) + i;
+            const contact::Index b = a + 1;
+            const contact::Index c = b + n + 1;
+            const contact::Index d = a + n + 1;
+            if (down) {
+                s.addSegment(contact::SegmentType::Quad4, {a, d, c, b});
+            } else {
+                s.addSegment(contact::SegmentType::Quad4, {a, b, c, d});
+            }
+        }
+    }
+    return s;
+}
+
+}  // namespace
 
 int main() {
     contact::SegmentNodes tri;
@@ -12,9 +53,30 @@ int main() {
     tri.x[1] = {1, 0, 0};
     tri.x[2] = {0, 1, 0};
     const contact::Projection p = contact::closestPoint(tri, Eigen::Vector3d(0.25, 0.25, -0.5));
-    const bool ok =
-        std::abs(p.gap + 0.5) < 1e-14 && p.status == contact::ProjectionStatus::kConverged;
-    std::printf("gap %.3f, status %s\nconsumer: %s\n", p.gap,
-                contact::projectionStatusName(p.status), ok ? "OK" : "FAILED");
+    bool ok = std::abs(p.gap + 0.5) < 1e-14 && p.status == contact::ProjectionStatus::kConverged;
+    std::printf("gap %.3f, status %s\n", p.gap, contact::projectionStatusName(p.status));
+
+    std::vector<double> x;
+    std::vector<double> y;
+    std::vector<double> z;
+    contact::Surface master = grid(6, 0.0, false, x, y, z);
+    contact::Surface slave = grid(4, 0.02, true, x, y, z);
+    const auto view = contact::CoordinatesView::separate(x.data(), y.data(), z.data(),
+                                                         static_cast<contact::Index>(x.size()));
+    contact::SearchOptions o;
+    o.capture = 0.05;
+    o.captureRelative = false;
+    contact::ContactSearch search(o);
+    search.setSurfaces(std::move(master), std::move(slave), view);
+    const contact::UpdateStats st = search.update(view);
+    const contact::NodePairs& pairs = search.nodePairs();
+    ok = ok && st.status == contact::UpdateStatus::kOk && pairs.size() == 25 &&
+         st.orientation.verdict == contact::Orientation::kConsistent;
+    for (contact::Index i = 0; i < pairs.size(); ++i) {
+        ok = ok && std::abs(pairs.gap()[i] - 0.02) < 1e-14;
+    }
+    std::printf("search: %s, %d pairs, orientation %s\nconsumer: %s\n",
+                contact::updateStatusName(st.status), static_cast<int>(pairs.size()),
+                contact::orientationName(st.orientation.verdict), ok ? "OK" : "FAILED");
     return ok ? 0 : 1;
 }

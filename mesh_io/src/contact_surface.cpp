@@ -69,6 +69,17 @@ Adjacency higherDimAdjacency(const Model& m, int segmentDim) {
     return a;
 }
 
+// A closed surface that encloses a negative volume faces into its solid: noted, since every gap
+// against it would have the wrong sign (contact::enclosedVolume; NaN, no note, when not closed).
+void noteInsideOut(const Model& model, ContactSurface& cs) {
+    const double v = contact::enclosedVolume(cs.surface, model.coords);
+    if (v < 0.0) {
+        cs.notes.push_back(model.path + ": surface '" + cs.name + "' is closed and encloses a " +
+                           "negative " + (cs.dim == 2 ? "area" : "volume") + " (" +
+                           std::to_string(v) + "): its segments face into the solid (inside-out)");
+    }
+}
+
 }  // namespace
 
 ContactSurface buildContactSurface(const Model& model, const std::string& name) {
@@ -148,6 +159,7 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
         cs.origin.push_back({id, f.face});
     }
     if (!gmsh) {
+        noteInsideOut(model, cs);
         return cs;
     }
     // Gmsh: orient each segment away from the element it bounds.
@@ -192,6 +204,7 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
                            std::to_string(unoriented) + " of " + std::to_string(cs.surface.size()) +
                            " segments have no adjacent element; their file order is kept");
     }
+    noteInsideOut(model, cs);
     return cs;
 }
 

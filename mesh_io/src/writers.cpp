@@ -244,6 +244,8 @@ void writeJsonReport(const std::string& path, const Model& model,
         out << "      \"min_gap\": " << jsonNum(g.minGap) << ",\n";
         out << "      \"max_gap\": " << jsonNum(g.maxGap) << ",\n";
         out << "      \"penetrating\": " << g.penetrating << ",\n";
+        out << "      \"orientation\": "
+            << jsonString(contact::orientationName(st.orientation.verdict)) << ",\n";
         if (r.overlaps != nullptr) {
             double area = 0.0;
             for (const PairOverlap& o : *r.overlaps) {

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace contact {
@@ -162,6 +164,56 @@ TEST(ApiSafety, PairsOfTheOtherModeAreRefused) {
     ASSERT_EQ(segment.update(x).status, UpdateStatus::kOk);
     EXPECT_GT(segment.segmentPairs().size(), 0);
     EXPECT_THROW((void)segment.nodePairs(), std::logic_error);
+}
+
+// A search moves with its state (surfaces, candidate list, pairs), in both modes: the moved-to
+// search answers every later increment as the original would; the moved-from one is empty (not set
+// up, no pairs, default options) and refuses setSurfaces until something is moved into it.
+TEST(ApiSafety, MovedSearchKeepsItsStateAndTheMovedFromIsEmpty) {
+    static_assert(std::is_nothrow_move_constructible_v<ContactSearch>);
+    static_assert(std::is_nothrow_move_assignable_v<ContactSearch>);
+    static_assert(!std::is_copy_constructible_v<ContactSearch>);
+    for (const SearchMode mode : kModes) {
+        const Scene s = scene(3);
+        Eigen::Matrix3Xd x = s.mesh.coords3();
+        ContactSearch first(options(mode));
+        first.setSurfaces(s.master, s.slave, x);
+        ASSERT_EQ(first.update(x).status, UpdateStatus::kOk);
+        const std::size_t bytes = first.memoryBytes();
+        ContactSearch moved(std::move(first));
+        EXPECT_EQ(moved.memoryBytes(), bytes);
+        EXPECT_EQ(moved.master().size(), s.master.size());
+        for (int inc = 0; inc < 3; ++inc) {  // reused list, then a rebuild
+            x.row(2).array() += inc == 2 ? 0.05 : 0.001;
+            const UpdateStats st = moved.update(x);
+            ASSERT_EQ(st.status, UpdateStatus::kOk);
+            EXPECT_EQ(st.rebuilt, inc == 2);
+            ASSERT_GT(columns(moved).size(), 0);
+            expectSame(columns(moved),
+                       columns(referenceSearch(s.master, s.slave, x, options(mode))));
+        }
+        // The moved-from search (use after move is what this test is about).
+        // NOLINTBEGIN(bugprone-use-after-move)
+        EXPECT_EQ(first.update(x).status, UpdateStatus::kNotSetUp);
+        EXPECT_TRUE(first.nodePairs().empty());
+        EXPECT_TRUE(first.segmentPairs().empty());
+        EXPECT_TRUE(first.master().empty());
+        EXPECT_TRUE(first.slave().empty());
+        EXPECT_TRUE(first.slaveNodes().empty());
+        EXPECT_EQ(first.memoryBytes(), 0U);
+        EXPECT_EQ(first.options().mode, SearchMode::kNodeToSegment);
+        EXPECT_THROW(first.setSurfaces(s.master, s.slave, x), std::logic_error);
+        // Move-assigned into, it works again; the search it replaced is gone.
+        first = ContactSearch(options(mode));
+        first.setSurfaces(s.master, s.slave, x);
+        ASSERT_EQ(first.update(x).status, UpdateStatus::kOk);
+        expectSame(columns(first), columns(moved));
+        moved = std::move(first);
+        EXPECT_EQ(first.update(x).status, UpdateStatus::kNotSetUp);
+        // NOLINTEND(bugprone-use-after-move)
+        ASSERT_EQ(moved.update(x).status, UpdateStatus::kOk);
+        expectSame(columns(moved), columns(referenceSearch(s.master, s.slave, x, options(mode))));
+    }
 }
 
 // Every view has exactly size() entries: nothing beyond the pairs found is reachable.

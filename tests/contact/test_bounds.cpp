@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Buffered AABB and OBB of segments: they enclose the whole (curved) segment and its buffer.
 #include "contact/bounds.hpp"
-#include "contact/broad_phase.hpp"
 #include "contact/projection.hpp"
 #include "contact/sat.hpp"
 #include "contact/segment.hpp"
 
 #include "detail/search_common.hpp"
 #include "eigen_checks.hpp"
+#include "float_box.hpp"
+#include "packed_obb.hpp"
 #include "scenes.hpp"
 
 #include <Eigen/Geometry>
@@ -282,10 +283,10 @@ TEST(CentredObb, EnclosesTheBufferedSegmentAlongAnyAxes) {
         nearInBoxesOfRandomFaces(4343, [](int c, const BufferedSegment& b, std::mt19937& rng) {
             double aabbPad = 0.0;
             const Aabb3 aabb = detail::bufferedAabb(b.s, b.capture, aabbPad);
-            const FloatBox fb = floatBoxOutward(aabb.lo.data(), aabb.hi.data());
+            const detail::FloatBox fb = detail::floatBoxOutward(aabb.lo.data(), aabb.hi.data());
             // Kept: the axes and offset of a box packed about another segment.
             const bool kept = c % 2 == 1;
-            CentredObb3 other;
+            detail::CentredObb3 other;
             if (kept) {
                 const Eigen::Quaterniond q(testing::randomRotation(rng));
                 other.rotation[0] = static_cast<float>(q.x());
@@ -296,7 +297,7 @@ TEST(CentredObb, EnclosesTheBufferedSegmentAlongAnyAxes) {
                     o = static_cast<std::int8_t>(static_cast<int>(rng() % 255) - 127);
                 }
             }
-            const CentredObb3 packed =
+            const detail::CentredObb3 packed =
                 detail::centredBufferedObb3(b.s, b.capture, b.pad, fb, kept ? &other : nullptr);
             const Obb3 box = detail::unpackObb(packed, fb);
             if (!kept) {  // about as tight as the box along the same axes about its own centre
@@ -344,7 +345,7 @@ TEST(PackedObb, OverlapWitnessOnlyVouchesForBoxesTheSatFindsOverlapping) {
         for (int i = 0; i < nodeCount(type); ++i) {
             sb.x[i] += shift;
         }
-        const PackedObb3 pb = detail::packedBufferedObb3(sb, capture, pad);
+        const detail::PackedObb3 pb = detail::packedBufferedObb3(sb, capture, pad);
         const Obb3 b = detail::unpackObb(pb);
         const bool overlap = !satDisjoint3d(a, b).separated;
         ASSERT_EQ(satOverlap3d(a, b), overlap) << "case " << c;

@@ -6,8 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mesh_io {
 namespace {
@@ -104,6 +107,61 @@ TEST(ContactSurface, GmshFaceWithoutVolumeKeepsFileOrderAndSaysSo) {
     EXPECT_NEAR(centreNormal(cs, m, 0).z(), -1.0, 1e-15);
     ASSERT_EQ(cs.notes.size(), 1U);
     EXPECT_NE(cs.notes[0].find("no adjacent element"), std::string::npos);
+}
+
+// A closed surface that faces into its solid as a whole is noted (its enclosed volume is
+// negative); faced outward, or open, it is not. Gmsh quadrangles without a volume keep their file
+// order, so the whole cube comes out as listed.
+TEST(ContactSurface, ClosedSurfaceFacingInwardIsNoted) {
+    const auto withFaces = [](const std::vector<Index>& nodes) {
+        Model m = cube("GMSH:5");
+        m.blocks.clear();
+        ElementBlock q;
+        q.type = "GMSH:3";
+        q.nodesPerElement = 4;
+        for (std::size_t f = 0; f < nodes.size() / 4; ++f) {
+            q.ids.push_back(static_cast<long>(f + 1));
+        }
+        q.nodes = nodes;
+        m.blocks.push_back(q);
+        SurfaceDef s;
+        s.name = "box";
+        for (Index f = 0; f < static_cast<Index>(nodes.size() / 4); ++f) {
+            s.faces.push_back({{0, f}, 1});
+        }
+        m.surfaces.push_back(s);
+        return buildContactSurface(m, "box");
+    };
+    const auto insideOut = [](const ContactSurface& cs) {
+        return std::count_if(cs.notes.begin(), cs.notes.end(), [](const std::string& n) {
+            return n.find("inside-out") != std::string::npos;
+        });
+    };
+    const std::vector<Index> outward = {0, 3, 2, 1, 4, 5, 6, 7, 0, 1, 5, 4,
+                                        3, 7, 6, 2, 0, 4, 7, 3, 1, 2, 6, 5};
+    std::vector<Index> inward = outward;
+    for (std::size_t f = 0; f < inward.size(); f += 4) {
+        std::swap(inward[f + 1], inward[f + 3]);
+    }
+    const ContactSurface in = withFaces(inward);
+    ASSERT_EQ(insideOut(in), 1);
+    EXPECT_NE(in.notes.back().find("surface 'box' is closed and encloses a negative volume"),
+              std::string::npos)
+        << in.notes.back();
+    EXPECT_EQ(insideOut(withFaces(outward)), 0);
+    EXPECT_EQ(insideOut(withFaces(std::vector<Index>(inward.begin(), inward.end() - 4))), 0)
+        << "an open surface is not judged";
+    // The faces of a hexahedron (Abaqus face tables: outward) are closed and not noted.
+    Model hex = cube("C3D8");
+    SurfaceDef all;
+    all.name = "all";
+    for (int f = 1; f <= 6; ++f) {
+        all.faces.push_back({{0, 0}, f});
+    }
+    hex.surfaces.push_back(all);
+    const ContactSurface cs = buildContactSurface(hex, "all");
+    EXPECT_NEAR(contact::enclosedVolume(cs.surface, hex.coords), 1.0, 1e-14);
+    EXPECT_TRUE(cs.notes.empty());
 }
 
 TEST(ContactSurface, UnknownNameListsTheSurfaces) {

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "contact/bounds.hpp"
-#include "contact/broad_phase.hpp"
 #include "contact/clipping.hpp"
 #include "contact/contact_search.hpp"
+#include "contact/pairs.hpp"
 #include "contact/projection.hpp"
 #include "contact/reference_search.hpp"
 #include "contact/sat.hpp"

@@ -2,7 +2,7 @@
 // The solver-facing facade: register two surfaces once, then update every increment.
 #pragma once
 
-#include "contact/broad_phase.hpp"
+#include "contact/export.hpp"
 #include "contact/pairs.hpp"
 #include "contact/projection.hpp"
 #include "contact/surface.hpp"
@@ -10,8 +10,9 @@
 
 #include <Eigen/Core>
 
+#include <cstddef>
 #include <cstdint>
-#include <utility>
+#include <memory>
 #include <vector>
 
 namespace contact {
@@ -22,15 +23,20 @@ enum class SearchMode : std::uint8_t {
     kSegmentToSegment,  ///< each (slave segment, master segment) whose buffered volumes overlap
 };
 
-/// Broad-phase structure that finds the candidate pairs (both report exactly every pair of
-/// overlapping fat boxes; only speed and memory differ).
+/// The box index that finds the candidate pairs (every index reports exactly every pair of
+/// overlapping fat boxes: the pairs never depend on this choice, only speed and memory do;
+/// bench/RESULTS.md has the measurements).
 enum class BroadPhaseKind : std::uint8_t {
-    kKdTree,  ///< nanoflann kd-trees of box centres per size class (BroadPhase): the design default
-    kBoxTree,  ///< static bounding-volume tree of float boxes rounded outward (BoxTree): faster
-    /// Sort and sweep of both sets of fat boxes along their long axis (BoxSweep): the fastest for
-    /// the contact curves of 2D models. A rebuild where the sweep would scan more than
-    /// BoxSweep::kScanPerBoxLimit pairs per box (surfaces) uses the box tree instead. The sweep
-    /// itself runs on one thread.
+    /// nanoflann kd-trees of box centres per size class: the design's default, good everywhere.
+    kKdTree,
+    /// A bounding-volume tree of float boxes: faster than the kd-tree on 3D surfaces (1M Quad4
+    /// segments: 0.29x CGAL's broad-phase time against the kd-tree's 0.40x). Pick it for large 3D
+    /// models.
+    kBoxTree,
+    /// Sort and sweep along the long axis of the boxes: the fastest for the contact curves of 2D
+    /// models (1M Line2 segments: 0.41x CGAL's time, the trees 1.2-1.3x). Pick it for 2D. It runs
+    /// on one thread, and where it would scan more than 32 pairs per master box (a surface), it
+    /// builds the box tree instead (UpdateStats::swept says which ran).
     kSweep,
 };
 
@@ -68,7 +74,42 @@ enum class UpdateStatus : std::uint8_t {
     kCoordinatesOutOfRange
 };
 
-[[nodiscard]] const char* updateStatusName(UpdateStatus s) noexcept;
+[[nodiscard]] CONTACT_API const char* updateStatusName(UpdateStatus s) noexcept;
+
+/// How the two surfaces face, judged from the pairs of an update. Each segment's node order must
+/// give a normal pointing out of its solid (types.hpp); a surface given with every segment the
+/// other way round faces into its solid, which flips the sign of every gap (master) or of every
+/// slave normal, and no single segment can show it.
+enum class Orientation : std::uint8_t {
+    kUnknown,          ///< too few pairs to judge (tol::kOrientationMinPairs), or no clear majority
+    kConsistent,       ///< master and slave normals point at each other at the pairs
+    kMasterInsideOut,  ///< normals the same way and slave nodes behind the master: the master
+                       ///< faces into its solid (its gaps have the wrong sign)
+    kSlaveInsideOut,   ///< normals the same way and slave nodes in front of the master: the
+                       ///< slave faces into its solid
+};
+
+[[nodiscard]] CONTACT_API const char* orientationName(Orientation o) noexcept;
+
+/// The orientation verdict and the counts it was taken from. At most tol::kOrientationSample
+/// pairs, spread evenly over the pairs, are judged: a slave point (a slave node; in segment mode
+/// a slave segment's centre) with the master's outward normal n_m and gap g there, and the slave
+/// surface's outward normal n_s. Where n_m . n_s <= -kOrientationAlignment the normals are
+/// opposed (as for two bodies touching), where it is >= +kOrientationAlignment aligned; other
+/// pairs (side contacts, edges) are not counted. Aligned pairs are also sorted by the gap: in
+/// front (g > kOrientationGapRel x capture distance) or behind (g < -that). Verdict: kConsistent
+/// when the opposed pairs are a clear majority (tol::kOrientationMajority); with the aligned ones
+/// a clear majority, kMasterInsideOut when most decided aligned pairs are behind, kSlaveInsideOut
+/// when most are in front; kUnknown otherwise. Both surfaces inside-out looks like consistent
+/// surfaces penetrating deeply, and is reported kConsistent; a slave given as nodes has no
+/// normals: kUnknown.
+struct OrientationCheck {
+    Orientation verdict = Orientation::kUnknown;
+    Index opposed = 0;  ///< pairs with opposed normals
+    Index aligned = 0;  ///< pairs with aligned normals
+    Index inFront = 0;  ///< aligned pairs with the slave point in front of the master
+    Index behind = 0;   ///< aligned pairs with the slave point behind the master
+};
 
 /// Counters and timings of one update.
 struct UpdateStats {
@@ -89,6 +130,8 @@ struct UpdateStats {
     Index pairs = 0;  ///< contact pairs reported
     /// Worst projection status among reported pairs (kConverged < kOnBoundary < ...).
     ProjectionStatus worstProjection = ProjectionStatus::kConverged;
+    /// Whether the surfaces face the way their node order says (a whole surface inside-out).
+    OrientationCheck orientation;
     double timeBounds = 0.0;  ///< ms: boxes of all segments
     double timeBroad = 0.0;   ///< ms: kd-tree queries (0 when the list was reused)
     double timeNarrow = 0.0;  ///< ms: exact AABB and SAT tests (segment mode)
@@ -102,13 +145,18 @@ struct UpdateStats {
 /// Contact search between a master and a slave surface, updated every increment.
 ///
 /// Lifecycle: construct with options; setSurfaces() once (validates and sizes every buffer);
-/// update() with the current coordinates at every increment or iteration; read pairs().
-/// update() allocates nothing once the buffers are sized (a rebuild of the kd-tree may, inside
-/// nanoflann). Several searches may live side by side; one search is not for concurrent use.
-/// Non-copyable: the kd-tree references its own arrays.
-class ContactSearch {
+/// update() with the current coordinates at every increment or iteration; read nodePairs() or
+/// segmentPairs(). update() allocates nothing once the buffers are sized (a rebuild of the
+/// candidate list may). Several searches may live side by side; one search is not for concurrent
+/// use. Movable, not copyable; a moved-from search is empty: not set up (update() returns
+/// kNotSetUp, the pairs are empty, the accessors give empty surfaces and default options), and
+/// setSurfaces() on it throws std::logic_error.
+class CONTACT_API ContactSearch {
 public:
     explicit ContactSearch(const SearchOptions& options = {});
+    ~ContactSearch();
+    ContactSearch(ContactSearch&& other) noexcept;
+    ContactSearch& operator=(ContactSearch&& other) noexcept;
     ContactSearch(const ContactSearch&) = delete;
     ContactSearch& operator=(const ContactSearch&) = delete;
 
@@ -140,111 +188,24 @@ public:
     /// node-to-segment mode.
     [[nodiscard]] const SegmentPairs& segmentPairs() const;
     /// The surfaces as registered (the slave is empty when it was given as nodes).
-    [[nodiscard]] const Surface& master() const noexcept { return master_; }
-    [[nodiscard]] const Surface& slave() const noexcept { return sameSurface_ ? master_ : slave_; }
+    [[nodiscard]] const Surface& master() const noexcept;
+    [[nodiscard]] const Surface& slave() const noexcept;
     /// Capture distance in length units (resolved at setSurfaces).
-    [[nodiscard]] double captureDistance() const noexcept { return capture_; }
+    [[nodiscard]] double captureDistance() const noexcept;
     /// Skin distance in length units (resolved at setSurfaces).
-    [[nodiscard]] double skinDistance() const noexcept { return skin_; }
+    [[nodiscard]] double skinDistance() const noexcept;
     /// Mean characteristic size of the master segments at setSurfaces.
-    [[nodiscard]] double meanMasterSize() const noexcept { return meanMasterSize_; }
+    [[nodiscard]] double meanMasterSize() const noexcept;
     /// The slave nodes searched in node mode (sorted, unique).
-    [[nodiscard]] const std::vector<Index>& slaveNodes() const noexcept { return slaveNodes_; }
-    [[nodiscard]] const SearchOptions& options() const noexcept { return options_; }
-    /// Bytes held by the search structures (boxes, candidate lists, kd-tree), not the output.
+    [[nodiscard]] const std::vector<Index>& slaveNodes() const noexcept;
+    [[nodiscard]] const SearchOptions& options() const noexcept;
+    /// Bytes held by the search structures (boxes, candidate lists, box index), not the output.
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 
 private:
-    void setup(const char* fn, Surface& master, Surface& slave,
-               const std::vector<Index>* slaveNodes, const CoordinatesView& x);
-    // What computeBoxes found: every box inside its fat box; the slave fat boxes made (segment
-    // mode, no list to check); the largest |box end|.
-    struct BoxPass {
-        bool insideFat = false;
-        bool slaveFatMade = false;
-        double boxEnd = 0.0;
-    };
-    void computeBoxes(const CoordinatesView& x, UpdateStats& stats, BoxPass& pass);
-    bool rebuildCandidates(const CoordinatesView& x, const BoxPass& pass);
-    void treeCandidates();
-    [[nodiscard]] FloatBox slaveFatBox(Index k) const noexcept;
-    void encodeList();
-    void firstSlots();
-    void sweepCandidates();
-    [[nodiscard]] bool allowed(Index k, Index j, const std::vector<Index>& excluded) const noexcept;
-    class Exclusions;
-    void narrowPhase(const CoordinatesView& x, UpdateStats& stats);
-    [[nodiscard]] bool exactBoxesOverlap(Index k, Index j, const CoordinatesView& x) const noexcept;
-    void projectNodes(const CoordinatesView& x, UpdateStats& stats);
-    void collectSegmentPairs(UpdateStats& stats);
-
-    SearchOptions options_;
-    bool setUp_ = false;
-    Surface master_;
-    Surface slave_;  // empty when sameSurface_ (slave() is master_) or given as nodes
-    bool sameSurface_ = false;
-    int dim_ = 3;
-    Index numNodes_ = 0;
-    double capture_ = 0.0;
-    double skin_ = 0.0;
-    double meanMasterSize_ = 0.0;
-    bool haveList_ = false;
-    bool keepAxes_ = false;  // node mode: the next reuse may keep the master OBB axes and offsets
-
-    // Slave items: nodes (node mode) or segments (segment mode).
-    std::vector<Index> slaveNodes_;
-    Index numSlaveItems_ = 0;
-
-    // Master buffered boxes now (capture + rounding pad), rounded outward to float. A slave item's
-    // boxes are made from the coordinates when the narrow phase (projection) reaches it.
-    std::vector<FloatBox> masterBox_;
-    double boxScale_ = 0.0;  // segment mode: bound of |end| of the float boxes (the fat boxes')
-    // Fat boxes of the last build: the boxes then, grown by skin / 2 and rounded outward to float.
-    // slaveFat_: segment mode with two surfaces (else slaveFatBox makes them).
-    std::vector<FloatBox> masterFat_, slaveFat_;
-    // Node mode: slave node positions of the last build rounded to float (3 per node). Node k's fat
-    // box is ref -+ slaveHalf_ rounded outward to float (slaveFatBox): it holds every point within
-    // skin / 2 of the node then, and every point within slaveReach_ of ref (rebuildCandidates).
-    std::vector<float> slaveRef_;
-    double slaveHalf_ = 0.0;
-    double slaveReach_ = 0.0;
-    std::vector<PackedObb3> masterObb3_;          // segment mode: buffered, packed (56 bytes)
-    std::vector<CentredObb3> masterCentredObb3_;  // node mode: about masterBox_ (32 bytes)
-    std::vector<Obb2> masterObb2_;
-
-    // Self-contact, node mode: per slave node, the nodes it must not pair with (those of every
-    // slave segment holding it), coded as the candidate list is (detail::CandidateWriter, blocks of
-    // pairBlock_ nodes from byte exclBlock_[b]); built once. Segment mode keeps none: a slave
-    // segment's set is its own nodes.
-    std::vector<std::uint8_t> exclCode_;
-    std::vector<std::size_t> exclBlock_;
-
-    // Bounding-volume hierarchy over the master fat boxes, queried by the slave fat boxes.
-    BoxTree tree_;
-    BroadPhase kdTree_;  // BroadPhaseKind::kKdTree
-    BoxSweep sweep_;     // BroadPhaseKind::kSweep, held during a rebuild only
-    std::vector<std::vector<Index>> threadHits_;
-    // Verlet candidate list, slave item -> master segments: the code of detail::CandidateReader,
-    // from byte candBlock_[b] for block b of pairBlock_ items; listCount_ masters in all. The sweep
-    // writes it as CSR first (candOffsets_, candMasters_; freed once coded).
-    std::vector<Index> candOffsets_, candMasters_;
-    std::vector<std::uint8_t> candCode_;
-    std::vector<std::size_t> candBlock_;
-    long long listCount_ = 0;
-    // Segment mode: a bit per candidate slot (in list order), 1 where the pair survived the narrow
-    // phase; block b's first slot is candFirst_[b], a multiple of 8.
-    std::vector<std::uint8_t> survivor_;
-    std::vector<std::size_t> candFirst_;
-    // Node mode, per thread: (lower bound, master) of one node's survivors.
-    std::vector<std::vector<std::pair<double, Index>>> threadOrder_;
-    // Slave items per block of work, and the pairs each block found (node mode: threads > 1).
-    Index pairBlock_ = 1024;
-    std::vector<Index> blockPairs_;
-    // The code of each chunk of slave items during a rebuild with threads (freed after it).
-    std::vector<std::vector<std::uint8_t>> threadCode_;
-
-    NodePairs nodePairs_;
-    SegmentPairs segmentPairs_;
+    struct Impl;
+    [[nodiscard]] const Impl& impl() const noexcept;  // a moved-from search reads an empty one
+    std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace contact

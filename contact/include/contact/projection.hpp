@@ -2,6 +2,7 @@
 // Closest-point projection of a point onto one segment: the node-to-segment kernel.
 #pragma once
 
+#include "contact/export.hpp"
 #include "contact/types.hpp"
 
 #include <Eigen/Core>
@@ -19,7 +20,7 @@ enum class ProjectionStatus : std::uint8_t {
     kNotConverged,  ///< iteration limit hit; the best point found is returned
 };
 
-[[nodiscard]] const char* projectionStatusName(ProjectionStatus s) noexcept;
+[[nodiscard]] CONTACT_API const char* projectionStatusName(ProjectionStatus s) noexcept;
 
 /// Closest point of a segment to a point p, with what the solver assembles contact from.
 struct Projection {
@@ -43,7 +44,8 @@ struct Projection {
 /// of a sample grid (a finer grid when p may lie beyond a centre of curvature), so that the global
 /// closest point is found, also on edges and corners.
 /// Never throws, never allocates.
-[[nodiscard]] Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept;
+[[nodiscard]] CONTACT_API Projection closestPoint(const SegmentNodes& s,
+                                                  const Eigen::Vector3d& p) noexcept;
 
 /// The first half of closestPoint(): local coordinates and distance only, for choosing the closest
 /// of several segments before paying for the frame. distance is bit-identical to
@@ -53,16 +55,18 @@ struct ClosestXi {
     double distance = 0.0;
     bool converged = false;
 };
-[[nodiscard]] ClosestXi closestXi(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept;
+[[nodiscard]] CONTACT_API ClosestXi closestXi(const SegmentNodes& s,
+                                              const Eigen::Vector3d& p) noexcept;
 
 /// The second half: the full result at c.xi (point, gap, frame, shape functions, status).
-[[nodiscard]] Projection projectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
-                                      const ClosestXi& c) noexcept;
+[[nodiscard]] CONTACT_API Projection projectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
+                                                  const ClosestXi& c) noexcept;
 
 /// True when 1/2 |x(xi) - p|^2 is provably strictly convex over the whole reference domain, so it
 /// has a single local minimum and closestPoint() needs a single Newton start: a bound of the
 /// Hessian from the segment's polynomial coefficients (flat and mildly curved segments with p
 /// near them pass; p beyond a centre of curvature never does). Line2 and Tri3: always true.
-[[nodiscard]] bool distanceIsConvex(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept;
+[[nodiscard]] CONTACT_API bool distanceIsConvex(const SegmentNodes& s,
+                                                const Eigen::Vector3d& p) noexcept;
 
 }  // namespace contact

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "contact/contact_search.hpp"
+#include "contact/export.hpp"
 #include "contact/surface.hpp"
 
 namespace contact {
@@ -23,14 +24,15 @@ struct ReferenceResult {
 /// Same contract as ContactSearch with the same options (capture distance resolved the same way,
 /// same self-contact rule, same buffered volumes and projection kernel), without kd-tree, size
 /// classes, candidate lists or threads. Throws std::invalid_argument as setSurfaces does.
-[[nodiscard]] ReferenceResult referenceSearch(const Surface& master, const Surface& slave,
-                                              const CoordinatesView& x,
-                                              const SearchOptions& options);
+[[nodiscard]] CONTACT_API ReferenceResult referenceSearch(const Surface& master,
+                                                          const Surface& slave,
+                                                          const CoordinatesView& x,
+                                                          const SearchOptions& options);
 
 /// The same for a slave given as nodes (node-to-segment mode only).
-[[nodiscard]] ReferenceResult referenceSearch(const Surface& master,
-                                              const std::vector<Index>& slaveNodes,
-                                              const CoordinatesView& x,
-                                              const SearchOptions& options);
+[[nodiscard]] CONTACT_API ReferenceResult referenceSearch(const Surface& master,
+                                                          const std::vector<Index>& slaveNodes,
+                                                          const CoordinatesView& x,
+                                                          const SearchOptions& options);
 
 }  // namespace contact

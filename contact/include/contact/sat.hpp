@@ -2,6 +2,7 @@
 // Separating-axis tests between oriented boxes: 4 axes in 2D, 15 axes in 3D (Gottschalk 1996).
 #pragma once
 
+#include "contact/export.hpp"
 #include "contact/types.hpp"
 
 #include <Eigen/Core>
@@ -25,20 +26,20 @@ struct SatResult {
 /// SAT between two rectangles, 4 face axes. Touching counts as overlap; separation must exceed a
 /// rounding bound relative to the pair's size (tol::kSatRoundoff) so that a contact is never lost
 /// to rounding. On overlap, the least-penetration axis with Box2D-Lite hysteresis (A's axes first).
-[[nodiscard]] SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept;
+[[nodiscard]] CONTACT_API SatResult satDisjoint2d(const Obb2& a, const Obb2& b) noexcept;
 
 /// SAT between two boxes, 15 axes: 3 + 3 face axes, then the 9 edge-pair cross products, in A's
 /// frame through R = A^T B (orthonormal axes of either handedness). The edge tests carry a rounding
 /// margin that nearly parallel edges cannot exceed, so rounding never separates overlapping boxes
 /// and exactly parallel edges cannot separate. Same verdict rules and axis choice as satDisjoint2d.
-[[nodiscard]] SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept;
+[[nodiscard]] CONTACT_API SatResult satDisjoint3d(const Obb3& a, const Obb3& b) noexcept;
 
 /// Verdict of satDisjoint2d alone: true when no axis separates the boxes. Cheaper when the boxes
 /// overlap (no least-penetration axis is chosen).
-[[nodiscard]] bool satOverlap2d(const Obb2& a, const Obb2& b) noexcept;
+[[nodiscard]] CONTACT_API bool satOverlap2d(const Obb2& a, const Obb2& b) noexcept;
 
 /// Verdict of satDisjoint3d alone: true when no axis separates the boxes. Cheaper when the boxes
 /// overlap (no least-penetration axis is chosen).
-[[nodiscard]] bool satOverlap3d(const Obb3& a, const Obb3& b) noexcept;
+[[nodiscard]] CONTACT_API bool satOverlap3d(const Obb3& a, const Obb3& b) noexcept;
 
 }  // namespace contact

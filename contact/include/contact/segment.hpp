@@ -2,6 +2,7 @@
 // Segment geometry: shape functions, position, tangent frame, outward normal, size, Bezier hull.
 #pragma once
 
+#include "contact/export.hpp"
 #include "contact/types.hpp"
 
 #include <Eigen/Core>
@@ -26,13 +27,15 @@ struct ShapeFunctions {
 /// Shape functions at local coordinates xi = (xi, eta); eta is ignored for lines.
 /// Lines and quads use xi, eta in [-1, 1]; triangles use area coordinates (N = 1 - xi - eta, xi,
 /// eta for the corners). Pure; evaluates outside the domain too (extrapolation).
-[[nodiscard]] ShapeFunctions shapeFunctions(SegmentType type, const Eigen::Vector2d& xi) noexcept;
+[[nodiscard]] CONTACT_API ShapeFunctions shapeFunctions(SegmentType type,
+                                                        const Eigen::Vector2d& xi) noexcept;
 /// The values N alone, bit for bit those of shapeFunctions() (no derivatives computed).
-[[nodiscard]] std::array<double, kMaxSegmentNodes> shapeValues(SegmentType type,
-                                                               const Eigen::Vector2d& xi) noexcept;
+[[nodiscard]] CONTACT_API std::array<double, kMaxSegmentNodes>
+shapeValues(SegmentType type, const Eigen::Vector2d& xi) noexcept;
 
 /// Position x(xi) = sum_i N_i(xi) x_i.
-[[nodiscard]] Eigen::Vector3d position(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept;
+[[nodiscard]] CONTACT_API Eigen::Vector3d position(const SegmentNodes& s,
+                                                   const Eigen::Vector2d& xi) noexcept;
 
 /// Local geometry at a point of a segment.
 struct SegmentFrame {
@@ -47,17 +50,19 @@ struct SegmentFrame {
 };
 
 /// Tangent frame at xi. Faces: normal = (dx/dxi x dx/deta) / |...|. Lines (x-y plane): the unit
-/// tangent rotated clockwise, (t_y, -t_x, 0). Degenerate (jacobian below 1e-12 of the node spread
-/// to the parametric dimension) gives zero normal and tangents and degenerate = true.
-[[nodiscard]] SegmentFrame segmentFrame(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept;
+/// tangent rotated clockwise, (t_y, -t_x, 0). Degenerate (jacobian below
+/// tol::kDegenerateJacobianRel of the node spread to the parametric dimension) gives zero normal
+/// and tangents and degenerate = true.
+[[nodiscard]] CONTACT_API SegmentFrame segmentFrame(const SegmentNodes& s,
+                                                    const Eigen::Vector2d& xi) noexcept;
 
 /// Outward unit normal at xi (zero when degenerate).
-[[nodiscard]] Eigen::Vector3d outwardNormal(const SegmentNodes& s,
-                                            const Eigen::Vector2d& xi) noexcept;
+[[nodiscard]] CONTACT_API Eigen::Vector3d outwardNormal(const SegmentNodes& s,
+                                                        const Eigen::Vector2d& xi) noexcept;
 
 /// Characteristic size: the mean length of the corner-to-corner edges (a line: its chord).
 /// The unit of every relative tolerance and of the relative capture distance.
-[[nodiscard]] double characteristicSize(const SegmentNodes& s) noexcept;
+[[nodiscard]] CONTACT_API double characteristicSize(const SegmentNodes& s) noexcept;
 
 /// Bezier control points of a segment: their convex hull encloses the whole (curved) segment.
 /// Linear segments: the nodes. Quadratic: each Lagrange midside node m between ends a, b becomes
@@ -66,16 +71,16 @@ struct ControlPoints {
     std::array<Eigen::Vector3d, kMaxSegmentNodes> p{};
     int count = 0;
 };
-[[nodiscard]] ControlPoints controlPoints(const SegmentNodes& s) noexcept;
+[[nodiscard]] CONTACT_API ControlPoints controlPoints(const SegmentNodes& s) noexcept;
 
 /// Centre of the reference domain: 0 for lines and quads, (1/3, 1/3) for triangles.
-[[nodiscard]] Eigen::Vector2d referenceCentre(SegmentType type) noexcept;
+[[nodiscard]] CONTACT_API Eigen::Vector2d referenceCentre(SegmentType type) noexcept;
 
 /// True when xi lies in the closed reference domain, up to tol.
-[[nodiscard]] bool inReferenceDomain(SegmentType type, const Eigen::Vector2d& xi,
-                                     double tol = 0.0) noexcept;
+[[nodiscard]] CONTACT_API bool inReferenceDomain(SegmentType type, const Eigen::Vector2d& xi,
+                                                 double tol = 0.0) noexcept;
 
 /// Local coordinates of node i (corners and midsides) in the reference domain.
-[[nodiscard]] Eigen::Vector2d nodeLocalCoordinates(SegmentType type, int i) noexcept;
+[[nodiscard]] CONTACT_API Eigen::Vector2d nodeLocalCoordinates(SegmentType type, int i) noexcept;
 
 }  // namespace contact

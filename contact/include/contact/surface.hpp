@@ -2,6 +2,7 @@
 // A contact surface (segment types + connectivity) and a no-copy view of the solver's coordinates.
 #pragma once
 
+#include "contact/export.hpp"
 #include "contact/types.hpp"
 
 #include <Eigen/Core>
@@ -16,7 +17,7 @@ namespace contact {
 /// Segments of one contact surface: types and node indices into the solver's shared node array.
 /// Coordinates are not stored: they arrive as a CoordinatesView at every update.
 /// Mixed types are allowed (Tri3 and Quad4 in one surface), but all of one dimension.
-struct Surface {
+struct CONTACT_API Surface {
     std::string name;                ///< for messages and reports
     std::vector<SegmentType> types;  ///< type of each segment
     std::vector<Index> offsets{0};   ///< segment s has nodes connectivity[offsets[s], offsets[s+1])
@@ -125,6 +126,15 @@ struct CoordinatesView {
         return {x[o], y[o], z != nullptr ? z[o] : 0.0};
     }
 };
+
+/// Volume enclosed by a closed surface (area in 2D), by the divergence theorem over its segments:
+/// (1/3) sum of the integrals of x . n dA (1/2 and dS in 2D), Gauss points on each segment.
+/// Positive when the segments face out of the solid, as their node order should (types.hpp);
+/// negative when the whole surface faces into it (inside-out). NaN unless the surface is closed
+/// and consistently ordered: every corner edge of a face run once each way (2D: every end node
+/// the start of one line and the end of one), as on the whole boundary of a solid; or when the
+/// surface is empty or a node index is out of range of x.
+[[nodiscard]] CONTACT_API double enclosedVolume(const Surface& surface, const CoordinatesView& x);
 
 /// Gathers the node coordinates of segment s of `surface` (no checks: validated surfaces only).
 [[nodiscard]] inline SegmentNodes gatherSegment(const Surface& surface, Index s,

@@ -144,23 +144,4 @@ struct Obb3 {
     Eigen::Vector3d halfExtent = Eigen::Vector3d::Zero();  ///< half sizes along the axes (>= 0)
 };
 
-/// A 3D OBB in 56 bytes instead of 120, for the search's per-segment storage: the centre in
-/// double, the rotation as a float quaternion (x, y, z, w; not normalized), the half extents in
-/// float. The box it stands for has the axes of that quaternion's rotation matrix.
-struct PackedObb3 {
-    double centre[3] = {0.0, 0.0, 0.0};
-    float rotation[4] = {0.0F, 0.0F, 0.0F, 1.0F};
-    float halfExtent[3] = {0.0F, 0.0F, 0.0F};
-};
-
-/// A 3D OBB in 32 bytes, for node mode's master segments: a float quaternion as in PackedObb3,
-/// float half extents, and the centre as an offset from the centre of the segment's buffered float
-/// AABB, which node mode keeps anyway, in 127ths of that box's half sizes. The box is rebuilt from
-/// both; its extents reach the farther side of the segment from that centre.
-struct CentredObb3 {
-    float rotation[4] = {0.0F, 0.0F, 0.0F, 1.0F};
-    float halfExtent[3] = {0.0F, 0.0F, 0.0F};
-    std::int8_t offset[3] = {0, 0, 0};
-};
-
 }  // namespace contact

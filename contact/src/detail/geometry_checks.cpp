@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "detail/geometry_checks.hpp"
 
+#include "contact/tolerances.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -89,8 +91,8 @@ void checkResolution(const char* fn, const Surface& master, const Surface& slave
             largest = std::max(largest, x.node(n).cwiseAbs().maxCoeff());
         }
     }
-    const double spacing = largest * std::numeric_limits<double>::epsilon();
-    if (spacing * 1024.0 > capture) {
+    const double spacing = largest * tol::kEps;
+    if (spacing * tol::kMinCaptureResolution > capture) {
         char buf[256];
         std::snprintf(buf, sizeof buf,
                       "%s: coordinates as large as %.3g are spaced %.3g apart in double precision, "

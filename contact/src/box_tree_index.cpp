@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include "box_tree_index.hpp"
+
+#include "detail/radix_sort.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace contact::detail {
+namespace {
+
+// Spreads the low 21 bits of v so that bit i lands at bit 3i.
+std::uint64_t spreadBits3(std::uint64_t v) noexcept {
+    v &= 0x1fffffULL;
+    v = (v | v << 32) & 0x1f00000000ffffULL;
+    v = (v | v << 16) & 0x1f0000ff0000ffULL;
+    v = (v | v << 8) & 0x100f00f00f00f00fULL;
+    v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+    v = (v | v << 2) & 0x1249249249249249ULL;
+    return v;
+}
+
+FloatBox unite(const FloatBox& a, const FloatBox& b) noexcept {
+    FloatBox u;
+    for (int k = 0; k < 3; ++k) {
+        u.lo[k] = std::min(a.lo[k], b.lo[k]);
+        u.hi[k] = std::max(a.hi[k], b.hi[k]);
+    }
+    return u;
+}
+
+}  // namespace
+
+// Morton keys of the box centres in the bounding box of the centres (21 bits per axis), then an
+// LSD radix sort (11-bit digits) of (key, index). Ties keep the input order: deterministic.
+void BoxTreeIndex::sortByMorton(const std::vector<FloatBox>& boxes) {
+    const std::size_t n = boxes.size();
+    float cmin[3] = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
+                     std::numeric_limits<float>::max()};
+    float cmax[3] = {-cmin[0], -cmin[1], -cmin[2]};
+    for (const FloatBox& b : boxes) {
+        for (int k = 0; k < 3; ++k) {
+            const float c = 0.5F * b.lo[k] + 0.5F * b.hi[k];
+            cmin[k] = std::min(cmin[k], c);
+            cmax[k] = std::max(cmax[k], c);
+        }
+    }
+    // One scale for all axes (the largest extent): a per-axis scale would give the thin axis of a
+    // surface (its waviness) as many key bits as the long ones, and the median splits would cut
+    // the surface into bands along that axis.
+    double ext = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        ext = std::max(ext, static_cast<double>(cmax[k]) - cmin[k]);
+    }
+    const double s = ext > 0.0 && std::isfinite(ext) ? 2097151.0 / ext : 0.0;
+    const double scale[3] = {s, s, s};
+    std::vector<std::uint64_t> keys(n);
+    index_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint64_t key = 0;
+        for (int k = 0; k < 3; ++k) {
+            const double c = 0.5 * static_cast<double>(boxes[i].lo[k]) + 0.5 * boxes[i].hi[k];
+            double q = (c - cmin[k]) * scale[k];
+            q = std::isfinite(q) ? std::clamp(q, 0.0, 2097151.0) : 0.0;
+            key |= spreadBits3(static_cast<std::uint64_t>(q)) << k;
+        }
+        keys[i] = key;
+        index_[i] = static_cast<Index>(i);
+    }
+    radixSort(keys, &index_, 0, 63);
+}
+
+// Node for boxes_[begin, end): a leaf when it fits, else two children over the first half of the
+// leaves (rounded up) and the rest. Returns the node's index.
+std::int32_t BoxTreeIndex::buildRange(std::int32_t begin, std::int32_t end, int level) {
+    const auto self = static_cast<std::int32_t>(nodes_.size());
+    nodes_.emplace_back();
+    depth_ = std::max(depth_, level);
+    const std::int32_t count = end - begin;
+    if (count <= kLeafSize) {
+        FloatBox b = boxes_[begin];
+        for (std::int32_t i = begin + 1; i < end; ++i) {
+            b = unite(b, boxes_[i]);
+        }
+        nodes_[self].box = b;
+        nodes_[self].first = begin;
+        nodes_[self].count = count;
+        return self;
+    }
+    const std::int32_t leaves = (count + kLeafSize - 1) / kLeafSize;
+    const std::int32_t mid = begin + (leaves + 1) / 2 * kLeafSize;
+    const std::int32_t left = buildRange(begin, mid, level + 1);
+    const std::int32_t right = buildRange(mid, end, level + 1);
+    nodes_[self].box = unite(nodes_[left].box, nodes_[right].box);
+    nodes_[self].first = right;
+    nodes_[self].count = 0;
+    return self;
+}
+
+void BoxTreeIndex::build(std::vector<FloatBox> boxes, int /*threads*/) {
+    nodes_.clear();
+    depth_ = 0;
+    const std::size_t n = boxes.size();
+    if (n == 0) {
+        boxes_.clear();
+        index_.clear();
+        return;
+    }
+    sortByMorton(boxes);
+    boxes_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        boxes_[i] = boxes[index_[i]];
+    }
+    // A binary tree over L leaves has 2L - 1 nodes; reserving them keeps buildRange from moving
+    // the vector while it recurses.
+    const std::size_t leaves = (n + kLeafSize - 1) / kLeafSize;
+    nodes_.reserve(2 * leaves);
+    buildRange(0, static_cast<std::int32_t>(n), 0);
+}
+
+std::size_t BoxTreeIndex::memoryBytes() const noexcept {
+    return boxes_.capacity() * sizeof(FloatBox) + index_.capacity() * sizeof(Index) +
+           nodes_.capacity() * sizeof(Node);
+}
+
+bool BoxTreeIndex::validate() const {
+    std::vector<char> seen(index_.size(), 0);
+    for (Index i : index_) {
+        if (i < 0 || i >= size() || seen[i] != 0) {
+            return false;
+        }
+        seen[i] = 1;
+    }
+    const auto encloses = [](const FloatBox& a, const FloatBox& b) {
+        for (int k = 0; k < 3; ++k) {
+            if (!(a.lo[k] <= b.lo[k] && b.hi[k] <= a.hi[k])) {
+                return false;
+            }
+        }
+        return true;
+    };
+    std::size_t leafBoxes = 0;
+    for (std::size_t n = 0; n < nodes_.size(); ++n) {
+        const Node& node = nodes_[n];
+        if (node.count > 0) {
+            for (std::int32_t i = node.first; i < node.first + node.count; ++i) {
+                if (!encloses(node.box, boxes_[i])) {
+                    return false;
+                }
+            }
+            leafBoxes += static_cast<std::size_t>(node.count);
+        } else if (!encloses(node.box, nodes_[n + 1].box) ||
+                   !encloses(node.box, nodes_[node.first].box)) {
+            return false;
+        }
+    }
+    return leafBoxes == boxes_.size();
+}
+
+}  // namespace contact::detail

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+#include "node_search.hpp"
+
+#include "contact/projection.hpp"
+#include "contact/tolerances.hpp"
+
+#include "detail/assert.hpp"
+#include "detail/pair_store.hpp"
+#include "detail/search_common.hpp"
+#include "detail/timing.hpp"
+#include "orientation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace contact::detail {
+namespace {
+
+// Self-contact filter of node mode: a master sharing a node with the slave node's exclusion set
+// (the nodes of every slave segment holding it) is dropped. Reads the sets in item order from a
+// block start, as the candidate list is built.
+class ExclusionFilter {
+public:
+    ExclusionFilter(const CandidateList& sets, const Surface& master) noexcept
+        : sets_(sets), master_(master) {}
+    Index* operator()(Index k, Index* first, Index* last) {
+        if (k % sets_.blockSize() == 0) {
+            reader_ = sets_.reader(k / sets_.blockSize());
+        }
+        set_.clear();
+        for (Index c = reader_.beginNode(); c > 0; --c) {
+            set_.push_back(reader_.next());
+        }
+        const Index* setFirst = set_.data();
+        const Index* setLast = set_.data() + set_.size();
+        return std::remove_if(first, last,
+                              [&](Index j) { return sharesNode(master_, j, setFirst, setLast); });
+    }
+
+private:
+    const CandidateList& sets_;
+    const Surface& master_;
+    CandidateReader reader_{nullptr};
+    std::vector<Index> set_;
+};
+
+}  // namespace
+
+void NodeSearch::setup(const SearchContext& c, std::vector<Index> nodes) {
+    c_ = c;
+    nodes_ = std::move(nodes);
+    const Index m = c.master->size();
+    const auto s = static_cast<Index>(nodes_.size());
+    masterBox_.assign(m, FloatBox{});
+    masterObb3_.assign(c.dim == 3 ? m : 0, CentredObb3{});
+    masterObb2_.assign(c.dim == 2 ? m : 0, Obb2{});
+    keepAxes_ = false;
+    const Index blockSize = blockSizeFor(s, c.threads);
+    verlet_.setup(c.broadPhase, s, blockSize);
+    fat_.resize(s);
+    nodeSegment_ = c.slave->empty() ? std::vector<Index>{} : segmentOfEachNode(*c.slave, nodes_);
+    exclusions_.setup(c.selfContact ? s : 0, blockSize);
+    if (c.selfContact) {
+        std::vector<Index> offsets;
+        std::vector<Index> sets;
+        exclusionSets(*c.slave, nodes_, c.numNodes, true, offsets, sets);
+        exclusions_.encode(offsets, sets);
+    }
+    threadOrder_.resize(static_cast<std::size_t>(c.threads));
+    blockPairs_.assign(static_cast<std::size_t>(verlet_.list().blocks()), 0);
+    PairStore::reserve(pairs_, s);
+}
+
+void NodeSearch::update(const CoordinatesView& x, UpdateStats& stats) {
+    bool inside = false;
+    computeBoxes(x, stats, inside);
+    if (stats.status != UpdateStatus::kOk) {  // the pairs stay those of the last good update
+        verlet_.invalidate();
+        return;
+    }
+    const auto t0 = Clock::now();
+    if (!inside) {
+        stats.swept = rebuild(x);
+        stats.rebuilt = true;
+    }
+    stats.listSize = verlet_.list().size();
+    stats.timeBroad = msSince(t0);
+    project(x, stats);
+    const auto t1 = Clock::now();
+    stats.orientation = judgeNodePairs(pairs_, *c_.slave, nodes_, nodeSegment_, x, c_.capture);
+    stats.timeProjection += msSince(t1);
+    keepAxes_ = !stats.rebuilt;  // after a rebuild, the next update renews the OBB axes
+}
+
+// Boxes of every master segment at the current coordinates: AABB and OBB buffered by capture +
+// rounding pad. Flags non-finite coordinates and boxes out of range. With a list, also the Verlet
+// check: inside = every slave node and every master box lies inside its fat box of the last build.
+//
+// While the list is reused, the master OBBs keep the axes and centre offset of an earlier update
+// and only their extents follow the segments (no face frame, no quaternion). The result does not
+// depend on them: any box that encloses the buffered segment makes project()'s OBB test and lower
+// bound valid (see there), so the pairs stay those of a fresh search; only the OBB survivor count
+// may differ. The axes are renewed on the first update after a rebuild, so they are never older
+// than one list.
+void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& inside) {
+    const auto t0 = Clock::now();
+    const Surface& master = *c_.master;
+    const Index m = master.size();
+    const auto s = static_cast<Index>(nodes_.size());
+    const double capture = c_.capture;
+    const bool check = verlet_.valid() && c_.skin > 0.0;  // skin 0: rebuild every update
+    const bool keepAxes = check && keepAxes_;
+    int finite = 1;
+    double largest = 0.0;  // largest |box end| and |slave node coordinate|
+    int nodesInside = 1;
+#pragma omp parallel num_threads(c_.threads) reduction(min                                         \
+                                                       : finite, nodesInside) reduction(max        \
+                                                                                        : largest)
+    {
+#pragma omp for schedule(static)
+        for (Index j = 0; j < m; ++j) {
+            SegmentNodes seg;
+            double pad = 0.0;
+            const Aabb3 box = masterBoxes(master, j, x, capture, seg, pad, masterBox_[j],
+                                          c_.dim == 2 ? &masterObb2_[j] : nullptr);
+            if (c_.dim == 3) {
+                CentredObb3& obb = masterObb3_[j];
+                const CentredObb3 kept = obb;
+                obb = centredBufferedObb3(seg, capture, pad, masterBox_[j],
+                                          keepAxes ? &kept : nullptr);
+            }
+            noteRange(box, finite, largest);
+        }
+#pragma omp for schedule(static)
+        for (Index k = 0; k < s; ++k) {
+            const Eigen::Vector3d p = x.node(nodes_[k]);
+            finite = std::min(finite, int(p.allFinite()));
+            largest = std::max(largest, p.cwiseAbs().maxCoeff());
+            if (check) {
+                nodesInside = std::min(nodesInside, int(fat_.inside(k, p)));
+            }
+        }
+    }
+    if (finite == 0) {
+        stats.status = UpdateStatus::kNonFiniteCoordinates;
+    } else if (largest > tol::kMaxBoxEnd) {
+        stats.status = UpdateStatus::kCoordinatesOutOfRange;
+    }
+    inside = check && stats.status == UpdateStatus::kOk && nodesInside == 1 &&
+             verlet_.mastersInside(masterBox_, c_.threads);
+    stats.timeBounds = msSince(t0);
+}
+
+// The fat boxes of the masters and slave nodes at x -> the candidate list (VerletCache): each
+// node's masters ascending, in node order, whatever the thread count (the closest point is chosen
+// by the strict order closer()). Returns true when the sweep built the list.
+bool NodeSearch::rebuild(const CoordinatesView& x) {
+    const double h = 0.5 * c_.skin;
+    fat_.record(x, nodes_, h, c_.threads);
+    const auto queryBox = [this](Index k) { return fat_.box(k); };
+    if (c_.selfContact) {
+        const auto filter = [this] { return ExclusionFilter(exclusions_, *c_.master); };
+        return verlet_.rebuild(fatBoxes(masterBox_, h, c_.threads), queryBox, filter, c_.threads);
+    }
+    const auto all = [] { return [](Index /*k*/, Index* /*first*/, Index* last) { return last; }; };
+    return verlet_.rebuild(fatBoxes(masterBox_, h, c_.threads), queryBox, all, c_.threads);
+}
+
+// Narrow phase and projection in one pass per slave node (no survivor list):
+//
+//   candidates = listed masters whose buffered AABB (float) contains p, each with
+//     lbBox = distance from p to that box shrunk by the capture distance
+//   visit them by increasing lbBox; stop at the first lbBox > best distance so far
+//     OBB test (lazily, only for the masters visited): skip when p is outside the buffered OBB
+//     (then the segment is beyond the capture distance) or when lbObb, the distance to the OBB
+//     shrunk by the capture distance, exceeds the best distance
+//     otherwise closestXi() and keep the closer (ties: lower index)
+//   keep the best when within the capture distance; the frame is computed for it alone
+//
+// Both shrunk boxes still enclose the segment, with the rounding pad to spare, so each lower bound
+// is below any computed distance to its segment: a skipped segment is provably farther than the
+// best (never tied), and the result is the exhaustive one. One thread writes each pair at the next
+// free column. Threads take blocks of nodes; a block's closest points (slave, master, xi,
+// distance, convergence: 33 of the 209 bytes of a pair) go to its own columns from its first
+// node's column on; the blocks are closed up (whole runs of columns moved per array,
+// PairStore::compactBlocks), and the threads then fill the frames in place, so the order is by
+// node whatever the thread count and the large columns are written once.
+void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats) {
+    const auto t0 = Clock::now();
+    const Surface& master = *c_.master;
+    const double capture = c_.capture;
+    const CandidateList& list = verlet_.list();
+    long long candidates = 0;
+    long long survivors = 0;
+    long long projections = 0;
+    const bool inOrder = c_.threads == 1;
+    const auto s = static_cast<Index>(nodes_.size());
+    const Index blockSize = list.blockSize();
+    const Index blocks = list.blocks();
+    Index next = 0;  // one thread: the next free column
+#pragma omp parallel num_threads(c_.threads) reduction(+ : candidates, survivors, projections)
+    {
+        // A local, not a reference into threadOrder_: no shared cache line written per push_back.
+        std::vector<std::pair<double, Index>> order;
+        order.swap(threadOrder_[threadIndex()]);
+#pragma omp for schedule(dynamic, 1)
+        for (Index block = 0; block < blocks; ++block) {
+            const Index begin = block * blockSize;
+            const Index end = std::min(s, begin + blockSize);
+            Index col = inOrder ? next : begin;
+            CandidateReader reader = list.reader(block);
+            for (Index k = begin; k < end; ++k) {
+                const Eigen::Vector3d p = x.node(nodes_[k]);
+                order.clear();
+                for (Index c = reader.beginNode(); c > 0; --c) {
+                    const Index j = reader.next();
+                    CONTACT_ASSERT(j >= 0 && j < master.size());
+                    const FloatBox& b = masterBox_[j];
+                    if (!insideFloatBox(p.data(), p.data(), b)) {
+                        continue;
+                    }
+                    double lbSq = 0.0;
+                    for (int d = 0; d < 3; ++d) {
+                        const double below = (static_cast<double>(b.lo[d]) + capture) - p[d];
+                        const double above = p[d] - (static_cast<double>(b.hi[d]) - capture);
+                        const double e = std::max({below, above, 0.0});
+                        lbSq += e * e;
+                    }
+                    order.emplace_back(std::sqrt(lbSq), j);
+                }
+                candidates += static_cast<long long>(order.size());
+                std::sort(order.begin(), order.end());
+                ClosestXi best;
+                Index bestJ = kNoIndex;
+                for (const auto& [lbBox, j] : order) {
+                    if (bestJ != kNoIndex && lbBox > best.distance) {
+                        break;
+                    }
+                    double lbObb = 0.0;
+                    const bool in = c_.dim == 3
+                                        ? obbContains(unpackObb(masterObb3_[j], masterBox_[j]), p,
+                                                      capture, lbObb)
+                                        : obbContains(masterObb2_[j], p, capture, lbObb);
+                    if (!in) {
+                        continue;
+                    }
+                    ++survivors;
+                    if (bestJ != kNoIndex && lbObb > best.distance) {
+                        continue;
+                    }
+                    ++projections;
+                    const ClosestXi pr = closestXi(gatherSegment(master, j, x), p);
+                    if (bestJ == kNoIndex || closer(pr.distance, j, best.distance, bestJ)) {
+                        best = pr;
+                        bestJ = j;
+                    }
+                }
+                if (bestJ == kNoIndex || best.distance > capture) {
+                    continue;
+                }
+                if (inOrder) {
+                    PairStore::store(pairs_, col++, nodes_[k], bestJ,
+                                     projectionAt(gatherSegment(master, bestJ, x), p, best));
+                } else {
+                    PairStore::storeClosest(pairs_, col++, nodes_[k], bestJ, best);
+                }
+            }
+            CONTACT_ASSERT(reader.position() == list.blockEnd(block));
+            if (inOrder) {
+                next = col;
+            } else {
+                blockPairs_[block] = col - begin;
+            }
+        }
+        threadOrder_[threadIndex()].swap(order);
+    }
+    const Index count =
+        inOrder ? next : PairStore::compactBlocks(pairs_, blockPairs_, blockSize, c_.threads);
+    if (!inOrder) {
+        // The closed-up closest points get their frames in place, each column by one thread.
+#pragma omp parallel for num_threads(c_.threads) schedule(static)
+        for (Index i = 0; i < count; ++i) {
+            const ClosestXi c = PairStore::loadClosest(pairs_, i);
+            const Index j = PairStore::masterAt(pairs_, i);
+            const Index k = PairStore::slaveAt(pairs_, i);
+            PairStore::store(pairs_, i, k, j,
+                             projectionAt(gatherSegment(master, j, x), x.node(k), c));
+        }
+    }
+    ProjectionStatus worst = ProjectionStatus::kConverged;
+    for (Index i = 0; i < count; ++i) {
+        worst = std::max(worst, PairStore::statusAt(pairs_, i));
+    }
+    PairStore::setCount(pairs_, count);
+    stats.candidates = candidates;
+    stats.satSurvivors = survivors;
+    stats.projections = projections;
+    stats.pairs = count;
+    stats.worstProjection = worst;
+    stats.timeProjection = msSince(t0);
+}
+
+std::size_t NodeSearch::memoryBytes() const noexcept {
+    const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+    std::size_t total = verlet_.memoryBytes() + fat_.memoryBytes() + exclusions_.memoryBytes();
+    total += bytes(masterBox_) + bytes(masterObb3_) + bytes(masterObb2_);
+    total += bytes(nodes_) + bytes(blockPairs_) + bytes(nodeSegment_);
+    for (const auto& v : threadOrder_) {
+        total += bytes(v);
+    }
+    return total;
+}
+
+}  // namespace contact::detail

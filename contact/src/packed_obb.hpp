@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// Oriented boxes packed for the search's per-segment storage: a float quaternion instead of a 3x3
+// matrix, float extents rounded up, so the box still encloses the segment. Internal; never
+// installed.
+#pragma once
+
+#include "contact/tolerances.hpp"
+#include "contact/types.hpp"
+
+#include "float_box.hpp"
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <cstdint>
+
+namespace contact::detail {
+
+/// A 3D OBB in 56 bytes instead of 120 (segment mode's masters): the centre in double, the
+/// rotation as a float quaternion (x, y, z, w; not normalized), the half extents in float. The box
+/// it stands for has the axes of that quaternion's rotation matrix (rotationOf).
+struct PackedObb3 {
+    double centre[3] = {0.0, 0.0, 0.0};
+    float rotation[4] = {0.0F, 0.0F, 0.0F, 1.0F};
+    float halfExtent[3] = {0.0F, 0.0F, 0.0F};
+};
+
+/// A 3D OBB in 32 bytes (node mode's masters): a float quaternion as in PackedObb3, float half
+/// extents, and the centre as an offset from the centre of the segment's buffered float AABB,
+/// which node mode keeps anyway, in 127ths of that box's half sizes. The box is rebuilt from both;
+/// its extents reach the farther side of the segment from that centre.
+struct CentredObb3 {
+    float rotation[4] = {0.0F, 0.0F, 0.0F, 1.0F};
+    float halfExtent[3] = {0.0F, 0.0F, 0.0F};
+    std::int8_t offset[3] = {0, 0, 0};
+};
+
+/// Buffered 3D OBB (segmentObb3d grown by capture + pad), packed: the frame is rounded to a float
+/// quaternion first and the extents are taken along the axes it stands for, rounded up to float,
+/// so the box still encloses the segment grown by capture + pad.
+[[nodiscard]] PackedObb3 packedBufferedObb3(const SegmentNodes& s, double capture,
+                                            double pad) noexcept;
+
+/// The rotation matrix of a float quaternion (x, y, z, w): orthonormal to double rounding.
+/// One compiled definition, so packing and every unpacking see the same axes.
+[[nodiscard]] Eigen::Matrix3d rotationOf(const float* q) noexcept;
+
+/// The box a PackedObb3 stands for.
+[[nodiscard]] Obb3 unpackObb(const PackedObb3& p) noexcept;
+
+/// The centre of a CentredObb3 built about float box b: b's centre plus offset / 127 of b's half
+/// sizes, in double. One definition for packing and unpacking.
+[[nodiscard]] inline Eigen::Vector3d obbCentre(const std::int8_t* offset,
+                                               const FloatBox& b) noexcept {
+    Eigen::Vector3d c;
+    for (int k = 0; k < 3; ++k) {
+        const double lo = b.lo[k];
+        const double hi = b.hi[k];
+        c[k] = 0.5 * (lo + hi) + (0.5 * (hi - lo)) * (offset[k] * (1.0 / 127.0));
+    }
+    return c;
+}
+
+/// The buffered OBB packed about float box `box` (the segment's buffered AABB rounded outward).
+/// Along the face frame, with the tight box's centre rounded to the nearest offset and the extents
+/// grown by that rounding; or (keep) along keep's axes about keep's offset in `box`, the extents
+/// taken about that centre. Extents are rounded up to float, so the box encloses the segment grown
+/// by capture + pad either way.
+[[nodiscard]] CentredObb3 centredBufferedObb3(const SegmentNodes& s, double capture, double pad,
+                                              const FloatBox& box,
+                                              const CentredObb3* keep) noexcept;
+
+/// The box a CentredObb3 stands for, with the float box it was packed about.
+[[nodiscard]] Obb3 unpackObb(const CentredObb3& p, const FloatBox& box) noexcept;
+
+/// True when a point of box a lies in the box packed as b with a margin above every rounding: then
+/// the boxes overlap and satOverlap3d(a, unpackObb(b)) is true (its axis tests never separate
+/// overlapping boxes), so the narrow phase may skip it. Costs no unpacking of b.
+///
+///   t = a^T T (T = cB - cA), s_i = t_i clamped to [-hA_i, hA_i]: w = cA + a s lies in a exactly
+///   d = w - cB = a s - T;  B's coordinates of d: M^T d / n, with M = n R(q) the rotation of the
+///   quaternion q = (v, w) scaled by n = |q|^2:  M^T d = (w^2 - |v|^2) d + 2 (v . d) v - 2 w (v x
+///   d) true when |(M^T d)_j| <= (hB_j - tol) n for j = 0, 1, 2
+///
+/// tol = kSatRoundoff (|T|_1 + sum hA + sum hB), the SAT's own bound: the rounding of d and of
+/// M^T d (a few ulps of sum hA + |T|_1) and the difference between R(q) and unpackObb's rounded
+/// axes (a few ulps) stay far below it.
+[[nodiscard]] inline bool overlapWitness(const Obb3& a, const PackedObb3& b) noexcept {
+    const Eigen::Vector3d T(b.centre[0] - a.center[0], b.centre[1] - a.center[1],
+                            b.centre[2] - a.center[2]);
+    const Eigen::Vector3d t = a.axes.transpose() * T;
+    const Eigen::Vector3d s = t.cwiseMax(-a.halfExtent).cwiseMin(a.halfExtent);
+    const Eigen::Vector3d d = a.axes * s - T;
+    const Eigen::Vector3d v(b.rotation[0], b.rotation[1], b.rotation[2]);
+    const double w = b.rotation[3];
+    const double vv = v.squaredNorm();
+    const double n = vv + w * w;
+    const Eigen::Vector3d u = (w * w - vv) * d + (2.0 * v.dot(d)) * v - (2.0 * w) * v.cross(d);
+    const double tol =
+        tol::kSatRoundoff *
+        (T.lpNorm<1>() + a.halfExtent.sum() + static_cast<double>(b.halfExtent[0]) +
+         static_cast<double>(b.halfExtent[1]) + static_cast<double>(b.halfExtent[2]));
+    bool inside = true;
+    for (int j = 0; j < 3; ++j) {
+        inside = inside && std::abs(u[j]) <= (static_cast<double>(b.halfExtent[j]) - tol) * n;
+    }
+    return inside;
+}
+
+}  // namespace contact::detail
