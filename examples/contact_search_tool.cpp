@@ -374,13 +374,12 @@ int run(const Args& args) {
     const auto refuse = [&](const Interface& itf, const std::string& why) {
         progress.done();
         ++refused;
-        const std::string& where = itf.def.source.path;
-        std::fprintf(
-            stderr, "contact-search: interface %d (%s) not searched: %s\n", itf.index,
-            itf.kind.c_str(),
-            why.rfind(where, 0) == 0 || where.empty()
-                ? why.c_str()
-                : (where + ":" + std::to_string(itf.def.source.line) + ": " + why).c_str());
+        const mesh_io::Source& at = itf.def.source;
+        const std::string where =
+            at.line > 0 ? at.path + ":" + std::to_string(at.line) + ": " : at.path + ": ";
+        std::fprintf(stderr, "contact-search: interface %d (%s) not searched: %s%s\n", itf.index,
+                     itf.kind.c_str(), why.rfind(at.path, 0) == 0 ? "" : where.c_str(),
+                     why.c_str());
     };
     for (const Interface& itf : interfaces) {
         progress.stage("interface " + std::to_string(itf.index) + ": building surfaces");

@@ -2,6 +2,9 @@
 // Abaqus / CalculiX .inp reader: one pass over the lines, keyword dispatch into sections, a nested
 // line reader per *INCLUDE (so errors name the included file), element types from
 // element_types.hpp. Structure after meshio's src/meshio/abaqus/_abaqus.py, with line numbers.
+// Nodes, elements, sets and surfaces go into a scope: the model, a *PART, or an *INSTANCE (a
+// copy of its part, placed and appended to the model at *END INSTANCE), so each part numbers
+// its nodes and elements on its own.
 #include "mesh_io/abaqus.hpp"
 
 #include "mesh_io/error.hpp"
@@ -377,14 +380,17 @@ private:
     int fileIndex(const std::string& path);
     [[nodiscard]] Where nodeOrigin(const Scope& s, Index node) const;
     [[nodiscard]] static ElementRef elementRef(const Scope& s, Index element);
-    [[nodiscard]] Scope* findScope(const std::vector<std::unique_ptr<Scope>>& scopes,
-                                   const std::string& name) const;
+    // A part or an instance by name (any case).
+    [[nodiscard]] static Scope* findScope(const std::unordered_map<std::string, Scope*>& scopes,
+                                          const std::string& name);
     void finishModel();
 
-    Scope root_;                                     // the model (and assembly)
-    std::vector<std::unique_ptr<Scope>> parts_;      // every *PART
-    std::vector<std::unique_ptr<Scope>> instances_;  // every *INSTANCE (placed: lookups only)
-    Scope* cur_ = &root_;                            // where nodes, elements, sets and surfaces go
+    Scope root_;                                          // the model (and assembly)
+    std::vector<std::unique_ptr<Scope>> parts_;           // every *PART
+    std::vector<std::unique_ptr<Scope>> instances_;       // every *INSTANCE (placed: lookups only)
+    std::unordered_map<std::string, Scope*> partByName_;  // upper-case name -> part
+    std::unordered_map<std::string, Scope*> instanceByName_;  // upper-case name -> instance
+    Scope* cur_ = &root_;        // where nodes, elements, sets and surfaces go
     Scope* ids_ = &root_;        // where data lines' ids are looked up (INSTANCE= on sets)
     Scope* part_ = nullptr;      // the open *PART
     Scope* instance_ = nullptr;  // the open *INSTANCE
@@ -445,15 +451,10 @@ ElementRef Reader::elementRef(const Scope& s, Index element) {
     return {static_cast<Index>(b - s.blockStart.begin()), element - *b};
 }
 
-Scope* Reader::findScope(const std::vector<std::unique_ptr<Scope>>& scopes,
-                         const std::string& name) const {
-    const std::string key = upper(name);
-    for (const auto& s : scopes) {
-        if (upper(s->name) == key) {
-            return s.get();
-        }
-    }
-    return nullptr;
+Scope* Reader::findScope(const std::unordered_map<std::string, Scope*>& scopes,
+                         const std::string& name) {
+    const auto it = scopes.find(upper(name));
+    return it != scopes.end() ? it->second : nullptr;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -829,7 +830,7 @@ void Reader::lookUpIdsIn(LineReader& in, const Keyword& kw) {
     if (cur_ != &root_) {
         failAt(in, kw.line, "INSTANCE= on " + kw.name + " inside a *PART or *INSTANCE");
     }
-    ids_ = findScope(instances_, p->value);
+    ids_ = findScope(instanceByName_, p->value);
     if (ids_ == nullptr) {
         throw ParseError::expected(in.path(), kw.line, "INSTANCE=<a placed *INSTANCE>",
                                    shown(p->value));
@@ -934,11 +935,12 @@ void Reader::beginPart(LineReader& in, const Keyword& kw) {
                                                                       : "the *ASSEMBLY"));
     }
     const std::string& name = requiredValue(in, kw, "NAME", "part name");
-    if (const Scope* other = findScope(parts_, name); other != nullptr) {
+    if (const Scope* other = findScope(partByName_, name); other != nullptr) {
         failAt(in, kw.line, "part '" + name + "' defined twice (first at " + at(other->at) + ")");
     }
     parts_.push_back(std::make_unique<Scope>(name));
     part_ = parts_.back().get();
+    partByName_[upper(name)] = part_;
     part_->at = {file_, kw.line};
     cur_ = part_;
     section_ = Section::kNoData;
@@ -969,11 +971,11 @@ void Reader::beginInstance(LineReader& in, const Keyword& kw) {
     }
     const std::string& name = requiredValue(in, kw, "NAME", "instance name");
     const std::string& partName = requiredValue(in, kw, "PART", "part name");
-    if (const Scope* other = findScope(instances_, name); other != nullptr) {
+    if (const Scope* other = findScope(instanceByName_, name); other != nullptr) {
         failAt(in, kw.line,
                "instance '" + name + "' defined twice (first at " + at(other->at) + ")");
     }
-    Scope* part = findScope(parts_, partName);
+    Scope* part = findScope(partByName_, partName);
     if (part == nullptr) {
         failAt(in, kw.line,
                "instance '" + name + "' of part '" + partName +
@@ -982,6 +984,7 @@ void Reader::beginInstance(LineReader& in, const Keyword& kw) {
     part->instanced = true;
     instances_.push_back(std::make_unique<Scope>(name));
     Scope& s = *instances_.back();
+    instanceByName_[upper(name)] = &s;
     s.at = {file_, kw.line};
     s.part = part->name;
     s.model.coords = part->model.coords;
@@ -1141,6 +1144,10 @@ double Reader::numberField(const LineReader& in, std::string_view t, const char*
 }
 
 Index Reader::nodeOf(const LineReader& in, std::string_view t) const {
+    Index node = 0;
+    if (!looksNumeric(t) && qualifiedNode(t, node)) {  // "<instance>.<id>" at the model level
+        return node;
+    }
     const Index i = ids_->model.nodeIndex.find(idField(in, t, "a node id"));
     if (i == contact::kNoIndex) {
         in.expected("a defined node id", shown(t));
@@ -1164,7 +1171,7 @@ const Scope* Reader::qualified(std::string_view t, long& id) const {
     if (dot == std::string_view::npos || cur_ != &root_ || !parseLong(t.substr(dot + 1), id)) {
         return nullptr;
     }
-    return findScope(instances_, std::string(t.substr(0, dot)));
+    return findScope(instanceByName_, std::string(t.substr(0, dot)));
 }
 
 bool Reader::qualifiedNode(std::string_view t, Index& node) const {
@@ -1317,8 +1324,10 @@ void Reader::unsupportedLine(LineReader& in, bool trailingComma) {
     }
     for (std::size_t i = first; i < fields_.size() && dropReason_.empty(); ++i) {
         long id = 0;
-        const Index node =
-            parseLong(fields_[i], id) ? s.model.nodeIndex.find(id) : contact::kNoIndex;
+        Index node = parseLong(fields_[i], id) ? s.model.nodeIndex.find(id) : contact::kNoIndex;
+        if (node == contact::kNoIndex && !qualifiedNode(fields_[i], node)) {
+            node = contact::kNoIndex;
+        }
         if (node == contact::kNoIndex) {
             dropReason_ = "line " + std::to_string(in.line()) + ": '" + shown(fields_[i]) +
                           "' is not a defined node id";

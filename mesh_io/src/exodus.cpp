@@ -129,6 +129,15 @@ struct Reader {
         return static_cast<Index>(n);
     }
 
+    struct Set {
+        std::string name;
+        std::string what;
+        std::vector<std::int64_t> entries;  // nodes or elements (1-based)
+        std::vector<std::int64_t> sides;    // side sets: the side of each element
+    };
+    std::vector<Set> readSets(ex_entity_type type, std::int64_t sets, const std::string& noun,
+                              const std::string& prefix);
+
     void read();
     void readNodes(std::int64_t nodes);
     void readBlocks(std::int64_t blocks, std::int64_t elements);
@@ -268,62 +277,64 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
     }
 }
 
-void Reader::readNodeSets(std::int64_t sets) {
+// The node sets or side sets of the file: name, what messages call it, the entries and, for side
+// sets, the sides.
+std::vector<Reader::Set> Reader::readSets(ex_entity_type type, std::int64_t sets,
+                                          const std::string& noun, const std::string& prefix) {
     const std::vector<std::int64_t> setIds =
-        ids(EX_NODE_SET, count(sets, 64, "the node set count"), "the node set ids");
-    const std::vector<std::string> setNames = names(EX_NODE_SET, setIds.size());
+        ids(type, count(sets, 64, "the " + noun + " count"), ("the " + noun + " ids").c_str());
+    const std::vector<std::string> setNames = names(type, setIds.size());
+    std::vector<Set> out(setIds.size());
     for (std::size_t s = 0; s < setIds.size(); ++s) {
-        const std::string name =
-            setNames[s].empty() ? "nodeset_" + std::to_string(setIds[s]) : setNames[s];
-        const std::string what = "node set " + std::to_string(setIds[s]) + " ('" + name + "')";
+        Set& set = out[s];
+        set.name = setNames[s].empty() ? prefix + std::to_string(setIds[s]) : setNames[s];
+        set.what = noun + " " + std::to_string(setIds[s]) + " ('" + set.name + "')";
+        for (std::size_t r = 0; r < s; ++r) {
+            if (out[r].name == set.name) {
+                fail(set.what + " has the name of " + out[r].what);
+            }
+        }
         std::int64_t size = 0;
         std::int64_t factors = 0;
-        file.check(ex_get_set_param(file.id(), EX_NODE_SET, setIds[s], &size, &factors), what);
-        std::vector<std::int64_t> list(static_cast<std::size_t>(count(size, 8, what)));
-        if (!list.empty()) {
-            file.check(ex_get_set(file.id(), EX_NODE_SET, setIds[s], list.data(), nullptr), what);
+        file.check(ex_get_set_param(file.id(), type, setIds[s], &size, &factors), set.what);
+        const Index n = count(size, 16, set.what);
+        set.entries.resize(static_cast<std::size_t>(n));
+        set.sides.resize(type == EX_SIDE_SET ? static_cast<std::size_t>(n) : 0);
+        if (n > 0) {
+            file.check(ex_get_set(file.id(), type, setIds[s], set.entries.data(),
+                                  type == EX_SIDE_SET ? set.sides.data() : nullptr),
+                       set.what);
         }
+    }
+    return out;
+}
+
+void Reader::readNodeSets(std::int64_t sets) {
+    for (const Set& set : readSets(EX_NODE_SET, sets, "node set", "nodeset_")) {
         SurfaceDef surface;
-        surface.name = name;
+        surface.name = set.name;
         surface.nodeSurface = true;
         surface.source = {path, 0};
-        for (const std::int64_t node : list) {
+        for (const std::int64_t node : set.entries) {
             if (node < 1 || node > m.numNodes()) {
-                fail(what + " refers to node " + std::to_string(node) + ", outside the file's " +
-                     std::to_string(m.numNodes()) + " nodes");
+                fail(set.what + " refers to node " + std::to_string(node) +
+                     ", outside the file's " + std::to_string(m.numNodes()) + " nodes");
             }
             surface.nodes.push_back(static_cast<Index>(node - 1));
         }
-        for (const SurfaceDef& other : m.surfaces) {
-            if (other.name == name) {
-                fail(what + " has the name of another node set");
-            }
-        }
-        m.nodeSets[name] = surface.nodes;
+        m.nodeSets[set.name] = surface.nodes;
         m.surfaces.push_back(std::move(surface));
     }
 }
 
 void Reader::readSideSets(std::int64_t sets) {
-    const std::vector<std::int64_t> setIds =
-        ids(EX_SIDE_SET, count(sets, 64, "the side set count"), "the side set ids");
-    const std::vector<std::string> setNames = names(EX_SIDE_SET, setIds.size());
     const Index elements = blockFirst.empty() ? 0 : blockFirst.back() + m.blocks.back().size();
-    for (std::size_t s = 0; s < setIds.size(); ++s) {
-        const std::string name =
-            setNames[s].empty() ? "sideset_" + std::to_string(setIds[s]) : setNames[s];
-        const std::string what = "side set " + std::to_string(setIds[s]) + " ('" + name + "')";
-        std::int64_t size = 0;
-        std::int64_t factors = 0;
-        file.check(ex_get_set_param(file.id(), EX_SIDE_SET, setIds[s], &size, &factors), what);
-        const Index n = count(size, 16, what);
-        std::vector<std::int64_t> elementList(static_cast<std::size_t>(n));
-        std::vector<std::int64_t> sideList(static_cast<std::size_t>(n));
-        if (n > 0) {
-            file.check(
-                ex_get_set(file.id(), EX_SIDE_SET, setIds[s], elementList.data(), sideList.data()),
-                what);
-        }
+    for (const Set& set : readSets(EX_SIDE_SET, sets, "side set", "sideset_")) {
+        const std::string& name = set.name;
+        const std::string& what = set.what;
+        const auto n = static_cast<Index>(set.entries.size());
+        const std::vector<std::int64_t>& elementList = set.entries;
+        const std::vector<std::int64_t>& sideList = set.sides;
         SurfaceDef surface;
         surface.name = name;
         surface.source = {path, 0};
@@ -355,11 +366,6 @@ void Reader::readSideSets(std::int64_t sets) {
                      std::to_string(sides) + ")");
             }
             surface.faces.push_back({{static_cast<Index>(b), local}, static_cast<int>(side)});
-        }
-        for (const SurfaceDef& other : m.surfaces) {
-            if (other.name == name && !other.nodeSurface) {
-                fail(what + " has the name of another side set");
-            }
         }
         m.surfaces.push_back(std::move(surface));
     }

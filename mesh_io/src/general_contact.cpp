@@ -5,6 +5,7 @@
 #include "mesh_io/contact_surface.hpp"
 
 #include "element_types.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -19,11 +20,7 @@
 namespace mesh_io {
 namespace {
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
+using detail::lowerCase;
 
 // Faces of the model identified by (block, element, face), for marking regions.
 struct FaceKey {
@@ -166,7 +163,7 @@ void addGeneralContact(Model& model, const GeneralContact& gc) {
             return -1;
         }
         for (std::size_t r = 0; r < regions.size(); ++r) {
-            if (lower(regions[r].name) == lower(name)) {
+            if (lowerCase(regions[r].name) == lowerCase(name)) {
                 return static_cast<int>(r);
             }
         }

@@ -7,6 +7,7 @@
 #include "mesh_io/gmsh.hpp"
 
 #include "memory.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -19,11 +20,7 @@
 namespace mesh_io {
 namespace {
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
+using detail::lowerCase;
 
 using detail::availableMemory;
 using detail::gigabytes;
@@ -79,9 +76,9 @@ const SurfaceDef* Model::findSurface(const std::string& name, bool nodes) const 
     // Exact name first, then ignoring case; of two surfaces with one name, the preferred kind.
     const SurfaceDef* found = nullptr;
     for (const bool exact : {true, false}) {
-        const std::string key = lower(name);
+        const std::string key = lowerCase(name);
         for (const auto& s : surfaces) {
-            if (exact ? s.name == name : lower(s.name) == key) {
+            if (exact ? s.name == name : lowerCase(s.name) == key) {
                 if (s.nodeSurface == nodes) {
                     return &s;
                 }
@@ -125,7 +122,7 @@ Index Model::numElements() const noexcept {
 }
 
 Model readModel(const std::string& path) {
-    const std::string ext = lower(path.substr(
+    const std::string ext = lowerCase(path.substr(
         path.find_last_of('.') == std::string::npos ? path.size() : path.find_last_of('.')));
     const bool exodus = ext == ".e" || ext == ".exo" || ext == ".ex2";
     if (ext == ".inp" || ext == ".msh" || exodus) {

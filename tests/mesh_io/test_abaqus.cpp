@@ -710,7 +710,8 @@ TEST(AbaqusReader, InstanceQualifiedIdsAndMeshInsideAnInstance) {
                      "*Instance, name=I-2, part=P\n*Node\n1, 5., 5., 5.\n*End Instance\n"
                      "*Nset, nset=N\nI-1.2, I-2.1\n*Elset, elset=EE\nI-1.7\n"
                      "*Surface, name=S\nI-1.7, S1\nI-1.E, S2\n"
-                     "*Surface, name=NS, type=NODE\nI-2.1\n*End Assembly\n");
+                     "*Surface, name=NS, type=NODE\nI-2.1\n"
+                     "*Element, type=R3D3\n99, I-1.1, I-1.2, I-2.1\n*End Assembly\n");
     const Model m = readAbaqus(path);
     ASSERT_EQ(m.numNodes(), 5);
     EXPECT_EQ(m.coords.col(1), Eigen::Vector3d(1.0, 0.0, 1.0));  // placed like the part's nodes
@@ -722,6 +723,9 @@ TEST(AbaqusReader, InstanceQualifiedIdsAndMeshInsideAnInstance) {
     const SurfaceDef* ns = m.findSurface("NS");
     ASSERT_NE(ns, nullptr);
     EXPECT_EQ(ns->nodes, (std::vector<Index>{4}));
+    ASSERT_EQ(m.blocks.size(), 2U);  // an assembly-level element on instance nodes
+    EXPECT_EQ(m.blocks[1].instance, -1);
+    EXPECT_EQ(m.blocks[1].nodes, (std::vector<Index>{0, 1, 4}));
 }
 
 // Interfaces of every kind: a node and an element surface of one name (CalculiX tells them apart

@@ -101,8 +101,8 @@ struct Model {
     std::string format;              ///< "abaqus", "gmsh" or "exodus"
     std::vector<std::string> files;  ///< every file read: the model, then its includes
     Eigen::Matrix3Xd coords;         ///< 3 x N; z = 0 for 2D models
-    std::vector<long> nodeIds;       ///< id of each node as in the file
-    IdIndex nodeIndex;               ///< id -> index
+    std::vector<long> nodeIds;       ///< id of each node as in the file (its part's, in instances)
+    IdIndex nodeIndex;               ///< id -> index, of the nodes outside part instances
     std::vector<ElementBlock> blocks;
     std::map<std::string, std::vector<Index>> nodeSets;  ///< key: name (upper case for Abaqus)
     std::map<std::string, std::vector<ElementRef>>
@@ -116,7 +116,7 @@ struct Model {
     std::vector<std::string> notes;
 
     [[nodiscard]] Index numNodes() const noexcept { return static_cast<Index>(coords.cols()); }
-    /// Node index of a file id, or contact::kNoIndex.
+    /// Node index of a file id (nodes outside part instances), or contact::kNoIndex.
     [[nodiscard]] Index findNode(long id) const;
     /// Surface by name: exact match first, then ignoring case; nullptr if none. Where a node
     /// surface and an element surface share the name, the element surface.
