@@ -698,6 +698,25 @@ TEST(AbaqusReader, InstanceRotationsAboutAnAxis) {
     EXPECT_EQ(m.nodeLabel(3), "Blank.1");
 }
 
+// *INCLUDE inside a part and inside the assembly: the included lines belong where the *INCLUDE
+// stands. Two parts number their nodes from 1 without clashing.
+TEST(AbaqusReader, IncludesInsidePartsAndAssembly) {
+    const fs::path dir = scratchDir();
+    writeBytes(dir / "mesh.inp", "*Node\n1, 0., 0., 0.\n2, 1., 0., 0.\n");
+    writeBytes(dir / "placed.inp", "*Instance, name=Q-1, part=Q\n0., 1., 0.\n*End Instance\n");
+    const std::string main = (dir / "main.inp").string();
+    writeBytes(main, "*Part, name=P\n*Include, input=mesh.inp\n*End Part\n"
+                     "*Part, name=Q\n*Node\n1, 5., 5., 5.\n*End Part\n"
+                     "*Assembly, name=A\n*Instance, name=P-1, part=P\n*End Instance\n"
+                     "*Include, input=placed.inp\n*End Assembly\n");
+    const Model m = readAbaqus(main);
+    ASSERT_EQ(m.numNodes(), 3);
+    EXPECT_EQ(m.nodeLabel(1), "P-1.2");
+    EXPECT_EQ(m.nodeLabel(2), "Q-1.1");
+    EXPECT_EQ(m.coords.col(2), Eigen::Vector3d(5.0, 6.0, 5.0));
+    EXPECT_EQ(m.files.size(), 3U);
+}
+
 // "<instance>.<id>" in assembly-level sets and surfaces; a mesh defined inside *INSTANCE (what
 // Abaqus/CAE writes for independent instances) belongs to that instance.
 TEST(AbaqusReader, InstanceQualifiedIdsAndMeshInsideAnInstance) {
