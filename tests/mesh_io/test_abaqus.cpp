@@ -7,6 +7,8 @@
 #include "mesh_io/error.hpp"
 #include "mesh_io/model.hpp"
 
+#include "scratch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,13 +37,7 @@ std::string fixture(const std::string& name) { return kDir + "/" + name; }
 
 // A scratch directory in the build tree, fresh for each test.
 fs::path scratchDir() {
-    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "_" + info->name();
-    std::replace(name.begin(), name.end(), '/', '_');
-    const fs::path dir = fs::path(CONTACT_TEST_BUILD_DATA_DIR) / "abaqus_scratch" / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+    return contact::testing::scratchDir(CONTACT_TEST_BUILD_DATA_DIR, "abaqus_scratch");
 }
 
 std::string readBytes(const std::string& path) {

@@ -10,6 +10,8 @@
 #include "mesh_io/interfaces.hpp"
 #include "mesh_io/model.hpp"
 
+#include "scratch.hpp"
+
 #include <Eigen/Geometry>
 #include <exodusII.h>
 #include <gtest/gtest.h>
@@ -33,13 +35,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path scratchDir() {
-    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "_" + info->name();
-    std::replace(name.begin(), name.end(), '/', '_');
-    const fs::path dir = fs::path(CONTACT_TEST_BUILD_DATA_DIR) / "exodus_scratch" / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+    return contact::testing::scratchDir(CONTACT_TEST_BUILD_DATA_DIR, "exodus_scratch");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@
 #include "mesh_io/interfaces.hpp"
 #include "mesh_io/model.hpp"
 
+#include "scratch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,12 +37,7 @@ const std::string kDir = std::string(CONTACT_TEST_DATA_DIR) + "/abaqus";
 std::string fixture(const std::string& name) { return kDir + "/" + name; }
 
 fs::path scratchDir() {
-    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    const fs::path dir = fs::path(CONTACT_TEST_BUILD_DATA_DIR) / "interfaces_scratch" /
-                         (std::string(info->test_suite_name()) + "_" + info->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+    return contact::testing::scratchDir(CONTACT_TEST_BUILD_DATA_DIR, "interfaces_scratch");
 }
 
 std::string readText(const std::string& path) {
