@@ -4,6 +4,7 @@
 #include "contact/reference_search.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/error.hpp"
+#include "mesh_io/interfaces.hpp"
 #include "mesh_io/model.hpp"
 #include "mesh_io/overlaps.hpp"
 #include "mesh_io/writers.hpp"
@@ -15,6 +16,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
@@ -32,9 +34,9 @@ constexpr int kExitVerifyFailed = 3;
 
 const char* kUsage = R"(usage: contact-search MODEL [options]
 
-Runs the contact search on MODEL (Abaqus/CalculiX .inp or Gmsh .msh) for every *CONTACT PAIR
-and *TIE data line in the file, or for the surfaces named with --master and --slave, and prints
-a report per interface.
+Runs the contact search on MODEL (Abaqus/CalculiX .inp, Gmsh .msh, Exodus II .e/.exo) for every
+interface the file defines (*CONTACT PAIR and *TIE data lines, general contact), or for the
+surfaces named with --master and --slave, and prints a report per interface.
 
 options:
   --master NAME --slave NAME  search these surfaces (names as in the file; Gmsh: physical names)
@@ -54,8 +56,9 @@ options:
   --quiet                     print nothing but errors
   --help                      this text
 
-exit status: 0 ok; 2 bad usage or bad input (the message says what and where);
-3 --verify found missed or extra pairs or different gaps.
+exit status: 0 ok; 2 bad usage or bad input (the message says what and where), also when an
+interface could not be searched (the others are, and reported); 3 --verify found missed or extra
+pairs or different gaps.
 )";
 
 struct Args {
@@ -246,9 +249,7 @@ void releaseElements(mesh_io::Model& m) {
 struct Interface {
     int index = 1;
     std::string kind;
-    std::string slave;
-    std::string master;
-    SearchMode mode = SearchMode::kNodeToSegment;
+    mesh_io::InterfaceDef def;
 };
 
 struct VerifyResult {
@@ -279,9 +280,9 @@ VerifyResult compare(const PairList& fast, const PairList& ref, const mesh_io::M
     const auto describe = [&](const PairList& p, Index i, const char* what) {
         const mesh_io::SegmentOrigin m = master.origin[p.master[i]];
         std::string s = std::string(what) + ": slave " + (nodeMode ? "node " : "segment ") +
-                        std::to_string(nodeMode ? model.nodeIds[p.slave[i]] : p.slave[i]) +
-                        ", master element " + std::to_string(m.elementId) + " face " +
-                        std::to_string(m.face);
+                        (nodeMode ? model.nodeLabel(p.slave[i]) : std::to_string(p.slave[i])) +
+                        ", master element " + model.elementLabel(m.instance, m.elementId) +
+                        " face " + std::to_string(m.face);
         if (nodeMode) {
             char buf[48];
             std::snprintf(buf, sizeof buf, ", gap %.6g", p.node->gap()[i]);
@@ -322,15 +323,15 @@ int run(const Args& args) {
 
     std::vector<Interface> interfaces;
     if (!args.master.empty()) {
-        interfaces.push_back(
-            {1, "command line", args.slave, args.master, SearchMode::kNodeToSegment});
+        mesh_io::InterfaceDef def;
+        def.slave = args.slave;
+        def.master = args.master;
+        def.source = {model.path, 0};
+        interfaces.push_back({1, "command line", def});
     } else {
         int index = 1;
         for (const auto& def : model.interfaces) {
-            interfaces.push_back(
-                {index++, def.kind == mesh_io::InterfaceDef::Kind::kTie ? "tie" : "contact pair",
-                 def.slave, def.master,
-                 def.nodeToSurface ? SearchMode::kNodeToSegment : SearchMode::kSegmentToSegment});
+            interfaces.push_back({index++, mesh_io::interfaceKindName(def.kind), def});
         }
         if (interfaces.empty()) {
             std::string names;
@@ -338,24 +339,24 @@ int run(const Args& args) {
                 names += (names.empty() ? "" : ", ") + s.name;
             }
             throw std::invalid_argument(args.model +
-                                        " defines no *CONTACT PAIR or *TIE; name the "
-                                        "surfaces with --master and --slave (surfaces: " +
+                                        " defines no contact interface (*CONTACT PAIR, *TIE, "
+                                        "*CONTACT); name the surfaces with --master and --slave "
+                                        "(surfaces: " +
                                         (names.empty() ? "none" : names) + ")");
         }
+    }
+    std::optional<SearchMode> modeOverride;
+    if (!args.mode.empty()) {
+        modeOverride =
+            args.mode == "node" ? SearchMode::kNodeToSegment : SearchMode::kSegmentToSegment;
     }
     if (!args.overlaps.empty() && args.mode != "segment") {
         bool allSegment = args.mode.empty();
         for (const auto& i : interfaces) {
-            allSegment = allSegment && i.mode == SearchMode::kSegmentToSegment;
+            allSegment = allSegment && !i.def.nodeToSurface;
         }
         if (!allSegment) {
             throw UsageError("--overlaps needs segment-to-segment pairs: add --mode segment");
-        }
-    }
-    if (!args.mode.empty()) {
-        for (auto& i : interfaces) {
-            i.mode =
-                args.mode == "node" ? SearchMode::kNodeToSegment : SearchMode::kSegmentToSegment;
         }
     }
 
@@ -379,63 +380,73 @@ int run(const Args& args) {
     std::vector<mesh_io::InterfaceReport> reports;
     Eigen::Matrix2Xd coords2;  // x, y of every node, made for the first 2D interface
     bool verifyFailed = false;
+    int refused = 0;
+    // An interface that cannot be searched is reported with its file and line; the others run.
+    const auto refuse = [&](const Interface& itf, const std::string& why) {
+        progress.done();
+        ++refused;
+        const mesh_io::Source& at = itf.def.source;
+        const std::string where =
+            at.line > 0 ? at.path + ":" + std::to_string(at.line) + ": " : at.path + ": ";
+        std::fprintf(stderr, "contact-search: interface %d (%s) not searched: %s%s\n", itf.index,
+                     itf.kind.c_str(), why.rfind(at.path, 0) == 0 ? "" : where.c_str(),
+                     why.c_str());
+    };
     for (const Interface& itf : interfaces) {
         progress.stage("interface " + std::to_string(itf.index) + ": building surfaces");
-        auto master =
-            std::make_unique<ContactSurface>(mesh_io::buildContactSurface(model, itf.master));
-        auto slave =
-            std::make_unique<ContactSurface>(mesh_io::buildContactSurface(model, itf.slave));
+        std::unique_ptr<ContactSurface> master;
+        std::unique_ptr<ContactSurface> slave;
+        std::unique_ptr<contact::ContactSearch> search;
+        contact::SearchOptions opt;
+        contact::UpdateStats st;
+        SearchMode mode = SearchMode::kNodeToSegment;
+        contact::CoordinatesView x;
+        try {
+            mesh_io::PreparedInterface p = mesh_io::prepareInterface(model, itf.def, modeOverride);
+            master = std::make_unique<ContactSurface>(std::move(p.master));
+            slave = std::make_unique<ContactSurface>(std::move(p.slave));
+            mode = p.mode;
+            opt.capture = args.capture;
+            opt.captureRelative = args.captureRelative;
+            opt.mode = p.mode;
+            opt.threads = args.threads;
+            opt.broadPhase = args.broadPhase;
+            opt.selfContact = p.selfContact;
+            if (master->dim == 2 && coords2.cols() != model.coords.cols()) {
+                coords2 = model.coords.topRows<2>();
+            }
+            x = master->dim == 3 ? contact::CoordinatesView(model.coords)
+                                 : contact::CoordinatesView(coords2);
+            search = std::make_unique<contact::ContactSearch>(opt);
+            progress.stage("interface " + std::to_string(itf.index) + ": searching");
+            if (slave->nodeSurface) {
+                search->setSurfaces(master->surface, slave->nodes, x);
+            } else {
+                search->setSurfaces(master->surface, slave->surface, x);
+            }
+            st = search->update(x);
+            if (st.status != contact::UpdateStatus::kOk) {
+                throw std::invalid_argument(std::string("search failed: ") +
+                                            contact::updateStatusName(st.status));
+            }
+        } catch (const std::exception& e) {
+            refuse(itf, e.what());
+            continue;
+        }
         if (&itf == &interfaces.back()) {
             releaseElements(model);
-        }
-        if (master->nodeSurface) {
-            throw std::invalid_argument("interface " + std::to_string(itf.index) +
-                                        ": master surface '" + master->name +
-                                        "' is a node surface; a master needs element faces");
-        }
-        if (!slave->nodeSurface && slave->dim != master->dim) {
-            throw std::invalid_argument("interface " + std::to_string(itf.index) +
-                                        ": master and slave surfaces have different dimensions");
-        }
-        if (slave->nodeSurface && itf.mode == SearchMode::kSegmentToSegment) {
-            throw std::invalid_argument("interface " + std::to_string(itf.index) + ": slave '" +
-                                        slave->name + "' is a node surface: use --mode node");
-        }
-        contact::SearchOptions opt;
-        opt.capture = args.capture;
-        opt.captureRelative = args.captureRelative;
-        opt.mode = itf.mode;
-        opt.threads = args.threads;
-        opt.broadPhase = args.broadPhase;
-        opt.selfContact = master->name == slave->name;
-        if (master->dim == 2 && coords2.cols() != model.coords.cols()) {
-            coords2 = model.coords.topRows<2>();
-        }
-        const contact::CoordinatesView x = master->dim == 3 ? contact::CoordinatesView(model.coords)
-                                                            : contact::CoordinatesView(coords2);
-        auto search = std::make_unique<contact::ContactSearch>(opt);
-        progress.stage("interface " + std::to_string(itf.index) + ": searching");
-        if (slave->nodeSurface) {
-            search->setSurfaces(master->surface, slave->nodes, x);
-        } else {
-            search->setSurfaces(master->surface, slave->surface, x);
-        }
-        const contact::UpdateStats st = search->update(x);
-        if (st.status != contact::UpdateStatus::kOk) {
-            throw std::invalid_argument(std::string("search failed: ") +
-                                        contact::updateStatusName(st.status));
         }
         mesh_io::InterfaceReport r;
         r.index = itf.index;
         r.kind = itf.kind;
         r.master = master.get();
         r.slave = slave.get();
-        r.mode = itf.mode;
+        r.mode = mode;
         r.captureDistance = search->captureDistance();
         r.captureRelative = args.captureRelative;
         r.captureFactor = args.capture;
         r.slaveNodes = static_cast<Index>(search->slaveNodes().size());
-        const bool nodeMode = itf.mode == SearchMode::kNodeToSegment;
+        const bool nodeMode = mode == SearchMode::kNodeToSegment;
         if (nodeMode) {
             r.nodePairs = &search->nodePairs();
         } else {
@@ -570,6 +581,11 @@ int run(const Args& args) {
             !args.vtu.empty()) {
             std::printf("\n");
         }
+    }
+    if (refused > 0) {
+        std::fprintf(stderr, "contact-search: %d of %zu interfaces not searched (see above)\n",
+                     refused, interfaces.size());
+        return kExitBadInput;
     }
     return verifyFailed ? kExitVerifyFailed : kExitOk;
 }

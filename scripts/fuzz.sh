@@ -4,18 +4,19 @@
 # leak or sanitizer report stops the run with a non-zero exit; the input is kept in
 # build/fuzz/crashes/<target>/. Turn each into a regression: copy it to
 # tests/fuzz/regressions/<target>/ (the test suite replays those).
-# Usage: scripts/fuzz.sh [SECONDS|ci] [TARGET...]   targets: inp msh search
+# Usage: scripts/fuzz.sh [SECONDS|ci] [TARGET...]   targets: inp msh search exodus
 #   ci: a fixed seed and a fixed number of inputs per target (about a minute each), so that the
 #   run is the same on every machine: the brief run of scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
-declare -A ciRuns=([inp]=60000 [msh]=60000 [search]=6000)
+declare -A ciRuns=([inp]=60000 [msh]=60000 [search]=6000 [exodus]=3000)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(inp msh search)
+[ ${#targets[@]} -eq 0 ] && targets=(inp msh search exodus)
 
-packages=(clang-14 libclang-rt-14-dev libomp-14-dev cmake libeigen3-dev libnanoflann-dev libgtest-dev)
+packages=(clang-14 libclang-rt-14-dev libomp-14-dev cmake libeigen3-dev libnanoflann-dev libgtest-dev
+          libexodusii-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,17 +2,23 @@
 // Abaqus / CalculiX .inp reader: one pass over the lines, keyword dispatch into sections, a nested
 // line reader per *INCLUDE (so errors name the included file), element types from
 // element_types.hpp. Structure after meshio's src/meshio/abaqus/_abaqus.py, with line numbers.
+// Nodes, elements, sets and surfaces go into a scope: the model, a *PART, or an *INSTANCE (a
+// copy of its part, placed and appended to the model at *END INSTANCE), so each part numbers
+// its nodes and elements on its own.
 #include "mesh_io/abaqus.hpp"
 
 #include "mesh_io/error.hpp"
 
 #include "coordinate_buffer.hpp"
 #include "element_types.hpp"
+#include "general_contact.hpp"
 #include "line_reader.hpp"
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -233,19 +239,22 @@ struct Keyword {
 };
 
 enum class Section {
-    kNone,          // before the first keyword
-    kSkip,          // a keyword we do not read: data lines ignored
-    kNode,          // *NODE
-    kElement,       // *ELEMENT of a known type
-    kUnsupported,   // *ELEMENT of a type element_types does not know
-    kNset,          // *NSET
-    kNsetOfElsets,  // *NSET, ELSET: data lines name element sets
-    kElset,         // *ELSET
-    kFaceSurface,   // *SURFACE, TYPE=ELEMENT
-    kNodeSurface,   // *SURFACE, TYPE=NODE
-    kInterface,     // *CONTACT PAIR, *TIE
-    kSystem,        // *SYSTEM: refused if it has data (it would move the nodes that follow)
-    kInstance,      // *INSTANCE: refused if it has data (placement)
+    kNone,               // before the first keyword
+    kSkip,               // a keyword we do not read: data lines ignored
+    kNode,               // *NODE
+    kElement,            // *ELEMENT of a known type
+    kUnsupported,        // *ELEMENT of a type element_types does not know
+    kNset,               // *NSET
+    kNsetOfElsets,       // *NSET, ELSET: data lines name element sets
+    kElset,              // *ELSET
+    kFaceSurface,        // *SURFACE, TYPE=ELEMENT
+    kNodeSurface,        // *SURFACE, TYPE=NODE
+    kInterface,          // *CONTACT PAIR, *TIE
+    kSystem,             // *SYSTEM: refused if it has data (it would move the nodes that follow)
+    kInstance,           // *INSTANCE: its placement (a translation line, then a rotation line)
+    kNoData,             // a keyword that takes no data lines (*PART, *ASSEMBLY, *CONTACT, ...)
+    kContactInclusions,  // *CONTACT INCLUSIONS
+    kContactExclusions,  // *CONTACT EXCLUSIONS
 };
 
 // A location kept for later messages: file (index into Reader::files_) and line.
@@ -254,9 +263,49 @@ struct Where {
     long line = 0;
 };
 
+// Where nodes were defined, 16 bytes per run instead of per node: the nodes from `first` on are on
+// consecutive lines from `at` on, up to the next run.
+struct NodeRun {
+    Index first = 0;
+    Where at;
+};
+
+// Nodes, elements, sets and surfaces numbered on their own: the model itself, a *PART, or a part
+// *INSTANCE. An instance starts as a copy of its part; at *END INSTANCE it is placed and appended
+// to the model, and keeps its id lookups for the assembly's INSTANCE= sets and "instance.id"
+// references.
+struct Scope {
+    explicit Scope(std::string n) : name(std::move(n)), coords(model.coords) {}
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+    std::string name;  // as written ("" for the model)
+    Model model;
+    detail::CoordinateBuffer coords;  // into model.coords
+    std::vector<NodeRun> nodeRuns;
+    IdIndex elementIndex;           // element id -> element number over all blocks
+    std::vector<Index> blockStart;  // element number of each block's first element
+    Where at;                       // the *PART or *INSTANCE line
+    // Instances only.
+    std::string part;
+    int placementLines = 0;
+    Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+    Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+    Eigen::Vector3d axisPoint = Eigen::Vector3d::Zero();
+    Index nodeOffset = 0;    // where its nodes start in the model, once placed
+    Index blockOffset = 0;   // where its blocks start
+    bool instanced = false;  // parts: some instance uses it
+};
+
+// A general contact definition (*CONTACT with *CONTACT INCLUSIONS / EXCLUSIONS) as read.
+struct GeneralContactRead {
+    Where at;
+    detail::GeneralContact def;
+};
+
 class Reader {
 public:
-    explicit Reader(const std::string& path) : coords_(model_.coords) { model_.path = path; }
+    explicit Reader(const std::string& path) : root_("") { root_.model.path = path; }
     Model read();
 
 private:
@@ -274,6 +323,12 @@ private:
     void beginElements(LineReader& in, const Keyword& kw);
     void beginSurface(LineReader& in, const Keyword& kw);
     void beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kind kind);
+    void beginPart(LineReader& in, const Keyword& kw);
+    void endPart(LineReader& in, const Keyword& kw);
+    void beginInstance(LineReader& in, const Keyword& kw);
+    void endInstance(LineReader& in, const Keyword& kw);
+    void beginGeneralContact(LineReader& in, const Keyword& kw);
+    void lookUpIdsIn(LineReader& in, const Keyword& kw);
     void skipKeyword(const LineReader& in, const Keyword& kw);
 
     void nodeLine(LineReader& in);
@@ -283,25 +338,35 @@ private:
     void endUnsupported();
     void nsetLine(LineReader& in);
     void elsetLine(LineReader& in);
-    template <class T, class Lookup, class Sets, class OneOf>
+    template <class T, class Lookup, class Sets, class OneOf, class Qualified>
     void setLine(LineReader& in, std::vector<T>& set, std::size_t ids, Lookup lookup,
-                 const Sets& sets, const std::string& noun, const std::string& article, OneOf one);
+                 const Sets& sets, const std::string& noun, const std::string& article, OneOf one,
+                 Qualified qualified);
     void nsetOfElsetsLine(LineReader& in);
     void faceSurfaceLine(LineReader& in);
     void nodeSurfaceLine(LineReader& in);
     void interfaceLine(LineReader& in);
+    void placementLine(LineReader& in);
+    void generalContactLine(LineReader& in, bool inclusions);
 
     // Field parsers: throw "expected <what>, got '<token>'" at the current line.
     long idField(const LineReader& in, std::string_view t, const char* what) const;
     double numberField(const LineReader& in, std::string_view t, const char* what) const;
     Index nodeOf(const LineReader& in, std::string_view t) const;
     ElementRef elementOf(const LineReader& in, std::string_view t) const;
+    // "<instance>.<id>": the instance's scope and the id; nullptr when t is not of that form.
+    const Scope* qualified(std::string_view t, long& id) const;
+    bool qualifiedNode(std::string_view t, Index& node) const;
+    bool qualifiedElement(std::string_view t, ElementRef& element) const;
     void addNodesOfElset(const LineReader& in, std::string_view name, std::vector<Index>& out);
     const std::string& requiredValue(const LineReader& in, const Keyword& kw, const char* key,
                                      const char* what) const;
 
     [[nodiscard]] std::string at(const Where& w) const {
         return files_[static_cast<std::size_t>(w.file)] + ":" + std::to_string(w.line);
+    }
+    [[nodiscard]] Source source(const Where& w) const {
+        return {files_[static_cast<std::size_t>(w.file)], w.line};
     }
     [[noreturn]] void failAt(const Where& w, const std::string& message) const {
         throw ParseError(files_[static_cast<std::size_t>(w.file)], w.line, message);
@@ -310,24 +375,29 @@ private:
         throw ParseError(in.path(), line, msg);
     }
     void note(const LineReader& in, long line, const std::string& what) {
-        model_.notes.push_back(in.path() + ":" + std::to_string(line) + ": " + what);
+        root_.model.notes.push_back(in.path() + ":" + std::to_string(line) + ": " + what);
     }
     int fileIndex(const std::string& path);
-    [[nodiscard]] Where nodeOrigin(Index node) const;
-    [[nodiscard]] ElementRef elementRef(Index element) const;
+    [[nodiscard]] Where nodeOrigin(const Scope& s, Index node) const;
+    [[nodiscard]] static ElementRef elementRef(const Scope& s, Index element);
+    // A part or an instance by name (any case).
+    [[nodiscard]] static Scope* findScope(const std::unordered_map<std::string, Scope*>& scopes,
+                                          const std::string& name);
+    void finishModel();
 
-    // Where nodes were defined, 16 bytes per run instead of per node: the nodes from `first` on
-    // are on consecutive lines from `at` on, up to the next run.
-    struct NodeRun {
-        Index first = 0;
-        Where at;
-    };
+    Scope root_;                                          // the model (and assembly)
+    std::vector<std::unique_ptr<Scope>> parts_;           // every *PART
+    std::vector<std::unique_ptr<Scope>> instances_;       // every *INSTANCE (placed: lookups only)
+    std::unordered_map<std::string, Scope*> partByName_;  // upper-case name -> part
+    std::unordered_map<std::string, Scope*> instanceByName_;  // upper-case name -> instance
+    Scope* cur_ = &root_;        // where nodes, elements, sets and surfaces go
+    Scope* ids_ = &root_;        // where data lines' ids are looked up (INSTANCE= on sets)
+    Scope* part_ = nullptr;      // the open *PART
+    Scope* instance_ = nullptr;  // the open *INSTANCE
+    Where assemblyAt_;
+    bool assembly_ = false;
+    std::vector<GeneralContactRead> general_;
 
-    Model model_;
-    detail::CoordinateBuffer coords_;  // into model_.coords
-    std::vector<NodeRun> nodeRuns_;
-    IdIndex elementIndex_;                  // element id -> element number over all blocks
-    std::vector<Index> blockStart_;         // element number of each block's first element
     std::vector<std::string> files_;        // every file read, for Where
     std::vector<std::string> openFiles_;    // canonical paths of the include chain
     int file_ = 0;                          // current file (index into files_)
@@ -340,7 +410,6 @@ private:
         long count = 0;
     };
     std::unordered_map<std::string, Skipped> skipped_;
-    int instances_ = 0;
 
     // The open section and its state.
     Section section_ = Section::kNone;
@@ -357,6 +426,7 @@ private:
     std::string dropReason_;     // why that block cannot be kept
     std::size_t surface_ = 0;    // *SURFACE being read
     InterfaceDef iface_;         // template for *CONTACT PAIR / *TIE lines
+    bool skipIface_ = false;     // a *TIE that is no contact (cyclic symmetry, multistage)
 };
 
 int Reader::fileIndex(const std::string& path) {
@@ -368,39 +438,59 @@ int Reader::fileIndex(const std::string& path) {
     return static_cast<int>(files_.size() - 1);
 }
 
-Where Reader::nodeOrigin(Index node) const {
-    const auto run = std::upper_bound(nodeRuns_.begin(), nodeRuns_.end(), node,
+Where Reader::nodeOrigin(const Scope& s, Index node) const {
+    const auto run = std::upper_bound(s.nodeRuns.begin(), s.nodeRuns.end(), node,
                                       [](Index n, const NodeRun& r) { return n < r.first; }) -
                      1;
     return {run->at.file, run->at.line + (node - run->first)};
 }
 
-ElementRef Reader::elementRef(Index element) const {
+ElementRef Reader::elementRef(const Scope& s, Index element) {
     // The last block starting at or before `element` (empty blocks share their start).
-    const auto b = std::upper_bound(blockStart_.begin(), blockStart_.end(), element) - 1;
-    return {static_cast<Index>(b - blockStart_.begin()), element - *b};
+    const auto b = std::upper_bound(s.blockStart.begin(), s.blockStart.end(), element) - 1;
+    return {static_cast<Index>(b - s.blockStart.begin()), element - *b};
+}
+
+Scope* Reader::findScope(const std::unordered_map<std::string, Scope*>& scopes,
+                         const std::string& name) {
+    const auto it = scopes.find(upper(name));
+    return it != scopes.end() ? it->second : nullptr;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Driver.
 
 Model Reader::read() {
-    const std::string& path = model_.path;
+    const std::string& path = root_.model.path;
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
         throw ParseError(path, 0, "is a directory, not an input file");
     }
-    model_.format = "abaqus";
+    root_.model.format = "abaqus";
     LineReader in(path);
     file_ = fileIndex(path);
     openFiles_.push_back(fs::weakly_canonical(path, ec).string());
     readFile(in, 0);
     endSection();
-    model_.files = files_;  // the model and every included file: never to be written
+    if (instance_ != nullptr) {
+        failAt(instance_->at,
+               "expected *END INSTANCE for this *INSTANCE before the end of the file");
+    }
+    if (part_ != nullptr) {
+        failAt(part_->at, "expected *END PART for this *PART before the end of the file");
+    }
+    finishModel();
+    return std::move(root_.model);
+}
 
-    const Index n = static_cast<Index>(model_.nodeIds.size());
-    coords_.finish();
-    model_.nodeIndex.compact();
+// After the last line: sets and surfaces without repeats, general contact turned into interfaces,
+// notes for what was counted or left out.
+void Reader::finishModel() {
+    Model& model = root_.model;
+    model.files = files_;  // the model and every included file: never to be written
+    const Index n = static_cast<Index>(model.nodeIds.size());
+    root_.coords.finish();
+    model.nodeIndex.compact();
 
     // Sets and surfaces are sets: drop repeats, keep the first appearance.
     std::vector<unsigned char> seen(static_cast<std::size_t>(n), 0);
@@ -417,18 +507,18 @@ Model Reader::read() {
             seen[static_cast<std::size_t>(i)] = 0;
         }
     };
-    std::vector<std::size_t> offset(model_.blocks.size() + 1, 0);
-    for (std::size_t b = 0; b < model_.blocks.size(); ++b) {
-        offset[b + 1] = offset[b] + model_.blocks[b].ids.size();
+    std::vector<std::size_t> offset(model.blocks.size() + 1, 0);
+    for (std::size_t b = 0; b < model.blocks.size(); ++b) {
+        offset[b + 1] = offset[b] + model.blocks[b].ids.size();
     }
     std::vector<unsigned char> faceSeen(offset.back(), 0);  // bit f: face f of the element
     const auto flat = [&offset](const ElementRef& r) {
         return offset[static_cast<std::size_t>(r.block)] + static_cast<std::size_t>(r.element);
     };
-    for (auto& [name, set] : model_.nodeSets) {
+    for (auto& [name, set] : model.nodeSets) {
         uniqueNodes(set);
     }
-    for (auto& [name, set] : model_.elementSets) {
+    for (auto& [name, set] : model.elementSets) {
         std::size_t k = 0;
         for (const ElementRef& r : set) {
             if (faceSeen[flat(r)] == 0) {
@@ -441,7 +531,7 @@ Model Reader::read() {
             faceSeen[flat(r)] = 0;
         }
     }
-    for (SurfaceDef& s : model_.surfaces) {
+    for (SurfaceDef& s : model.surfaces) {
         uniqueNodes(s.nodes);
         std::size_t k = 0;
         for (const FaceRef& f : s.faces) {
@@ -456,12 +546,22 @@ Model Reader::read() {
             faceSeen[flat(f.element)] = 0;
         }
     }
+    for (const GeneralContactRead& g : general_) {
+        detail::addGeneralContact(model, g.def);
+    }
     for (const auto& [key, s] : skipped_) {
         if (s.count > 1) {
-            model_.notes[s.note] += " (" + std::to_string(s.count) + " times)";
+            model.notes[s.note] += " (" + std::to_string(s.count) + " times)";
         }
     }
-    return std::move(model_);
+    for (const auto& p : parts_) {
+        if (!p->instanced) {
+            model.notes.push_back(at(p->at) + ": part '" + p->name + "' has no *INSTANCE: its " +
+                                  std::to_string(p->model.nodeIds.size()) + " nodes and " +
+                                  std::to_string(p->model.numElements()) +
+                                  " elements are not in the model");
+        }
+    }
 }
 
 // One file, line by line:
@@ -623,7 +723,7 @@ void Reader::skipKeyword(const LineReader& in, const Keyword& kw) {
     const auto [it, first] = skipped_.try_emplace(kw.key);
     ++it->second.count;
     if (first) {
-        it->second.note = model_.notes.size();
+        it->second.note = root_.model.notes.size();
         note(in, kw.line, "skipped keyword " + kw.name);
     }
 }
@@ -632,7 +732,9 @@ void Reader::beginSection(LineReader& in, const Keyword& kw) {
     sectionAt_ = {file_, kw.line};
     nodeSet_ = nullptr;
     elementSet_ = nullptr;
+    ids_ = cur_;
     generate_ = kw.find("GENERATE") != nullptr;
+    Model& m = cur_->model;
     const std::string& k = kw.key;
     if (k == "NODE") {
         const Param* system = kw.find("SYSTEM");
@@ -643,13 +745,14 @@ void Reader::beginSection(LineReader& in, const Keyword& kw) {
                                        system->value);
         }
         if (const Param* nset = kw.find("NSET"); nset != nullptr && !nset->value.empty()) {
-            nodeSet_ = &model_.nodeSets[upper(nset->value)];
+            nodeSet_ = &m.nodeSets[upper(nset->value)];
         }
         section_ = Section::kNode;
     } else if (k == "ELEMENT") {
         beginElements(in, kw);
     } else if (k == "NSET") {
-        nodeSet_ = &model_.nodeSets[upper(requiredValue(in, kw, "NSET", "name"))];
+        nodeSet_ = &m.nodeSets[upper(requiredValue(in, kw, "NSET", "name"))];
+        lookUpIdsIn(in, kw);
         section_ = Section::kNset;
         if (const Param* elset = kw.find("ELSET"); elset != nullptr) {
             section_ = Section::kNsetOfElsets;
@@ -658,7 +761,8 @@ void Reader::beginSection(LineReader& in, const Keyword& kw) {
             }
         }
     } else if (k == "ELSET") {
-        elementSet_ = &model_.elementSets[upper(requiredValue(in, kw, "ELSET", "name"))];
+        elementSet_ = &m.elementSets[upper(requiredValue(in, kw, "ELSET", "name"))];
+        lookUpIdsIn(in, kw);
         section_ = Section::kElset;
     } else if (k == "SURFACE") {
         beginSurface(in, kw);
@@ -668,38 +772,86 @@ void Reader::beginSection(LineReader& in, const Keyword& kw) {
         beginInterface(in, kw, InterfaceDef::Kind::kTie);
     } else if (k == "SYSTEM") {
         section_ = Section::kSystem;
-    } else if (k == "INSTANCE") {
-        if (++instances_ > 1) {
+    } else if (k == "PART") {
+        beginPart(in, kw);
+    } else if (k == "ENDPART") {
+        endPart(in, kw);
+    } else if (k == "ASSEMBLY" || k == "ENDASSEMBLY") {
+        if (part_ != nullptr || instance_ != nullptr) {
             failAt(in, kw.line,
-                   "a second *INSTANCE: assemblies of several part instances are "
-                   "not supported (write the model without parts)");
+                   kw.name + " inside " + (part_ != nullptr ? "a *PART" : "an *INSTANCE"));
         }
-        skipKeyword(in, kw);
-        section_ = Section::kInstance;
+        if ((k == "ASSEMBLY") == assembly_) {
+            failAt(in, kw.line,
+                   assembly_ ? "a second *ASSEMBLY (the first at " + at(assemblyAt_) + ")"
+                             : "*END ASSEMBLY without an open *ASSEMBLY");
+        }
+        assembly_ = k == "ASSEMBLY";
+        assemblyAt_ = {file_, kw.line};
+        section_ = Section::kNoData;
+    } else if (k == "INSTANCE") {
+        beginInstance(in, kw);
+    } else if (k == "ENDINSTANCE") {
+        endInstance(in, kw);
+    } else if (k == "CONTACT") {
+        beginGeneralContact(in, kw);
+    } else if (k == "CONTACTINCLUSIONS" || k == "CONTACTEXCLUSIONS") {
+        if (general_.empty()) {  // Abaqus wants *CONTACT first; without it, start one here
+            general_.push_back({{file_, kw.line}, {}});
+        }
+        detail::GeneralContact& g = general_.back().def;
+        const bool inclusions = k == "CONTACTINCLUSIONS";
+        if (inclusions && kw.find("ALLEXTERIOR") != nullptr) {
+            g.allExterior = true;
+            section_ = Section::kNoData;
+        } else {
+            section_ = inclusions ? Section::kContactInclusions : Section::kContactExclusions;
+        }
+        if (inclusions) {
+            g.source = {in.path(), kw.line};
+        }
     } else {
         skipKeyword(in, kw);
     }
-    if (section_ != Section::kSkip && section_ != Section::kInstance) {
+    if (section_ != Section::kSkip && section_ != Section::kInstance &&
+        section_ != Section::kNoData) {
         if (const Param* input = kw.find("INPUT"); input != nullptr && !input->value.empty()) {
             readDataFile(in, kw, input->value);
         }
     }
 }
 
+// INSTANCE= on an assembly's *NSET or *ELSET: the data lines' ids are that instance's.
+void Reader::lookUpIdsIn(LineReader& in, const Keyword& kw) {
+    const Param* p = kw.find("INSTANCE");
+    if (p == nullptr) {
+        return;
+    }
+    if (cur_ != &root_) {
+        failAt(in, kw.line, "INSTANCE= on " + kw.name + " inside a *PART or *INSTANCE");
+    }
+    ids_ = findScope(instanceByName_, p->value);
+    if (ids_ == nullptr) {
+        throw ParseError::expected(in.path(), kw.line, "INSTANCE=<a placed *INSTANCE>",
+                                   shown(p->value));
+    }
+}
+
 void Reader::beginElements(LineReader& in, const Keyword& kw) {
+    Model& m = cur_->model;
     const std::string type = squeeze(requiredValue(in, kw, "TYPE", "element type"));
     if (const Param* elset = kw.find("ELSET"); elset != nullptr && !elset->value.empty()) {
-        elementSet_ = &model_.elementSets[upper(elset->value)];
+        elementSet_ = &m.elementSets[upper(elset->value)];
     }
     const ElementType* known = detail::findAbaqusType(type);
     ElementBlock block;
     block.type = type;
     block.nodesPerElement = known != nullptr ? known->nodes : 0;
     block.source = {in.path(), kw.line};
-    blockStart_.push_back(model_.blocks.empty() ? 0
-                                                : blockStart_.back() + model_.blocks.back().size());
-    model_.blocks.push_back(std::move(block));
-    block_ = static_cast<Index>(model_.blocks.size() - 1);
+    std::vector<Index>& starts = cur_->blockStart;
+    starts.push_back(m.blocks.empty() ? 0 : starts.back() + m.blocks.back().size());
+    m.blocks.push_back(std::move(block));
+    block_ = static_cast<Index>(m.blocks.size() - 1);
     pending_ = false;
     unsupportedCount_ = 0;
     dropReason_.clear();
@@ -716,9 +868,11 @@ void Reader::beginSurface(LineReader& in, const Keyword& kw) {
         section_ = Section::kSkip;
         return;
     }
+    // A node surface and an element surface may share a name (CalculiX tells them apart by type).
+    std::vector<SurfaceDef>& surfaces = cur_->model.surfaces;
     const std::string key = upper(name);
-    for (const SurfaceDef& s : model_.surfaces) {
-        if (upper(s.name) == key) {
+    for (const SurfaceDef& s : surfaces) {
+        if (upper(s.name) == key && s.nodeSurface == (type == "NODE")) {
             failAt(in, kw.line,
                    "surface '" + name + "' defined twice (first at " + s.source.path + ":" +
                        std::to_string(s.source.line) + ")");
@@ -728,39 +882,209 @@ void Reader::beginSurface(LineReader& in, const Keyword& kw) {
     s.name = name;
     s.nodeSurface = type == "NODE";
     s.source = {in.path(), kw.line};
-    model_.surfaces.push_back(std::move(s));
-    surface_ = model_.surfaces.size() - 1;
+    surfaces.push_back(std::move(s));
+    surface_ = surfaces.size() - 1;
     section_ = type == "NODE" ? Section::kNodeSurface : Section::kFaceSurface;
 }
 
+// *CONTACT PAIR, *TIE: the data lines become interfaces. A contact TYPE we do not know makes
+// interfaces that carry the problem (the others are still searched); a tie that is not a
+// contact (CYCLIC SYMMETRY, MULTISTAGE) is noted and left out.
 void Reader::beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kind kind) {
     iface_ = InterfaceDef{};
     iface_.kind = kind;
+    skipIface_ = false;
+    section_ = Section::kInterface;
     const Param* name = kw.find(kind == InterfaceDef::Kind::kTie ? "NAME" : "INTERACTION");
     if (name != nullptr) {
         iface_.name = name->value;
     }
+    if (kind == InterfaceDef::Kind::kTie) {
+        for (const char* p : {"CYCLICSYMMETRY", "MULTISTAGE"}) {
+            if (kw.find(p) != nullptr) {
+                skipIface_ = true;
+                note(in, kw.line,
+                     kw.name + (iface_.name.empty() ? "" : " '" + iface_.name + "'") + " with " +
+                         (p[0] == 'C' ? "CYCLIC SYMMETRY" : "MULTISTAGE") +
+                         " is a symmetry condition, not a contact: not searched");
+                return;
+            }
+        }
+    }
     if (const Param* type = kw.find("TYPE"); type != nullptr) {
         const std::string t = squeeze(type->value);
-        if (t == "NODETOSURFACE") {
-            iface_.nodeToSurface = true;
+        if (t == "NODETOSURFACE" || t == "MASSLESS") {
+            iface_.nodeToSurface = true;  // CalculiX's massless explicit contact is node to face
         } else if (t == "SURFACETOSURFACE" || t == "MORTAR" || t == "LINMORTAR" ||
                    t == "PGMORTAR" || t == "PGLINMORTAR") {
             iface_.nodeToSurface = false;  // CalculiX's mortar variants are segment based too
         } else {
-            throw ParseError::expected(in.path(), kw.line,
-                                       "TYPE=NODE TO SURFACE or SURFACE TO SURFACE on " + kw.name,
-                                       shown(type->value));
+            iface_.problem = "TYPE=" + type->value + " on " + kw.name +
+                             " is not a contact type this search knows (NODE TO SURFACE, "
+                             "SURFACE TO SURFACE, MORTAR, LINMORTAR, PGMORTAR, PGLINMORTAR, "
+                             "MASSLESS)";
         }
     }
-    section_ = Section::kInterface;
+}
+
+void Reader::beginPart(LineReader& in, const Keyword& kw) {
+    if (part_ != nullptr || instance_ != nullptr || assembly_) {
+        failAt(in, kw.line,
+               "a *PART inside " + std::string(part_ != nullptr       ? "a *PART"
+                                               : instance_ != nullptr ? "an *INSTANCE"
+                                                                      : "the *ASSEMBLY"));
+    }
+    const std::string& name = requiredValue(in, kw, "NAME", "part name");
+    if (const Scope* other = findScope(partByName_, name); other != nullptr) {
+        failAt(in, kw.line, "part '" + name + "' defined twice (first at " + at(other->at) + ")");
+    }
+    parts_.push_back(std::make_unique<Scope>(name));
+    part_ = parts_.back().get();
+    partByName_[upper(name)] = part_;
+    part_->at = {file_, kw.line};
+    cur_ = part_;
+    section_ = Section::kNoData;
+}
+
+void Reader::endPart(LineReader& in, const Keyword& kw) {
+    if (part_ == nullptr) {
+        failAt(in, kw.line, "*END PART without an open *PART");
+    }
+    part_->coords.finish();
+    part_->model.nodeIndex.compact();
+    part_ = nullptr;
+    cur_ = &root_;
+    section_ = Section::kNoData;
+}
+
+// An instance starts as a copy of its part, in the part's own numbering.
+void Reader::beginInstance(LineReader& in, const Keyword& kw) {
+    if (part_ != nullptr || instance_ != nullptr) {
+        failAt(in, kw.line,
+               std::string("an *INSTANCE inside ") +
+                   (part_ != nullptr ? "a *PART" : "an *INSTANCE"));
+    }
+    if (kw.find("PART") == nullptr && kw.find("INSTANCE") != nullptr) {
+        failAt(in, kw.line,
+               "*INSTANCE, INSTANCE= imports an instance from an earlier analysis, which is not "
+               "supported");
+    }
+    const std::string& name = requiredValue(in, kw, "NAME", "instance name");
+    const std::string& partName = requiredValue(in, kw, "PART", "part name");
+    if (const Scope* other = findScope(instanceByName_, name); other != nullptr) {
+        failAt(in, kw.line,
+               "instance '" + name + "' defined twice (first at " + at(other->at) + ")");
+    }
+    Scope* part = findScope(partByName_, partName);
+    if (part == nullptr) {
+        failAt(in, kw.line,
+               "instance '" + name + "' of part '" + partName +
+                   "', which is not defined (parts come before the assembly)");
+    }
+    part->instanced = true;
+    instances_.push_back(std::make_unique<Scope>(name));
+    Scope& s = *instances_.back();
+    instanceByName_[upper(name)] = &s;
+    s.at = {file_, kw.line};
+    s.part = part->name;
+    s.model.coords = part->model.coords;
+    s.coords.resume();
+    s.model.nodeIds = part->model.nodeIds;
+    s.model.nodeIndex = part->model.nodeIndex;
+    s.model.blocks = part->model.blocks;
+    s.model.nodeSets = part->model.nodeSets;
+    s.model.elementSets = part->model.elementSets;
+    s.model.surfaces = part->model.surfaces;
+    s.nodeRuns = part->nodeRuns;
+    s.elementIndex = part->elementIndex;
+    s.blockStart = part->blockStart;
+    instance_ = &s;
+    cur_ = &s;
+    section_ = Section::kInstance;
+}
+
+// x' = R (x + t - a) + a: the translation first, then the rotation about the axis through a.
+// The placed instance goes into the model: its nodes and blocks appended, its sets and surfaces
+// named "<instance>.<name>".
+void Reader::endInstance(LineReader& in, const Keyword& kw) {
+    if (instance_ == nullptr) {
+        failAt(in, kw.line, "*END INSTANCE without an open *INSTANCE");
+    }
+    Scope& s = *instance_;
+    s.coords.finish();
+    Model& m = root_.model;
+    if (m.nodeIds.size() + s.model.nodeIds.size() >=
+        static_cast<std::size_t>(std::numeric_limits<Index>::max())) {
+        failAt(in, kw.line, "too many nodes for 32-bit indices");
+    }
+    s.nodeOffset = static_cast<Index>(m.nodeIds.size());
+    s.blockOffset = static_cast<Index>(m.blocks.size());
+    for (Index i = 0; i < s.model.numNodes(); ++i) {
+        const Eigen::Vector3d x =
+            s.rotation * (s.model.coords.col(i) + s.translation - s.axisPoint) + s.axisPoint;
+        root_.coords.push(x.x());
+        root_.coords.push(x.y());
+        root_.coords.push(x.z());
+    }
+    m.nodeIds.insert(m.nodeIds.end(), s.model.nodeIds.begin(), s.model.nodeIds.end());
+    const int index = static_cast<int>(m.instances.size());
+    for (ElementBlock& b : s.model.blocks) {
+        for (Index& node : b.nodes) {
+            node += s.nodeOffset;
+        }
+        b.instance = index;
+        root_.blockStart.push_back(
+            m.blocks.empty() ? 0 : root_.blockStart.back() + m.blocks.back().size());
+        m.blocks.push_back(std::move(b));
+    }
+    const std::string prefix = upper(s.name) + ".";
+    for (auto& [name, set] : s.model.nodeSets) {
+        for (Index& node : set) {
+            node += s.nodeOffset;
+        }
+        m.nodeSets[prefix + name] = std::move(set);
+    }
+    for (auto& [name, set] : s.model.elementSets) {
+        for (ElementRef& r : set) {
+            r.block += s.blockOffset;
+        }
+        m.elementSets[prefix + name] = std::move(set);
+    }
+    for (SurfaceDef& surface : s.model.surfaces) {
+        surface.name = s.name + "." + surface.name;
+        for (FaceRef& f : surface.faces) {
+            f.element.block += s.blockOffset;
+        }
+        for (Index& node : surface.nodes) {
+            node += s.nodeOffset;
+        }
+        m.surfaces.push_back(std::move(surface));
+    }
+    m.instances.push_back({s.name, s.part, s.nodeOffset, s.model.numNodes(), s.blockOffset,
+                           static_cast<Index>(s.model.blocks.size())});
+    // Only the id lookups stay: the assembly's INSTANCE= sets and "<instance>.<id>" use them.
+    s.model.coords.resize(3, 0);
+    std::vector<ElementBlock>().swap(s.model.blocks);
+    s.model.nodeSets.clear();
+    s.model.elementSets.clear();
+    std::vector<SurfaceDef>().swap(s.model.surfaces);
+    std::vector<NodeRun>().swap(s.nodeRuns);
+    instance_ = nullptr;
+    cur_ = &root_;
+    section_ = Section::kNoData;
+}
+
+void Reader::beginGeneralContact(LineReader& in, const Keyword& kw) {
+    general_.push_back({{file_, kw.line}, {}});
+    general_.back().def.source = {in.path(), kw.line};
+    section_ = Section::kNoData;
 }
 
 // Closes the open section: an element still waiting for nodes is an error; a block of an
 // unsupported type is kept or dropped, with a note either way.
 void Reader::endSection() {
     if (section_ == Section::kElement && pending_) {
-        const ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
+        const ElementBlock& b = cur_->model.blocks[static_cast<std::size_t>(block_)];
         failAt(pendingAt_, "expected " + std::to_string(b.nodesPerElement) + " nodes for element " +
                                std::to_string(pendingId_) + " (" + b.type + "), got " +
                                std::to_string(pendingNodes_.size()));
@@ -790,8 +1114,13 @@ void Reader::dataLine(LineReader& in, std::string_view line) {
     case Section::kNodeSurface: nodeSurfaceLine(in); return;
     case Section::kInterface: interfaceLine(in); return;
     case Section::kSystem: in.fail("*SYSTEM is not supported (it moves the nodes that follow)");
-    case Section::kInstance:
-        in.fail("*INSTANCE placement is not supported (write the model without parts)");
+    case Section::kInstance: placementLine(in); return;
+    case Section::kNoData:
+        failAt(in, in.line(),
+               "expected a keyword line, got a data line '" + shown(line) + "' (" +
+                   "the keyword at line " + std::to_string(sectionAt_.line) + " takes none)");
+    case Section::kContactInclusions: generalContactLine(in, true); return;
+    case Section::kContactExclusions: generalContactLine(in, false); return;
     }
 }
 
@@ -815,28 +1144,63 @@ double Reader::numberField(const LineReader& in, std::string_view t, const char*
 }
 
 Index Reader::nodeOf(const LineReader& in, std::string_view t) const {
-    const Index i = model_.nodeIndex.find(idField(in, t, "a node id"));
+    Index node = 0;
+    if (!looksNumeric(t) && qualifiedNode(t, node)) {  // "<instance>.<id>" at the model level
+        return node;
+    }
+    const Index i = ids_->model.nodeIndex.find(idField(in, t, "a node id"));
     if (i == contact::kNoIndex) {
         in.expected("a defined node id", shown(t));
     }
-    return i;
+    return i + (ids_ == cur_ ? 0 : ids_->nodeOffset);
 }
 
 ElementRef Reader::elementOf(const LineReader& in, std::string_view t) const {
-    const Index e = elementIndex_.find(idField(in, t, "an element id"));
+    const Index e = ids_->elementIndex.find(idField(in, t, "an element id"));
     if (e == contact::kNoIndex) {
         in.expected("a defined element id", shown(t));
     }
-    return elementRef(e);
+    ElementRef r = elementRef(*ids_, e);
+    r.block += ids_ == cur_ ? 0 : ids_->blockOffset;
+    return r;
+}
+
+const Scope* Reader::qualified(std::string_view t, long& id) const {
+    t = unquote(t);
+    const std::size_t dot = t.rfind('.');
+    if (dot == std::string_view::npos || cur_ != &root_ || !parseLong(t.substr(dot + 1), id)) {
+        return nullptr;
+    }
+    return findScope(instanceByName_, std::string(t.substr(0, dot)));
+}
+
+bool Reader::qualifiedNode(std::string_view t, Index& node) const {
+    long id = 0;
+    const Scope* s = qualified(t, id);
+    const Index i = s != nullptr ? s->model.nodeIndex.find(id) : contact::kNoIndex;
+    node = i + (s != nullptr ? s->nodeOffset : 0);
+    return i != contact::kNoIndex;
+}
+
+bool Reader::qualifiedElement(std::string_view t, ElementRef& element) const {
+    long id = 0;
+    const Scope* s = qualified(t, id);
+    const Index e = s != nullptr ? s->elementIndex.find(id) : contact::kNoIndex;
+    if (e != contact::kNoIndex) {
+        element = elementRef(*s, e);
+        element.block += s->blockOffset;
+    }
+    return e != contact::kNoIndex;
 }
 
 void Reader::addNodesOfElset(const LineReader& in, std::string_view name, std::vector<Index>& out) {
-    const auto it = model_.elementSets.find(upper(unquote(name)));
-    if (it == model_.elementSets.end()) {
+    const Model& m = cur_->model;
+    const auto it = m.elementSets.find(upper(unquote(name)));
+    if (it == m.elementSets.end()) {
         in.expected("a defined element set", shown(name));
     }
     for (const ElementRef& r : it->second) {
-        const ElementBlock& b = model_.blocks[static_cast<std::size_t>(r.block)];
+        const ElementBlock& b = m.blocks[static_cast<std::size_t>(r.block)];
         out.insert(out.end(), b.element(r.element), b.element(r.element) + b.nodesPerElement);
     }
 }
@@ -847,6 +1211,7 @@ void Reader::addNodesOfElset(const LineReader& in, std::string_view name, std::v
 // <id>, x, y[, z[, nx, ny, nz]]: two coordinates are a 2D node (z = 0); a normal is checked and
 // ignored.
 void Reader::nodeLine(LineReader& in) {
+    Scope& s = *cur_;
     const long id = idField(in, fields_[0], "a node id");
     const std::size_t values = fields_.size() - 1;
     if (values < 2) {
@@ -865,21 +1230,21 @@ void Reader::nodeLine(LineReader& in) {
             x[i - 1] = v;
         }
     }
-    if (model_.nodeIds.size() >= static_cast<std::size_t>(std::numeric_limits<Index>::max())) {
+    if (s.model.nodeIds.size() >= static_cast<std::size_t>(std::numeric_limits<Index>::max())) {
         in.fail("too many nodes for 32-bit indices");
     }
-    const auto index = static_cast<Index>(model_.nodeIds.size());
-    if (!model_.nodeIndex.insert(id, index)) {
+    const auto index = static_cast<Index>(s.model.nodeIds.size());
+    if (!s.model.nodeIndex.insert(id, index)) {
         in.fail("node id " + std::to_string(id) + " defined twice (first at " +
-                at(nodeOrigin(model_.nodeIndex.find(id))) + ")");
+                at(nodeOrigin(s, s.model.nodeIndex.find(id))) + ")");
     }
-    coords_.push(x[0]);
-    coords_.push(x[1]);
-    coords_.push(x[2]);
-    model_.nodeIds.push_back(id);
-    if (nodeRuns_.empty() || nodeRuns_.back().at.file != file_ ||
-        nodeRuns_.back().at.line + (index - nodeRuns_.back().first) != in.line()) {
-        nodeRuns_.push_back({index, {file_, in.line()}});
+    s.coords.push(x[0]);
+    s.coords.push(x[1]);
+    s.coords.push(x[2]);
+    s.model.nodeIds.push_back(id);
+    if (s.nodeRuns.empty() || s.nodeRuns.back().at.file != file_ ||
+        s.nodeRuns.back().at.line + (index - s.nodeRuns.back().first) != in.line()) {
+        s.nodeRuns.push_back({index, {file_, in.line()}});
     }
     if (nodeSet_ != nullptr) {
         nodeSet_->push_back(index);
@@ -889,15 +1254,16 @@ void Reader::nodeLine(LineReader& in) {
 // <id>, n1, n2, ...: an element with more nodes than fit continues on the next line(s) until it
 // has all of them.
 void Reader::elementLine(LineReader& in) {
-    const ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
+    const Scope& s = *cur_;
+    const ElementBlock& b = s.model.blocks[static_cast<std::size_t>(block_)];
     const auto n = static_cast<std::size_t>(b.nodesPerElement);
     std::size_t first = 0;
     const bool continuation = pending_;
     if (!pending_) {
         pendingId_ = idField(in, fields_[0], "an element id");
-        if (const Index e = elementIndex_.find(pendingId_); e != contact::kNoIndex) {
+        if (const Index e = s.elementIndex.find(pendingId_); e != contact::kNoIndex) {
             const ElementBlock& other =
-                model_.blocks[static_cast<std::size_t>(elementRef(e).block)];
+                s.model.blocks[static_cast<std::size_t>(elementRef(s, e).block)];
             in.fail("element id " + std::to_string(pendingId_) +
                     " defined twice (first in the *ELEMENT block at " + other.source.path + ":" +
                     std::to_string(other.source.line) + ")");
@@ -925,15 +1291,16 @@ void Reader::elementLine(LineReader& in) {
 }
 
 void Reader::commitElement(const LineReader& in) {
-    ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
+    Scope& s = *cur_;
+    ElementBlock& b = s.model.blocks[static_cast<std::size_t>(block_)];
     const ElementRef ref{block_, b.size()};
-    const Index number = blockStart_.back() + ref.element;
+    const Index number = s.blockStart.back() + ref.element;
     if (number == std::numeric_limits<Index>::max()) {
         in.fail("too many elements for 32-bit indices");
     }
     b.ids.push_back(pendingId_);
     b.nodes.insert(b.nodes.end(), pendingNodes_.begin(), pendingNodes_.end());
-    elementIndex_.insert(pendingId_, number);
+    s.elementIndex.insert(pendingId_, number);
     if (elementSet_ != nullptr) {
         elementSet_->push_back(ref);
     }
@@ -943,11 +1310,12 @@ void Reader::commitElement(const LineReader& in) {
 // An element of a type element_types does not know: kept while every element has the same node
 // count and only defined nodes (a surface may still name it); otherwise the block is dropped.
 void Reader::unsupportedLine(LineReader& in, bool trailingComma) {
-    ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
+    Scope& s = *cur_;
+    ElementBlock& b = s.model.blocks[static_cast<std::size_t>(block_)];
     std::size_t first = 0;
     if (!pending_) {
         pendingId_ = idField(in, fields_[0], "an element id");
-        if (elementIndex_.contains(pendingId_)) {
+        if (s.elementIndex.contains(pendingId_)) {
             in.fail("element id " + std::to_string(pendingId_) + " defined twice");
         }
         pendingNodes_.clear();
@@ -956,8 +1324,10 @@ void Reader::unsupportedLine(LineReader& in, bool trailingComma) {
     }
     for (std::size_t i = first; i < fields_.size() && dropReason_.empty(); ++i) {
         long id = 0;
-        const Index node =
-            parseLong(fields_[i], id) ? model_.nodeIndex.find(id) : contact::kNoIndex;
+        Index node = parseLong(fields_[i], id) ? s.model.nodeIndex.find(id) : contact::kNoIndex;
+        if (node == contact::kNoIndex && !qualifiedNode(fields_[i], node)) {
+            node = contact::kNoIndex;
+        }
         if (node == contact::kNoIndex) {
             dropReason_ = "line " + std::to_string(in.line()) + ": '" + shown(fields_[i]) +
                           "' is not a defined node id";
@@ -988,7 +1358,8 @@ void Reader::unsupportedLine(LineReader& in, bool trailingComma) {
 }
 
 void Reader::endUnsupported() {
-    const ElementBlock& b = model_.blocks[static_cast<std::size_t>(block_)];
+    Scope& s = *cur_;
+    const ElementBlock& b = s.model.blocks[static_cast<std::size_t>(block_)];
     std::string what =
         "skipped " + std::to_string(unsupportedCount_) + " elements of unsupported type " + b.type;
     if (pending_ && dropReason_.empty()) {
@@ -997,7 +1368,7 @@ void Reader::endUnsupported() {
     if (!dropReason_.empty() || b.ids.empty()) {
         what += dropReason_.empty() ? " (none kept)" : " (none kept: " + dropReason_ + ")";
         for (const long id : b.ids) {
-            elementIndex_.erase(id);
+            s.elementIndex.erase(id);
         }
         if (elementSet_ != nullptr) {
             const Index dropped = block_;
@@ -1006,20 +1377,20 @@ void Reader::endUnsupported() {
                                [dropped](const ElementRef& r) { return r.block == dropped; }),
                 elementSet_->end());
         }
-        model_.blocks.pop_back();  // the block is the last one: nothing else refers to it yet
-        blockStart_.pop_back();
+        s.model.blocks.pop_back();  // the block is the last one: nothing else refers to it yet
+        s.blockStart.pop_back();
     }
     pending_ = false;
-    model_.notes.push_back(at(sectionAt_) + ": " + what);
+    root_.model.notes.push_back(at(sectionAt_) + ": " + what);
 }
 
-// *NSET and *ELSET data: ids and names of sets of the same kind, or GENERATE lines
-// "first, last[, increment]". `lookup(id, out)` finds a defined id (false: none) among `ids` of
-// them; `noun` ("node", "element") and its article word the messages.
-template <class T, class Lookup, class Sets, class OneOf>
+// *NSET and *ELSET data: ids and names of sets of the same kind ("<instance>.<id>" too), or
+// GENERATE lines "first, last[, increment]". `lookup(id, out)` finds a defined id (false: none)
+// among `ids` of them; `noun` ("node", "element") and its article word the messages.
+template <class T, class Lookup, class Sets, class OneOf, class Qualified>
 void Reader::setLine(LineReader& in, std::vector<T>& set, std::size_t ids, Lookup lookup,
                      const Sets& sets, const std::string& noun, const std::string& article,
-                     OneOf one) {
+                     OneOf one, Qualified qualifiedId) {
     if (generate_) {
         if (fields_.size() < 2 || fields_.size() > 3) {
             in.fail("expected first, last[, increment] after GENERATE, got " +
@@ -1055,6 +1426,11 @@ void Reader::setLine(LineReader& in, std::vector<T>& set, std::size_t ids, Looku
             continue;
         }
         const auto it = sets.find(upper(unquote(f)));
+        T value{};
+        if (!f.empty() && it == sets.end() && qualifiedId(f, value)) {
+            set.push_back(value);
+            continue;
+        }
         if (f.empty() || it == sets.end()) {
             in.expected(article + " " + noun + " id or a defined " + noun + " set", shown(f));
         }
@@ -1065,12 +1441,17 @@ void Reader::setLine(LineReader& in, std::vector<T>& set, std::size_t ids, Looku
 }
 
 void Reader::nsetLine(LineReader& in) {
-    const auto lookup = [this](long id, Index& node) {
-        node = model_.nodeIndex.find(id);
-        return node != contact::kNoIndex;
+    const Index offset = ids_ == cur_ ? 0 : ids_->nodeOffset;
+    const auto lookup = [this, offset](long id, Index& node) {
+        node = ids_->model.nodeIndex.find(id);
+        const bool found = node != contact::kNoIndex;
+        node += found ? offset : 0;
+        return found;
     };
-    setLine(in, *nodeSet_, model_.nodeIndex.size(), lookup, model_.nodeSets, "node", "a",
-            [&](std::string_view f) { return nodeOf(in, f); });
+    setLine(
+        in, *nodeSet_, ids_->model.nodeIndex.size(), lookup, cur_->model.nodeSets, "node", "a",
+        [&](std::string_view f) { return nodeOf(in, f); },
+        [this](std::string_view f, Index& node) { return qualifiedNode(f, node); });
 }
 
 void Reader::nsetOfElsetsLine(LineReader& in) {
@@ -1080,19 +1461,24 @@ void Reader::nsetOfElsetsLine(LineReader& in) {
 }
 
 void Reader::elsetLine(LineReader& in) {
-    const auto lookup = [this](long id, ElementRef& element) {
-        const Index e = elementIndex_.find(id);
+    const Index offset = ids_ == cur_ ? 0 : ids_->blockOffset;
+    const auto lookup = [this, offset](long id, ElementRef& element) {
+        const Index e = ids_->elementIndex.find(id);
         if (e != contact::kNoIndex) {
-            element = elementRef(e);
+            element = elementRef(*ids_, e);
+            element.block += offset;
         }
         return e != contact::kNoIndex;
     };
-    setLine(in, *elementSet_, elementIndex_.size(), lookup, model_.elementSets, "element", "an",
-            [&](std::string_view f) { return elementOf(in, f); });
+    setLine(
+        in, *elementSet_, ids_->elementIndex.size(), lookup, cur_->model.elementSets, "element",
+        "an", [&](std::string_view f) { return elementOf(in, f); },
+        [this](std::string_view f, ElementRef& e) { return qualifiedElement(f, e); });
 }
 
-// <element id or element set>, <face label>: S1..S6 (solids, 2D edges), SPOS/SNEG (shells, which
-// also take S1 = SPOS and S2 = SNEG).
+// <element id or element set>, <face label>: S1..S6 (solids, 2D edges; shells: S1 = NEG,
+// S2 = POS and the edges S3..S6, as in CalculiX), SPOS/SNEG (also POS/NEG) for the sides of
+// shells and rigid elements.
 void Reader::faceSurfaceLine(LineReader& in) {
     if (fields_.size() < 2) {
         in.expected("<element or element set>, <face label S1..S6, SPOS or SNEG>", shown(line_));
@@ -1103,8 +1489,8 @@ void Reader::faceSurfaceLine(LineReader& in) {
     const std::string label = squeeze(fields_[1]);
     int face = 0;
     bool side = false;  // SPOS / SNEG
-    if (label == "SPOS" || label == "SNEG") {
-        face = label == "SPOS" ? 1 : 2;
+    if (label == "SPOS" || label == "SNEG" || label == "POS" || label == "NEG") {
+        face = label.back() == 'S' ? 2 : 1;
         side = true;
     } else if (label.size() == 2 && label[0] == 'S' && label[1] >= '1' && label[1] <= '6') {
         face = label[1] - '0';
@@ -1112,20 +1498,22 @@ void Reader::faceSurfaceLine(LineReader& in) {
         in.expected("a face label (S1..S6, SPOS, SNEG)", shown(fields_[1]));
     }
 
+    const Model& m = cur_->model;
     ElementRef one;
     const std::vector<ElementRef>* elements = nullptr;  // one element or a set, not copied
     if (looksNumeric(fields_[0])) {
         one = elementOf(in, fields_[0]);
     } else {
-        const auto it = model_.elementSets.find(upper(unquote(fields_[0])));
-        if (fields_[0].empty() || it == model_.elementSets.end()) {
+        const auto it = m.elementSets.find(upper(unquote(fields_[0])));
+        if (fields_[0].empty() ||
+            (it == m.elementSets.end() && !qualifiedElement(fields_[0], one))) {
             in.expected("an element id or a defined element set", shown(fields_[0]));
         }
-        elements = &it->second;
+        elements = it != m.elementSets.end() ? &it->second : nullptr;
     }
     const ElementRef* first = elements != nullptr ? elements->data() : &one;
     const std::size_t count = elements != nullptr ? elements->size() : 1;
-    SurfaceDef& s = model_.surfaces[surface_];
+    SurfaceDef& s = cur_->model.surfaces[surface_];
     if (s.faces.size() + count > s.faces.capacity()) {
         s.faces.reserve(std::max(s.faces.size() + count, 2 * s.faces.capacity()));
     }
@@ -1134,17 +1522,19 @@ void Reader::faceSurfaceLine(LineReader& in) {
     int n = 0;
     for (std::size_t k = 0; k < count; ++k) {
         const ElementRef& r = first[k];
-        const ElementBlock& b = model_.blocks[static_cast<std::size_t>(r.block)];
+        const ElementBlock& b = m.blocks[static_cast<std::size_t>(r.block)];
         if (r.block != lastBlock) {
             lastBlock = r.block;
             t = detail::findAbaqusType(b.type);
             n = t != nullptr ? detail::faceCount(*t) : 0;
         }
         if (t != nullptr) {  // unsupported types: the surface builder decides
-            const bool shell = t->kind == ElementKind::kShell;
-            if (shell ? face > 2 : (side || face > n)) {
+            const bool sides = t->kind == ElementKind::kShell || t->kind == ElementKind::kRigid;
+            if (face > n || (side && !sides)) {
                 const long id = b.ids[static_cast<std::size_t>(r.element)];
-                const std::string labels = shell ? "SPOS, SNEG" : "S1..S" + std::to_string(n);
+                const std::string labels = t->kind == ElementKind::kRigid ? "SPOS, SNEG"
+                                           : sides ? "SPOS, SNEG, S1..S" + std::to_string(n)
+                                                   : "S1..S" + std::to_string(n);
                 in.expected("a face of element " + std::to_string(id) + " (" + b.type + ": " +
                                 labels + ")",
                             shown(fields_[1]));
@@ -1162,14 +1552,19 @@ void Reader::nodeSurfaceLine(LineReader& in) {
     if (fields_.size() == 2 && !fields_[1].empty()) {
         numberField(in, fields_[1], "a weight");
     }
-    SurfaceDef& s = model_.surfaces[surface_];
+    SurfaceDef& s = cur_->model.surfaces[surface_];
     const std::string_view f = fields_[0];
     if (looksNumeric(f)) {
         s.nodes.push_back(nodeOf(in, f));
         return;
     }
-    const auto it = model_.nodeSets.find(upper(unquote(f)));
-    if (f.empty() || it == model_.nodeSets.end()) {
+    const auto it = cur_->model.nodeSets.find(upper(unquote(f)));
+    Index node = 0;
+    if (!f.empty() && it == cur_->model.nodeSets.end() && qualifiedNode(f, node)) {
+        s.nodes.push_back(node);
+        return;
+    }
+    if (f.empty() || it == cur_->model.nodeSets.end()) {
         in.expected("a node id or a defined node set", shown(f));
     }
     s.nodes.insert(s.nodes.end(), it->second.begin(), it->second.end());
@@ -1184,11 +1579,65 @@ void Reader::interfaceLine(LineReader& in) {
     if (fields_.size() != 2 || names != 2) {
         in.expected("2 surface names (slave, master)", shown(line_));
     }
+    if (skipIface_) {
+        return;
+    }
     InterfaceDef d = iface_;
     d.slave = std::string(unquote(fields_[0]));
     d.master = std::string(unquote(fields_[1]));
     d.source = {in.path(), in.line()};
-    model_.interfaces.push_back(std::move(d));
+    root_.model.interfaces.push_back(std::move(d));
+}
+
+// *INSTANCE data: a translation "x, y, z", then a rotation "ax, ay, az, bx, by, bz, angle" about
+// the axis from a to b, in degrees (right-hand rule).
+void Reader::placementLine(LineReader& in) {
+    Scope& s = *instance_;
+    const auto values = [&](std::size_t most, const char* what) {
+        if (fields_.size() > most) {
+            in.expected(std::string("at most ") + std::to_string(most) + " values (" + what + ")",
+                        std::to_string(fields_.size()) + " values");
+        }
+        std::array<double, 7> v{};
+        for (std::size_t i = 0; i < fields_.size(); ++i) {
+            v[i] = fields_[i].empty() ? 0.0 : numberField(in, fields_[i], "a number");
+        }
+        return v;
+    };
+    if (s.placementLines == 0) {
+        const auto v = values(3, "the translation x, y, z");
+        s.translation = {v[0], v[1], v[2]};
+    } else if (s.placementLines == 1) {
+        const auto v = values(7, "point a, point b, angle");
+        const Eigen::Vector3d a(v[0], v[1], v[2]);
+        const Eigen::Vector3d axis = Eigen::Vector3d(v[3], v[4], v[5]) - a;
+        if (axis.norm() == 0.0) {
+            in.fail("the rotation axis of *INSTANCE '" + s.name +
+                    "' has two equal points a and b: expected ax, ay, az, bx, by, bz, angle");
+        }
+        const double angle = v[6] * EIGEN_PI / 180.0;
+        s.rotation = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+        s.axisPoint = a;
+    } else {
+        in.fail("expected at most 2 data lines under *INSTANCE (a translation, then a rotation: "
+                "point a, point b, angle in degrees)");
+    }
+    ++s.placementLines;
+}
+
+// *CONTACT INCLUSIONS / EXCLUSIONS data: "<first surface>, <second surface>"; a blank first
+// surface is the all-inclusive exterior, a blank second one (or the first again) self-contact.
+void Reader::generalContactLine(LineReader& in, bool inclusions) {
+    if (fields_.size() > 2) {
+        in.expected("end of line after two surface names", shown(fields_[2]));
+    }
+    std::array<std::string, 2> pair{std::string(unquote(fields_[0])),
+                                    fields_.size() > 1 ? std::string(unquote(fields_[1])) : ""};
+    if (pair[1].empty()) {
+        pair[1] = pair[0];
+    }
+    detail::GeneralContact& g = general_.back().def;
+    (inclusions ? g.inclusions : g.exclusions).push_back({pair, {in.path(), in.line()}});
 }
 
 }  // namespace

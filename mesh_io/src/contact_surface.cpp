@@ -14,11 +14,17 @@ namespace {
 
 using contact::SegmentType;
 
-const detail::ElementType* typeOf(const ElementBlock& b) {
-    if (b.type.rfind("GMSH:", 0) == 0) {
-        return detail::findGmshType(std::atoi(b.type.c_str() + 5));
+const detail::ElementType* typeOf(const ElementBlock& b) { return detail::findBlockType(b.type); }
+
+// Twice the signed area of an element's corner polygon in the xy plane (> 0: counter-clockwise).
+double signedArea2(const Model& m, const Index* nodes, int corners) {
+    double a = 0.0;
+    for (int i = 0; i < corners; ++i) {
+        const auto p = m.coords.col(nodes[i]);
+        const auto q = m.coords.col(nodes[(i + 1) % corners]);
+        a += p.x() * q.y() - q.x() * p.y();
     }
-    return detail::findAbaqusType(b.type);
+    return a;
 }
 
 // Reverses a segment's orientation keeping midside nodes on their edges:
@@ -92,6 +98,11 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
         throw std::invalid_argument("surface '" + name + "' not found in " + model.path +
                                     " (surfaces: " + (known.empty() ? "none" : known) + ")");
     }
+    return buildContactSurface(model, *def);
+}
+
+ContactSurface buildContactSurface(const Model& model, const SurfaceDef& surfaceDef) {
+    const SurfaceDef* def = &surfaceDef;
     ContactSurface cs;
     cs.name = def->name;
     cs.surface.name = def->name;
@@ -137,6 +148,7 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
     cs.origin.reserve(def->faces.size());
 
     bool gmsh = false;
+    int planar = -1;  // every node at z = 0 (1) or not (0); found out at the first shell edge
     for (const FaceRef& f : def->faces) {
         const ElementBlock& b = model.blocks.at(static_cast<std::size_t>(f.element.block));
         const long id = b.ids.at(static_cast<std::size_t>(f.element.element));
@@ -144,19 +156,35 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
             fail("element " + std::to_string(id) + " of type " + b.type + " has no face " +
                  std::to_string(f.face) + " usable as a contact segment");
         }
-        gmsh = gmsh || types[static_cast<std::size_t>(f.element.block)]->kind ==
-                           detail::ElementKind::kSegment;
+        const detail::ElementType& t = *types[static_cast<std::size_t>(f.element.block)];
+        gmsh = gmsh || t.kind == detail::ElementKind::kSegment;
+        const Index* element = b.element(f.element.element);
         Index nodes[contact::kMaxSegmentNodes];
         for (int i = 0; i < contact::nodeCount(fn.type); ++i) {
-            nodes[i] = b.element(f.element.element)[fn.local[i]];
+            nodes[i] = element[fn.local[i]];
+        }
+        if (detail::isShellEdge(t, f.face)) {
+            if (planar < 0) {
+                planar = model.coords.row(2).isZero(0.0) ? 1 : 0;
+            }
+            if (planar == 0) {
+                fail("face " + std::to_string(f.face) + " of element " +
+                     model.elementLabel(b.instance, id) + " (" + b.type +
+                     ") is an edge of a shell: edges are line segments, which the search takes "
+                     "only in a planar model (every node at z = 0), not in 3D");
+            }
+            if (signedArea2(model, element, t.corners) < 0.0) {  // clockwise: turn the edge
+                reverseSegment(fn.type, nodes);
+            }
         }
         const int dim = contact::spatialDim(fn.type);
         if (!cs.surface.empty() && dim != cs.dim) {
-            fail("mixes 2D edges and 3D faces (element " + std::to_string(id) + ")");
+            fail("mixes 2D edges and 3D faces (element " + model.elementLabel(b.instance, id) +
+                 ")");
         }
         cs.dim = dim;
         cs.surface.addSegment(fn.type, nodes, contact::nodeCount(fn.type));
-        cs.origin.push_back({id, f.face});
+        cs.origin.push_back({id, f.face, b.instance});
     }
     if (!gmsh) {
         noteInsideOut(model, cs);

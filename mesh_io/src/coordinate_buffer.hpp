@@ -29,6 +29,8 @@ public:
         }
         x_.data()[size_++] = v;
     }
+    /// Continues after the nodes the matrix holds now (a copy of another model's, say).
+    void resume() { size_ = static_cast<std::size_t>(x_.size()); }
     /// Values appended so far (3 per node).
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
     /// Cuts the matrix to the complete nodes appended.

@@ -3,7 +3,11 @@
 
 #include "mesh_io/abaqus.hpp"
 #include "mesh_io/error.hpp"
+#include "mesh_io/exodus.hpp"
 #include "mesh_io/gmsh.hpp"
+
+#include "memory.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -16,15 +20,14 @@
 namespace mesh_io {
 namespace {
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
+using detail::lowerCase;
 
-// Memory the system can give without swapping: MemAvailable of /proc/meminfo, or the
-// CONTACT_MEMORY_LIMIT_BYTES environment variable when set (tests use it). 0 when unknown.
-unsigned long long availableMemory() {
+using detail::availableMemory;
+using detail::gigabytes;
+
+}  // namespace
+
+unsigned long long detail::availableMemory() {
     if (const char* limit = std::getenv("CONTACT_MEMORY_LIMIT_BYTES")) {
         return std::strtoull(limit, nullptr, 10);
     }
@@ -40,11 +43,13 @@ unsigned long long availableMemory() {
     return 0;
 }
 
-std::string gigabytes(unsigned long long bytes) {
+std::string detail::gigabytes(unsigned long long bytes) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f GB", static_cast<double>(bytes) / 1e9);
     return buf;
 }
+
+namespace {
 
 // A model takes less memory than its text (ASCII) or about as much (binary): a file larger than
 // the available memory cannot be read, and is refused before the OOM killer has a say.
@@ -64,18 +69,48 @@ void checkFitsInMemory(const std::string& path) {
 Index Model::findNode(long id) const { return nodeIndex.find(id); }
 
 const SurfaceDef* Model::findSurface(const std::string& name) const {
-    for (const auto& s : surfaces) {
-        if (s.name == name) {
-            return &s;
+    return findSurface(name, false);
+}
+
+const SurfaceDef* Model::findSurface(const std::string& name, bool nodes) const {
+    // Exact name first, then ignoring case; of two surfaces with one name, the preferred kind.
+    const SurfaceDef* found = nullptr;
+    for (const bool exact : {true, false}) {
+        const std::string key = lowerCase(name);
+        for (const auto& s : surfaces) {
+            if (exact ? s.name == name : lowerCase(s.name) == key) {
+                if (s.nodeSurface == nodes) {
+                    return &s;
+                }
+                found = found != nullptr ? found : &s;
+            }
         }
-    }
-    const std::string key = lower(name);
-    for (const auto& s : surfaces) {
-        if (lower(s.name) == key) {
-            return &s;
+        if (found != nullptr) {
+            return found;
         }
     }
     return nullptr;
+}
+
+int Model::instanceOfNode(Index node) const {
+    const auto it = std::upper_bound(instances.begin(), instances.end(), node,
+                                     [](Index n, const Instance& i) { return n < i.firstNode; });
+    if (it == instances.begin()) {
+        return -1;
+    }
+    const Instance& i = *(it - 1);
+    return node < i.firstNode + i.nodeCount ? static_cast<int>(it - 1 - instances.begin()) : -1;
+}
+
+std::string Model::nodeLabel(Index node) const {
+    return elementLabel(instanceOfNode(node), nodeIds[static_cast<std::size_t>(node)]);
+}
+
+std::string Model::elementLabel(int instance, long id) const {
+    if (instance < 0 || static_cast<std::size_t>(instance) >= instances.size()) {
+        return std::to_string(id);
+    }
+    return instances[static_cast<std::size_t>(instance)].name + "." + std::to_string(id);
 }
 
 Index Model::numElements() const noexcept {
@@ -87,17 +122,19 @@ Index Model::numElements() const noexcept {
 }
 
 Model readModel(const std::string& path) {
-    const std::string ext = lower(path.substr(
+    const std::string ext = lowerCase(path.substr(
         path.find_last_of('.') == std::string::npos ? path.size() : path.find_last_of('.')));
-    if (ext == ".inp" || ext == ".msh") {
+    const bool exodus = ext == ".e" || ext == ".exo" || ext == ".ex2";
+    if (ext == ".inp" || ext == ".msh" || exodus) {
         checkFitsInMemory(path);
-        Model m = ext == ".inp" ? readAbaqus(path) : readGmsh(path);
+        Model m = ext == ".inp" ? readAbaqus(path) : exodus ? readExodus(path) : readGmsh(path);
         if (m.files.empty()) {
             m.files.push_back(path);
         }
         return m;
     }
-    throw ParseError(path, 0, "unknown model format (expected a .inp or .msh file)");
+    throw ParseError(path, 0,
+                     "unknown model format (expected a .inp, .msh, .e, .exo or .ex2 file)");
 }
 
 }  // namespace mesh_io

@@ -143,6 +143,25 @@ PairIds pairIds(const InterfaceReport& r) {
     return {};
 }
 
+// Ids as outputs name them: "<instance>.<id>" in assemblies (a JSON string), the id alone
+// otherwise (a JSON number).
+void putNode(std::ostream& out, const Model& m, Index node, bool json = false) {
+    if (m.instances.empty()) {
+        out << m.nodeIds[static_cast<std::size_t>(node)];
+    } else {
+        out << (json ? jsonString(m.nodeLabel(node)) : m.nodeLabel(node));
+    }
+}
+
+void putElement(std::ostream& out, const Model& m, const SegmentOrigin& o, bool json = false) {
+    if (m.instances.empty()) {
+        out << o.elementId;
+    } else {
+        const std::string label = m.elementLabel(o.instance, o.elementId);
+        out << (json ? jsonString(label) : label);
+    }
+}
+
 }  // namespace
 
 GapSummary summarizeGaps(const contact::NodePairs& pairs) {
@@ -176,23 +195,28 @@ void writePairsCsv(const std::string& path, const Model& model,
         const PairIds p = pairIds(r);
         for (Index i = 0; i < p.size(); ++i) {
             const SegmentOrigin m = r.master->origin[p.master[i]];
+            out << r.index << ',';
             if (nodeMode) {
                 const contact::NodePairs& np = *r.nodePairs;
-                out << r.index << ',' << model.nodeIds[p.slave[i]] << ',' << m.elementId << ','
-                    << m.face << ',' << num(np.xi()(0, i)) << ',' << num(np.xi()(1, i)) << ','
-                    << num(np.gap()[i]) << ',' << num(np.normal()(0, i)) << ','
+                putNode(out, model, p.slave[i]);
+                out << ',';
+                putElement(out, model, m);
+                out << ',' << m.face << ',' << num(np.xi()(0, i)) << ',' << num(np.xi()(1, i))
+                    << ',' << num(np.gap()[i]) << ',' << num(np.normal()(0, i)) << ','
                     << num(np.normal()(1, i)) << ',' << num(np.normal()(2, i)) << '\n';
             } else {
                 const SegmentOrigin s = r.slave->origin[p.slave[i]];
-                out << r.index << ',' << s.elementId << ',' << s.face << ',' << m.elementId << ','
-                    << m.face << '\n';
+                putElement(out, model, s);
+                out << ',' << s.face << ',';
+                putElement(out, model, m);
+                out << ',' << m.face << '\n';
             }
         }
     }
     file.commit();
 }
 
-void writeOverlapsCsv(const std::string& path, const Model& /*model*/,
+void writeOverlapsCsv(const std::string& path, const Model& model,
                       const std::vector<InterfaceReport>& reports, const WriteOptions& options) {
     AtomicFile file(path, options);
     std::ostream& out = file.out();
@@ -205,8 +229,11 @@ void writeOverlapsCsv(const std::string& path, const Model& /*model*/,
         for (const PairOverlap& o : *r.overlaps) {
             const SegmentOrigin s = r.slave->origin[o.slave];
             const SegmentOrigin m = r.master->origin[o.master];
-            out << r.index << ',' << s.elementId << ',' << s.face << ',' << m.elementId << ','
-                << m.face << ',' << num(o.area) << ',' << num(o.centroid.x()) << ','
+            out << r.index << ',';
+            putElement(out, model, s);
+            out << ',' << s.face << ',';
+            putElement(out, model, m);
+            out << ',' << m.face << ',' << num(o.area) << ',' << num(o.centroid.x()) << ','
                 << num(o.centroid.y()) << ',' << num(o.centroid.z()) << ',' << num(o.gapMin) << ','
                 << num(o.gapMax) << '\n';
         }
@@ -270,18 +297,22 @@ void writeJsonReport(const std::string& path, const Model& model,
                 out << (i ? "," : "") << "\n        {";
                 if (nodeMode) {
                     const contact::NodePairs& np = *r.nodePairs;
-                    out << "\"slave_node\": " << model.nodeIds[p.slave[i]]
-                        << ", \"master_element\": " << m.elementId
-                        << ", \"master_face\": " << m.face << ", \"xi\": " << jsonNum(np.xi()(0, i))
+                    out << "\"slave_node\": ";
+                    putNode(out, model, p.slave[i], true);
+                    out << ", \"master_element\": ";
+                    putElement(out, model, m, true);
+                    out << ", \"master_face\": " << m.face << ", \"xi\": " << jsonNum(np.xi()(0, i))
                         << ", \"eta\": " << jsonNum(np.xi()(1, i))
                         << ", \"gap\": " << jsonNum(np.gap()[i]) << ", \"normal\": ["
                         << jsonNum(np.normal()(0, i)) << ", " << jsonNum(np.normal()(1, i)) << ", "
                         << jsonNum(np.normal()(2, i)) << "]}";
                 } else {
                     const SegmentOrigin s = r.slave->origin[p.slave[i]];
-                    out << "\"slave_element\": " << s.elementId << ", \"slave_face\": " << s.face
-                        << ", \"master_element\": " << m.elementId
-                        << ", \"master_face\": " << m.face << "}";
+                    out << "\"slave_element\": ";
+                    putElement(out, model, s, true);
+                    out << ", \"slave_face\": " << s.face << ", \"master_element\": ";
+                    putElement(out, model, m, true);
+                    out << ", \"master_face\": " << m.face << "}";
                 }
             }
             out << (p.size() ? "\n      ]" : "]");

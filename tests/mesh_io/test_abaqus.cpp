@@ -7,6 +7,8 @@
 #include "mesh_io/error.hpp"
 #include "mesh_io/model.hpp"
 
+#include "scratch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,13 +37,7 @@ std::string fixture(const std::string& name) { return kDir + "/" + name; }
 
 // A scratch directory in the build tree, fresh for each test.
 fs::path scratchDir() {
-    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "_" + info->name();
-    std::replace(name.begin(), name.end(), '/', '_');
-    const fs::path dir = fs::path(CONTACT_TEST_BUILD_DATA_DIR) / "abaqus_scratch" / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+    return contact::testing::scratchDir(CONTACT_TEST_BUILD_DATA_DIR, "abaqus_scratch");
 }
 
 std::string readBytes(const std::string& path) {
@@ -258,7 +254,9 @@ TEST(AbaqusReader, PlaneModelWithTwoCoordinates) {
     EXPECT_EQ(nodeSet(m, "ALL").size(), 14U);
 }
 
-TEST(AbaqusReader, ShellSidesSposSneg) {
+// CalculiX numbers shell faces S1 = NEG (face 1), S2 = POS (face 2), S3.. the edges; Abaqus names
+// the sides SNEG and SPOS. Faces keep those numbers.
+TEST(AbaqusReader, ShellSidesAndEdgesAsCalculiXNumbersThem) {
     const Model m = readAbaqus(fixture("shells.inp"));
     ASSERT_EQ(m.blocks.size(), 2U);
     EXPECT_EQ(m.blocks[0].type, "S4R");
@@ -266,9 +264,11 @@ TEST(AbaqusReader, ShellSidesSposSneg) {
     EXPECT_EQ(connectivity(m, 1, 0), (Ids{2, 5, 6, 3, 7, 8, 9, 10}));
     // Both *ELEMENT keywords name PLATE: the set holds the elements of both.
     EXPECT_EQ(elementIds(m, elementSet(m, "PLATE")), (Ids{1, 2}));
-    EXPECT_EQ(faces(m, "TOP"), (Faces{{1, 1}, {2, 1}}));
-    EXPECT_EQ(faces(m, "BOTTOM"), (Faces{{1, 2}, {2, 2}}));  // SNEG (lower case) and S2
-    EXPECT_EQ(faces(m, "TOP_S1"), (Faces{{2, 1}}));
+    EXPECT_EQ(faces(m, "TOP"), (Faces{{1, 2}, {2, 2}}));
+    EXPECT_EQ(faces(m, "BOTTOM"), (Faces{{1, 1}, {2, 1}}));  // SNEG (lower case) and S1
+    EXPECT_EQ(faces(m, "TOP_S2"), (Faces{{2, 2}}));
+    EXPECT_EQ(faces(m, "NEG_POS"), (Faces{{1, 1}, {2, 2}}));
+    EXPECT_EQ(faces(m, "EDGES"), (Faces{{1, 3}, {2, 5}}));
 }
 
 TEST(AbaqusReader, CrlfCommentsBlanksCaseAndSpaces) {
@@ -584,23 +584,225 @@ TEST(AbaqusReader, UnknownElementTypesAreKeptOrDroppedAndNoted) {
                        }));
 }
 
-TEST(AbaqusReader, SinglePartInstanceIsReadFlat) {
+// The shape Abaqus/CAE writes with one instance: the part's nodes and elements become the
+// instance's, its sets are named through the instance, the assembly's sets and surfaces refer to
+// them with INSTANCE=.
+TEST(AbaqusReader, SinglePartInstance) {
     const Model m = readAbaqus(fixture("part_instance.inp"));
-    EXPECT_EQ(m.numNodes(), 8);
-    EXPECT_TRUE(nodeAt(m, 7, 1.0, 1.0, 1.0));
-    EXPECT_EQ(nodeSet(m, "SET-1").size(), 8U);
+    ASSERT_EQ(m.numNodes(), 8);
+    ASSERT_EQ(m.instances.size(), 1U);
+    EXPECT_EQ(m.instances[0].name, "Cube-1");
+    EXPECT_EQ(m.instances[0].part, "Cube");
+    EXPECT_EQ(m.instances[0].firstNode, 0);
+    EXPECT_EQ(m.instances[0].nodeCount, 8);
+    EXPECT_EQ(m.instances[0].blockCount, 1);
+    ASSERT_EQ(m.blocks.size(), 1U);
+    EXPECT_EQ(m.blocks[0].instance, 0);
+    EXPECT_EQ(m.coords.col(6), Eigen::Vector3d(1.0, 1.0, 1.0));
+    EXPECT_EQ(m.nodeLabel(6), "Cube-1.7");
+    EXPECT_EQ(m.findNode(7), kNoIndex) << "instance nodes are not model-level ids";
+    EXPECT_EQ(nodeSet(m, "CUBE-1.SET-1").size(), 8U);
     EXPECT_EQ(elementIds(m, elementSet(m, "_SURF-1_S2")), (Ids{1}));
     EXPECT_EQ(faces(m, "Surf-1"), (Faces{{1, 2}}));
-    const std::string f = "part_instance.inp";
+    EXPECT_EQ(m.notes,
+              (std::vector<std::string>{note("part_instance.inp", 3, "skipped keyword *HEADING")}));
+}
+
+// A deck as Abaqus/CAE writes it (assembly/cae_blocks.inp): two instances of one part, one of them
+// translated and turned, a rigid indenter, assembly-level nodes, sets and surfaces.
+TEST(AbaqusReader, AssemblyOfPlacedInstances) {
+    const Model m = readAbaqus(fixture("assembly/cae_blocks.inp"));
+    ASSERT_EQ(m.instances.size(), 3U);
+    EXPECT_EQ(m.instances[0].name, "Block-1");
+    EXPECT_EQ(m.instances[1].name, "Block-2");
+    EXPECT_EQ(m.instances[1].part, "Block");
+    EXPECT_EQ(m.instances[2].name, "Indenter-1");
+    EXPECT_EQ(m.instances[1].firstNode, 18);
+    EXPECT_EQ(m.instances[2].firstNode, 36);
+    ASSERT_EQ(m.numNodes(), 18 + 18 + 9 + 1);
+    // Block-2: translated by (0.5, 0, 1.05), then turned 90 degrees about the vertical axis
+    // through (1.2, 1): part node (x, y, z) at (2.2 - y, x + 0.3, z + 1.05).
+    const auto near = [&](Index i, const Eigen::Vector3d& x) {
+        return (m.coords.col(i) - x).norm() < 1e-15;
+    };
+    EXPECT_TRUE(near(18, {2.2, 0.3, 1.05}));                     // Block-2.1, part node (0, 0, 0)
+    EXPECT_TRUE(near(18 + 5, {1.2, 2.3, 1.05}));                 // Block-2.6, part node (2, 1, 0)
+    EXPECT_TRUE(near(18 + 17, {0.2, 2.3, 2.05}));                // Block-2.18, part node (2, 2, 1)
+    EXPECT_TRUE(near(36 + 8, {1.75, 1.85, 2.1}));                // Indenter-1.9: translated only
+    EXPECT_EQ(m.coords.col(5), Eigen::Vector3d(2.0, 1.0, 0.0));  // Block-1: not moved
+    // Node and element ids restart in each part and stay apart.
+    EXPECT_EQ(m.nodeLabel(0), "Block-1.1");
+    EXPECT_EQ(m.nodeLabel(18), "Block-2.1");
+    EXPECT_EQ(m.nodeLabel(44), "Indenter-1.9");
+    EXPECT_EQ(m.findNode(1), 45) << "the assembly's own node 1";
+    EXPECT_EQ(m.nodeLabel(45), "1");
+    ASSERT_EQ(m.blocks.size(), 3U);
+    EXPECT_EQ(m.blocks[1].ids, (Ids{1, 2, 3, 4}));
+    EXPECT_EQ(m.blocks[1].instance, 1);
+    EXPECT_EQ(m.blocks[2].type, "R3D4");
+    EXPECT_EQ(m.elementLabel(1, 4), "Block-2.4");
+    EXPECT_EQ(connectivity(m, 1, 0), (Ids{1, 2, 5, 4, 10, 11, 14, 13}));
+    EXPECT_EQ(m.blocks[1].nodes[0], 18);
+    // Sets and surfaces named through their instance; INSTANCE= sets take the instance's ids.
+    EXPECT_EQ(nodeSet(m, "BLOCK-2.SET-ALL").size(), 18U);
+    EXPECT_EQ(nodeSet(m, "BLOCK-2.SET-ALL").front(), 18);
+    EXPECT_EQ(elementSet(m, "INDENTER-1.INDENTER").size(), 4U);
+    const std::vector<Index>& top = nodeSet(m, "TOP-NODES");
+    ASSERT_EQ(top.size(), 9U);
+    EXPECT_EQ(m.nodeLabel(top.front()), "Block-1.10");
+    EXPECT_EQ(m.nodeLabel(top.back()), "Block-1.18");
+    EXPECT_EQ(faces(m, "Block-2.Bottom"), (Faces{{1, 1}, {2, 1}, {3, 1}, {4, 1}}));
+    EXPECT_EQ(m.findSurface("Block-2.Bottom")->faces[0].element, (ElementRef{1, 0}));
+    EXPECT_EQ(faces(m, "Contact-Top"), (Faces{{1, 2}, {2, 2}, {3, 2}, {4, 2}}));
+    EXPECT_EQ(m.findSurface("Contact-Top")->faces[0].element, (ElementRef{0, 0}));
+    // The contact pair, then general contact (ALL EXTERIOR, searched as self-contact).
+    ASSERT_EQ(m.interfaces.size(), 2U);
+    EXPECT_EQ(m.interfaces[0].kind, InterfaceDef::Kind::kContactPair);
+    EXPECT_EQ(m.interfaces[0].slave, "Block-2.Bottom");
+    EXPECT_EQ(m.interfaces[0].master, "Contact-Top");
+    EXPECT_FALSE(m.interfaces[0].nodeToSurface);
+    EXPECT_EQ(m.interfaces[1].kind, InterfaceDef::Kind::kGeneralContact);
+    EXPECT_EQ(m.interfaces[1].slave, "ALL EXTERIOR");
+    EXPECT_EQ(m.interfaces[1].master, "ALL EXTERIOR");
+    EXPECT_TRUE(m.interfaces[1].selfContact);
+    EXPECT_EQ(m.interfaces[1].source.line, 106);  // *Contact Inclusions
+    const SurfaceDef* exterior = m.findSurface("ALL EXTERIOR");
+    ASSERT_NE(exterior, nullptr);
+    EXPECT_EQ(exterior->faces.size(), 16U + 16U + 4U);  // two blocks' skins, the indenter's SPOS
+}
+
+// Placements checked by hand: a quarter turn about the x axis maps (x, y, z) to (x, -z, y); a half
+// turn about the diagonal (0, 0, 0)-(1, 1, 0) maps it to (y, x, -z); the translation comes first.
+TEST(AbaqusReader, InstanceRotationsAboutAnAxis) {
+    const fs::path dir = scratchDir();
+    const std::string path = (dir / "turns.inp").string();
+    writeBytes(path, "*Part, name=P\n*Node\n1, 1.0, 2.0, 3.0\n*End Part\n"
+                     "*Assembly, name=A\n"
+                     "*Instance, name=Quarter, part=P\n0., 0., 0.\n"
+                     "0., 0., 0., 1., 0., 0., 90.\n*End Instance\n"
+                     "*Instance, name=Half, part=P\n0., 0., 1.\n"
+                     "0., 0., 0., 1., 1., 0., 180.\n*End Instance\n"
+                     "*Instance, name=Moved, part=P\n10., 20., 30.\n*End Instance\n"
+                     "*Instance, name=Blank, part=P\n, , 5.\n*End Instance\n"
+                     "*End Assembly\n");
+    const Model m = readAbaqus(path);
+    ASSERT_EQ(m.numNodes(), 4);
+    EXPECT_LT((m.coords.col(0) - Eigen::Vector3d(1.0, -3.0, 2.0)).norm(), 1e-14);
+    EXPECT_LT((m.coords.col(1) - Eigen::Vector3d(2.0, 1.0, -4.0)).norm(), 1e-14);
+    EXPECT_EQ(m.coords.col(2), Eigen::Vector3d(11.0, 22.0, 33.0));
+    EXPECT_EQ(m.coords.col(3), Eigen::Vector3d(1.0, 2.0, 8.0));
+    EXPECT_EQ(m.nodeLabel(3), "Blank.1");
+}
+
+// *INCLUDE inside a part and inside the assembly: the included lines belong where the *INCLUDE
+// stands. Two parts number their nodes from 1 without clashing.
+TEST(AbaqusReader, IncludesInsidePartsAndAssembly) {
+    const fs::path dir = scratchDir();
+    writeBytes(dir / "mesh.inp", "*Node\n1, 0., 0., 0.\n2, 1., 0., 0.\n");
+    writeBytes(dir / "placed.inp", "*Instance, name=Q-1, part=Q\n0., 1., 0.\n*End Instance\n");
+    const std::string main = (dir / "main.inp").string();
+    writeBytes(main, "*Part, name=P\n*Include, input=mesh.inp\n*End Part\n"
+                     "*Part, name=Q\n*Node\n1, 5., 5., 5.\n*End Part\n"
+                     "*Assembly, name=A\n*Instance, name=P-1, part=P\n*End Instance\n"
+                     "*Include, input=placed.inp\n*End Assembly\n");
+    const Model m = readAbaqus(main);
+    ASSERT_EQ(m.numNodes(), 3);
+    EXPECT_EQ(m.nodeLabel(1), "P-1.2");
+    EXPECT_EQ(m.nodeLabel(2), "Q-1.1");
+    EXPECT_EQ(m.coords.col(2), Eigen::Vector3d(5.0, 6.0, 5.0));
+    EXPECT_EQ(m.files.size(), 3U);
+}
+
+// "<instance>.<id>" in assembly-level sets and surfaces; a mesh defined inside *INSTANCE (what
+// Abaqus/CAE writes for independent instances) belongs to that instance.
+TEST(AbaqusReader, InstanceQualifiedIdsAndMeshInsideAnInstance) {
+    const fs::path dir = scratchDir();
+    const std::string path = (dir / "qualified.inp").string();
+    writeBytes(path, "*Part, name=P\n*End Part\n*Assembly, name=A\n"
+                     "*Instance, name=I-1, part=P\n0., 0., 1.\n*Node\n1, 0., 0., 0.\n"
+                     "2, 1., 0., 0.\n3, 0., 1., 0.\n4, 0., 0., 1.\n"
+                     "*Element, type=C3D4, elset=E\n7, 1, 2, 3, 4\n*End Instance\n"
+                     "*Instance, name=I-2, part=P\n*Node\n1, 5., 5., 5.\n*End Instance\n"
+                     "*Nset, nset=N\nI-1.2, I-2.1\n*Elset, elset=EE\nI-1.7\n"
+                     "*Surface, name=S\nI-1.7, S1\nI-1.E, S2\n"
+                     "*Surface, name=NS, type=NODE\nI-2.1\n"
+                     "*Element, type=R3D3\n99, I-1.1, I-1.2, I-2.1\n*End Assembly\n");
+    const Model m = readAbaqus(path);
+    ASSERT_EQ(m.numNodes(), 5);
+    EXPECT_EQ(m.coords.col(1), Eigen::Vector3d(1.0, 0.0, 1.0));  // placed like the part's nodes
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "N")), (Ids{2, 1}));
+    EXPECT_EQ(m.nodeLabel(nodeSet(m, "N")[1]), "I-2.1");
+    EXPECT_EQ(elementIds(m, elementSet(m, "EE")), (Ids{7}));
+    EXPECT_EQ(faces(m, "S"), (Faces{{7, 1}, {7, 2}}));
+    EXPECT_EQ(elementIds(m, elementSet(m, "I-1.E")), (Ids{7}));
+    const SurfaceDef* ns = m.findSurface("NS");
+    ASSERT_NE(ns, nullptr);
+    EXPECT_EQ(ns->nodes, (std::vector<Index>{4}));
+    ASSERT_EQ(m.blocks.size(), 2U);  // an assembly-level element on instance nodes
+    EXPECT_EQ(m.blocks[1].instance, -1);
+    EXPECT_EQ(m.blocks[1].nodes, (std::vector<Index>{0, 1, 4}));
+}
+
+// Interfaces of every kind: a node and an element surface of one name (CalculiX tells them apart
+// by type), every contact TYPE, one TYPE no search knows (kept with its problem, so the tool can
+// report it and search the others), and ties that are no contact (noted, not searched).
+TEST(AbaqusReader, InterfacesOfEveryKind) {
+    const std::string f = "interfaces.inp";
+    const Model m = readAbaqus(fixture(f));
+    ASSERT_EQ(m.surfaces.size(), 3U);
+    EXPECT_EQ(m.surfaces[0].name, "UPPER_BOTTOM");
+    EXPECT_TRUE(m.surfaces[0].nodeSurface);
+    EXPECT_EQ(m.surfaces[1].name, "UPPER_BOTTOM");
+    EXPECT_FALSE(m.surfaces[1].nodeSurface);
+    EXPECT_EQ(m.findSurface("UPPER_BOTTOM"), &m.surfaces[1]) << "the element surface by default";
+    EXPECT_EQ(m.findSurface("upper_bottom", true), &m.surfaces[0]);
+    EXPECT_EQ(m.findSurface("LOWER_TOP", true), &m.surfaces[2]) << "the only one of that name";
+    ASSERT_EQ(m.interfaces.size(), 6U);
+    const bool nodeMode[] = {true, false, true, true, true, true};
+    for (std::size_t i = 0; i < 6; ++i) {
+        EXPECT_EQ(m.interfaces[i].nodeToSurface, nodeMode[i]) << i;
+        EXPECT_EQ(m.interfaces[i].source.line, static_cast<long>(35 + 2 * i)) << i;
+        EXPECT_EQ(m.interfaces[i].problem.empty(), i != 4) << i;
+    }
+    EXPECT_EQ(m.interfaces[4].problem,
+              "TYPE=EDGETOEDGE on *CONTACT PAIR is not a contact type this search knows (NODE TO "
+              "SURFACE, SURFACE TO SURFACE, MORTAR, LINMORTAR, PGMORTAR, PGLINMORTAR, MASSLESS)");
+    EXPECT_EQ(m.interfaces[5].slave, "NO_SUCH_SURFACE");
     EXPECT_EQ(m.notes, (std::vector<std::string>{
-                           note(f, 3, "skipped keyword *HEADING"),
-                           note(f, 5, "skipped keyword *PART"),
-                           note(f, 21, "skipped keyword *END PART"),
-                           note(f, 22, "skipped keyword *ASSEMBLY"),
-                           note(f, 23, "skipped keyword *INSTANCE"),
-                           note(f, 24, "skipped keyword *END INSTANCE"),
-                           note(f, 29, "skipped keyword *END ASSEMBLY"),
+                           note(f, 46,
+                                "*TIE 'CYC' with CYCLIC SYMMETRY is a symmetry condition, not a "
+                                "contact: not searched"),
+                           note(f, 48,
+                                "*TIE 'STAGES' with MULTISTAGE is a symmetry condition, not a "
+                                "contact: not searched"),
                        }));
+}
+
+// General contact: ALL EXTERIOR with the skins of A and B excluded splits the domain into the two
+// skins and the rest; each region's nodes are searched against the regions it meets.
+TEST(AbaqusReader, GeneralContactBecomesOneInterfacePerRegion) {
+    const Model m = readAbaqus(fixture("general_contact.inp"));
+    ASSERT_EQ(m.interfaces.size(), 3U);
+    const std::pair<const char*, const char*> expected[] = {
+        {"A_SKIN", "ALL EXTERIOR except B_SKIN"},
+        {"B_SKIN", "ALL EXTERIOR except A_SKIN"},
+        {"ALL EXTERIOR except A_SKIN, B_SKIN", "ALL EXTERIOR"},
+    };
+    for (std::size_t i = 0; i < 3; ++i) {
+        const InterfaceDef& d = m.interfaces[i];
+        EXPECT_EQ(d.kind, InterfaceDef::Kind::kGeneralContact);
+        EXPECT_EQ(d.slave, expected[i].first);
+        EXPECT_EQ(d.master, expected[i].second);
+        EXPECT_TRUE(d.selfContact);
+        EXPECT_TRUE(d.problem.empty()) << d.problem;
+        EXPECT_EQ(d.source.line, 57);  // *CONTACT INCLUSIONS
+    }
+    // Three cubes: 18 exterior faces; the rest is C's 6, the unions 12 each.
+    EXPECT_EQ(m.findSurface("ALL EXTERIOR")->faces.size(), 18U);
+    EXPECT_EQ(m.findSurface("ALL EXTERIOR except A_SKIN, B_SKIN")->faces.size(), 6U);
+    EXPECT_EQ(m.findSurface("ALL EXTERIOR except B_SKIN")->faces.size(), 12U);
+    EXPECT_EQ(faces(m, "ALL EXTERIOR except A_SKIN, B_SKIN"),
+              (Faces{{3, 1}, {3, 2}, {3, 3}, {3, 4}, {3, 5}, {3, 6}}));
 }
 
 TEST(AbaqusReader, ReadModelChoosesTheAbaqusReader) {
@@ -740,8 +942,8 @@ const BadCase kBadCases[] = {
     {"bad_generate_range.inp", nullptr, 5, "expected a last node id >= 2, got '1'"},
     {"bad_face_s5_on_c3d4.inp", nullptr, 10,
      "expected a face of element 1 (C3D4: S1..S4), got 'S5'"},
-    {"bad_face_s3_on_shell.inp", nullptr, 9,
-     "expected a face of element 1 (S4R: SPOS, SNEG), got 'S3'"},
+    {"bad_face_s6_on_tri_shell.inp", nullptr, 9,
+     "expected a face of element 1 (S3: SPOS, SNEG, S1..S5), got 'S6'"},
     {"bad_face_spos_on_solid.inp", nullptr, 9,
      "expected a face of element 1 (C3D4: S1..S4), got 'SPOS'"},
     {"bad_face_label.inp", nullptr, 9, "expected a face label (S1..S6, SPOS, SNEG), got 'S7'"},
@@ -768,8 +970,6 @@ const BadCase kBadCases[] = {
     {"bad_long_element.inp", nullptr, 7, "expected 4 nodes for element 1 (C3D4), got 5"},
     {"bad_contact_pair_one_name.inp", nullptr, 3,
      "expected 2 surface names (slave, master), got 'SLAVE_ONLY'"},
-    {"bad_contact_pair_type.inp", nullptr, 1,
-     "expected TYPE=NODE TO SURFACE or SURFACE TO SURFACE on *CONTACT PAIR, got 'EDGETOEDGE'"},
     {"bad_surface_twice.inp", nullptr, 7,
      "surface 'top' defined twice (first at @DIR@/bad_surface_twice.inp:4)"},
     {"bad_unclosed_quote.inp", nullptr, 3, "expected a closing '\"' in the keyword line"},
@@ -777,9 +977,26 @@ const BadCase kBadCases[] = {
     {"bad_node_cylindrical.inp", nullptr, 1,
      "expected SYSTEM=R on *NODE (cylindrical and spherical coordinates are not supported), "
      "got 'C'"},
-    {"bad_two_instances.inp", nullptr, 8,
-     "a second *INSTANCE: assemblies of several part instances are not supported (write the "
-     "model without parts)"},
+    {"bad_instance_unknown_part.inp", nullptr, 6,
+     "instance 'PLATE-1' of part 'PLATE', which is not defined (parts come before the "
+     "assembly)"},
+    {"bad_instance_placement_lines.inp", nullptr, 9,
+     "expected at most 2 data lines under *INSTANCE (a translation, then a rotation: point a, "
+     "point b, angle in degrees)"},
+    {"bad_instance_axis.inp", nullptr, 8,
+     "the rotation axis of *INSTANCE 'BLOCK-1' has two equal points a and b: expected ax, ay, "
+     "az, bx, by, bz, angle"},
+    {"bad_part_not_closed.inp", nullptr, 5, "*ASSEMBLY inside a *PART"},
+    {"bad_part_twice.inp", nullptr, 5,
+     "part 'BLOCK' defined twice (first at @DIR@/bad_part_twice.inp:1)"},
+    {"bad_instance_set_unknown_instance.inp", nullptr, 8,
+     "expected INSTANCE=<a placed *INSTANCE>, got 'BLOCK-2'"},
+    {"bad_instance_in_part.inp", nullptr, 4, "an *INSTANCE inside a *PART"},
+    {"bad_end_instance_alone.inp", nullptr, 3, "*END INSTANCE without an open *INSTANCE"},
+    {"bad_data_after_part.inp", nullptr, 2,
+     "expected a keyword line, got a data line '1, 0.0, 0.0, 0.0' (the keyword at line 1 takes "
+     "none)"},
+    {"bad_instance_unknown_id.inp", nullptr, 11, "expected a defined node id, got '3'"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, AbaqusBadInput, ::testing::ValuesIn(kBadCases),
@@ -795,14 +1012,25 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, AbaqusBadInput, ::testing::ValuesIn(kBadCases
 // bytes, and with random bytes replaced, reads to a model or a ParseError.
 
 const char* const kGoodFixtures[] = {
-    "two_blocks_c3d8r.inp",   "mixed_tets.inp",
-    "c3d20_continuation.inp", "wedges.inp",
-    "plane_2d.inp",           "shells.inp",
-    "formatting_crlf.inp",    "keyword_continuation.inp",
-    "sets_generate.inp",      "noncontiguous_ids.inp",
-    "node_surface.inp",       "tie.inp",
-    "unknown_keywords.inp",   "unknown_element_type.inp",
+    "two_blocks_c3d8r.inp",
+    "mixed_tets.inp",
+    "c3d20_continuation.inp",
+    "wedges.inp",
+    "plane_2d.inp",
+    "shells.inp",
+    "formatting_crlf.inp",
+    "keyword_continuation.inp",
+    "sets_generate.inp",
+    "noncontiguous_ids.inp",
+    "node_surface.inp",
+    "tie.inp",
+    "unknown_keywords.inp",
+    "unknown_element_type.inp",
     "part_instance.inp",
+    "interfaces.inp",
+    "general_contact.inp",
+    "assembly/cae_blocks.inp",
+    "assembly/flat_blocks.inp",
 };
 
 // Reads `bytes` as a file; a failure message unless the result is a model or a ParseError. A new

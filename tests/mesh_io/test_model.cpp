@@ -46,7 +46,8 @@ TEST(ReadModel, UnknownExtensionIsAClearError) {
         FAIL() << "no exception";
     } catch (const ParseError& e) {
         EXPECT_EQ(std::string(e.what()),
-                  "model.stl: unknown model format (expected a .inp or .msh file)");
+                  "model.stl: unknown model format (expected a .inp, .msh, .e, .exo or .ex2 "
+                  "file)");
     }
 }
 

@@ -48,7 +48,8 @@ struct WriteOptions {
 };
 
 /// Pairs as CSV. Node mode: `interface,slave_node,master_element,master_face,xi,eta,gap,nx,ny,nz`
-/// (ids as in the file; eta and nz zero in 2D; %.17g). Segment mode:
+/// (ids as in the file, "<instance>.<id>" in Abaqus assemblies; eta and nz zero in 2D; %.17g).
+/// Segment mode:
 /// `interface,slave_element,slave_face,master_element,master_face`. All reports must use one
 /// mode (std::invalid_argument otherwise). Written atomically (temporary file, then rename).
 void writePairsCsv(const std::string& path, const Model& model,
@@ -61,9 +62,10 @@ void writePairsCsv(const std::string& path, const Model& model,
 void writeOverlapsCsv(const std::string& path, const Model& model,
                       const std::vector<InterfaceReport>& reports, const WriteOptions& options);
 
-/// JSON report: {"model", "interfaces": [{index, slave, master, mode, capture_distance, ...,
+/// JSON report: {"model", "interfaces": [{index, kind, slave, master, mode, capture_distance, ...,
 /// overlap_area (segment mode: sum of the pairs' overlap areas, 2D lengths; else null),
-/// time_ms: {read, bounds, broad, narrow, projection, total}, pairs_file[, pair_list]}]}.
+/// time_ms: {read, bounds, broad, narrow, projection, total}, pairs_file[, pair_list]}]}; ids in
+/// pair_list are numbers, or "<instance>.<id>" strings in Abaqus assemblies.
 void writeJsonReport(const std::string& path, const Model& model,
                      const std::vector<InterfaceReport>& reports, bool withPairs,
                      const WriteOptions& options);

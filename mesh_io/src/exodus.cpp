@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+// Exodus II reader: the exodusII library reads the arrays; everything in them that refers to
+// something else (node numbers, element numbers, side numbers, ids) is checked here before use,
+// since the library checks none of it.
+#include "mesh_io/exodus.hpp"
+
+#include "mesh_io/error.hpp"
+
+#if defined(CONTACT_HAVE_EXODUS)
+#include "element_types.hpp"
+#include "memory.hpp"
+
+#include <exodusII.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+#endif
+
+namespace mesh_io {
+
+#if !defined(CONTACT_HAVE_EXODUS)
+
+bool exodusSupported() noexcept { return false; }
+
+Model readExodus(const std::string& path) {
+    throw ParseError(path, 0,
+                     "this build reads no Exodus II files: install Debian's libexodusii-dev "
+                     "(scripts/setup.sh does) and configure again");
+}
+
+#else
+
+bool exodusSupported() noexcept { return true; }
+
+namespace {
+
+// An open file, closed when the reader is done (or fails).
+class ExodusFile {
+public:
+    explicit ExodusFile(const std::string& path) : path_(path) {
+        ex_opts(EX_DEFAULT);  // errors come back as return values: no messages, no abort
+        int cpuWordSize = sizeof(double);
+        int ioWordSize = 0;
+        float version = 0.0F;
+        id_ = ex_open(path.c_str(), EX_READ, &cpuWordSize, &ioWordSize, &version);
+        if (id_ < 0) {
+            throw ParseError(path, 0, "cannot be read as an Exodus II file");
+        }
+        ex_set_int64_status(id_, EX_ALL_INT64_API);
+    }
+    ExodusFile(const ExodusFile&) = delete;
+    ExodusFile& operator=(const ExodusFile&) = delete;
+    ~ExodusFile() { ex_close(id_); }
+
+    [[nodiscard]] int id() const noexcept { return id_; }
+    // Throws "<path>: cannot read <what>" when the library returned an error.
+    void check(int status, const std::string& what) const {
+        if (status < 0) {
+            throw ParseError(path_, 0, "cannot read " + what + " (the file is damaged)");
+        }
+    }
+
+private:
+    std::string path_;
+    int id_ = -1;
+};
+
+struct Reader {
+    const std::string& path;
+    ExodusFile file;
+    Model m;
+    int dim = 3;
+    std::vector<Index> blockFirst;  // element number (0-based, over all blocks) of each block
+    std::vector<std::string> blockNames;
+    std::vector<std::int64_t> blockIds;
+
+    explicit Reader(const std::string& p) : path(p), file(p) {}
+
+    [[noreturn]] void fail(const std::string& what) const { throw ParseError(path, 0, what); }
+
+    // Names of the entities of one type, "" where the file gives none.
+    std::vector<std::string> names(ex_entity_type type, std::size_t count) {
+        const auto longest = std::clamp<std::int64_t>(
+            ex_inquire_int(file.id(), EX_INQ_DB_MAX_USED_NAME_LENGTH), 0, 255);
+        ex_set_max_name_length(file.id(), static_cast<int>(longest));
+        std::vector<std::vector<char>> storage(count, std::vector<char>(256 + 1, '\0'));
+        std::vector<char*> pointers(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            pointers[i] = storage[i].data();
+        }
+        std::vector<std::string> out(count);
+        if (count > 0 && ex_get_names(file.id(), type, pointers.data()) >= 0) {
+            for (std::size_t i = 0; i < count; ++i) {
+                storage[i].back() = '\0';
+                out[i] = storage[i].data();
+                while (!out[i].empty() && out[i].back() == ' ') {
+                    out[i].pop_back();
+                }
+            }
+        }
+        return out;
+    }
+
+    std::vector<std::int64_t> ids(ex_entity_type type, std::int64_t count, const char* what) {
+        std::vector<std::int64_t> v(static_cast<std::size_t>(count));
+        if (count > 0) {
+            file.check(ex_get_ids(file.id(), type, v.data()), what);
+        }
+        return v;
+    }
+
+    // A count from the file, refused when it is negative, beyond 32-bit indices or larger than
+    // memory can hold at `bytes` each.
+    Index count(std::int64_t n, std::size_t bytes, const std::string& what) const {
+        const unsigned long long available = detail::availableMemory();
+        if (n < 0 || n >= std::numeric_limits<Index>::max()) {
+            fail(what + ": " + std::to_string(n) + " is not a count this reader takes");
+        }
+        if (available > 0 && static_cast<unsigned long long>(n) * bytes > available) {
+            fail(what + ": " + std::to_string(n) + " entries need " +
+                 detail::gigabytes(static_cast<unsigned long long>(n) * bytes) + " but only " +
+                 detail::gigabytes(available) + " of memory is available");
+        }
+        return static_cast<Index>(n);
+    }
+
+    struct Set {
+        std::string name;
+        std::string what;
+        std::vector<std::int64_t> entries;  // nodes or elements (1-based)
+        std::vector<std::int64_t> sides;    // side sets: the side of each element
+    };
+    std::vector<Set> readSets(ex_entity_type type, std::int64_t sets, const std::string& noun,
+                              const std::string& prefix);
+
+    void read();
+    void readNodes(std::int64_t nodes);
+    void readBlocks(std::int64_t blocks, std::int64_t elements);
+    void readNodeSets(std::int64_t sets);
+    void readSideSets(std::int64_t sets);
+};
+
+void Reader::read() {
+    ex_init_params p{};
+    file.check(ex_get_init_ext(file.id(), &p), "the file header");
+    if (p.num_dim != 2 && p.num_dim != 3) {
+        fail("expected a 2D or 3D model, got " + std::to_string(p.num_dim) + " dimensions");
+    }
+    dim = static_cast<int>(p.num_dim);
+    m.path = path;
+    m.format = "exodus";
+    m.files = {path};
+    readNodes(p.num_nodes);
+    readBlocks(p.num_elem_blk, p.num_elem);
+    readNodeSets(p.num_node_sets);
+    readSideSets(p.num_side_sets);
+}
+
+void Reader::readNodes(std::int64_t nodes) {
+    const Index n = count(nodes, 4 * sizeof(double), "the node count");
+    std::vector<double> xyz[3];
+    for (int d = 0; d < 3; ++d) {
+        xyz[d].assign(static_cast<std::size_t>(n), 0.0);
+    }
+    if (n > 0) {
+        file.check(ex_get_coord(file.id(), xyz[0].data(), xyz[1].data(),
+                                dim == 3 ? xyz[2].data() : nullptr),
+                   "the coordinates");
+    }
+    std::vector<std::int64_t> map(static_cast<std::size_t>(n));
+    if (n > 0) {  // the library gives 1..n when the file has no map
+        file.check(ex_get_id_map(file.id(), EX_NODE_MAP, map.data()), "the node number map");
+    }
+    m.coords.resize(3, n);
+    m.nodeIds.resize(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) {
+        for (int d = 0; d < 3; ++d) {
+            const double v = xyz[d][static_cast<std::size_t>(i)];
+            if (!std::isfinite(v)) {
+                fail("node " + std::to_string(map[static_cast<std::size_t>(i)]) +
+                     " has a coordinate that is not a finite number");
+            }
+            m.coords(d, i) = v;
+        }
+        const std::int64_t id = map[static_cast<std::size_t>(i)];
+        if (id <= 0) {
+            fail("the node number map gives node " + std::to_string(i + 1) + " the id " +
+                 std::to_string(id) + " (ids are positive)");
+        }
+        if (!m.nodeIndex.insert(id, i)) {
+            fail("the node number map gives the id " + std::to_string(id) + " to two nodes (" +
+                 std::to_string(m.nodeIndex.find(id) + 1) + " and " + std::to_string(i + 1) + ")");
+        }
+        m.nodeIds[static_cast<std::size_t>(i)] = id;
+    }
+    m.nodeIndex.compact();
+}
+
+void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
+    const Index total = count(elements, sizeof(long), "the element count");
+    blockIds =
+        ids(EX_ELEM_BLOCK, count(blocks, 64, "the element block count"), "the element block ids");
+    blockNames = names(EX_ELEM_BLOCK, blockIds.size());
+    std::vector<std::int64_t> map(static_cast<std::size_t>(total));
+    if (total > 0) {
+        file.check(ex_get_id_map(file.id(), EX_ELEM_MAP, map.data()), "the element number map");
+    }
+    Index first = 0;
+    const Index nodes = m.numNodes();
+    for (std::size_t b = 0; b < blockIds.size(); ++b) {
+        const std::int64_t id = blockIds[b];
+        if (blockNames[b].empty()) {
+            blockNames[b] = "block_" + std::to_string(id);
+        }
+        const std::string what =
+            "element block " + std::to_string(id) + " ('" + blockNames[b] + "')";
+        ex_block eb{};
+        eb.id = id;
+        eb.type = EX_ELEM_BLOCK;
+        file.check(ex_get_block_param(file.id(), &eb), what);
+        eb.topology[MAX_STR_LENGTH] = '\0';
+        const Index n = count(eb.num_entry, 1, what + ": the element count");
+        if (n > total - first) {
+            fail(what + " has " + std::to_string(n) + " elements, more than the " +
+                 std::to_string(total - first) + " the file's element count leaves for it");
+        }
+        if (eb.num_nodes_per_entry < 0 || eb.num_nodes_per_entry > 64) {
+            fail(what + " has " + std::to_string(eb.num_nodes_per_entry) +
+                 " nodes per element (expected 1 to 64)");
+        }
+        const int npe = static_cast<int>(eb.num_nodes_per_entry);
+        const detail::ElementType* t = detail::findExodusType(eb.topology, npe, dim);
+        ElementBlock block;
+        std::string topology = eb.topology;
+        block.type = t != nullptr ? std::string(t->name) : "EXODUS:" + topology;
+        block.nodesPerElement = npe;
+        block.source = {path, 0};
+        std::vector<std::int64_t> conn(static_cast<std::size_t>(n) * static_cast<std::size_t>(npe));
+        if (!conn.empty()) {
+            file.check(ex_get_conn(file.id(), EX_ELEM_BLOCK, id, conn.data(), nullptr, nullptr),
+                       what + ": the connectivity");
+        }
+        block.nodes.resize(conn.size());
+        for (std::size_t k = 0; k < conn.size(); ++k) {
+            if (conn[k] < 1 || conn[k] > nodes) {
+                fail(what + ": element " +
+                     std::to_string(map[static_cast<std::size_t>(first) + k / npe]) +
+                     " refers to node " + std::to_string(conn[k]) + ", outside the file's " +
+                     std::to_string(nodes) + " nodes");
+            }
+            block.nodes[k] = static_cast<Index>(conn[k] - 1);
+        }
+        block.ids.assign(map.begin() + first, map.begin() + first + n);
+        for (const long e : block.ids) {
+            if (e <= 0) {
+                fail(what + ": the element number map gives an element the id " +
+                     std::to_string(e) + " (ids are positive)");
+            }
+        }
+        if (t == nullptr) {
+            m.notes.push_back(path + ": " + what + ": " + std::to_string(n) + " elements of type " +
+                              topology + " with " + std::to_string(npe) +
+                              " nodes, which have no faces the search takes");
+        }
+        auto& set = m.elementSets[blockNames[b]];
+        for (Index e = 0; e < n; ++e) {
+            set.push_back({static_cast<Index>(m.blocks.size()), e});
+        }
+        blockFirst.push_back(first);
+        first += n;
+        m.blocks.push_back(std::move(block));
+    }
+}
+
+// The node sets or side sets of the file: name, what messages call it, the entries and, for side
+// sets, the sides.
+std::vector<Reader::Set> Reader::readSets(ex_entity_type type, std::int64_t sets,
+                                          const std::string& noun, const std::string& prefix) {
+    const std::vector<std::int64_t> setIds =
+        ids(type, count(sets, 64, "the " + noun + " count"), ("the " + noun + " ids").c_str());
+    const std::vector<std::string> setNames = names(type, setIds.size());
+    std::vector<Set> out(setIds.size());
+    for (std::size_t s = 0; s < setIds.size(); ++s) {
+        Set& set = out[s];
+        set.name = setNames[s].empty() ? prefix + std::to_string(setIds[s]) : setNames[s];
+        set.what = noun + " " + std::to_string(setIds[s]) + " ('" + set.name + "')";
+        for (std::size_t r = 0; r < s; ++r) {
+            if (out[r].name == set.name) {
+                fail(set.what + " has the name of " + out[r].what);
+            }
+        }
+        std::int64_t size = 0;
+        std::int64_t factors = 0;
+        file.check(ex_get_set_param(file.id(), type, setIds[s], &size, &factors), set.what);
+        const Index n = count(size, 16, set.what);
+        set.entries.resize(static_cast<std::size_t>(n));
+        set.sides.resize(type == EX_SIDE_SET ? static_cast<std::size_t>(n) : 0);
+        if (n > 0) {
+            file.check(ex_get_set(file.id(), type, setIds[s], set.entries.data(),
+                                  type == EX_SIDE_SET ? set.sides.data() : nullptr),
+                       set.what);
+        }
+    }
+    return out;
+}
+
+void Reader::readNodeSets(std::int64_t sets) {
+    for (const Set& set : readSets(EX_NODE_SET, sets, "node set", "nodeset_")) {
+        SurfaceDef surface;
+        surface.name = set.name;
+        surface.nodeSurface = true;
+        surface.source = {path, 0};
+        for (const std::int64_t node : set.entries) {
+            if (node < 1 || node > m.numNodes()) {
+                fail(set.what + " refers to node " + std::to_string(node) +
+                     ", outside the file's " + std::to_string(m.numNodes()) + " nodes");
+            }
+            surface.nodes.push_back(static_cast<Index>(node - 1));
+        }
+        m.nodeSets[set.name] = surface.nodes;
+        m.surfaces.push_back(std::move(surface));
+    }
+}
+
+void Reader::readSideSets(std::int64_t sets) {
+    const Index elements = blockFirst.empty() ? 0 : blockFirst.back() + m.blocks.back().size();
+    for (const Set& set : readSets(EX_SIDE_SET, sets, "side set", "sideset_")) {
+        const std::string& name = set.name;
+        const std::string& what = set.what;
+        const auto n = static_cast<Index>(set.entries.size());
+        const std::vector<std::int64_t>& elementList = set.entries;
+        const std::vector<std::int64_t>& sideList = set.sides;
+        SurfaceDef surface;
+        surface.name = name;
+        surface.source = {path, 0};
+        surface.faces.reserve(static_cast<std::size_t>(n));
+        for (Index k = 0; k < n; ++k) {
+            const std::int64_t e = elementList[static_cast<std::size_t>(k)];
+            const std::int64_t side = sideList[static_cast<std::size_t>(k)];
+            if (e < 1 || e > elements) {
+                fail(what + " refers to element " + std::to_string(e) + ", outside the file's " +
+                     std::to_string(elements) + " elements");
+            }
+            const auto b = static_cast<std::size_t>(
+                std::upper_bound(blockFirst.begin(), blockFirst.end(), static_cast<Index>(e - 1)) -
+                blockFirst.begin() - 1);
+            const ElementBlock& block = m.blocks[b];
+            const Index local = static_cast<Index>(e - 1) - blockFirst[b];
+            const long id = block.ids[static_cast<std::size_t>(local)];
+            const detail::ElementType* t = detail::findBlockType(block.type);
+            const int sides = t != nullptr ? detail::faceCount(*t) : 0;
+            if (sides == 0) {
+                fail(what + ": element " + std::to_string(id) + " is in element block " +
+                     std::to_string(blockIds[b]) + " ('" + blockNames[b] + "') of type " +
+                     block.type.substr(7) + " with " + std::to_string(block.nodesPerElement) +
+                     " nodes, which has no sides the search takes");
+            }
+            if (side < 1 || side > sides) {
+                fail(what + ": element " + std::to_string(id) + " (" + block.type.substr(7) +
+                     ") has no side " + std::to_string(side) + " (sides 1.." +
+                     std::to_string(sides) + ")");
+            }
+            surface.faces.push_back({{static_cast<Index>(b), local}, static_cast<int>(side)});
+        }
+        m.surfaces.push_back(std::move(surface));
+    }
+}
+
+}  // namespace
+
+Model readExodus(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+        throw ParseError(path, 0,
+                         std::filesystem::exists(path, ec) ? "is not a regular file"
+                                                           : "cannot open the file");
+    }
+    Reader r(path);
+    r.read();
+    return std::move(r.m);
+}
+
+#endif
+
+}  // namespace mesh_io

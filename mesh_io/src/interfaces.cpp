@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "mesh_io/interfaces.hpp"
+
+#include "mesh_io/error.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace mesh_io {
+
+const char* interfaceKindName(InterfaceDef::Kind kind) noexcept {
+    switch (kind) {
+    case InterfaceDef::Kind::kContactPair: return "contact pair";
+    case InterfaceDef::Kind::kTie: return "tie";
+    case InterfaceDef::Kind::kGeneralContact: return "general contact";
+    }
+    return "interface";
+}
+
+PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
+                                   std::optional<contact::SearchMode> mode) {
+    const std::string path = def.source.path.empty() ? model.path : def.source.path;
+    const auto refuse = [&](const std::string& why) {
+        throw ParseError(path, def.source.line, why);
+    };
+    if (!def.problem.empty()) {
+        refuse(def.problem);
+    }
+    PreparedInterface p;
+    p.mode = mode.value_or(def.nodeToSurface ? contact::SearchMode::kNodeToSegment
+                                             : contact::SearchMode::kSegmentToSegment);
+    const bool nodeMode = p.mode == contact::SearchMode::kNodeToSegment;
+    const auto build = [&](const std::string& role, const std::string& name, bool nodes) {
+        const SurfaceDef* s = model.findSurface(name, nodes);
+        if (s == nullptr) {
+            std::string known;
+            for (const auto& other : model.surfaces) {
+                known += (known.empty() ? "" : ", ") + other.name +
+                         (other.nodeSurface ? " (nodes)" : "");
+            }
+            refuse(role + " surface '" + name +
+                   "' is not defined (surfaces: " + (known.empty() ? "none" : known) + ")");
+        }
+        try {
+            return buildContactSurface(model, *s);
+        } catch (const std::exception& e) {
+            refuse(role + " surface '" + name + "' cannot be searched: " + e.what());
+        }
+        return ContactSurface{};  // not reached
+    };
+    p.master = build("master", def.master, false);
+    p.slave = build("slave", def.slave, nodeMode);
+    if (p.master.nodeSurface) {
+        refuse("master surface '" + p.master.name +
+               "' is a node surface; a master needs element faces");
+    }
+    if (!p.slave.nodeSurface && !p.slave.surface.empty() && !p.master.surface.empty() &&
+        p.slave.dim != p.master.dim) {
+        refuse("master '" + p.master.name + "' has " + (p.master.dim == 2 ? "2D edges" : "faces") +
+               ", slave '" + p.slave.name + "' " + (p.slave.dim == 2 ? "2D edges" : "faces") +
+               ": the surfaces have different dimensions");
+    }
+    if (p.slave.nodeSurface && !nodeMode) {
+        refuse("slave '" + p.slave.name +
+               "' is a node surface, which segment-to-segment mode cannot take (use node mode)");
+    }
+    p.selfContact = def.selfContact || p.master.name == p.slave.name;
+    return p;
+}
+
+}  // namespace mesh_io

@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: MIT
+// readExodus: the same two bodies written as Exodus II (with the exodusII library's own write
+// API), Abaqus .inp and Gmsh .msh, for hexahedra, tetrahedra and wedges (linear and quadratic)
+// and 2D quadrilaterals and triangles, give the same pairs. Faces on each side are found from the
+// manuals' tables (Exodus II side lists, Abaqus face lists), not from the reader. Bad files give
+// a ParseError naming the file and the block or set.
+#include "contact/contact_search.hpp"
+#include "mesh_io/error.hpp"
+#include "mesh_io/exodus.hpp"
+#include "mesh_io/interfaces.hpp"
+#include "mesh_io/model.hpp"
+
+#include "scratch.hpp"
+
+#include <Eigen/Geometry>
+#include <exodusII.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mesh_io {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratchDir() {
+    return contact::testing::scratchDir(CONTACT_TEST_BUILD_DATA_DIR, "exodus_scratch");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The manuals' tables (1-based corner nodes): Exodus II sides (SEACAS), Abaqus faces (Abaqus
+// Analysis User's Guide, *SURFACE; the same in CalculiX's manual).
+
+using Table = std::vector<std::vector<int>>;
+const Table kExodusHex = {{1, 2, 6, 5}, {2, 3, 7, 6}, {3, 4, 8, 7},
+                          {1, 5, 8, 4}, {1, 4, 3, 2}, {5, 6, 7, 8}};
+const Table kAbaqusHex = {{1, 2, 3, 4}, {5, 8, 7, 6}, {1, 5, 6, 2},
+                          {2, 6, 7, 3}, {3, 7, 8, 4}, {4, 8, 5, 1}};
+const Table kExodusTet = {{1, 2, 4}, {2, 3, 4}, {1, 4, 3}, {1, 3, 2}};
+const Table kAbaqusTet = {{1, 2, 3}, {1, 4, 2}, {2, 4, 3}, {3, 4, 1}};
+const Table kExodusWedge = {{1, 2, 5, 4}, {2, 3, 6, 5}, {1, 4, 6, 3}, {1, 3, 2}, {4, 5, 6}};
+const Table kAbaqusWedge = {{1, 2, 3}, {4, 5, 6}, {1, 2, 5, 4}, {2, 3, 6, 5}, {3, 1, 4, 6}};
+const Table kEdgesQuad = {{1, 2}, {2, 3}, {3, 4}, {4, 1}};  // Exodus and Abaqus alike
+const Table kEdgesTri = {{1, 2}, {2, 3}, {3, 1}};
+
+// Midside nodes: the corner pairs of each, in the numbering of each format.
+using Edges = std::vector<std::pair<int, int>>;
+const Edges kHexAbaqusMid = {{1, 2}, {2, 3}, {3, 4}, {4, 1}, {5, 6}, {6, 7},
+                             {7, 8}, {8, 5}, {1, 5}, {2, 6}, {3, 7}, {4, 8}};
+const Edges kHexExodusMid = {{1, 2}, {2, 3}, {3, 4}, {4, 1}, {1, 5}, {2, 6},
+                             {3, 7}, {4, 8}, {5, 6}, {6, 7}, {7, 8}, {8, 5}};
+const Edges kTetMid = {{1, 2}, {2, 3}, {3, 1}, {1, 4}, {2, 4}, {3, 4}};
+const Edges kWedgeAbaqusMid = {{1, 2}, {2, 3}, {3, 1}, {4, 5}, {5, 6},
+                               {6, 4}, {1, 4}, {2, 5}, {3, 6}};
+const Edges kWedgeExodusMid = {{1, 2}, {2, 3}, {3, 1}, {1, 4}, {2, 5},
+                               {3, 6}, {4, 5}, {5, 6}, {6, 4}};
+const Edges kQuadMid = {{1, 2}, {2, 3}, {3, 4}, {4, 1}};
+const Edges kTriMid = {{1, 2}, {2, 3}, {3, 1}};
+
+// One element family as each format names and numbers it.
+struct Family {
+    const char* name;    // test name
+    int dim;             // 2 or 3
+    const char* exodus;  // Exodus type
+    const char* abaqus;  // Abaqus type
+    int gmshVolume;      // linear Gmsh type of the element (orientation only needs corners)
+    int gmshFace[2];     // Gmsh type of a face: linear, quadratic
+    int corners;
+    bool quadratic;
+    const Table* exodusSides;
+    const Table* abaqusFaces;
+    const Edges* exodusMid;
+    const Edges* abaqusMid;
+};
+
+const Family kFamilies[] = {
+    {"hex8", 3, "HEX8", "C3D8", 5, {3, 16}, 8, false, &kExodusHex, &kAbaqusHex, nullptr, nullptr},
+    {"hex20",
+     3,
+     "HEX20",
+     "C3D20",
+     5,
+     {3, 16},
+     8,
+     true,
+     &kExodusHex,
+     &kAbaqusHex,
+     &kHexExodusMid,
+     &kHexAbaqusMid},
+    {"tet4", 3, "TETRA4", "C3D4", 4, {2, 9}, 4, false, &kExodusTet, &kAbaqusTet, nullptr, nullptr},
+    {"tet10",
+     3,
+     "TETRA10",
+     "C3D10",
+     4,
+     {2, 9},
+     4,
+     true,
+     &kExodusTet,
+     &kAbaqusTet,
+     &kTetMid,
+     &kTetMid},
+    {"wedge6",
+     3,
+     "WEDGE6",
+     "C3D6",
+     6,
+     {2, 9},
+     6,
+     false,
+     &kExodusWedge,
+     &kAbaqusWedge,
+     nullptr,
+     nullptr},
+    {"wedge15",
+     3,
+     "WEDGE15",
+     "C3D15",
+     6,
+     {2, 9},
+     6,
+     true,
+     &kExodusWedge,
+     &kAbaqusWedge,
+     &kWedgeExodusMid,
+     &kWedgeAbaqusMid},
+    {"quad4", 2, "QUAD4", "CPE4", 3, {1, 8}, 4, false, &kEdgesQuad, &kEdgesQuad, nullptr, nullptr},
+    {"quad8",
+     2,
+     "QUAD8",
+     "CPE8",
+     3,
+     {1, 8},
+     4,
+     true,
+     &kEdgesQuad,
+     &kEdgesQuad,
+     &kQuadMid,
+     &kQuadMid},
+    {"tri3", 2, "TRI3", "CPE3", 2, {1, 8}, 3, false, &kEdgesTri, &kEdgesTri, nullptr, nullptr},
+    {"tri6", 2, "TRI6", "CPE6", 2, {1, 8}, 3, true, &kEdgesTri, &kEdgesTri, &kTriMid, &kTriMid},
+};
+
+void PrintTo(const Family& f, std::ostream* os) { *os << f.name; }
+
+// ---------------------------------------------------------------------------------------------
+// Two bodies: A below, B above it 0.1 away, with cells that do not match A's. Nodes are shared by
+// position; ids are 1000 + 3 k (not 1..n, so the node number map is tested).
+
+struct Mesh {
+    int dim = 3;
+    std::vector<Eigen::Vector3d> x;
+    std::map<std::array<long, 3>, int> at;  // rounded position -> node (0-based)
+    struct Element {
+        std::vector<int> corners;  // 0-based nodes
+    };
+    std::vector<Element> elements[2];  // A, B
+
+    int node(const Eigen::Vector3d& p) {
+        const std::array<long, 3> key{std::lround(p.x() * 1e6), std::lround(p.y() * 1e6),
+                                      std::lround(p.z() * 1e6)};
+        const auto [it, added] = at.emplace(key, static_cast<int>(x.size()));
+        if (added) {
+            x.push_back(p);
+        }
+        return it->second;
+    }
+    static long nodeId(int n) { return 1000 + 3L * n; }
+    static long elementId(int body, std::size_t e) {
+        return 100 * (body + 1) + static_cast<long>(e) + 1;
+    }
+};
+
+double signedVolume(const Mesh& m, const std::vector<int>& c) {
+    return (m.x[c[1]] - m.x[c[0]]).cross(m.x[c[2]] - m.x[c[0]]).dot(m.x[c[3]] - m.x[c[0]]);
+}
+
+// Cells of a box split into the family's elements, corners in the manuals' order (positive
+// orientation: the first face's right-hand normal points into the element).
+void addBody(Mesh& m, const Family& f, int body, const Eigen::Vector3d& lo,
+             const Eigen::Vector3d& hi, int nx, int ny, int nz) {
+    const auto p = [&](double u, double v, double w) {
+        return m.node(lo + Eigen::Vector3d(u * (hi.x() - lo.x()), v * (hi.y() - lo.y()),
+                                           w * (hi.z() - lo.z())));
+    };
+    for (int k = 0; k < std::max(nz, 1); ++k) {
+        for (int j = 0; j < ny; ++j) {
+            for (int i = 0; i < nx; ++i) {
+                const double u0 = double(i) / nx, u1 = double(i + 1) / nx;
+                const double v0 = double(j) / ny, v1 = double(j + 1) / ny;
+                if (f.dim == 2) {
+                    const int c[4] = {p(u0, v0, 0), p(u1, v0, 0), p(u1, v1, 0), p(u0, v1, 0)};
+                    if (f.corners == 4) {
+                        m.elements[body].push_back({{c[0], c[1], c[2], c[3]}});
+                    } else {
+                        m.elements[body].push_back({{c[0], c[1], c[2]}});
+                        m.elements[body].push_back({{c[0], c[2], c[3]}});
+                    }
+                    continue;
+                }
+                const double w0 = double(k) / nz, w1 = double(k + 1) / nz;
+                const int c[8] = {p(u0, v0, w0), p(u1, v0, w0), p(u1, v1, w0), p(u0, v1, w0),
+                                  p(u0, v0, w1), p(u1, v0, w1), p(u1, v1, w1), p(u0, v1, w1)};
+                if (f.corners == 8) {
+                    m.elements[body].push_back({{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]}});
+                } else if (f.corners == 6) {
+                    m.elements[body].push_back({{c[0], c[1], c[2], c[4], c[5], c[6]}});
+                    m.elements[body].push_back({{c[0], c[2], c[3], c[4], c[6], c[7]}});
+                } else {  // six tetrahedra around the diagonal c0-c6
+                    const int ring[] = {1, 2, 3, 7, 4, 5, 1};
+                    for (int t = 0; t < 6; ++t) {
+                        std::vector<int> tet = {c[0], c[ring[t]], c[ring[t + 1]], c[6]};
+                        if (signedVolume(m, tet) < 0) {
+                            std::swap(tet[1], tet[2]);
+                        }
+                        m.elements[body].push_back({tet});
+                    }
+                }
+            }
+        }
+    }
+}
+
+Mesh twoBodies(const Family& f) {
+    Mesh m;
+    m.dim = f.dim;
+    if (f.dim == 3) {
+        addBody(m, f, 0, {0, 0, 0}, {2, 2, 1}, 2, 2, 1);
+        addBody(m, f, 1, {0.3, 0.2, 1.1}, {1.8, 1.7, 2.1}, 2, 2, 1);
+    } else {
+        addBody(m, f, 0, {0, 0, 0}, {2, 1, 0}, 3, 1, 0);
+        addBody(m, f, 1, {0.3, 1.1, 0}, {1.7, 2.1, 0}, 2, 1, 0);
+    }
+    return m;
+}
+
+// The full node list of an element in a format's numbering: corners, then midsides.
+std::vector<int> nodesOf(Mesh& m, const Mesh::Element& e, const Edges* mid) {
+    std::vector<int> n = e.corners;
+    if (mid != nullptr) {
+        for (const auto& [a, b] : *mid) {
+            n.push_back(m.node(0.5 * (m.x[e.corners[a - 1]] + m.x[e.corners[b - 1]])));
+        }
+    }
+    return n;
+}
+
+// The faces (element index, face number of `table`) of a body lying in the plane coordinate
+// `axis` = value; also the face's nodes in the table's order for Gmsh.
+struct Face {
+    std::size_t element;
+    int number;
+    std::vector<int> corners;
+};
+
+std::vector<Face> facesOn(const Mesh& m, int body, const Table& table, int axis, double value) {
+    std::vector<Face> out;
+    for (std::size_t e = 0; e < m.elements[body].size(); ++e) {
+        const std::vector<int>& c = m.elements[body][e].corners;
+        for (std::size_t f = 0; f < table.size(); ++f) {
+            bool on = true;
+            std::vector<int> corners;
+            for (const int local : table[f]) {
+                corners.push_back(c[local - 1]);
+                on = on && std::abs(m.x[c[local - 1]][axis] - value) < 1e-9;
+            }
+            if (on) {
+                out.push_back({e, static_cast<int>(f + 1), corners});
+            }
+        }
+    }
+    return out;
+}
+
+constexpr double kTopA = 1.0;
+constexpr double kBottomB = 1.1;
+
+// ---------------------------------------------------------------------------------------------
+// Writers.
+
+void check(int status, const char* what) { ASSERT_GE(status, 0) << what; }
+
+void writeExodus(const std::string& path, Mesh& m, const Family& f) {
+    int cpu = sizeof(double);
+    int io = sizeof(double);
+    const int id = ex_create(path.c_str(), EX_CLOBBER, &cpu, &io);
+    ASSERT_GE(id, 0);
+    std::vector<std::vector<int>> conn[2];
+    for (int b = 0; b < 2; ++b) {
+        for (const auto& e : m.elements[b]) {
+            conn[b].push_back(nodesOf(m, e, f.exodusMid));
+        }
+    }
+    const int axis = f.dim == 3 ? 2 : 1;
+    const std::vector<Face> top = facesOn(m, 0, *f.exodusSides, axis, kTopA);
+    const std::vector<Face> bottom = facesOn(m, 1, *f.exodusSides, axis, kBottomB);
+    const auto nodes = static_cast<int64_t>(m.x.size());
+    const auto elements = static_cast<int64_t>(conn[0].size() + conn[1].size());
+    check(ex_put_init(id, "two bodies", f.dim, nodes, elements, 2, 1, 2), "init");
+    std::vector<double> xyz[3];
+    for (const auto& p : m.x) {
+        for (int d = 0; d < 3; ++d) {
+            xyz[d].push_back(p[d]);
+        }
+    }
+    check(ex_put_coord(id, xyz[0].data(), xyz[1].data(), f.dim == 3 ? xyz[2].data() : nullptr),
+          "coordinates");
+    std::vector<int> nodeMap;
+    for (int n = 0; n < nodes; ++n) {
+        nodeMap.push_back(static_cast<int>(Mesh::nodeId(n)));
+    }
+    check(ex_put_id_map(id, EX_NODE_MAP, nodeMap.data()), "node map");
+    std::vector<int> elementMap;
+    for (int b = 0; b < 2; ++b) {
+        const int block = 10 * (b + 1);
+        const int npe = static_cast<int>(conn[b][0].size());
+        check(ex_put_block(id, EX_ELEM_BLOCK, block, f.exodus, static_cast<int64_t>(conn[b].size()),
+                           npe, 0, 0, 0),
+              "block");
+        std::vector<int> flat;
+        for (std::size_t e = 0; e < conn[b].size(); ++e) {
+            for (const int n : conn[b][e]) {
+                flat.push_back(n + 1);
+            }
+            elementMap.push_back(static_cast<int>(Mesh::elementId(b, e)));
+        }
+        check(ex_put_conn(id, EX_ELEM_BLOCK, block, flat.data(), nullptr, nullptr), "conn");
+    }
+    check(ex_put_id_map(id, EX_ELEM_MAP, elementMap.data()), "element map");
+    char blockA[] = "A";
+    char blockB[] = "B";
+    char* blockNames[] = {blockA, blockB};
+    check(ex_put_names(id, EX_ELEM_BLOCK, blockNames), "block names");
+    const std::size_t firstB = m.elements[0].size();
+    for (int s = 0; s < 2; ++s) {
+        const std::vector<Face>& faces = s == 0 ? top : bottom;
+        std::vector<int> elems;
+        std::vector<int> sides;
+        for (const Face& face : faces) {
+            elems.push_back(static_cast<int>(face.element + (s == 0 ? 0 : firstB) + 1));
+            sides.push_back(face.number);
+        }
+        check(ex_put_set_param(id, EX_SIDE_SET, s + 1, static_cast<int64_t>(elems.size()), 0),
+              "side set");
+        check(ex_put_set(id, EX_SIDE_SET, s + 1, elems.data(), sides.data()), "side set list");
+    }
+    char top1[] = "A_TOP";
+    char bottom2[] = "B_BOTTOM";
+    char* sideNames[] = {top1, bottom2};
+    check(ex_put_names(id, EX_SIDE_SET, sideNames), "side set names");
+    std::set<int> slaveNodes;  // B's nodes on its bottom, a node set without a name
+    for (const Face& face : bottom) {
+        for (const int n : face.corners) {
+            slaveNodes.insert(n + 1);
+        }
+    }
+    const std::vector<int> nodeSet(slaveNodes.begin(), slaveNodes.end());
+    check(ex_put_set_param(id, EX_NODE_SET, 7, static_cast<int64_t>(nodeSet.size()), 0),
+          "node set");
+    check(ex_put_set(id, EX_NODE_SET, 7, nodeSet.data(), nullptr), "node set list");
+    check(ex_close(id), "close");
+}
+
+void writeInp(const std::string& path, Mesh& m, const Family& f) {
+    std::ostringstream out;
+    out.precision(17);
+    std::ostringstream elements;
+    for (int b = 0; b < 2; ++b) {
+        elements << "*ELEMENT, TYPE=" << f.abaqus << ", ELSET=" << (b == 0 ? "A" : "B") << "\n";
+        for (std::size_t e = 0; e < m.elements[b].size(); ++e) {
+            const std::vector<int> n = nodesOf(m, m.elements[b][e], f.abaqusMid);
+            elements << Mesh::elementId(b, e);
+            for (std::size_t k = 0; k < n.size(); ++k) {
+                elements << (k > 0 && k % 15 == 0 ? ",\n" : ", ") << Mesh::nodeId(n[k]);
+            }
+            elements << "\n";
+        }
+    }
+    out << "*NODE\n";
+    for (std::size_t n = 0; n < m.x.size(); ++n) {
+        out << Mesh::nodeId(static_cast<int>(n)) << ", " << m.x[n].x() << ", " << m.x[n].y() << ", "
+            << m.x[n].z() << "\n";
+    }
+    out << elements.str();
+    const int axis = f.dim == 3 ? 2 : 1;
+    for (int s = 0; s < 2; ++s) {
+        out << "*SURFACE, NAME=" << (s == 0 ? "A_TOP" : "B_BOTTOM") << "\n";
+        for (const Face& face : facesOn(m, s, *f.abaqusFaces, axis, s == 0 ? kTopA : kBottomB)) {
+            out << Mesh::elementId(s, face.element) << ", S" << face.number << "\n";
+        }
+    }
+    std::ofstream(path) << out.str();
+}
+
+// MSH 2.2: linear volume elements (the reader orients faces by their corners), the contact faces
+// as surface elements (quadratic ones with their midside nodes) in physical groups.
+void writeMsh(const std::string& path, Mesh& m, const Family& f) {
+    std::vector<std::string> lines;
+    const int axis = f.dim == 3 ? 2 : 1;
+    long next = 1;
+    for (int b = 0; b < 2; ++b) {
+        for (const auto& e : m.elements[b]) {
+            std::ostringstream l;
+            l << next++ << " " << f.gmshVolume << " 2 0 " << (b + 1);
+            for (const int n : e.corners) {
+                l << " " << Mesh::nodeId(n);
+            }
+            lines.push_back(l.str());
+        }
+    }
+    for (int s = 0; s < 2; ++s) {
+        // The faces of the Abaqus table, in any orientation: the reader turns them outward.
+        for (const Face& face : facesOn(m, s, *f.abaqusFaces, axis, s == 0 ? kTopA : kBottomB)) {
+            const int n = static_cast<int>(face.corners.size());
+            const Edges mid = n == 2 ? Edges{{1, 2}} : n == 4 ? kQuadMid : kTriMid;
+            const int type = n == 2   ? f.gmshFace[f.quadratic]
+                             : n == 4 ? (f.quadratic ? 16 : 3)
+                                      : (f.quadratic ? 9 : 2);
+            std::ostringstream l;
+            l << next++ << " " << type << " 2 " << (s + 11) << " " << (s + 11);
+            for (const int c : face.corners) {
+                l << " " << Mesh::nodeId(c);
+            }
+            if (f.quadratic) {
+                for (const auto& [a, b] : mid) {
+                    l << " "
+                      << Mesh::nodeId(
+                             m.node(0.5 * (m.x[face.corners[a - 1]] + m.x[face.corners[b - 1]])));
+                }
+            }
+            lines.push_back(l.str());
+        }
+    }
+    std::ostringstream out;
+    out.precision(17);
+    out << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n"
+        << f.dim - 1 << " 11 \"A_TOP\"\n"
+        << f.dim - 1 << " 12 \"B_BOTTOM\"\n$EndPhysicalNames\n$Nodes\n"
+        << m.x.size() << "\n";
+    for (std::size_t n = 0; n < m.x.size(); ++n) {
+        out << Mesh::nodeId(static_cast<int>(n)) << " " << m.x[n].x() << " " << m.x[n].y() << " "
+            << m.x[n].z() << "\n";
+    }
+    out << "$EndNodes\n$Elements\n" << lines.size() << "\n";
+    for (const std::string& l : lines) {
+        out << l << "\n";
+    }
+    out << "$EndElements\n";
+    std::ofstream(path) << out.str();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pairs of B's bottom on A's top: (slave node id, the master segment's corner node ids) and
+// the gap.
+
+using Pairs = std::map<std::pair<long, std::vector<long>>, double>;
+
+Pairs pairsOf(const Model& m, const std::string& slave, bool nodes = false) {
+    InterfaceDef d;
+    d.slave = slave;
+    d.master = "A_TOP";
+    d.source = {m.path, 0};
+    PreparedInterface p = prepareInterface(m, d);
+    EXPECT_EQ(p.slave.nodeSurface, nodes);
+    contact::SearchOptions opt;
+    opt.capture = 0.3;
+    opt.captureRelative = false;
+    contact::ContactSearch search(opt);
+    const Eigen::Matrix2Xd xy = m.coords.topRows<2>();
+    const contact::CoordinatesView x =
+        p.master.dim == 3 ? contact::CoordinatesView(m.coords) : contact::CoordinatesView(xy);
+    if (nodes) {
+        search.setSurfaces(p.master.surface, p.slave.nodes, x);
+    } else {
+        search.setSurfaces(p.master.surface, p.slave.surface, x);
+    }
+    EXPECT_EQ(search.update(x).status, contact::UpdateStatus::kOk);
+    Pairs out;
+    const contact::NodePairs& pairs = search.nodePairs();
+    for (Index i = 0; i < pairs.size(); ++i) {
+        const Index s = pairs.master()[i];
+        std::vector<long> corners;
+        for (int k = 0; k < contact::cornerCount(p.master.surface.types[s]); ++k) {
+            corners.push_back(m.nodeIds[static_cast<std::size_t>(p.master.surface.nodes(s)[k])]);
+        }
+        std::sort(corners.begin(), corners.end());
+        out[{m.nodeIds[static_cast<std::size_t>(pairs.slave()[i])], corners}] = pairs.gap()[i];
+    }
+    return out;
+}
+
+::testing::AssertionResult samePairs(const Pairs& a, const Pairs& b) {
+    if (a.size() != b.size()) {
+        return ::testing::AssertionFailure() << a.size() << " pairs vs " << b.size();
+    }
+    for (const auto& [key, gap] : a) {
+        const auto it = b.find(key);
+        if (it == b.end()) {
+            return ::testing::AssertionFailure() << "node " << key.first << " has no twin pair";
+        }
+        if (std::abs(gap - it->second) > 1e-13) {
+            return ::testing::AssertionFailure()
+                   << "node " << key.first << ": gap " << gap << " vs " << it->second;
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+class ExodusTwins : public ::testing::TestWithParam<Family> {};
+
+TEST_P(ExodusTwins, SamePairsAsTheInpAndMshTwins) {
+    const Family& f = GetParam();
+    Mesh mesh = twoBodies(f);
+    const fs::path dir = scratchDir();
+    const std::string exo = (dir / "bodies.exo").string();
+    const std::string inp = (dir / "bodies.inp").string();
+    const std::string msh = (dir / "bodies.msh").string();
+    writeExodus(exo, mesh, f);
+    writeInp(inp, mesh, f);
+    writeMsh(msh, mesh, f);
+    const Model e = readModel(exo);
+    EXPECT_EQ(e.format, "exodus");
+    ASSERT_EQ(e.numNodes(), static_cast<Index>(mesh.x.size()));
+    EXPECT_EQ(e.nodeIds[1], 1003);
+    ASSERT_EQ(e.blocks.size(), 2U);
+    EXPECT_EQ(e.blocks[1].ids.front(), 201);
+    EXPECT_EQ(e.elementSets.count("A"), 1U);
+    ASSERT_NE(e.findSurface("A_TOP"), nullptr);
+    ASSERT_NE(e.findSurface("nodeset_7"), nullptr);
+    EXPECT_TRUE(e.findSurface("nodeset_7")->nodeSurface);
+    const Pairs fromExodus = pairsOf(e, "B_BOTTOM");
+    const Pairs fromInp = pairsOf(readModel(inp), "B_BOTTOM");
+    const Pairs fromMsh = pairsOf(readModel(msh), "B_BOTTOM");
+    EXPECT_FALSE(fromExodus.empty());
+    for (const auto& [key, gap] : fromExodus) {
+        EXPECT_NEAR(gap, 0.1, 1e-14) << "node " << key.first;
+    }
+    EXPECT_TRUE(samePairs(fromExodus, fromInp));
+    EXPECT_TRUE(samePairs(fromExodus, fromMsh));
+    // The node set of B's bottom corners pairs as those nodes do in the face surface.
+    const Pairs fromNodes = pairsOf(e, "nodeset_7", true);
+    for (const auto& [key, gap] : fromNodes) {
+        const auto it = fromExodus.find(key);
+        ASSERT_NE(it, fromExodus.end()) << key.first;
+        EXPECT_EQ(gap, it->second);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Families, ExodusTwins, ::testing::ValuesIn(kFamilies),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// ---------------------------------------------------------------------------------------------
+// Bad files.
+
+// A unit hex (8 nodes) with one side set; `edit` changes the arrays before they are written.
+struct Small {
+    std::string type = "HEX8";
+    int npe = 8;
+    std::vector<int> conn{1, 2, 3, 4, 5, 6, 7, 8};
+    std::vector<int> nodeMap{1, 2, 3, 4, 5, 6, 7, 8};
+    std::vector<int> sideElements{1};
+    std::vector<int> sides{6};
+    std::vector<int> nodeSet{5, 6};
+    bool names = true;
+};
+
+std::string writeSmall(const fs::path& dir, const Small& s) {
+    const std::string path = (dir / "small.exo").string();
+    int cpu = sizeof(double);
+    int io = sizeof(double);
+    const int id = ex_create(path.c_str(), EX_CLOBBER, &cpu, &io);
+    EXPECT_GE(id, 0);
+    const double x[] = {0, 1, 1, 0, 0, 1, 1, 0};
+    const double y[] = {0, 0, 1, 1, 0, 0, 1, 1};
+    const double z[] = {0, 0, 0, 0, 1, 1, 1, 1};
+    EXPECT_GE(ex_put_init(id, "small", 3, 8, 1, 1, 1, 1), 0);
+    EXPECT_GE(ex_put_coord(id, x, y, z), 0);
+    EXPECT_GE(ex_put_id_map(id, EX_NODE_MAP, s.nodeMap.data()), 0);
+    EXPECT_GE(ex_put_block(id, EX_ELEM_BLOCK, 10, s.type.c_str(), 1, s.npe, 0, 0, 0), 0);
+    EXPECT_GE(ex_put_conn(id, EX_ELEM_BLOCK, 10, s.conn.data(), nullptr, nullptr), 0);
+    EXPECT_GE(ex_put_set_param(id, EX_SIDE_SET, 3, static_cast<int64_t>(s.sides.size()), 0), 0);
+    EXPECT_GE(ex_put_set(id, EX_SIDE_SET, 3, s.sideElements.data(), s.sides.data()), 0);
+    EXPECT_GE(ex_put_set_param(id, EX_NODE_SET, 4, static_cast<int64_t>(s.nodeSet.size()), 0), 0);
+    EXPECT_GE(ex_put_set(id, EX_NODE_SET, 4, s.nodeSet.data(), nullptr), 0);
+    if (s.names) {
+        char top[] = "top";
+        char* names[] = {top};
+        EXPECT_GE(ex_put_names(id, EX_SIDE_SET, names), 0);
+    }
+    EXPECT_GE(ex_close(id), 0);
+    return path;
+}
+
+std::string errorOf(const std::string& path) {
+    try {
+        (void)readExodus(path);
+    } catch (const ParseError& e) {
+        EXPECT_EQ(e.path(), path);
+        EXPECT_EQ(e.line(), 0);
+        return e.what();
+    }
+    return "no ParseError";
+}
+
+TEST(ExodusReader, ReadsTheSmallFileWithItsNames) {
+    const fs::path dir = scratchDir();
+    const Model m = readExodus(writeSmall(dir, Small{}));
+    EXPECT_TRUE(exodusSupported());
+    ASSERT_EQ(m.numNodes(), 8);
+    EXPECT_EQ(m.coords.col(6), Eigen::Vector3d(1, 1, 1));
+    ASSERT_EQ(m.blocks.size(), 1U);
+    EXPECT_EQ(m.blocks[0].type, "EXODUS:HEX8");
+    EXPECT_EQ(m.blocks[0].ids, (std::vector<long>{1}));
+    EXPECT_EQ(m.elementSets.count("block_10"), 1U);
+    ASSERT_EQ(m.surfaces.size(), 2U);
+    EXPECT_EQ(m.surfaces[0].name, "nodeset_4");
+    EXPECT_EQ(m.surfaces[0].nodes, (std::vector<Index>{4, 5}));
+    EXPECT_EQ(m.surfaces[1].name, "top");
+    ASSERT_EQ(m.surfaces[1].faces.size(), 1U);
+    EXPECT_EQ(m.surfaces[1].faces[0].face, 6);  // the side number as in the file
+    Small unnamed;
+    unnamed.names = false;
+    EXPECT_EQ(readExodus(writeSmall(dir, unnamed)).surfaces[1].name, "sideset_3");
+}
+
+TEST(ExodusReader, BadInputNamesTheFileAndTheBlockOrSet) {
+    const fs::path dir = scratchDir();
+    const std::string missing = (dir / "missing.exo").string();
+    EXPECT_EQ(errorOf(missing), missing + ": cannot open the file");
+    const std::string text = (dir / "text.exo").string();
+    std::ofstream(text) << "*NODE\n1, 0, 0, 0\n";
+    EXPECT_EQ(errorOf(text), text + ": cannot be read as an Exodus II file");
+
+    Small s;
+    s.conn[3] = 99;
+    std::string path = writeSmall(dir, s);
+    EXPECT_EQ(errorOf(path), path + ": element block 10 ('block_10'): element 1 refers to node "
+                                    "99, outside the file's 8 nodes");
+    s = Small{};
+    s.sides = {7};
+    path = writeSmall(dir, s);
+    EXPECT_EQ(errorOf(path), path + ": side set 3 ('top'): element 1 (HEX8) has no side 7 (sides "
+                                    "1..6)");
+    s = Small{};
+    s.sides = {0};
+    path = writeSmall(dir, s);
+    EXPECT_EQ(errorOf(path), path + ": side set 3 ('top'): element 1 (HEX8) has no side 0 (sides "
+                                    "1..6)");
+    s = Small{};
+    s.sideElements = {2};
+    path = writeSmall(dir, s);
+    EXPECT_EQ(errorOf(path),
+              path + ": side set 3 ('top') refers to element 2, outside the file's 1 elements");
+    s = Small{};
+    s.nodeSet = {5, 0};
+    path = writeSmall(dir, s);
+    EXPECT_EQ(errorOf(path), path + ": node set 4 ('nodeset_4') refers to node 0, outside the "
+                                    "file's 8 nodes");
+    s = Small{};
+    s.nodeMap[3] = 2;
+    path = writeSmall(dir, s);
+    EXPECT_EQ(errorOf(path), path + ": the node number map gives the id 2 to two nodes (2 and 4)");
+    s = Small{};
+    s.type = "SPHERE";
+    s.npe = 1;
+    s.conn = {1};
+    path = writeSmall(dir, s);
+    EXPECT_EQ(errorOf(path), path + ": side set 3 ('top'): element 1 is in element block 10 "
+                                    "('block_10') of type SPHERE with 1 nodes, which has no "
+                                    "sides the search takes");
+    s.sideElements.clear();
+    s.sides.clear();
+    path = writeSmall(dir, s);
+    const Model kept = readExodus(path);  // a block no side set uses: noted, not an error
+    ASSERT_EQ(kept.notes.size(), 1U);
+    EXPECT_EQ(kept.notes[0], path + ": element block 10 ('block_10'): 1 elements of type SPHERE "
+                                    "with 1 nodes, which have no faces the search takes");
+}
+
+}  // namespace
+}  // namespace mesh_io
