@@ -100,4 +100,11 @@ Model readModel(const std::string& path) {
     throw ParseError(path, 0, "unknown model format (expected a .inp or .msh file)");
 }
 
+FileTerms fileTerms(const Model& model) noexcept {
+    if (model.format == "gmsh") {
+        return {"physical group", "physical groups", "contact pairs"};
+    }
+    return {"surface", "*SURFACE definitions", "*CONTACT PAIR or *TIE"};
+}
+
 }  // namespace mesh_io

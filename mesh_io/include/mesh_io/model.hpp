@@ -100,6 +100,14 @@ struct Model {
     [[nodiscard]] Index numElements() const noexcept;
 };
 
+/// How a model's file names what the tool works with, for messages in the file's own language.
+struct FileTerms {
+    const char* surface;     ///< "surface" (Abaqus *SURFACE) or "physical group" (Gmsh)
+    const char* surfaces;    ///< "*SURFACE definitions" or "physical groups"
+    const char* interfaces;  ///< "*CONTACT PAIR or *TIE" (Abaqus); Gmsh files have none
+};
+[[nodiscard]] FileTerms fileTerms(const Model& model) noexcept;
+
 /// Reads a model, choosing the reader by extension (.inp: Abaqus/CalculiX; .msh: Gmsh).
 /// Throws mesh_io::ParseError naming the file and line.
 [[nodiscard]] Model readModel(const std::string& path);
