@@ -32,6 +32,7 @@ bool overlap2d(const contact::SegmentNodes& s, const contact::SegmentNodes& m, d
     o.captureArea = cut.length;
     o.penetrationArea = cut.penetratingLength;
     o.captureAreaError = cut.lengthError;
+    o.penetrationAreaError = cut.penetratingLengthError;
     o.gapMin = cut.gapMin;
     o.gapMax = cut.gapMax;
     o.count = cut.length > 0.0 ? cut.count : 0;
@@ -56,6 +57,7 @@ bool overlap3d(const contact::SegmentNodes& s, const contact::SegmentNodes& m, d
     o.captureArea = cut.area;
     o.penetrationArea = cut.penetratingArea;
     o.captureAreaError = cut.areaError;
+    o.penetrationAreaError = cut.penetratingAreaError;
     o.gapMin = cut.gapMin;
     o.gapMax = cut.gapMax;
     o.count = cut.area > 0.0 ? cut.count : 0;
@@ -90,6 +92,9 @@ double Overlaps::penetrationArea() const noexcept {
 }
 double Overlaps::captureAreaError() const noexcept {
     return sum(pairs, [](const PairOverlap& o) { return o.captureAreaError; });
+}
+double Overlaps::penetrationAreaError() const noexcept {
+    return sum(pairs, [](const PairOverlap& o) { return o.penetrationAreaError; });
 }
 Index Overlaps::inContact() const noexcept {
     return static_cast<Index>(std::count_if(

@@ -21,8 +21,10 @@ struct PairOverlap {
     double overlapArea = 0.0;      ///< the whole overlap, whatever its gap
     double captureArea = 0.0;      ///< the part with gap <= capture: in contact
     double penetrationArea = 0.0;  ///< the part with gap < 0
-    /// Bound on captureArea's error from cutting curved faces on a refinement (0 on flat faces).
+    /// Bounds on captureArea's and penetrationArea's errors from cutting curved faces on a
+    /// refinement (0 on flat faces).
     double captureAreaError = 0.0;
+    double penetrationAreaError = 0.0;
     double gapMin = 0.0;  ///< gap range over the part in contact (0 when there is none);
     double gapMax = 0.0;  ///< negative = penetration
     /// The part in contact as drawn (contact::OverlapCut3d::vertices, or in 2D the two ends of
@@ -45,6 +47,7 @@ struct Overlaps {
     [[nodiscard]] double captureArea() const noexcept;
     [[nodiscard]] double penetrationArea() const noexcept;
     [[nodiscard]] double captureAreaError() const noexcept;
+    [[nodiscard]] double penetrationAreaError() const noexcept;
     /// Pairs with part of their overlap in contact (captureArea > 0).
     [[nodiscard]] Index inContact() const noexcept;
 };
