@@ -240,30 +240,32 @@ void writeOne(const std::string& path, const detail::PieceSource& src, const Vtu
     file.commit();
 }
 
+// A node-mode piece without model ids.
+detail::PieceSource nodeSource(const contact::Surface& master, const contact::Surface& slave,
+                               const std::vector<Index>* slaveNodes,
+                               const contact::CoordinatesView& x, const contact::NodePairs& pairs) {
+    detail::PieceSource src;
+    src.master = &master;
+    src.slave = &slave;
+    src.slaveNodes = slaveNodes;
+    src.x = x;
+    src.nodePairs = &pairs;
+    return src;
+}
+
 }  // namespace
 
 void writeContactVtu(const std::string& path, const contact::Surface& master,
                      const contact::Surface& slave, const contact::CoordinatesView& x,
                      const contact::NodePairs& pairs, const VtuOptions& options) {
-    detail::PieceSource src;
-    src.master = &master;
-    src.slave = &slave;
-    src.x = x;
-    src.nodePairs = &pairs;
-    writeOne(path, src, options);
+    writeOne(path, nodeSource(master, slave, nullptr, x, pairs), options);
 }
 
 void writeContactVtu(const std::string& path, const contact::Surface& master,
                      const std::vector<Index>& slaveNodes, const contact::CoordinatesView& x,
                      const contact::NodePairs& pairs, const VtuOptions& options) {
     const contact::Surface none;
-    detail::PieceSource src;
-    src.master = &master;
-    src.slave = &none;
-    src.slaveNodes = &slaveNodes;
-    src.x = x;
-    src.nodePairs = &pairs;
-    writeOne(path, src, options);
+    writeOne(path, nodeSource(master, none, &slaveNodes, x, pairs), options);
 }
 
 void writeContactVtu(const std::string& path, const contact::Surface& master,

@@ -198,7 +198,7 @@ TEST(CutOverlap3d, RandomFlatPairsMatchTheOracleAtAnyTiltAndLevel) {
     std::mt19937 rng(77);
     int cases = 0;
     int cut = 0;
-    for (int i = 0; i < 120; ++i) {
+    for (int i = 0; i < 80; ++i) {
         const SegmentType mt = i % 2 == 0 ? SegmentType::Tri3 : SegmentType::Quad4;
         const SegmentType st = i % 3 == 0 ? SegmentType::Tri3 : SegmentType::Quad4;
         // Slave: tilted by up to 30 degrees about a random in-plane axis, facing down, lifted,
@@ -243,17 +243,17 @@ TEST(CutOverlap3d, RandomFlatPairsMatchTheOracleAtAnyTiltAndLevel) {
             const OverlapCut3d c = cutOverlap3d(poly, s, m, level);
             ASSERT_TRUE(c.affine);
             EXPECT_EQ(c.areaError, 0.0);
-            const testing::OracleArea ref = testing::oracleKeptArea(q, gapAt, level, 10);
+            const testing::OracleArea ref = testing::oracleKeptArea(q, gapAt, level, 8);
             EXPECT_NEAR(c.area, ref.area, ref.error + 1e-12);
-            const testing::OracleArea pen = testing::oracleKeptArea(q, gapAt, 0.0, 10);
+            const testing::OracleArea pen = testing::oracleKeptArea(q, gapAt, 0.0, 8);
             EXPECT_NEAR(c.penetratingArea, pen.area, pen.error + 1e-12);
             expectDrawnPolygon(c, poly, s, m, level, 2.0);
             ++cases;
             cut += c.area > 0 && c.area < poly.area ? 1 : 0;
         }
     }
-    EXPECT_GT(cases, 300);
-    EXPECT_GT(cut, 150);  // most levels cut through the polygon
+    EXPECT_GT(cases, 200);
+    EXPECT_GT(cut, 100);  // most levels cut through the polygon
 }
 
 // A curved face over a flat one, each with the gap as a closed form, cut at levels across the
