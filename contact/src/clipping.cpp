@@ -866,18 +866,39 @@ void keepRange(const double* g, int n, double level, bool& any, double& lo, doub
 
 }  // namespace
 
-bool isFlatFace(const SegmentNodes& s) noexcept {
-    const double eps = tol::kClipMergeRel * characteristicSize(s);
-    if (!(flatApproximationBound(s) <= eps)) {
-        return false;
+namespace {
+
+// How far a face lies from the plane of its corners: the corners' distance from it (a quad's four
+// corners lie +-d from the plane through their centroid, normal (x2 - x0) x (x3 - x1); a bilinear
+// face within d of it), plus its midside nodes' flatApproximationBound. Also that unit normal.
+struct Flatness {
+    double deviation = 0.0;
+    Vector3d normal = Vector3d::Zero();
+};
+
+Flatness flatness(const SegmentNodes& s) noexcept {
+    Flatness f;
+    f.deviation = flatApproximationBound(s);
+    if (parametricDim(s.type) != 2) {
+        return f;
     }
-    if (cornerCount(s.type) != 4) {
-        return true;  // lines, triangles: the corners span a line or a plane
+    if (cornerCount(s.type) == 3) {
+        f.normal = (s.x[1] - s.x[0]).cross(s.x[2] - s.x[0]).normalized();
+        return f;
     }
     const Vector3d n = (s.x[2] - s.x[0]).cross(s.x[3] - s.x[1]);
     const Vector3d c = 0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3]);
-    const double len = n.norm();
-    return len > 0.0 && std::abs((s.x[0] - c).dot(n)) <= eps * len;  // each corner: +-|x0 - c|.n
+    f.normal = n.normalized();
+    f.deviation += std::abs((s.x[0] - c).dot(f.normal));
+    return f;
+}
+
+}  // namespace
+
+bool isFlatFace(const SegmentNodes& s) noexcept {
+    const Flatness f = flatness(s);
+    return (parametricDim(s.type) == 1 || f.normal.squaredNorm() > 0.0) &&
+           f.deviation <= tol::kClipMergeRel * characteristicSize(s);
 }
 
 OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& slave,
@@ -911,6 +932,27 @@ OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& sla
             allKept = allKept && g[i] <= level;
         }
     } else {
+        // The faces lie within e_s, e_m of their corner planes: the gap is within
+        // E = 2 (e_s / |n . n_s| + e_m / |n . n_m|) of the affine gap between those planes (along
+        // the plane normal n, factor 2 for the tilt of the faces' normals), so within 2 E of the
+        // vertices' gap range over the whole polygon. Where that keeps both levels outside, the
+        // polygon is kept whole or not at all.
+        const Flatness fs = flatness(s);
+        const Flatness fm = flatness(m);
+        const double cs = std::abs(polygon.normal.dot(fs.normal));
+        const double cm = std::abs(polygon.normal.dot(fm.normal));
+        if (cs > 0.5 && cm > 0.5) {
+            const double e = 4.0 * (fs.deviation / cs + fm.deviation / cm);
+            const double lo = *std::min_element(g.begin(), g.begin() + nv) - e;
+            const double hi = *std::max_element(g.begin(), g.begin() + nv) + e;
+            if ((level < lo || level > hi) && (0.0 < lo || 0.0 > hi)) {
+                out.area = hi < level ? polygon.area : 0.0;
+                out.penetratingArea = hi < 0.0 ? polygon.area : 0.0;
+                out.gapMin = out.area > 0.0 ? lo + e : 0.0;
+                out.gapMax = out.area > 0.0 ? hi - e : 0.0;
+                return out;
+            }
+        }
         // Fan from the centroid; grid point (u, v) of fan triangle (hub, a, b) at
         // hub + (u / n) (a - hub) + (v / n) (b - hub), u + v <= n.
         const int n = std::clamp(subdivisions, 1, kMaxCutSubdivisions);
@@ -934,23 +976,49 @@ OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& sla
             const OverlapVertex& b = polygon.vertices[(i + 1) % nv];
             const Vector2d pa = p[i];
             const Vector2d pb = p[(i + 1) % nv];
+            // The gap at hub + wa (a - hub) + wb (b - hub).
+            const auto gapAt = [&](double wa, double wb) {
+                const double wh = 1.0 - wa - wb;
+                const Vector2d q2 = wh * hub + wa * pa + wb * pb;
+                const Vector3d x = q2.x() * pl.e1 + q2.y() * pl.e2;
+                const Vector2d xs =
+                    backProject(s, x, pl, wh * hubXiS + wa * a.xiSlave + wb * b.xiSlave);
+                const Vector2d xm =
+                    backProject(m, x, pl, wh * hubXiM + wa * a.xiMaster + wb * b.xiMaster);
+                return faceGap(s, xs, m, xm);
+            };
+            // First the whole fan triangle, from its corners and edge midpoints: where neither
+            // level can cross it (its gap range widened by 4x the midpoints' second differences,
+            // the full edges' ones), it is kept whole or not at all, and not refined.
+            {
+                const double gm[3] = {gapAt(0.5, 0.0), gapAt(0.0, 0.5), gapAt(0.5, 0.5)};
+                const double g6[6] = {hubGap, a.gap, b.gap, gm[0], gm[1], gm[2]};
+                const double coarse = 4.0 * std::max({std::abs(hubGap - 2.0 * gm[0] + a.gap),
+                                                      std::abs(hubGap - 2.0 * gm[1] + b.gap),
+                                                      std::abs(a.gap - 2.0 * gm[2] + b.gap)});
+                const double lo = *std::min_element(g6, g6 + 6);
+                const double hi = *std::max_element(g6, g6 + 6);
+                const bool levelOut = level < lo - coarse || level > hi + coarse;
+                const bool zeroOut = 0.0 < lo - coarse || 0.0 > hi + coarse;
+                if (levelOut && zeroOut) {
+                    const double fan = 0.5 * cross2(pa - hub, pb - hub);
+                    out.area += hi + coarse < level ? fan : 0.0;
+                    out.penetratingArea += hi + coarse < 0.0 ? fan : 0.0;
+                    keepRange(g6, hi + coarse < level ? 6 : 0, level, any, out.gapMin, out.gapMax);
+                    allKept = allKept && hi + coarse < level;
+                    continue;
+                }
+            }
             for (int u = 0; u <= n; ++u) {
                 for (int v = 0; u + v <= n; ++v) {
                     const double wa = double(u) / n;
                     const double wb = double(v) / n;
-                    const double wh = 1.0 - wa - wb;
                     const int k = id(u, v);
-                    q[k] = wh * hub + wa * pa + wb * pb;
-                    if (u == n || v == n || (u == 0 && v == 0)) {
-                        gq[k] = u == n ? a.gap : v == n ? b.gap : hubGap;
-                        continue;
-                    }
-                    const Vector3d x = q[k].x() * pl.e1 + q[k].y() * pl.e2;
-                    const Vector2d xs =
-                        backProject(s, x, pl, wh * hubXiS + wa * a.xiSlave + wb * b.xiSlave);
-                    const Vector2d xm =
-                        backProject(m, x, pl, wh * hubXiM + wa * a.xiMaster + wb * b.xiMaster);
-                    gq[k] = faceGap(s, xs, m, xm);
+                    q[k] = (1.0 - wa - wb) * hub + wa * pa + wb * pb;
+                    gq[k] = u == n               ? a.gap
+                            : v == n             ? b.gap
+                            : (u == 0 && v == 0) ? hubGap
+                                                 : gapAt(wa, wb);
                 }
             }
             // Largest second difference along the three grid directions.

@@ -308,10 +308,16 @@ struct OverlapCut3d {
 ///   both faces flat (isFlatFace): the gap is affine over the plane, so the polygon is clipped
 ///     by the half-plane gap <= level through its vertices' gaps: exact (to rounding); the
 ///     penetrating part likewise by gap < 0
-///   else: the polygon is fanned from its centroid, each fan triangle split into n^2 congruent
-///     sub-triangles (n = subdivisions); the gap is evaluated at every grid point (back-projection
-///     onto both faces, as for the polygon's vertices) and taken as linear over each sub-triangle,
-///     which is clipped exactly
+///   else, where the faces lie within e_s, e_m of their corners' planes (corner warp plus
+///     flatApproximationBound), the gap is within E = 2 (e_s / |n.n_s| + e_m / |n.n_m|) of the
+///     affine gap between those planes, so within 2 E of the vertices' gap range: a polygon that
+///     keeps both levels outside that range is kept whole or not at all (no refinement); else
+///     the polygon is fanned from its centroid; a fan triangle whose gap range (at its
+///     corners and edge midpoints, widened by 4x their second differences: the interpolation
+///     bound below at the fan triangle's size) keeps both levels outside is kept whole or not at
+///     all; any other is split into n^2 congruent sub-triangles (n = subdivisions), the gap
+///     evaluated at every grid point (back-projection onto both faces, as for the polygon's
+///     vertices) and taken as linear over each sub-triangle, which is clipped exactly
 ///
 /// Error of the refinement: within a sub-triangle the gap g differs from its linear interpolant
 /// I g by at most delta = the largest second difference of g along the grid lines of its fan
