@@ -338,7 +338,9 @@ TEST(CutOverlap3d, CurvedFacesMatchTheOracleWithinTheRefinementBound) {
             gmin = std::min(gmin, poly.vertices[k].gap);
             gmax = std::max(gmax, poly.vertices[k].gap);
         }
-        for (const double w : {0.2, 0.5, 0.8}) {
+        // Levels beyond the vertices' gap range too: there the cut may decide the whole polygon
+        // from the faces' flatness, or must refine where the faces bulge past the level.
+        for (const double w : {-0.3, 0.2, 0.5, 0.8, 1.3}) {
             const double level = gmin + w * (gmax - gmin);
             const testing::OracleArea ref = testing::oracleKeptArea(q, gapAt, level, 10);
             const testing::OracleArea pen = testing::oracleKeptArea(q, gapAt, 0.0, 10);
@@ -354,7 +356,7 @@ TEST(CutOverlap3d, CurvedFacesMatchTheOracleWithinTheRefinementBound) {
                 worstRatio = std::max(worstRatio, std::abs(c.area - ref.area) /
                                                       (c.areaError + ref.error + 1e-12));
                 EXPECT_LE(c.areaError, previousBound);
-                if (n == 16) {
+                if (n == 16 && previousBound > 0.0) {
                     // O(h^2): 16x smaller from n = 4 to 16 where h^2 |g''| rules, at least 4x.
                     EXPECT_LT(c.areaError, 0.25 * previousBound);
                     EXPECT_LT(c.areaError, 0.25 * poly.area);
