@@ -114,6 +114,9 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
         if (!options.overwrite) {
             fail(path + " exists; pass --force to overwrite it");
         }
+        if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) {
+            fail("refusing to replace " + path + ": it is read-only");
+        }
         char real[PATH_MAX];
         if (::realpath(path.c_str(), real) == nullptr) {
             fail("cannot write " + path + ": " + errnoText());

@@ -102,6 +102,14 @@ TEST_F(Output, ReplacedFileKeepsItsPermissionBits) {
     EXPECT_EQ(st.st_mode & 07777, 0640U);
 }
 
+TEST_F(Output, ReadOnlyFileIsNotReplacedEvenWithOverwrite) {
+    const std::string p = path("locked.csv");
+    put(p, "keep");
+    ::chmod(p.c_str(), 0444);
+    expectRefused(p, force(), "it is read-only");
+    EXPECT_EQ(get(p), "keep");
+}
+
 TEST_F(Output, SymlinkIsWrittenThroughToItsTarget) {
     const std::string target = path("target.json");
     const std::string link = path("link.json");

@@ -32,7 +32,8 @@ enum class OutputKind {
 /// An output being written. Refused, with a std::runtime_error naming the path: a directory,
 /// a socket or a block device; an input file (same device and inode as one of
 /// WriteOptions::inputs, so a symlink or a hard link to an input is refused too); an existing
-/// regular file without overwrite; a directory that cannot take the temporary file.
+/// regular file without overwrite, or a read-only one (no write permission bit) even with it; a
+/// directory that cannot take the temporary file.
 /// A file output is invisible until commit(); destroyed without commit, it leaves nothing behind
 /// (the old file as it was).
 class OutputFile {
