@@ -245,7 +245,7 @@ TEST(ReferenceSearch, BoxBoundGivesThePairsOfProjectingEveryNodeOnEverySegment) 
                                                     {"folded", folded}};
     long pairs = 0;
     for (const auto& [name, make] : makers) {
-        for (unsigned seed = 1; seed <= 8; ++seed) {
+        for (unsigned seed = 1; seed <= 5; ++seed) {
             for (const double capture : {0.02, 0.5, 50.0}) {
                 SCOPED_TRACE(std::string(name) + ", seed " + std::to_string(seed) + ", capture " +
                              std::to_string(capture));
@@ -270,7 +270,7 @@ TEST(ReferenceSearch, BoxBoundGivesThePairsOfProjectingEveryNodeOnEverySegment) 
             }
         }
     }
-    EXPECT_GT(pairs, 3000);  // the scenes pair many nodes, not just a few
+    EXPECT_GT(pairs, 2000);  // the scenes pair many nodes, not just a few
 }
 
 TEST(ReferenceSearch, SampleGivesTheWholeReferencesPairsOfTheSampledItems) {
