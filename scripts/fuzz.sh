@@ -15,7 +15,8 @@ declare -A ciRuns=([inp]=60000 [msh]=60000 [search]=6000)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(inp msh search)
 
-packages=(clang-14 libclang-rt-14-dev libomp-14-dev cmake libeigen3-dev libnanoflann-dev libgtest-dev)
+packages=(clang-14 libclang-rt-14-dev libomp-14-dev cmake libeigen3-dev libnanoflann-dev libgtest-dev
+          zlib1g-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -27,7 +27,6 @@ using Eigen::Vector2d;
 using Eigen::Vector3d;
 using testing::uniform;
 
-constexpr double kPi = 3.14159265358979323846;
 
 // In-plane axes and 2D coordinates of an overlap polygon's plane (any orthonormal pair: areas do
 // not depend on it).
