@@ -27,7 +27,6 @@ using Eigen::Vector2d;
 using Eigen::Vector3d;
 using testing::uniform;
 
-
 // In-plane axes and 2D coordinates of an overlap polygon's plane (any orthonormal pair: areas do
 // not depend on it).
 struct PlaneFrame {
