@@ -1,26 +1,33 @@
 // SPDX-License-Identifier: MIT
 // contact-search: runs the contact search on a model file and reports what touches.
+// Its steps: options -> model -> interfaces -> search -> report -> outputs.
 #include "contact/contact_search.hpp"
-#include "contact/reference_search.hpp"
 #include "mesh_io/contact_surface.hpp"
-#include "mesh_io/error.hpp"
 #include "mesh_io/interfaces.hpp"
 #include "mesh_io/model.hpp"
+#include "mesh_io/output.hpp"
 #include "mesh_io/overlaps.hpp"
+#include "mesh_io/report.hpp"
+#include "mesh_io/verify.hpp"
 #include "mesh_io/writers.hpp"
+
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <map>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
 #include <vector>
+
+#ifndef CONTACT_VERSION
+#define CONTACT_VERSION "unknown"
+#endif
 
 namespace {
 
@@ -32,34 +39,12 @@ constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;
 constexpr int kExitVerifyFailed = 3;
 
-const char* kUsage = R"(usage: contact-search MODEL [options]
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
-Runs the contact search on MODEL (Abaqus/CalculiX .inp, Gmsh .msh, Exodus II .e/.exo) for every
-interface the file defines (*CONTACT PAIR and *TIE data lines, general contact), or for the
-surfaces named with --master and --slave, and prints a report per interface.
-
-options:
-  --master NAME --slave NAME  search these surfaces (names as in the file; Gmsh: physical names)
-  --capture D                 capture distance as a length
-  --capture-rel R             capture distance as R x mean master segment size (default 0.5)
-  --mode node|segment         node-to-segment (default; *CONTACT PAIR TYPE=SURFACE TO SURFACE
-                              defaults to segment) or segment-to-segment pairs
-  --pairs FILE.csv            write the pairs as CSV
-  --overlaps FILE.csv         segment mode: write each pair's overlap (area, centroid, gaps)
-  --json FILE.json            write the report as JSON (--json-pairs: with every pair)
-  --vtu FILE.vtu              write surfaces, gaps, normals and pairs for ParaView
-  --force                     overwrite existing output files (input files are never written)
-  --threads N                 search threads (default 1)
-  --broad-phase kdtree|boxtree|sweep  candidate search structure (default kdtree; same
-                              pairs; sweep: sort and sweep, fastest on 2D curves)
-  --verify                    also run the exhaustive reference and compare
-  --quiet                     print nothing but errors
-  --help                      this text
-
-exit status: 0 ok; 2 bad usage or bad input (the message says what and where), also when an
-interface could not be searched (the others are, and reported); 3 --verify found missed or extra
-pairs or different gaps.
-)";
+// ---------------------------------------------------------------------------------------------
+// Options.
 
 struct Args {
     std::string model;
@@ -73,111 +58,163 @@ struct Args {
     std::string json;
     bool jsonPairs = false;
     std::string vtu;
+    bool vtuAscii = false;
+    bool coordinates = false;
     bool force = false;
     int threads = 1;
     contact::BroadPhaseKind broadPhase = contact::BroadPhaseKind::kKdTree;
     bool verify = false;
+    long verifySample = 0;
+    unsigned seed = 1;
+    bool list = false;
     bool quiet = false;
-};
 
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-double parseNumber(const std::string& opt, const std::string& text) {
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0) {
-        throw UsageError(opt + " expects a number >= 0, got '" + text + "'");
+    [[nodiscard]] std::vector<std::string> outputs() const {
+        std::vector<std::string> out;
+        for (const std::string* f : {&pairs, &overlaps, &json, &vtu}) {
+            if (!f->empty()) {
+                out.push_back(*f);
+            }
+        }
+        return out;
     }
-    return v;
+};
+
+const char* kDescription =
+    R"(Runs the contact search on MODEL (Abaqus/CalculiX .inp, Gmsh .msh, Exodus II .e/.exo) for every
+interface the file defines (*CONTACT PAIR and *TIE data lines, general contact), or for the
+surfaces (Gmsh: physical groups; Exodus II: side sets) named with --master and --slave, and prints
+a report per interface. Options take their value as --opt VALUE or
+--opt=VALUE. An output FILE may be - (standard output; the report then goes to standard error).)";
+
+const char* kFooter =
+    R"(exit status: 0 ok; 2 bad usage or bad input (the message says what and where), also when an
+interface could not be searched (the others are, and reported); 3 --verify or --verify-sample found missed or extra pairs or different gaps.
+)";
+
+// A validator with our own message: "<option> expects <what>, got '<text>'".
+CLI::Validator expects(const std::string& what, bool (*ok)(const std::string&)) {
+    return CLI::Validator(
+        [what, ok](std::string& text) {
+            return ok(text) ? std::string() : "expects " + what + ", got '" + text + "'";
+        },
+        "", "");
+}
+
+bool nonNegativeNumber(const std::string& t) {
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    return !t.empty() && *end == '\0' && std::isfinite(v) && v >= 0;
+}
+
+bool wholeNumber(const std::string& t, long lo, long hi) {
+    char* end = nullptr;
+    const long v = std::strtol(t.c_str(), &end, 10);
+    return !t.empty() && *end == '\0' && v >= lo && v <= hi;
 }
 
 Args parseArgs(int argc, char** argv) {
     Args a;
-    bool haveCapture = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const auto value = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                throw UsageError(arg + " needs a value");
-            }
-            return argv[++i];
-        };
-        if (arg == "--help" || arg == "-h") {
-            std::fputs(kUsage, stdout);
-            std::exit(kExitOk);
-        } else if (arg == "--master") {
-            a.master = value();
-        } else if (arg == "--slave") {
-            a.slave = value();
-        } else if (arg == "--capture" || arg == "--capture-rel") {
-            if (haveCapture) {
-                throw UsageError("give --capture or --capture-rel once");
-            }
-            haveCapture = true;
-            a.captureRelative = arg == "--capture-rel";
-            a.capture = parseNumber(arg, value());
-        } else if (arg == "--mode") {
-            a.mode = value();
-            if (a.mode != "node" && a.mode != "segment") {
-                throw UsageError("--mode expects node or segment, got '" + a.mode + "'");
-            }
-        } else if (arg == "--pairs") {
-            a.pairs = value();
-        } else if (arg == "--overlaps") {
-            a.overlaps = value();
-        } else if (arg == "--json") {
-            a.json = value();
-        } else if (arg == "--json-pairs") {
-            a.jsonPairs = true;
-        } else if (arg == "--vtu") {
-            a.vtu = value();
-        } else if (arg == "--force") {
-            a.force = true;
-        } else if (arg == "--threads") {
-            const std::string v = value();
-            char* end = nullptr;
-            const long n = std::strtol(v.c_str(), &end, 10);
-            if (v.empty() || *end != '\0' || n < 1 || n > 1024) {
-                throw UsageError("--threads expects a whole number from 1 to 1024, got '" + v +
-                                 "'");
-            }
-            a.threads = static_cast<int>(n);
-        } else if (arg == "--broad-phase") {
-            const std::string v = value();
-            if (v == "kdtree") {
-                a.broadPhase = contact::BroadPhaseKind::kKdTree;
-            } else if (v == "boxtree") {
-                a.broadPhase = contact::BroadPhaseKind::kBoxTree;
-            } else if (v == "sweep") {
-                a.broadPhase = contact::BroadPhaseKind::kSweep;
-            } else {
-                throw UsageError("--broad-phase expects kdtree, boxtree or sweep, got '" + v + "'");
-            }
-        } else if (arg == "--verify") {
-            a.verify = true;
-        } else if (arg == "--quiet") {
-            a.quiet = true;
-        } else if (!arg.empty() && arg[0] == '-') {
-            throw UsageError("unknown option " + arg);
-        } else if (a.model.empty()) {
-            a.model = arg;
-        } else {
-            throw UsageError("more than one model file: '" + a.model + "' and '" + arg + "'");
+    CLI::App app(kDescription, "contact-search");
+    app.footer(kFooter);
+    app.set_version_flag("--version", std::string("contact-search ") + CONTACT_VERSION);
+    app.get_formatter()->column_width(32);
+    std::string capture;
+    std::string captureRel;
+    std::string broad = "kdtree";
+    app.add_option("MODEL", a.model, "the model file (.inp, .msh)");
+    app.allow_extras();  // unknown options and extra files: our own messages below
+    auto* master = app.add_option("--master", a.master,
+                                  "master surface (Abaqus *SURFACE, Gmsh physical group)")
+                       ->type_name("NAME");
+    auto* slave =
+        app.add_option("--slave", a.slave, "slave surface (or node surface)")->type_name("NAME");
+    master->needs(slave);
+    slave->needs(master);
+    auto* cap = app.add_option("--capture", capture, "capture distance as a length")
+                    ->type_name("D")
+                    ->check(expects("a number >= 0", nonNegativeNumber));
+    app.add_option("--capture-rel", captureRel, "R x mean master segment size (default 0.5)")
+        ->type_name("R")
+        ->check(expects("a number >= 0", nonNegativeNumber))
+        ->excludes(cap);
+    app.add_option("--mode", a.mode,
+                   "node-to-segment or segment-to-segment pairs (default:\n"
+                   "node, segment for TYPE=SURFACE TO SURFACE)")
+        ->type_name("node|segment")
+        ->check(expects("node or segment",
+                        [](const std::string& t) { return t == "node" || t == "segment"; }));
+    app.add_option("--pairs", a.pairs, "write the pairs as CSV")->type_name("FILE.csv");
+    app.add_option("--overlaps", a.overlaps,
+                   "segment mode: each pair's overlap, and its part within\nthe capture distance")
+        ->type_name("FILE.csv");
+    auto* json = app.add_option("--json", a.json, "write the report as JSON")->type_name("FILE");
+    app.add_flag("--json-pairs", a.jsonPairs, "the JSON lists every pair")->needs(json);
+    app.add_flag("--coordinates", a.coordinates,
+                 "CSV and JSON pairs carry the slave and closest-point coordinates");
+    auto* vtu = app.add_option("--vtu", a.vtu, "write surfaces, pairs and overlaps for ParaView")
+                    ->type_name("FILE.vtu");
+    app.add_flag("--vtu-ascii", a.vtuAscii, "ASCII VTU (default: zlib-compressed binary)")
+        ->needs(vtu);
+    app.add_flag("--force", a.force, "replace existing output files (input files never)");
+    app.add_option("--threads", a.threads, "search threads (default 1)")
+        ->type_name("N")
+        ->check(expects("a whole number from 1 to 1024",
+                        [](const std::string& t) { return wholeNumber(t, 1, 1024); }));
+    app.add_option("--broad-phase", broad,
+                   "candidate search structure (default kdtree); the same\npairs; sweep: fastest "
+                   "on 2D curves")
+        ->type_name("kdtree|boxtree|sweep")
+        ->check(expects("kdtree, boxtree or sweep", [](const std::string& t) {
+            return t == "kdtree" || t == "boxtree" || t == "sweep";
+        }));
+    auto* verify = app.add_flag("--verify", a.verify, "also run the exhaustive reference");
+    auto* sample =
+        app.add_option("--verify-sample", a.verifySample,
+                       "check N slave items drawn at random against every segment")
+            ->type_name("N")
+            ->check(expects("a whole number >= 1",
+                            [](const std::string& t) { return wholeNumber(t, 1, 2147483647L); }))
+            ->excludes(verify);
+    app.add_option("--seed", a.seed, "seed of --verify-sample (default 1)")
+        ->type_name("S")
+        ->needs(sample)
+        ->check(expects("a whole number >= 0",
+                        [](const std::string& t) { return wholeNumber(t, 0, 4294967295L); }));
+    app.add_flag("--list", a.list, "list the surfaces and interfaces of MODEL, search nothing");
+    app.add_flag("--quiet", a.quiet, "print nothing but errors");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        std::exit(kExitOk);
+    } catch (const CLI::CallForVersion&) {
+        std::cout << app.version() << '\n';
+        std::exit(kExitOk);
+    } catch (const CLI::ParseError& e) {
+        throw UsageError(e.what());
+    }
+    for (const std::string& extra : app.remaining()) {
+        if (extra.size() > 1 && extra[0] == '-') {
+            throw UsageError("unknown option " + extra.substr(0, extra.find('=')));
         }
+        throw UsageError("more than one model file: '" + a.model + "' and '" + extra + "'");
     }
     if (a.model.empty()) {
         throw UsageError("no model file given");
     }
-    if (a.master.empty() != a.slave.empty()) {
-        throw UsageError("--master and --slave go together");
+    if (!capture.empty() || !captureRel.empty()) {
+        a.captureRelative = capture.empty();
+        a.capture = std::strtod((capture.empty() ? captureRel : capture).c_str(), nullptr);
     }
-    if (a.jsonPairs && a.json.empty()) {
-        throw UsageError("--json-pairs needs --json FILE");
-    }
+    a.broadPhase = broad == "boxtree" ? contact::BroadPhaseKind::kBoxTree
+                   : broad == "sweep" ? contact::BroadPhaseKind::kSweep
+                                      : contact::BroadPhaseKind::kKdTree;
     return a;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Model and interfaces.
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -204,31 +241,6 @@ private:
     bool enabled_;
 };
 
-std::string typeCounts(const contact::Surface& s) {
-    std::map<std::string, long> count;
-    for (auto t : s.types) {
-        ++count[contact::segmentTypeName(t)];
-    }
-    std::string out;
-    for (const auto& [name, n] : count) {
-        out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + name;
-    }
-    return out.empty() ? "none" : out;
-}
-
-// Distinct nodes of a surface, marked in one bit per model node (no copy of the connectivity).
-int uniqueNodeCount(const contact::Surface& s, Index numNodes) {
-    std::vector<bool> seen(static_cast<std::size_t>(numNodes), false);
-    int count = 0;
-    for (const Index n : s.connectivity) {
-        if (!seen[static_cast<std::size_t>(n)]) {
-            seen[static_cast<std::size_t>(n)] = true;
-            ++count;
-        }
-    }
-    return count;
-}
-
 // Large models: searches, reports and writers use only the model's coordinates and node ids;
 // buildContactSurface also its element blocks and surface definitions. So the id lookups and sets
 // go once the model is read, the blocks and surface definitions once the last surfaces are built.
@@ -246,73 +258,85 @@ void releaseElements(mesh_io::Model& m) {
     }
 }
 
+// Distinct slave nodes: the node list of a node surface, or the nodes of its segments.
+Index slaveNodeCount(const ContactSurface& s) {
+    if (s.nodeSurface) {
+        return static_cast<Index>(s.nodes.size());
+    }
+    std::vector<Index> n = s.surface.connectivity;
+    std::sort(n.begin(), n.end());
+    return static_cast<Index>(std::unique(n.begin(), n.end()) - n.begin());
+}
+
 struct Interface {
     int index = 1;
     std::string kind;
     mesh_io::InterfaceDef def;
 };
 
-struct VerifyResult {
-    long missed = 0;
-    long extra = 0;
-    double maxGapDiff = 0.0;
-    std::vector<std::string> examples;
-};
-
-// The pairs of either mode: slave and master columns, and the node pairs' gaps (node mode).
-struct PairList {
-    contact::ConstSpan<Index> slave;
-    contact::ConstSpan<Index> master;
-    const contact::NodePairs* node = nullptr;
-    [[nodiscard]] Index size() const noexcept { return slave.size(); }
-};
-PairList pairList(const contact::NodePairs& p) { return {p.slave(), p.master(), &p}; }
-PairList pairList(const contact::SegmentPairs& p) { return {p.slave(), p.master(), nullptr}; }
-
-// Compares pair lists ordered by slave: missed = in the reference only, extra = in the search only.
-VerifyResult compare(const PairList& fast, const PairList& ref, const mesh_io::Model& model,
-                     const ContactSurface& master, bool nodeMode) {
-    VerifyResult v;
-    std::map<std::pair<Index, Index>, Index> refIndex;
-    for (Index i = 0; i < ref.size(); ++i) {
-        refIndex[{ref.slave[i], ref.master[i]}] = i;
-    }
-    const auto describe = [&](const PairList& p, Index i, const char* what) {
-        const mesh_io::SegmentOrigin m = master.origin[p.master[i]];
-        std::string s = std::string(what) + ": slave " + (nodeMode ? "node " : "segment ") +
-                        (nodeMode ? model.nodeLabel(p.slave[i]) : std::to_string(p.slave[i])) +
-                        ", master element " + model.elementLabel(m.instance, m.elementId) +
-                        " face " + std::to_string(m.face);
-        if (nodeMode) {
-            char buf[48];
-            std::snprintf(buf, sizeof buf, ", gap %.6g", p.node->gap()[i]);
-            s += buf;
+// The interfaces to search: the command line's, or the file's (in the file's own terms when
+// there are none).
+std::vector<Interface> chooseInterfaces(const mesh_io::Model& model, const Args& args) {
+    std::vector<Interface> out;
+    if (!args.master.empty()) {
+        mesh_io::InterfaceDef def;
+        def.slave = args.slave;
+        def.master = args.master;
+        def.source = {model.path, 0};
+        out.push_back({1, "command line", def});
+    } else {
+        int index = 1;
+        for (const auto& def : model.interfaces) {
+            out.push_back({index++, mesh_io::interfaceKindName(def.kind), def});
         }
-        return s;
-    };
-    for (Index i = 0; i < fast.size(); ++i) {
-        const auto it = refIndex.find({fast.slave[i], fast.master[i]});
-        if (it == refIndex.end()) {
-            ++v.extra;
-            if (v.examples.size() < 20) {
-                v.examples.push_back(describe(fast, i, "extra"));
+    }
+    if (out.empty()) {
+        const mesh_io::FileTerms terms = fileTerms(model);
+        std::string names;
+        for (const auto& s : model.surfaces) {
+            names += (names.empty() ? "" : ", ") + s.name;
+        }
+        const std::string known =
+            std::string(" (") + terms.surfaces + ": " + (names.empty() ? "none" : names) + ")";
+        if (model.format == "gmsh" || model.format == "exodus") {
+            throw std::invalid_argument(
+                model.path + (model.format == "gmsh" ? " is a Gmsh file" : " is an Exodus II file") +
+                ": it names " + terms.surfaces +
+                " but no contact pairs; choose them with --master and --slave" + known);
+        }
+        throw std::invalid_argument(model.path + " defines no " + terms.interfaces +
+                                    "; name the surfaces with --master and --slave" + known);
+    }
+    if (!args.overlaps.empty() && args.mode != "segment") {
+        for (const auto& i : out) {
+            if (!args.mode.empty() || i.def.nodeToSurface) {
+                throw UsageError("--overlaps needs segment-to-segment pairs: add --mode segment");
             }
-            continue;
-        }
-        if (nodeMode) {
-            v.maxGapDiff =
-                std::max(v.maxGapDiff, std::abs(fast.node->gap()[i] - ref.node->gap()[it->second]));
-        }
-        refIndex.erase(it);
-    }
-    for (const auto& [key, i] : refIndex) {
-        ++v.missed;
-        if (v.examples.size() < 40) {
-            v.examples.push_back(describe(ref, i, "missed"));
         }
     }
-    return v;
+    return out;
 }
+
+// --mode, when given, replaces each interface's own.
+std::optional<SearchMode> modeOverride(const Args& args) {
+    if (args.mode.empty()) {
+        return std::nullopt;
+    }
+    return args.mode == "node" ? SearchMode::kNodeToSegment : SearchMode::kSegmentToSegment;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search, report, outputs.
+
+// Everything one interface's report points to.
+struct Searched {
+    std::unique_ptr<ContactSurface> master;
+    std::unique_ptr<ContactSurface> slave;
+    std::unique_ptr<contact::ContactSearch> search;
+    std::unique_ptr<mesh_io::Overlaps> overlaps;
+    contact::SearchOptions options;
+    mesh_io::InterfaceReport report;
+};
 
 int run(const Args& args) {
     Progress progress(!args.quiet);
@@ -320,67 +344,50 @@ int run(const Args& args) {
     progress.stage("reading " + args.model);
     mesh_io::Model model = mesh_io::readModel(args.model);
     const double timeRead = msSince(t0);
+    if (args.list) {
+        progress.done();
+        mesh_io::listModel(std::cout, model);
+        return kExitOk;
+    }
+    const std::vector<Interface> interfaces = chooseInterfaces(model, args);
 
-    std::vector<Interface> interfaces;
-    if (!args.master.empty()) {
-        mesh_io::InterfaceDef def;
-        def.slave = args.slave;
-        def.master = args.master;
-        def.source = {model.path, 0};
-        interfaces.push_back({1, "command line", def});
-    } else {
-        int index = 1;
-        for (const auto& def : model.interfaces) {
-            interfaces.push_back({index++, mesh_io::interfaceKindName(def.kind), def});
-        }
-        if (interfaces.empty()) {
-            std::string names;
-            for (const auto& s : model.surfaces) {
-                names += (names.empty() ? "" : ", ") + s.name;
-            }
-            throw std::invalid_argument(args.model +
-                                        " defines no contact interface (*CONTACT PAIR, *TIE, "
-                                        "*CONTACT); name the surfaces with --master and --slave "
-                                        "(surfaces: " +
-                                        (names.empty() ? "none" : names) + ")");
-        }
+    // Outputs are checked before the search: a refused path costs nothing.
+    mesh_io::WriterOptions wo;
+    wo.write.overwrite = args.force;
+    wo.write.inputs = model.files.empty() ? std::vector<std::string>{model.path} : model.files;
+    wo.coordinates = args.coordinates;
+    wo.jsonPairs = args.jsonPairs;
+    wo.vtuAscii = args.vtuAscii;
+    bool toStdout = false;
+    for (const mesh_io::OutputKind k : mesh_io::checkOutputs(args.outputs(), wo.write)) {
+        toStdout = toStdout || k == mesh_io::OutputKind::kStdout;
     }
-    std::optional<SearchMode> modeOverride;
-    if (!args.mode.empty()) {
-        modeOverride =
-            args.mode == "node" ? SearchMode::kNodeToSegment : SearchMode::kSegmentToSegment;
-    }
-    if (!args.overlaps.empty() && args.mode != "segment") {
-        bool allSegment = args.mode.empty();
-        for (const auto& i : interfaces) {
-            allSegment = allSegment && !i.def.nodeToSurface;
-        }
-        if (!allSegment) {
-            throw UsageError("--overlaps needs segment-to-segment pairs: add --mode segment");
-        }
-    }
+    std::ostream& report = toStdout ? std::cerr : std::cout;  // "-" keeps stdout for the data
 
     if (!args.quiet) {
-        std::printf("model %s (%s): %d nodes, %d elements, %zu surfaces, read in %.1f ms\n",
-                    model.path.c_str(), model.format.c_str(), static_cast<int>(model.numNodes()),
-                    static_cast<int>(model.numElements()), model.surfaces.size(), timeRead);
+        char line[512];
+        std::snprintf(line, sizeof line,
+                      "model %s (%s): %d nodes, %d elements, %zu %s, read in "
+                      "%.1f ms\n",
+                      model.path.c_str(), model.format.c_str(), static_cast<int>(model.numNodes()),
+                      static_cast<int>(model.numElements()), model.surfaces.size(),
+                      fileTerms(model).surfaces, timeRead);
+        report << line;
         for (std::size_t i = 0; i < model.notes.size() && i < 10; ++i) {
-            std::printf("  note: %s\n", model.notes[i].c_str());
+            report << "  note: " << model.notes[i] << '\n';
         }
         if (model.notes.size() > 10) {
-            std::printf("  note: ... and %zu more\n", model.notes.size() - 10);
+            report << "  note: ... and " << model.notes.size() - 10 << " more\n";
         }
     }
-
     releaseLookupsAndSets(model);
 
-    std::vector<std::unique_ptr<ContactSurface>> surfaces;
-    std::vector<std::unique_ptr<contact::ContactSearch>> searches;
-    std::vector<std::unique_ptr<std::vector<mesh_io::PairOverlap>>> overlaps;
-    std::vector<mesh_io::InterfaceReport> reports;
+    std::vector<Searched> done;
+    done.reserve(interfaces.size());
     Eigen::Matrix2Xd coords2;  // x, y of every node, made for the first 2D interface
     bool verifyFailed = false;
     int refused = 0;
+    const std::optional<SearchMode> forcedMode = modeOverride(args);
     // An interface that cannot be searched is reported with its file and line; the others run.
     const auto refuse = [&](const Interface& itf, const std::string& why) {
         progress.done();
@@ -393,18 +400,17 @@ int run(const Args& args) {
                      why.c_str());
     };
     for (const Interface& itf : interfaces) {
-        progress.stage("interface " + std::to_string(itf.index) + ": building surfaces");
-        std::unique_ptr<ContactSurface> master;
-        std::unique_ptr<ContactSurface> slave;
-        std::unique_ptr<contact::ContactSearch> search;
-        contact::SearchOptions opt;
-        contact::UpdateStats st;
+        const std::string stage = "interface " + std::to_string(itf.index) + ": ";
+        progress.stage(stage + "building surfaces");
+        Searched s;
         SearchMode mode = SearchMode::kNodeToSegment;
         contact::CoordinatesView x;
+        contact::UpdateStats st;
+        contact::SearchOptions& opt = s.options;
         try {
-            mesh_io::PreparedInterface p = mesh_io::prepareInterface(model, itf.def, modeOverride);
-            master = std::make_unique<ContactSurface>(std::move(p.master));
-            slave = std::make_unique<ContactSurface>(std::move(p.slave));
+            mesh_io::PreparedInterface p = mesh_io::prepareInterface(model, itf.def, forcedMode);
+            s.master = std::make_unique<ContactSurface>(std::move(p.master));
+            s.slave = std::make_unique<ContactSurface>(std::move(p.slave));
             mode = p.mode;
             opt.capture = args.capture;
             opt.captureRelative = args.captureRelative;
@@ -412,19 +418,19 @@ int run(const Args& args) {
             opt.threads = args.threads;
             opt.broadPhase = args.broadPhase;
             opt.selfContact = p.selfContact;
-            if (master->dim == 2 && coords2.cols() != model.coords.cols()) {
+            if (s.master->dim == 2 && coords2.cols() != model.coords.cols()) {
                 coords2 = model.coords.topRows<2>();
             }
-            x = master->dim == 3 ? contact::CoordinatesView(model.coords)
-                                 : contact::CoordinatesView(coords2);
-            search = std::make_unique<contact::ContactSearch>(opt);
-            progress.stage("interface " + std::to_string(itf.index) + ": searching");
-            if (slave->nodeSurface) {
-                search->setSurfaces(master->surface, slave->nodes, x);
+            x = s.master->dim == 3 ? contact::CoordinatesView(model.coords)
+                                   : contact::CoordinatesView(coords2);
+            s.search = std::make_unique<contact::ContactSearch>(opt);
+            progress.stage(stage + "searching");
+            if (s.slave->nodeSurface) {
+                s.search->setSurfaces(s.master->surface, s.slave->nodes, x);
             } else {
-                search->setSurfaces(master->surface, slave->surface, x);
+                s.search->setSurfaces(s.master->surface, s.slave->surface, x);
             }
-            st = search->update(x);
+            st = s.search->update(x);
             if (st.status != contact::UpdateStatus::kOk) {
                 throw std::invalid_argument(std::string("search failed: ") +
                                             contact::updateStatusName(st.status));
@@ -436,129 +442,68 @@ int run(const Args& args) {
         if (&itf == &interfaces.back()) {
             releaseElements(model);
         }
-        mesh_io::InterfaceReport r;
+        const ContactSurface& master = *s.master;
+        const ContactSurface& slave = *s.slave;
+        mesh_io::InterfaceReport& r = s.report;
         r.index = itf.index;
         r.kind = itf.kind;
-        r.master = master.get();
-        r.slave = slave.get();
+        r.master = s.master.get();
+        r.slave = s.slave.get();
         r.mode = mode;
-        r.captureDistance = search->captureDistance();
+        r.captureDistance = s.search->captureDistance();
         r.captureRelative = args.captureRelative;
         r.captureFactor = args.capture;
-        r.slaveNodes = static_cast<Index>(search->slaveNodes().size());
-        const bool nodeMode = mode == SearchMode::kNodeToSegment;
-        if (nodeMode) {
-            r.nodePairs = &search->nodePairs();
-        } else {
-            r.segmentPairs = &search->segmentPairs();
-        }
-        const PairList found = nodeMode ? pairList(*r.nodePairs) : pairList(*r.segmentPairs);
+        r.meanMasterSize = s.search->meanMasterSize();
+        r.slaveNodes = slaveNodeCount(slave);
         r.stats = st;
         r.timeRead = timeRead;
         r.pairsFile = args.pairs;
-        if (!nodeMode) {
-            progress.stage("interface " + std::to_string(itf.index) + ": overlaps");
-            overlaps.push_back(std::make_unique<std::vector<mesh_io::PairOverlap>>(
-                mesh_io::computeOverlaps(*master, *slave, *r.segmentPairs, x, r.captureDistance)));
-            r.overlaps = overlaps.back().get();
+        if (mode == SearchMode::kNodeToSegment) {
+            r.nodePairs = &s.search->nodePairs();
+            r.gaps = mesh_io::summarizeGaps(*r.nodePairs);
+        } else {
+            r.segmentPairs = &s.search->segmentPairs();
+            progress.stage(stage + "overlaps within the capture distance");
+            const auto t1 = std::chrono::steady_clock::now();
+            s.overlaps = std::make_unique<mesh_io::Overlaps>(mesh_io::computeOverlaps(
+                master.surface, slave.surface, *r.segmentPairs, x, r.captureDistance));
+            r.timeOverlaps = msSince(t1);
+            r.overlaps = s.overlaps.get();
+            r.gaps = mesh_io::summarizeGaps(*r.overlaps);
         }
-
-        VerifyResult v;
-        if (args.verify) {
-            progress.stage("interface " + std::to_string(itf.index) + ": exhaustive reference");
-            const contact::ReferenceResult ref =
-                slave->nodeSurface
-                    ? contact::referenceSearch(master->surface, slave->nodes, x, opt)
-                    : contact::referenceSearch(master->surface, slave->surface, x, opt);
-            v = compare(found, nodeMode ? pairList(ref.nodePairs) : pairList(ref.segmentPairs),
-                        model, *master, nodeMode);
-            verifyFailed = verifyFailed || v.missed > 0 || v.extra > 0 || v.maxGapDiff > 0.0;
+        mesh_io::VerifyResult v;
+        const bool verify = args.verify || args.verifySample > 0;
+        if (verify) {
+            progress.stage(stage + "exhaustive reference");
+            v = mesh_io::verifyInterface(model, r, opt, x, args.verifySample, args.seed);
+            verifyFailed = verifyFailed || !v.agrees();
         }
         progress.done();
         if (!args.quiet) {
-            const mesh_io::GapSummary g =
-                mesh_io::summarizeGaps(nodeMode ? *r.nodePairs : contact::NodePairs{});
-            std::printf("\ninterface %d (%s): slave '%s' -> master '%s', %s\n", itf.index,
-                        itf.kind.c_str(), slave->name.c_str(), master->name.c_str(),
-                        nodeMode ? "node-to-segment" : "segment-to-segment");
-            std::printf("  master: %d segments (%s)\n", static_cast<int>(master->surface.size()),
-                        typeCounts(master->surface).c_str());
-            if (slave->nodeSurface) {
-                std::printf("  slave:  %d nodes (node surface)\n",
-                            static_cast<int>(slave->nodes.size()));
-            } else {
-                std::printf("  slave:  %d segments (%s), %d nodes\n",
-                            static_cast<int>(slave->surface.size()),
-                            typeCounts(slave->surface).c_str(),
-                            uniqueNodeCount(slave->surface, model.numNodes()));
-            }
-            if (args.captureRelative) {
-                std::printf("  capture distance: %.6g (%.3g x mean master segment size %.6g)\n",
-                            r.captureDistance, args.capture, search->meanMasterSize());
-            } else {
-                std::printf("  capture distance: %.6g\n", r.captureDistance);
-            }
-            std::printf(
-                "  candidates (buffered AABB overlaps): %lld, SAT survivors: %lld, pairs: %d\n",
-                st.candidates, st.satSurvivors, static_cast<int>(found.size()));
-            if (nodeMode && found.size() > 0) {
-                std::printf("  gap: min %.6g, max %.6g; penetrating nodes: %d\n", g.minGap,
-                            g.maxGap, static_cast<int>(g.penetrating));
-            }
-            std::printf(
-                "  orientation: %s (normals opposed %d, aligned %d: in front %d, behind %d)\n",
-                contact::orientationName(st.orientation.verdict), st.orientation.opposed,
-                st.orientation.aligned, st.orientation.inFront, st.orientation.behind);
-            if (r.overlaps != nullptr) {
-                double area = 0.0;
-                double gmin = 0.0;
-                double gmax = 0.0;
-                for (std::size_t k = 0; k < r.overlaps->size(); ++k) {
-                    const mesh_io::PairOverlap& o = (*r.overlaps)[k];
-                    area += o.area;
-                    gmin = k == 0 ? o.gapMin : std::min(gmin, o.gapMin);
-                    gmax = k == 0 ? o.gapMax : std::max(gmax, o.gapMax);
-                }
-                std::printf("  overlaps: %zu pairs overlap, total %s %.6g", r.overlaps->size(),
-                            master->dim == 3 ? "area" : "length", area);
-                if (!r.overlaps->empty()) {
-                    std::printf("; gap at overlap vertices: min %.6g, max %.6g", gmin, gmax);
-                }
-                std::printf("\n");
-            }
-            std::printf(
-                "  time [ms]: read %.2f, bounds %.2f, broad %.2f, narrow %.2f, projection %.2f\n",
-                timeRead, st.timeBounds, st.timeBroad, st.timeNarrow, st.timeProjection);
+            mesh_io::printInterface(report, r);
             if (args.broadPhase == contact::BroadPhaseKind::kSweep) {
-                std::printf("  broad phase: %s\n",
-                            st.swept ? "sort and sweep"
-                                     : "box tree (the sweep would scan too many pairs per box)");
+                report << "  broad phase: "
+                       << (st.swept ? "sort and sweep"
+                                    : "box tree (the sweep would scan too many pairs per box)")
+                       << '\n';
             }
-            if (args.verify) {
-                std::printf("  verify: exhaustive reference %s: %ld missed, %ld extra, max |gap "
-                            "difference| %.3g\n",
-                            (v.missed || v.extra || v.maxGapDiff > 0) ? "DIFFERS" : "agrees",
-                            v.missed, v.extra, v.maxGapDiff);
-                for (const auto& e : v.examples) {
-                    std::printf("    %s\n", e.c_str());
-                }
+            if (verify) {
+                mesh_io::printVerify(report, v, mode == SearchMode::kNodeToSegment);
             }
-            for (const auto& n : master->notes) {
-                std::printf("  note: %s\n", n.c_str());
+            for (const auto& n : master.notes) {
+                report << "  note: " << n << '\n';
             }
-            for (const auto& n : slave->notes) {
-                std::printf("  note: %s\n", n.c_str());
+            for (const auto& n : slave.notes) {
+                report << "  note: " << n << '\n';
             }
         }
-        surfaces.push_back(std::move(master));
-        surfaces.push_back(std::move(slave));
-        searches.push_back(std::move(search));
-        reports.push_back(r);
+        done.push_back(std::move(s));
     }
 
-    mesh_io::WriteOptions wo;
-    wo.overwrite = args.force;
-    wo.inputs = model.files.empty() ? std::vector<std::string>{model.path} : model.files;
+    std::vector<mesh_io::InterfaceReport> reports;
+    for (const Searched& s : done) {
+        reports.push_back(s.report);
+    }
     if (!args.pairs.empty()) {
         mesh_io::writePairsCsv(args.pairs, model, reports, wo);
     }
@@ -566,20 +511,15 @@ int run(const Args& args) {
         mesh_io::writeOverlapsCsv(args.overlaps, model, reports, wo);
     }
     if (!args.json.empty()) {
-        mesh_io::writeJsonReport(args.json, model, reports, args.jsonPairs, wo);
+        mesh_io::writeJsonReport(args.json, model, reports, wo);
     }
     if (!args.vtu.empty()) {
         mesh_io::writeVtu(args.vtu, model, reports, wo);
     }
-    if (!args.quiet) {
-        for (const auto* f : {&args.pairs, &args.overlaps, &args.json, &args.vtu}) {
-            if (!f->empty()) {
-                std::printf("\nwrote %s", f->c_str());
-            }
-        }
-        if (!args.pairs.empty() || !args.overlaps.empty() || !args.json.empty() ||
-            !args.vtu.empty()) {
-            std::printf("\n");
+    if (!args.quiet && !args.outputs().empty()) {
+        report << '\n';
+        for (const std::string& f : args.outputs()) {
+            report << "wrote " << (f == "-" ? "- (standard output)" : f) << '\n';
         }
     }
     if (refused > 0) {
@@ -597,8 +537,6 @@ int main(int argc, char** argv) {
         return run(parseArgs(argc, argv));
     } catch (const UsageError& e) {
         std::fprintf(stderr, "contact-search: %s\n(contact-search --help for usage)\n", e.what());
-    } catch (const mesh_io::ParseError& e) {
-        std::fprintf(stderr, "contact-search: %s\n", e.what());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "contact-search: %s\n", e.what());
     }

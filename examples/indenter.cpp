@@ -3,16 +3,20 @@
 // block over 20 increments. The block's top surface is the slave, the indenter the master. Each
 // increment the solver moves the indenter, calls ContactSearch::update() with the current
 // coordinates, and pushes penetrating block nodes back along the contact normal (a crude
-// penalty response), so both surfaces move between searches.
+// penalty response), so both surfaces move between searches. With --vtu-series it writes every
+// increment for ParaView (mesh_io::VtuSeries: one .vtu per increment and a .pvd listing them).
 //
-// Usage: indenter [--dim 2|3] [--threads N]
+// Usage: indenter [--dim 2|3] [--threads N] [--vtu-series FILE.pvd [--force]]
 #include "contact/contact_search.hpp"
 #include "contact/reference_search.hpp"
+#include "mesh_io/vtu.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -106,7 +110,8 @@ Model makeModel2d(int n, double R, double start) {
 }
 
 int usage() {
-    std::fprintf(stderr, "usage: indenter [--dim 2|3] [--threads N]\n");
+    std::fprintf(stderr,
+                 "usage: indenter [--dim 2|3] [--threads N] [--vtu-series FILE.pvd [--force]]\n");
     return 2;
 }
 
@@ -115,9 +120,15 @@ int usage() {
 int main(int argc, char** argv) {
     int dim = 3;
     int threads = 1;
+    std::string series;
+    mesh_io::VtuOptions vtuOptions;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if ((a == "--dim" || a == "--threads") && i + 1 < argc) {
+        if (a == "--vtu-series" && i + 1 < argc) {
+            series = argv[++i];
+        } else if (a == "--force") {
+            vtuOptions.write.overwrite = true;
+        } else if ((a == "--dim" || a == "--threads") && i + 1 < argc) {
             char* end = nullptr;
             const long v = std::strtol(argv[++i], &end, 10);
             if (*end != '\0' || v < 1 || (a == "--dim" && v != 2 && v != 3)) {
@@ -153,6 +164,15 @@ int main(int argc, char** argv) {
     options.threads = threads;
     contact::ContactSearch search(options);
     search.setSurfaces(m.indenter, m.block, coords());
+    std::unique_ptr<mesh_io::VtuSeries> vtu;
+    try {
+        if (!series.empty()) {
+            vtu = std::make_unique<mesh_io::VtuSeries>(series, vtuOptions);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "indenter: %s\n", e.what());
+        return 2;
+    }
     std::printf("%s indenter (R = %.1f, %d %s) into a block face (%d %s), %d slave nodes\n",
                 dim == 3 ? "Sphere" : "Cylinder", R, m.indenter.size(),
                 dim == 3 ? "Quad9 faces" : "Line3 segments", m.block.size(),
@@ -184,6 +204,14 @@ int main(int argc, char** argv) {
         std::printf("%4d  %6.3f  %6d  %11d  %9.5f  %7s  %10lld  %9.3f\n", inc, inc * step,
                     static_cast<int>(p.size()), penetrating, minGap, st.rebuilt ? "yes" : "no",
                     st.candidates, st.timeTotal());
+        try {
+            if (vtu) {
+                vtu->write(inc * step, m.indenter, m.block, coords(), p);  // time: the travel
+            }
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "indenter: %s\n", e.what());
+            return 2;
+        }
         if (inc == 20) {
             // The last increment against the exhaustive reference, before the response moves nodes.
             const contact::ReferenceResult ref =

@@ -16,7 +16,7 @@ targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(inp msh search exodus)
 
 packages=(clang-14 libclang-rt-14-dev libomp-14-dev cmake libeigen3-dev libnanoflann-dev libgtest-dev
-          libexodusii-dev)
+          libexodusii-dev zlib1g-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

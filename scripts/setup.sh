@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 preset=${1:-release}
 
 packages=(build-essential cmake gzip libeigen3-dev libnanoflann-dev libgtest-dev libbenchmark-dev
-          libexodusii-dev python3 python3-vtk9)
+          libexodusii-dev libcli11-dev zlib1g-dev python3 python3-vtk9)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -10,6 +10,7 @@
 #include "float_box.hpp"
 #include "packed_obb.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -17,14 +18,171 @@ namespace contact {
 
 namespace {
 
-// Node mode: every slave node is projected onto every master segment (no bounding volume at all);
-// the closest (ties: lowest index) is paired when within the capture distance. The AABB and SAT
-// counters are computed on the side, with the same volumes as the fast search.
-// Segment mode: every (slave, master) segment pair with the buffered AABB test and the SAT.
+using detail::FloatBox;
+using detail::floatBoxOutward;
+using detail::floatDown;
+using detail::floatUp;
+
+constexpr const char* kFn = "contact::referenceSearch()";
+
+// What every master segment brings to the exhaustive loops.
+struct MasterData {
+    std::vector<SegmentNodes> seg;
+    std::vector<Aabb3> box;          // buffered AABB (capture + rounding pad), as the search has it
+    std::vector<FloatBox> floatBox;  // node mode: that box rounded outward to float, as kept there
+    std::vector<Aabb3> hull;         // node mode: Bezier-hull AABB grown by its rounding pad
+    std::vector<Obb3> obb3;
+    std::vector<Obb2> obb2;
+};
+
+MasterData masterData(const Surface& master, const CoordinatesView& x, double d, bool nodeMode) {
+    MasterData m;
+    const auto n = static_cast<std::size_t>(master.size());
+    m.seg.resize(n);
+    m.box.resize(n);
+    m.obb3.resize(x.dim == 3 ? n : 0);
+    m.obb2.resize(x.dim == 2 ? n : 0);
+    m.floatBox.resize(nodeMode ? n : 0);
+    m.hull.resize(nodeMode ? n : 0);
+    for (Index j = 0; j < master.size(); ++j) {
+        m.seg[j] = gatherSegment(master, j, x);
+        double pad = 0.0;
+        m.box[j] = detail::bufferedAabb(m.seg[j], d, pad);
+        if (nodeMode) {
+            m.floatBox[j] = floatBoxOutward(m.box[j].lo.data(), m.box[j].hi.data());
+            Aabb3 hull = segmentAabb<3>(m.seg[j], 0.0);
+            const double hullPad = detail::roundingPad(hull, 0.0);
+            hull.lo.array() -= hullPad;
+            hull.hi.array() += hullPad;
+            m.hull[j] = hull;
+        }
+        if (x.dim == 3 && nodeMode) {  // node mode's OBB: about the float AABB's centre
+            m.obb3[j] = detail::unpackObb(
+                detail::centredBufferedObb3(m.seg[j], d, pad, m.floatBox[j], nullptr),
+                m.floatBox[j]);
+        } else if (x.dim == 3) {
+            m.obb3[j] = detail::unpackObb(detail::packedBufferedObb3(m.seg[j], d, pad));
+        } else {
+            m.obb2[j] = detail::bufferedObb2(m.seg[j], d, pad);
+        }
+    }
+    return m;
+}
+
+// Squared distance from p to the box (0 inside).
+double boxDistanceSq(const Eigen::Vector3d& p, const Aabb3& b) noexcept {
+    const Eigen::Array3d out = (b.lo.array() - p.array()).max(p.array() - b.hi.array()).max(0.0);
+    return out.matrix().squaredNorm();
+}
+
+// The checks of one run: the slave items to visit and the self-contact sets of each.
+struct Run {
+    const Surface& master;
+    const Surface& slave;
+    const CoordinatesView& x;
+    const SearchOptions& options;
+    double capture = 0.0;
+    std::vector<Index> exclOffsets;
+    std::vector<Index> exclNodes;
+
+    // True when master segment j may not pair with the slave item whose set is number k.
+    [[nodiscard]] bool excluded(Index k, Index j) const noexcept {
+        return options.selfContact &&
+               detail::sharesNode(master, j, exclNodes.data() + exclOffsets[k],
+                                  exclNodes.data() + exclOffsets[k + 1]);
+    }
+};
+
+// Node mode: each node p of `nodes` against every master segment j, in index order:
+//
+//   p outside j's buffered box (the float box the search keeps): the segment is farther than the
+//     capture distance (the box holds every point within it), so j cannot be paired: next j
+//   count the candidate and its OBB test, as the search's stages would
+//   lower bound: |p - j's Bezier-hull box| > min(best distance so far, capture) (with a margin
+//     for rounding): j can neither beat the best nor be paired: next j
+//   project p on j; keep the closer (ties: the lower index, which came first)
+//   pair p with the best when its distance is within the capture distance
+//
+// The same pairs, bit for bit, as projecting p on every segment: a skipped segment is farther than
+// min(best, capture); when the closest segment is within the capture distance, no segment at most
+// as close is skipped, and otherwise neither way pairs p. The hull box encloses the segment (Bezier
+// control points), grown by 64 ulps of its coordinates for the rounding of the projected point;
+// the squared distances compare with a 2^-40 relative margin for their own rounding.
+void nodeLoop(const Run& run, const MasterData& m, const std::vector<Index>& nodes,
+              ReferenceResult& r) {
+    constexpr double kMargin = 1.0 + 0x1p-40;
+    const double captureSq = run.capture * run.capture;
+    detail::PairStore::reserve(r.nodePairs, static_cast<Index>(nodes.size()));
+    Index count = 0;
+    for (Index k = 0; k < static_cast<Index>(nodes.size()); ++k) {
+        const Eigen::Vector3d p = run.x.node(nodes[k]);
+        // p >= a float f exactly when floatDown(p) >= f, p <= f when floatUp(p) <= f.
+        const float lo[3] = {floatDown(p.x()), floatDown(p.y()), floatDown(p.z())};
+        const float hi[3] = {floatUp(p.x()), floatUp(p.y()), floatUp(p.z())};
+        Projection best;
+        Index bestJ = kNoIndex;
+        double thresholdSq = captureSq;  // min(best distance, capture)^2
+        for (Index j = 0; j < run.master.size(); ++j) {
+            const FloatBox& b = m.floatBox[j];
+            if (!(lo[0] >= b.lo[0] && hi[0] <= b.hi[0] && lo[1] >= b.lo[1] && hi[1] <= b.hi[1] &&
+                  lo[2] >= b.lo[2] && hi[2] <= b.hi[2]) ||
+                run.excluded(k, j)) {
+                continue;
+            }
+            ++r.candidates;
+            const bool in = run.x.dim == 3 ? detail::obbContains(m.obb3[j], p)
+                                           : detail::obbContains(m.obb2[j], p);
+            r.satSurvivors += in ? 1 : 0;
+            if (boxDistanceSq(p, m.hull[j]) > thresholdSq * kMargin) {
+                continue;
+            }
+            const Projection pr = closestPoint(m.seg[j], p);
+            if (bestJ == kNoIndex || detail::closer(pr.distance, j, best.distance, bestJ)) {
+                best = pr;
+                bestJ = j;
+                thresholdSq = std::min(thresholdSq, pr.distance * pr.distance);
+            }
+        }
+        if (bestJ != kNoIndex && best.distance <= run.capture) {
+            detail::PairStore::store(r.nodePairs, count++, nodes[k], bestJ, best);
+        }
+    }
+    detail::PairStore::setCount(r.nodePairs, count);
+}
+
+// Segment mode: every listed slave segment against every master segment, with the buffered AABB
+// test and the SAT of the search.
+void segmentLoop(const Run& run, const MasterData& m, const std::vector<Index>& segments, bool same,
+                 ReferenceResult& r) {
+    for (const Index k : segments) {
+        const SegmentNodes seg = gatherSegment(run.slave, k, run.x);
+        double pad = 0.0;
+        const Aabb3 box = detail::bufferedAabb(seg, run.capture, pad);
+        const Obb3 obb3 = run.x.dim == 3
+                              ? detail::unpackObb(detail::packedBufferedObb3(seg, run.capture, pad))
+                              : Obb3{};
+        const Obb2 obb2 = run.x.dim == 2 ? detail::bufferedObb2(seg, run.capture, pad) : Obb2{};
+        for (Index j = 0; j < run.master.size(); ++j) {
+            if ((same && run.options.selfContact && k >= j) || run.excluded(k, j) ||
+                !overlaps(box, m.box[j])) {
+                continue;
+            }
+            ++r.candidates;
+            const bool separated = run.x.dim == 3 ? satDisjoint3d(obb3, m.obb3[j]).separated
+                                                  : satDisjoint2d(obb2, m.obb2[j]).separated;
+            if (separated) {
+                continue;
+            }
+            ++r.satSurvivors;
+            detail::PairStore::append(r.segmentPairs, k, j);
+        }
+    }
+}
+
+// The whole reference, or its part for the slave items `sample` (nullptr: all of them).
 ReferenceResult search(const Surface& master, const Surface& slave,
-                       const std::vector<Index>* nodeList, const CoordinatesView& x,
-                       const SearchOptions& options) {
-    constexpr const char* kFn = "contact::referenceSearch()";
+                       const std::vector<Index>* nodeList, const std::vector<Index>* sample,
+                       const CoordinatesView& x, const SearchOptions& options) {
     if (const char* bad = x.problem()) {
         throw std::invalid_argument(std::string(kFn) + ": coordinates: " + bad);
     }
@@ -40,98 +198,37 @@ ReferenceResult search(const Surface& master, const Surface& slave,
     ReferenceResult r;
     r.captureDistance = detail::resolveCapture(kFn, options, detail::meanSegmentSize(master, x));
     detail::checkInterface(kFn, master, slave, options.selfContact, x, r.captureDistance);
-    const double d = r.captureDistance;
     const bool nodeMode = options.mode == SearchMode::kNodeToSegment;
-    const bool same = nodeList == nullptr && detail::sameSurface(master, slave);
-    const std::vector<Index> slaveNodes = !nodeMode             ? std::vector<Index>{}
-                                          : nodeList != nullptr ? detail::sortedUnique(*nodeList)
-                                                                : detail::uniqueNodes(slave);
-    std::vector<Index> exclOffsets;
-    std::vector<Index> exclNodes;
-    if (options.selfContact) {
-        detail::exclusionSets(slave, slaveNodes, x.numNodes, nodeMode, exclOffsets, exclNodes);
-    }
-    const auto excluded = [&](Index k, Index j) {
-        return options.selfContact &&
-               detail::sharesNode(master, j, exclNodes.data() + exclOffsets[k],
-                                  exclNodes.data() + exclOffsets[k + 1]);
-    };
-
-    std::vector<SegmentNodes> masterSeg(master.size());
-    std::vector<Aabb3> masterBox(master.size());
-    std::vector<Obb3> masterObb3(master.size());
-    std::vector<Obb2> masterObb2(master.size());
-    for (Index j = 0; j < master.size(); ++j) {
-        masterSeg[j] = gatherSegment(master, j, x);
-        double pad = 0.0;
-        masterBox[j] = detail::bufferedAabb(masterSeg[j], d, pad);
-        if (x.dim == 3 && nodeMode) {  // node mode's OBB: about the float AABB's centre
-            const detail::FloatBox fb =
-                detail::floatBoxOutward(masterBox[j].lo.data(), masterBox[j].hi.data());
-            masterObb3[j] = detail::unpackObb(
-                detail::centredBufferedObb3(masterSeg[j], d, pad, fb, nullptr), fb);
-        } else if (x.dim == 3) {
-            masterObb3[j] = detail::unpackObb(detail::packedBufferedObb3(masterSeg[j], d, pad));
-        } else {
-            masterObb2[j] = detail::bufferedObb2(masterSeg[j], d, pad);
-        }
-    }
-
+    std::vector<Index> items;  // slave nodes (node mode) or slave segments to visit
     if (nodeMode) {
-        detail::PairStore::reserve(r.nodePairs, static_cast<Index>(slaveNodes.size()));
-        Index count = 0;
-        for (Index k = 0; k < static_cast<Index>(slaveNodes.size()); ++k) {
-            const Eigen::Vector3d p = x.node(slaveNodes[k]);
-            Projection best;
-            Index bestJ = kNoIndex;
-            for (Index j = 0; j < master.size(); ++j) {
-                if (excluded(k, j)) {
-                    continue;
-                }
-                // The search keeps these boxes rounded outward to float in node mode.
-                const detail::FloatBox fb =
-                    detail::floatBoxOutward(masterBox[j].lo.data(), masterBox[j].hi.data());
-                if (insideFloatBox(p.data(), p.data(), fb)) {
-                    ++r.candidates;
-                    const bool in = x.dim == 3 ? detail::obbContains(masterObb3[j], p)
-                                               : detail::obbContains(masterObb2[j], p);
-                    r.satSurvivors += in ? 1 : 0;
-                }
-                const Projection pr = closestPoint(masterSeg[j], p);
-                if (bestJ == kNoIndex || detail::closer(pr.distance, j, best.distance, bestJ)) {
-                    best = pr;
-                    bestJ = j;
-                }
-            }
-            if (bestJ != kNoIndex && best.distance <= d) {
-                detail::PairStore::store(r.nodePairs, count++, slaveNodes[k], bestJ, best);
-            }
+        items = nodeList != nullptr ? detail::sortedUnique(*nodeList) : detail::uniqueNodes(slave);
+    } else {
+        items.resize(static_cast<std::size_t>(slave.size()));
+        for (Index k = 0; k < slave.size(); ++k) {
+            items[k] = k;
         }
-        detail::PairStore::setCount(r.nodePairs, count);
-        return r;
     }
-
-    for (Index k = 0; k < slave.size(); ++k) {
-        const SegmentNodes seg = gatherSegment(slave, k, x);
-        double pad = 0.0;
-        const Aabb3 box = detail::bufferedAabb(seg, d, pad);
-        const Obb3 obb3 =
-            x.dim == 3 ? detail::unpackObb(detail::packedBufferedObb3(seg, d, pad)) : Obb3{};
-        const Obb2 obb2 = x.dim == 2 ? detail::bufferedObb2(seg, d, pad) : Obb2{};
-        for (Index j = 0; j < master.size(); ++j) {
-            if ((same && options.selfContact && k >= j) || excluded(k, j) ||
-                !overlaps(box, masterBox[j])) {
-                continue;
+    if (sample != nullptr) {
+        std::vector<Index> chosen = detail::sortedUnique(*sample);
+        for (const Index i : chosen) {
+            if (!std::binary_search(items.begin(), items.end(), i)) {
+                throw std::invalid_argument(std::string(kFn) + ": sampled slave " +
+                                            (nodeMode ? "node " : "segment ") + std::to_string(i) +
+                                            " is not part of the slave surface");
             }
-            ++r.candidates;
-            const bool separated = x.dim == 3 ? satDisjoint3d(obb3, masterObb3[j]).separated
-                                              : satDisjoint2d(obb2, masterObb2[j]).separated;
-            if (separated) {
-                continue;
-            }
-            ++r.satSurvivors;
-            detail::PairStore::append(r.segmentPairs, k, j);
         }
+        items = std::move(chosen);
+    }
+    Run run{master, slave, x, options, r.captureDistance, {}, {}};
+    if (options.selfContact) {
+        detail::exclusionSets(slave, items, x.numNodes, nodeMode, run.exclOffsets, run.exclNodes);
+    }
+    const MasterData m = masterData(master, x, r.captureDistance, nodeMode);
+    if (nodeMode) {
+        nodeLoop(run, m, items, r);
+    } else {
+        const bool same = nodeList == nullptr && detail::sameSurface(master, slave);
+        segmentLoop(run, m, items, same, r);
     }
     return r;
 }
@@ -140,14 +237,28 @@ ReferenceResult search(const Surface& master, const Surface& slave,
 
 ReferenceResult referenceSearch(const Surface& master, const Surface& slave,
                                 const CoordinatesView& x, const SearchOptions& options) {
-    return search(master, slave, nullptr, x, options);
+    return search(master, slave, nullptr, nullptr, x, options);
 }
 
 ReferenceResult referenceSearch(const Surface& master, const std::vector<Index>& slaveNodes,
                                 const CoordinatesView& x, const SearchOptions& options) {
     Surface none;
     none.name = "slave nodes";
-    return search(master, none, &slaveNodes, x, options);
+    return search(master, none, &slaveNodes, nullptr, x, options);
+}
+
+ReferenceResult referenceSearchSample(const Surface& master, const Surface& slave,
+                                      const std::vector<Index>& items, const CoordinatesView& x,
+                                      const SearchOptions& options) {
+    return search(master, slave, nullptr, &items, x, options);
+}
+
+ReferenceResult referenceSearchSample(const Surface& master, const std::vector<Index>& slaveNodes,
+                                      const std::vector<Index>& items, const CoordinatesView& x,
+                                      const SearchOptions& options) {
+    Surface none;
+    none.name = "slave nodes";
+    return search(master, none, &slaveNodes, &items, x, options);
 }
 
 }  // namespace contact

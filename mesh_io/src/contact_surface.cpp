@@ -95,8 +95,10 @@ ContactSurface buildContactSurface(const Model& model, const std::string& name) 
         for (const auto& s : model.surfaces) {
             known += (known.empty() ? "" : ", ") + s.name;
         }
-        throw std::invalid_argument("surface '" + name + "' not found in " + model.path +
-                                    " (surfaces: " + (known.empty() ? "none" : known) + ")");
+        const FileTerms terms = fileTerms(model);
+        throw std::invalid_argument(std::string(terms.surface) + " '" + name + "' not found in " +
+                                    model.path + " (" + terms.surfaces + ": " +
+                                    (known.empty() ? "none" : known) + ")");
     }
     return buildContactSurface(model, *def);
 }

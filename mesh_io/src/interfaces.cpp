@@ -38,8 +38,9 @@ PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
                 known += (known.empty() ? "" : ", ") + other.name +
                          (other.nodeSurface ? " (nodes)" : "");
             }
-            refuse(role + " surface '" + name +
-                   "' is not defined (surfaces: " + (known.empty() ? "none" : known) + ")");
+            const FileTerms terms = fileTerms(model);
+            refuse(role + " " + terms.surface + " '" + name + "' is not defined (" +
+                   terms.surfaces + ": " + (known.empty() ? "none" : known) + ")");
         }
         try {
             return buildContactSurface(model, *s);

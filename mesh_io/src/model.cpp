@@ -137,4 +137,14 @@ Model readModel(const std::string& path) {
                      "unknown model format (expected a .inp, .msh, .e, .exo or .ex2 file)");
 }
 
+FileTerms fileTerms(const Model& model) noexcept {
+    if (model.format == "gmsh") {
+        return {"physical group", "physical groups", "contact pairs"};
+    }
+    if (model.format == "exodus") {
+        return {"side set", "side sets", "contact pairs"};
+    }
+    return {"surface", "*SURFACE definitions", "*CONTACT PAIR, *TIE or *CONTACT"};
+}
+
 }  // namespace mesh_io

@@ -1,51 +1,123 @@
 // SPDX-License-Identifier: MIT
 #include "mesh_io/overlaps.hpp"
 
+#include "contact/segment.hpp"
+
+#include <Eigen/Geometry>
+
 #include <algorithm>
 
 namespace mesh_io {
+namespace {
 
-std::vector<PairOverlap> computeOverlaps(const ContactSurface& master, const ContactSurface& slave,
-                                         const contact::SegmentPairs& pairs,
-                                         const contact::CoordinatesView& x, double capture) {
-    std::vector<PairOverlap> out;
+template <class F>
+double sum(const std::vector<PairOverlap>& pairs, F field) {
+    double s = 0.0;
+    for (const PairOverlap& o : pairs) {
+        s += field(o);
+    }
+    return s;
+}
+
+// 2D: the overlap and its part within capture, drawn as the kept stretch's two ends on the master.
+bool overlap2d(const contact::SegmentNodes& s, const contact::SegmentNodes& m, double capture,
+               int subdivisions, PairOverlap& o, Overlaps& out) {
+    const contact::SegmentClip2d c = contact::clipSegments2d(s, m, capture);
+    if (c.status != contact::ClipStatus::kOverlap &&
+        c.status != contact::ClipStatus::kBeyondCapture) {
+        return false;
+    }
+    const contact::OverlapCut2d cut = contact::cutOverlap2d(c, s, m, capture, subdivisions);
+    o.overlapArea = c.overlapLength;
+    o.captureArea = cut.length;
+    o.penetrationArea = cut.penetratingLength;
+    o.captureAreaError = cut.lengthError;
+    o.penetrationAreaError = cut.penetratingLengthError;
+    o.gapMin = cut.gapMin;
+    o.gapMax = cut.gapMax;
+    o.count = cut.length > 0.0 ? cut.count : 0;
+    for (int k = 0; k < o.count; ++k) {
+        out.points.push_back(cut.ends[k].masterPoint);
+        out.gap.push_back(cut.ends[k].gap);
+        out.normal.push_back(cut.ends[k].normal);
+        o.centroid += cut.ends[k].masterPoint / o.count;
+    }
+    return true;
+}
+
+// 3D: the overlap polygon and its cut, drawn as the cut polygon.
+bool overlap3d(const contact::SegmentNodes& s, const contact::SegmentNodes& m, double capture,
+               int subdivisions, PairOverlap& o, Overlaps& out) {
+    const contact::OverlapPolygon p = contact::clipSegments3d(s, m);
+    if (p.status != contact::ClipStatus::kOverlap) {
+        return false;
+    }
+    const contact::OverlapCut3d cut = contact::cutOverlap3d(p, s, m, capture, subdivisions);
+    o.overlapArea = p.area;
+    o.captureArea = cut.area;
+    o.penetrationArea = cut.penetratingArea;
+    o.captureAreaError = cut.areaError;
+    o.penetrationAreaError = cut.penetratingAreaError;
+    o.gapMin = cut.gapMin;
+    o.gapMax = cut.gapMax;
+    o.count = cut.area > 0.0 ? cut.count : 0;
+    double twiceArea = 0.0;  // area centroid of the drawn polygon, fanned from vertex 0
+    Eigen::Vector3d c = Eigen::Vector3d::Zero();
+    for (int k = 0; k < o.count; ++k) {
+        const contact::OverlapVertex& v = cut.vertices[k];
+        out.points.push_back(v.point);
+        out.gap.push_back(v.gap);
+        out.normal.push_back(contact::outwardNormal(m, v.xiMaster));
+        if (k >= 2) {
+            const Eigen::Vector3d& a = cut.vertices[0].point;
+            const double t = (cut.vertices[k - 1].point - a).cross(v.point - a).dot(p.normal);
+            twiceArea += t;
+            c += t * (a + cut.vertices[k - 1].point + v.point) / 3.0;
+        }
+    }
+    o.centroid = twiceArea > 0.0 ? Eigen::Vector3d(c / twiceArea) : Eigen::Vector3d::Zero();
+    return true;
+}
+
+}  // namespace
+
+double Overlaps::overlapArea() const noexcept {
+    return sum(pairs, [](const PairOverlap& o) { return o.overlapArea; });
+}
+double Overlaps::captureArea() const noexcept {
+    return sum(pairs, [](const PairOverlap& o) { return o.captureArea; });
+}
+double Overlaps::penetrationArea() const noexcept {
+    return sum(pairs, [](const PairOverlap& o) { return o.penetrationArea; });
+}
+double Overlaps::captureAreaError() const noexcept {
+    return sum(pairs, [](const PairOverlap& o) { return o.captureAreaError; });
+}
+double Overlaps::penetrationAreaError() const noexcept {
+    return sum(pairs, [](const PairOverlap& o) { return o.penetrationAreaError; });
+}
+Index Overlaps::inContact() const noexcept {
+    return static_cast<Index>(std::count_if(
+        pairs.begin(), pairs.end(), [](const PairOverlap& o) { return o.captureArea > 0.0; }));
+}
+
+Overlaps computeOverlaps(const contact::Surface& master, const contact::Surface& slave,
+                         const contact::SegmentPairs& pairs, const contact::CoordinatesView& x,
+                         double capture, int subdivisions) {
+    Overlaps out;
+    out.subdivisions = subdivisions;
     for (Index i = 0; i < pairs.size(); ++i) {
-        const contact::SegmentNodes s = contact::gatherSegment(slave.surface, pairs.slave()[i], x);
-        const contact::SegmentNodes m =
-            contact::gatherSegment(master.surface, pairs.master()[i], x);
+        const contact::SegmentNodes s = contact::gatherSegment(slave, pairs.slave()[i], x);
+        const contact::SegmentNodes m = contact::gatherSegment(master, pairs.master()[i], x);
         PairOverlap o;
         o.slave = pairs.slave()[i];
         o.master = pairs.master()[i];
-        if (x.dim == 2) {
-            const contact::SegmentClip2d c = contact::clipSegments2d(s, m, capture);
-            if (c.status != contact::ClipStatus::kOverlap) {
-                continue;
-            }
-            o.area = c.overlapLength;
-            o.count = c.pointCount;
-            o.gapMin = o.gapMax = c.points[0].gap;
-            for (int k = 0; k < c.pointCount; ++k) {
-                o.vertices[k] = c.points[k].masterPoint;
-                o.centroid += c.points[k].masterPoint / c.pointCount;
-                o.gapMin = std::min(o.gapMin, c.points[k].gap);
-                o.gapMax = std::max(o.gapMax, c.points[k].gap);
-            }
-        } else {
-            const contact::OverlapPolygon p = contact::clipSegments3d(s, m);
-            if (p.status != contact::ClipStatus::kOverlap) {
-                continue;
-            }
-            o.area = p.area;
-            o.centroid = p.centroid;
-            o.count = p.count;
-            o.gapMin = o.gapMax = p.vertices[0].gap;
-            for (int k = 0; k < p.count; ++k) {
-                o.vertices[k] = p.vertices[k].point;
-                o.gapMin = std::min(o.gapMin, p.vertices[k].gap);
-                o.gapMax = std::max(o.gapMax, p.vertices[k].gap);
-            }
+        o.first = static_cast<Index>(out.points.size());
+        const bool found = x.dim == 2 ? overlap2d(s, m, capture, subdivisions, o, out)
+                                      : overlap3d(s, m, capture, subdivisions, o, out);
+        if (found) {
+            out.pairs.push_back(o);
         }
-        out.push_back(o);
     }
     return out;
 }

@@ -174,7 +174,8 @@ TEST(ContactSurface, UnknownNameListsTheSurfaces) {
         (void)buildContactSurface(m, "bottom");
         FAIL() << "no exception";
     } catch (const std::invalid_argument& e) {
-        EXPECT_EQ(std::string(e.what()), "surface 'bottom' not found in cube.inp (surfaces: Top)");
+        EXPECT_EQ(std::string(e.what()),
+                  "surface 'bottom' not found in cube.inp (*SURFACE definitions: Top)");
     }
 }
 

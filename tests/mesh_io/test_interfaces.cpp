@@ -180,7 +180,7 @@ TEST(PrepareInterface, RefusalsNameTheInterfaceLine) {
                                           "MASSLESS)");
     EXPECT_EQ(refusal(m.interfaces[5]),
               fixture("interfaces.inp") +
-                  ":45: slave surface 'NO_SUCH_SURFACE' is not defined (surfaces: UPPER_BOTTOM "
+                  ":45: slave surface 'NO_SUCH_SURFACE' is not defined (*SURFACE definitions: UPPER_BOTTOM "
                   "(nodes), UPPER_BOTTOM, LOWER_TOP)");
     InterfaceDef d = m.interfaces[0];
     d.master = "UPPER_BOTTOM";  // a node surface only: written as such below

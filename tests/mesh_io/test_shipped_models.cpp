@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The models shipped in examples/data, as Gmsh and an Abaqus-style writer made them: the same
-// mesh in several formats reads to the same model, and surfaces come out facing outward.
+// mesh in several formats reads to the same model, surfaces come out facing outward, and the
+// sphere pressed into the block is in contact over the area geometry says.
+#include "contact/contact_search.hpp"
 #include "contact/segment.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/model.hpp"
+#include "mesh_io/overlaps.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -124,6 +130,93 @@ TEST(ShippedModels, PunchInpHasTheContactPairAndOutwardFaces) {
         EXPECT_EQ(punch.surface.types[s], contact::SegmentType::Quad8);
         EXPECT_LT(centre(m, punch, s).normal.z(), -0.7) << "punch bottom faces down";
         EXPECT_EQ(punch.origin[s].face, 1);
+    }
+}
+
+// Segment mode on the sphere (radius R = 0.5, centre 0.49 above the block top: depth d = 0.01),
+// with the sphere as master. A point of the sphere at angle t from its lowest point has its
+// normal line meet the block top at gap (R - d) / cos t - R, so the part of the sphere within a
+// level g (gap <= g) is the cap cos t >= (R - d) / (R + g), of area
+//     A(g) = 2 pi R^2 (d + g) / (R + g)     (penetrating: A(0) = 2 pi R d).
+// Areas are measured on the master's tangent planes, over its facets' corner polygons. What the
+// mesh changes, bounded from the mesh itself:
+//   - the facets are not the sphere: they lie within e of it (e: the largest || x - c | - R |
+//     over each facet in contact, sampled on a 24 x 24 grid, +10 % for the sampling), so their
+//     gaps are within e of the sphere's and the level set lies between the caps of g -+ e;
+//   - corner polygons inscribed in the sphere, and measured on a plane tilted from the sphere by
+//     at most their circumradius r over R, carry between (1 - r^2 / R^2) and 1 of its area;
+//   - the cut on curved facets is off by at most its reported bound (0 for flat Tri3).
+// So A(g - e) (1 - r^2 / R^2) - bound <= area <= A(g + e) + bound, with r the largest
+// circumradius of a facet in contact.
+struct SphereCheck {
+    double area = 0.0;
+    double lo = 0.0;
+    double hi = 0.0;
+};
+
+TEST(ShippedModels, SphereOnBlockSegmentModeAreasMatchTheSphericalCaps) {
+    constexpr double kPi = 3.14159265358979323846;
+    const double R = 0.5;
+    const double d = 0.01;
+    const Eigen::Vector3d c(0, 0, R - d);
+    const auto cap = [&](double g) { return 2 * kPi * R * R * (d + g) / (R + g); };
+    for (const char* file : {"sphere_on_block.msh", "sphere_on_block_o2.msh"}) {
+        SCOPED_TRACE(file);
+        const Model m = readModel(kData + file);
+        const ContactSurface sphere = buildContactSurface(m, "SphereSurface");
+        const ContactSurface top = buildContactSurface(m, "BlockTop");
+        contact::SearchOptions o;
+        o.mode = contact::SearchMode::kSegmentToSegment;
+        contact::ContactSearch search(o);
+        const contact::CoordinatesView x(m.coords);
+        search.setSurfaces(sphere.surface, top.surface, x);
+        ASSERT_EQ(search.update(x).status, contact::UpdateStatus::kOk);
+        const double level = search.captureDistance();
+        const Overlaps ov =
+            computeOverlaps(sphere.surface, top.surface, search.segmentPairs(), x, level);
+
+        // The mesh's distance from the sphere and its facets' circumradii, over the facets with
+        // anything within the capture distance.
+        double e = 0.0;
+        double r = 0.0;
+        std::vector<bool> seen(static_cast<std::size_t>(sphere.surface.size()), false);
+        for (const PairOverlap& p : ov.pairs) {
+            if (p.captureArea <= 0.0 || seen[p.master]) {
+                continue;
+            }
+            seen[p.master] = true;
+            const contact::SegmentNodes s = contact::gatherSegment(sphere.surface, p.master, x);
+            constexpr int kN = 24;
+            for (int i = 0; i <= kN; ++i) {
+                for (int j = 0; i + j <= kN; ++j) {
+                    const Eigen::Vector2d xi(double(i) / kN, double(j) / kN);
+                    e = std::max(e, std::abs((contact::position(s, xi) - c).norm() - R));
+                }
+            }
+            const Eigen::Vector3d a = s.x[1] - s.x[0];
+            const Eigen::Vector3d b = s.x[2] - s.x[0];
+            r = std::max(r, a.norm() * b.norm() * (a - b).norm() / (2 * a.cross(b).norm()));
+        }
+        e *= 1.1;
+        const double shrink = 1 - r * r / (R * R);
+        const SphereCheck within{ov.captureArea(), cap(level - e) * shrink - ov.captureAreaError(),
+                                 cap(level + e) + ov.captureAreaError()};
+        const SphereCheck pen{ov.penetrationArea(), cap(-e) * shrink - ov.penetrationAreaError(),
+                              cap(e) + ov.penetrationAreaError()};
+        std::printf("%s: capture %.4g, e %.3g, r %.3g; within capture %.5f in [%.5f, %.5f] "
+                    "(cap %.5f, pi a^2 at d + c %.5f); penetrating %.5f in [%.5f, %.5f] (cap "
+                    "%.5f, pi a^2 %.5f)\n",
+                    file, level, e, r, within.area, within.lo, within.hi, cap(level),
+                    kPi * (d + level) * (2 * R - d - level), pen.area, pen.lo, pen.hi, cap(0),
+                    kPi * d * (2 * R - d));
+        EXPECT_GE(within.area, within.lo);
+        EXPECT_LE(within.area, within.hi);
+        EXPECT_GE(pen.area, pen.lo);
+        EXPECT_LE(pen.area, pen.hi);
+        // The rigid-sphere disc pi a^2, a^2 = 2 R d - d^2, is the cap's plan view: A(0) - pi d^2.
+        EXPECT_NEAR(pen.area, kPi * d * (2 * R - d), pen.hi - pen.lo + kPi * d * d);
+        // Far less than what merely overlaps: the report is about the contact.
+        EXPECT_LT(within.area, 0.5 * ov.overlapArea());
     }
 }
 

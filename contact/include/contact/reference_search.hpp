@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The exhaustive search: every slave node against every master segment, every segment pair.
-// The oracle behind --verify and the tests; O(slave x master), never for production runs.
+// The oracle behind --verify and the tests; O(slave x master), never for production runs (node
+// mode projects only where a box bound says the segment could still be the closest: about 1 ns per
+// node-segment pair that cannot).
 #pragma once
 
 #include "contact/contact_search.hpp"
@@ -34,5 +36,23 @@ struct ReferenceResult {
                                                           const std::vector<Index>& slaveNodes,
                                                           const CoordinatesView& x,
                                                           const SearchOptions& options);
+
+/// The exhaustive search for part of the slave, to check models too large for the whole
+/// reference: `items` are slave node indices (node mode; nodes of `slave`) or slave segment
+/// indices (segment mode), each checked against every master segment. The pairs are exactly
+/// those referenceSearch(master, slave, x, options) reports for these items (same order, same
+/// self-contact rule); the counters cover the items only. Throws std::invalid_argument as
+/// referenceSearch does, and for an item that is not part of the slave.
+[[nodiscard]] ReferenceResult referenceSearchSample(const Surface& master, const Surface& slave,
+                                                    const std::vector<Index>& items,
+                                                    const CoordinatesView& x,
+                                                    const SearchOptions& options);
+
+/// The same for a slave given as nodes: `items` is a subset of `slaveNodes`.
+[[nodiscard]] ReferenceResult referenceSearchSample(const Surface& master,
+                                                    const std::vector<Index>& slaveNodes,
+                                                    const std::vector<Index>& items,
+                                                    const CoordinatesView& x,
+                                                    const SearchOptions& options);
 
 }  // namespace contact

@@ -133,6 +133,14 @@ struct Model {
     [[nodiscard]] Index numElements() const noexcept;
 };
 
+/// How a model's file names what the tool works with, for messages in the file's own language.
+struct FileTerms {
+    const char* surface;     ///< "surface" (Abaqus *SURFACE) or "physical group" (Gmsh)
+    const char* surfaces;    ///< "*SURFACE definitions" or "physical groups"
+    const char* interfaces;  ///< "*CONTACT PAIR, *TIE or *CONTACT" (Abaqus); Gmsh, Exodus II: none
+};
+[[nodiscard]] FileTerms fileTerms(const Model& model) noexcept;
+
 /// Reads a model, choosing the reader by extension (.inp: Abaqus/CalculiX; .msh: Gmsh; .e, .exo,
 /// .ex2: Exodus II). Throws mesh_io::ParseError naming the file and line (Exodus: the block or
 /// set).

@@ -1,80 +1,60 @@
 // SPDX-License-Identifier: MIT
-// Results out: pairs as CSV, a JSON report, and a VTU file for ParaView.
+// Results of a model's interfaces out: pairs and overlaps as CSV, a JSON report, a VTU file.
 #pragma once
 
-#include "contact/contact_search.hpp"
-#include "mesh_io/contact_surface.hpp"
 #include "mesh_io/model.hpp"
-#include "mesh_io/overlaps.hpp"
+#include "mesh_io/output.hpp"
+#include "mesh_io/report.hpp"
 
 #include <string>
 #include <vector>
 
 namespace mesh_io {
 
-/// One searched interface and its results, as the writers need them. Pointers are not owned.
-struct InterfaceReport {
-    int index = 1;     ///< 1-based, in file order (each *CONTACT PAIR / *TIE data line)
-    std::string kind;  ///< "contact pair", "tie" or "command line"
-    const ContactSurface* master = nullptr;
-    const ContactSurface* slave = nullptr;
-    contact::SearchMode mode = contact::SearchMode::kNodeToSegment;
-    double captureDistance = 0.0;
-    bool captureRelative = true;
-    double captureFactor = 0.5;  ///< the relative factor, when captureRelative
-    Index slaveNodes = 0;
-    /// The pairs: nodePairs in node-to-segment mode, segmentPairs in segment-to-segment mode.
-    const contact::NodePairs* nodePairs = nullptr;
-    const contact::SegmentPairs* segmentPairs = nullptr;
-    contact::UpdateStats stats;
-    double timeRead = 0.0;  ///< ms, reading the model (shared by all interfaces)
-    std::string pairsFile;  ///< where the pairs were written ("" if not)
-    /// Segment mode: the overlap of each pair with one (nullptr in node mode).
-    const std::vector<PairOverlap>* overlaps = nullptr;
+/// What the writers put in, and where they may write (OutputFile's rules: "-" is standard
+/// output, FIFOs and character devices are streams, regular files are replaced only with
+/// WriteOptions::overwrite, input files never).
+struct WriterOptions {
+    WriteOptions write;
+    bool coordinates = false;  ///< CSV and JSON pairs carry slave and closest-point coordinates
+    bool jsonPairs = false;    ///< the JSON report lists every pair
+    bool vtuAscii = false;     ///< ASCII VTU instead of zlib-compressed binary appended data
 };
 
-/// Gap summary of node-to-segment pairs (no pairs: count 0, gaps NaN).
-struct GapSummary {
-    double minGap;
-    double maxGap;
-    Index penetrating = 0;
-};
-[[nodiscard]] GapSummary summarizeGaps(const contact::NodePairs& pairs);
-
-/// What a writer may do with an existing file at its path.
-struct WriteOptions {
-    bool overwrite = false;           ///< replace an existing output file (never an input)
-    std::vector<std::string> inputs;  ///< files that must never be written
-};
-
-/// Pairs as CSV. Node mode: `interface,slave_node,master_element,master_face,xi,eta,gap,nx,ny,nz`
-/// (ids as in the file, "<instance>.<id>" in Abaqus assemblies; eta and nz zero in 2D; %.17g).
-/// Segment mode:
-/// `interface,slave_element,slave_face,master_element,master_face`. All reports must use one
-/// mode (std::invalid_argument otherwise). Written atomically (temporary file, then rename).
+/// Pairs as CSV, ids as in the file ("<instance>.<id>" in Abaqus assemblies), numbers as %.17g. All reports must use one mode
+/// (std::invalid_argument otherwise).
+///   node mode:    interface,slave_node,master_element,master_face,xi,eta,gap,nx,ny,nz
+///                 (eta and nz zero in 2D), with coordinates also x,y,z (the slave node) and
+///                 px,py,pz (its closest point)
+///   segment mode: interface,slave_element,slave_face,master_element,master_face,overlap_area,
+///                 capture_area,penetration_area (areas 0 where the pair does not overlap), with
+///                 coordinates also cx,cy,cz (centroid of the part in contact, nan if none)
 void writePairsCsv(const std::string& path, const Model& model,
-                   const std::vector<InterfaceReport>& reports, const WriteOptions& options);
+                   const std::vector<InterfaceReport>& reports, const WriterOptions& options);
 
-/// Overlaps of segment pairs as CSV:
-/// `interface,slave_element,slave_face,master_element,master_face,area,cx,cy,cz,gap_min,gap_max`
-/// (`area` is the overlap length in 2D; cx, cy, cz the centroid). Interfaces without overlaps
-/// (node mode) add no rows. Written atomically.
+/// Segment mode: every overlapping pair,
+/// `interface,slave_element,slave_face,master_element,master_face,overlap_area,capture_area,
+/// penetration_area,capture_area_error,gap_min,gap_max,cx,cy,cz` (areas are lengths in 2D;
+/// gap range and centroid of the part in contact, nan where there is none). Node-mode
+/// interfaces add no rows.
 void writeOverlapsCsv(const std::string& path, const Model& model,
-                      const std::vector<InterfaceReport>& reports, const WriteOptions& options);
+                      const std::vector<InterfaceReport>& reports, const WriterOptions& options);
 
-/// JSON report: {"model", "interfaces": [{index, kind, slave, master, mode, capture_distance, ...,
-/// overlap_area (segment mode: sum of the pairs' overlap areas, 2D lengths; else null),
-/// time_ms: {read, bounds, broad, narrow, projection, total}, pairs_file[, pair_list]}]}; ids in
-/// pair_list are numbers, or "<instance>.<id>" strings in Abaqus assemblies.
+/// JSON report: {"model", "interfaces": [{index, kind, slave, master, mode, capture_distance,
+/// capture_relative, master_segments, slave_segments, slave_nodes, candidates, sat_survivors,
+/// pairs, gap: {min, p05, median, p95, max} (null without pairs), min_gap, max_gap,
+/// penetrating (node pairs with gap < 0, or segment pairs with a penetrating part), orientation
+/// (contact::orientationName of the update's verdict), segment mode:
+/// overlaps, contact_pairs, overlap_area, capture_area, capture_area_error, penetration_area (else
+/// null), time_ms: {read, bounds, broad, narrow, projection, overlaps, total}, pairs_file[,
+/// pair_list]}]}. Segment mode's gap figures are over the area in contact only. Ids in pair_list
+/// are numbers, or "<instance>.<id>" strings in Abaqus assemblies.
 void writeJsonReport(const std::string& path, const Model& model,
-                     const std::vector<InterfaceReport>& reports, bool withPairs,
-                     const WriteOptions& options);
+                     const std::vector<InterfaceReport>& reports, const WriterOptions& options);
 
-/// VTU (ASCII, one piece per interface): master and slave segments as cells (role 0 and 1),
-/// pairs as line cells (role 2) from each slave node to its closest point; point data gap, normal,
-/// paired, node_id on slave nodes; cell data role, element_id, face, pair_count. Segment mode
-/// adds the overlaps (role 3): polygons in 3D, the clipped stretch on the master in 2D.
+/// VTU, one piece per interface, laid out as mesh_io/vtu.hpp describes, with the model's node
+/// ids and each segment's element id and face.
 void writeVtu(const std::string& path, const Model& model,
-              const std::vector<InterfaceReport>& reports, const WriteOptions& options);
+              const std::vector<InterfaceReport>& reports, const WriterOptions& options);
 
 }  // namespace mesh_io

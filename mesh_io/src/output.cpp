@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+#include "mesh_io/output.hpp"
+
+#include <climits>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace mesh_io {
+namespace {
+
+[[noreturn]] void fail(const std::string& msg) { throw std::runtime_error(msg); }
+
+std::string errnoText() { return std::strerror(errno); }
+
+std::string dirOf(const std::string& p) {
+    const auto slash = p.rfind('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : p.substr(0, slash);
+}
+
+std::string baseOf(const std::string& p) {
+    const auto slash = p.rfind('/');
+    return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+// The last link of a chain of symlinks starting at p (p itself when it is not a link); relative
+// links are read from their link's directory.
+std::string followLinks(std::string p) {
+    for (int hop = 0; hop < 40; ++hop) {
+        struct stat ls {};
+        if (::lstat(p.c_str(), &ls) != 0 || !S_ISLNK(ls.st_mode)) {
+            return p;
+        }
+        char buf[PATH_MAX];
+        const ssize_t n = ::readlink(p.c_str(), buf, sizeof buf - 1);
+        if (n < 0) {
+            fail("cannot write " + p + ": cannot read the symlink: " + errnoText());
+        }
+        const std::string to(buf, static_cast<std::size_t>(n));
+        p = !to.empty() && to[0] == '/' ? to : dirOf(p) + "/" + to;
+    }
+    fail("cannot write " + p + ": too many levels of symbolic links");
+}
+
+// A file's identity (device and inode).
+struct Identity {
+    bool known = false;
+    dev_t dev = 0;
+    ino_t ino = 0;
+    std::string path;  // for files not there yet: the absolute path they will have
+    [[nodiscard]] bool operator==(const Identity& o) const {
+        return known && o.known ? dev == o.dev && ino == o.ino : path == o.path;
+    }
+};
+
+// Where an output goes, without touching anything.
+struct Resolved {
+    OutputKind kind = OutputKind::kCreate;
+    std::string target;
+    mode_t mode = 0;
+    Identity id;
+};
+
+bool isInput(const struct stat& st, const WriteOptions& options) {
+    for (const std::string& in : options.inputs) {
+        struct stat is {};
+        if (::stat(in.c_str(), &is) == 0 && is.st_dev == st.st_dev && is.st_ino == st.st_ino) {
+            return true;
+        }
+    }
+    return false;
+}
+
+Resolved resolve(const std::string& path, const WriteOptions& options) {
+    if (path.empty()) {
+        fail("output file name is empty");
+    }
+    Resolved r;
+    struct stat st {};
+    if (path == "-") {
+        r.kind = OutputKind::kStdout;
+        r.target = "-";
+        if (::fstat(STDOUT_FILENO, &st) == 0) {
+            r.id = {true, st.st_dev, st.st_ino, "-"};
+            if (isInput(st, options)) {
+                fail("refusing to write - (standard output): it is an input file");
+            }
+        }
+        return r;
+    }
+    if (::stat(path.c_str(), &st) == 0) {
+        r.id = {true, st.st_dev, st.st_ino, path};
+        if (S_ISDIR(st.st_mode)) {
+            fail("cannot write " + path + ": it is a directory");
+        }
+        if (isInput(st, options)) {
+            fail("refusing to write " + path + ": it is an input file");
+        }
+        if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+            r.kind = OutputKind::kStream;
+            r.target = path;
+            return r;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            fail("cannot write " + path + ": not a regular file, FIFO or character device");
+        }
+        if (!options.overwrite) {
+            fail(path + " exists; pass --force to overwrite it");
+        }
+        if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) {
+            fail("refusing to replace " + path + ": it is read-only");
+        }
+        char real[PATH_MAX];
+        if (::realpath(path.c_str(), real) == nullptr) {
+            fail("cannot write " + path + ": " + errnoText());
+        }
+        r.kind = OutputKind::kReplace;
+        r.target = real;
+        r.mode = st.st_mode & 07777;
+        return r;
+    }
+    if (errno != ENOENT) {
+        fail("cannot write " + path + ": " + errnoText());
+    }
+    r.kind = OutputKind::kCreate;
+    r.target = followLinks(path);
+    const std::string dir = dirOf(r.target);
+    struct stat ds {};
+    char real[PATH_MAX];
+    if (::stat(dir.c_str(), &ds) != 0 || !S_ISDIR(ds.st_mode) ||
+        ::realpath(dir.c_str(), real) == nullptr) {
+        fail("cannot write " + path + ": directory " + dir + " does not exist" +
+             (r.target != path ? " (the path is a symlink to " + r.target + ")" : ""));
+    }
+    r.id.path = std::string(real) + "/" + baseOf(r.target);
+    return r;
+}
+
+// Creates an empty temporary file next to target (O_EXCL: never an existing one); its name.
+std::string createTemporary(const std::string& path, const std::string& target, mode_t mode) {
+    static int counter = 0;
+    const std::string dir = dirOf(target);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const std::string tmp = dir + "/." + baseOf(target) + ".tmp." + std::to_string(::getpid()) +
+                                "." + std::to_string(counter++);
+        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno == EEXIST) {
+            continue;
+        }
+        if (fd < 0) {
+            fail("cannot write " + path + ": cannot create a temporary file in " + dir + ": " +
+                 errnoText());
+        }
+        if (mode != 0) {
+            (void)::fchmod(fd, mode);  // the replaced file's permission bits
+        }
+        ::close(fd);
+        return tmp;
+    }
+    fail("cannot write " + path + ": no free temporary file name in " + dir);
+}
+
+}  // namespace
+
+OutputFile::OutputFile(const std::string& path, const WriteOptions& options) : path_(path) {
+    const Resolved r = resolve(path, options);
+    kind_ = r.kind;
+    target_ = r.target;
+    if (kind_ == OutputKind::kStdout) {
+        return;
+    }
+    if (kind_ == OutputKind::kStream) {
+        file_.open(target_, std::ios::out | std::ios::binary);
+    } else {
+        tmp_ = createTemporary(path_, target_, kind_ == OutputKind::kReplace ? r.mode : 0);
+        file_.open(tmp_, std::ios::out | std::ios::binary | std::ios::trunc);
+    }
+    if (!file_) {
+        const std::string what = "cannot write " + path_ + ": " + errnoText();
+        if (!tmp_.empty()) {
+            ::unlink(tmp_.c_str());
+        }
+        fail(what);
+    }
+}
+
+OutputFile::~OutputFile() {
+    if (!committed_ && !tmp_.empty()) {
+        file_.close();
+        ::unlink(tmp_.c_str());
+    }
+}
+
+std::ostream& OutputFile::out() {
+    if (kind_ == OutputKind::kStdout) {
+        return std::cout;
+    }
+    return file_;
+}
+
+void OutputFile::commit() {
+    std::ostream& o = out();
+    o.flush();
+    bool good = o.good();
+    if (kind_ == OutputKind::kStdout) {
+        if (!good) {
+            fail("writing to standard output failed");
+        }
+        committed_ = true;
+        return;
+    }
+    file_.close();
+    good = good && !file_.fail();
+    if (!good) {
+        fail("writing " + path_ + " failed (disk full?)");
+    }
+    if (kind_ == OutputKind::kReplace) {
+        if (::rename(tmp_.c_str(), target_.c_str()) != 0) {
+            fail("cannot write " + path_ + ": " + errnoText());
+        }
+    } else if (kind_ == OutputKind::kCreate) {
+        // Into place only if nothing appeared there meanwhile.
+        if (::renameat2(AT_FDCWD, tmp_.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE) != 0) {
+            if (errno == EEXIST) {
+                fail(path_ + " appeared while it was being written; it was left as it is");
+            }
+            if ((errno != EINVAL && errno != ENOSYS) ||
+                ::rename(tmp_.c_str(), target_.c_str()) != 0) {
+                fail("cannot write " + path_ + ": " + errnoText());
+            }
+        }
+    }
+    committed_ = true;
+}
+
+std::vector<OutputKind> checkOutputs(const std::vector<std::string>& paths,
+                                     const WriteOptions& options) {
+    std::vector<OutputKind> kinds;
+    std::vector<Identity> seen;
+    for (const std::string& p : paths) {
+        const Resolved r = resolve(p, options);
+        for (std::size_t k = 0; k < seen.size(); ++k) {
+            if (kinds[k] == OutputKind::kStream && r.kind == OutputKind::kStream) {
+                continue;  // /dev/null twice, or one FIFO read in turn: nothing is destroyed
+            }
+            if (kinds[k] == OutputKind::kStdout && r.kind == OutputKind::kStdout) {
+                fail("only one output can go to standard output (-)");
+            }
+            if (seen[k] == r.id) {
+                fail("two outputs go to the same place: " + paths[k] + " and " + p);
+            }
+        }
+        if (r.kind == OutputKind::kReplace || r.kind == OutputKind::kCreate) {
+            ::unlink(createTemporary(p, r.target, 0).c_str());  // the directory takes files
+        }
+        seen.push_back(r.id);
+        kinds.push_back(r.kind);
+    }
+    return kinds;
+}
+
+}  // namespace mesh_io

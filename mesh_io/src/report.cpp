@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+#include "mesh_io/report.hpp"
+
+#include <Eigen/Geometry>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace mesh_io {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Weighted quantiles of (value, weight) samples: the smallest value with at least q of the total
+// weight at or below it.
+void quantiles(std::vector<std::pair<double, double>>& samples, GapSummary& g) {
+    g.min = g.p05 = g.median = g.p95 = g.max = kNaN;
+    if (samples.empty()) {
+        return;
+    }
+    std::sort(samples.begin(), samples.end());
+    double total = 0.0;
+    for (const auto& s : samples) {
+        total += s.second;
+    }
+    const double qs[3] = {0.05, 0.5, 0.95};
+    double* out[3] = {&g.p05, &g.median, &g.p95};
+    double cum = 0.0;
+    int k = 0;
+    for (const auto& s : samples) {
+        cum += s.second;
+        while (k < 3 && cum >= qs[k] * total) {
+            *out[k++] = s.first;
+        }
+    }
+    while (k < 3) {
+        *out[k++] = samples.back().first;  // rounding of the running sum
+    }
+    g.min = samples.front().first;
+    g.max = samples.back().first;
+}
+
+// printf into a string.
+std::string format(const char* fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+std::string quantileLine(const GapSummary& g) {
+    return format("min %.6g, 5%% %.6g, median %.6g, 95%% %.6g, max %.6g", g.min, g.p05, g.median,
+                  g.p95, g.max);
+}
+
+}  // namespace
+
+GapSummary summarizeGaps(const contact::NodePairs& pairs) {
+    GapSummary g;
+    std::vector<std::pair<double, double>> samples;
+    samples.reserve(static_cast<std::size_t>(pairs.size()));
+    for (Index i = 0; i < pairs.size(); ++i) {
+        samples.emplace_back(pairs.gap()[i], 1.0);
+        g.penetrating += pairs.gap()[i] < 0.0 ? 1 : 0;
+    }
+    g.count = pairs.size();
+    quantiles(samples, g);
+    return g;
+}
+
+GapSummary summarizeGaps(const Overlaps& overlaps) {
+    GapSummary g;
+    std::vector<std::pair<double, double>> samples;
+    double lo = kNaN;
+    double hi = kNaN;
+    for (const PairOverlap& o : overlaps.pairs) {
+        g.penetrationArea += o.penetrationArea;
+        g.penetrating += o.penetrationArea > 0.0 ? 1 : 0;
+        if (!(o.captureArea > 0.0)) {
+            continue;
+        }
+        ++g.count;
+        lo = g.count == 1 ? o.gapMin : std::min(lo, o.gapMin);
+        hi = g.count == 1 ? o.gapMax : std::max(hi, o.gapMax);
+        const auto first = static_cast<std::size_t>(o.first);
+        const double* gap = overlaps.gap.data() + first;
+        const Eigen::Vector3d* p = overlaps.points.data() + first;
+        if (o.count == 2) {
+            samples.emplace_back(0.5 * (gap[0] + gap[1]), o.captureArea);
+            continue;
+        }
+        // Fan from point 0; the triangles' areas share out the pair's captureArea.
+        const std::size_t begin = samples.size();
+        double fanArea = 0.0;
+        for (int k = 2; k < o.count; ++k) {
+            const double a = 0.5 * (p[k - 1] - p[0]).cross(p[k] - p[0]).norm();
+            samples.emplace_back((gap[0] + gap[k - 1] + gap[k]) / 3.0, a);
+            fanArea += a;
+        }
+        for (std::size_t s = begin; s < samples.size(); ++s) {
+            samples[s].second *= fanArea > 0.0 ? o.captureArea / fanArea : 0.0;
+        }
+    }
+    quantiles(samples, g);
+    if (g.count > 0) {
+        g.min = lo;
+        g.max = hi;
+    }
+    return g;
+}
+
+std::string segmentTypeCounts(const contact::Surface& s) {
+    std::map<std::string, long> count;
+    for (const auto t : s.types) {
+        ++count[contact::segmentTypeName(t)];
+    }
+    std::string out;
+    for (const auto& [name, n] : count) {
+        out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + name;
+    }
+    return out.empty() ? "none" : out;
+}
+
+void printInterface(std::ostream& out, const InterfaceReport& r) {
+    const bool nodeMode = r.mode == contact::SearchMode::kNodeToSegment;
+    const contact::UpdateStats& st = r.stats;
+    out << format("\ninterface %d (%s): slave '%s' -> master '%s', %s\n", r.index, r.kind.c_str(),
+                  r.slave->name.c_str(), r.master->name.c_str(),
+                  nodeMode ? "node-to-segment" : "segment-to-segment");
+    out << format("  master: %d segments (%s)\n", static_cast<int>(r.master->surface.size()),
+                  segmentTypeCounts(r.master->surface).c_str());
+    if (r.slave->nodeSurface) {
+        out << format("  slave:  %d nodes (node surface)\n", static_cast<int>(r.slaveNodes));
+    } else {
+        out << format("  slave:  %d segments (%s), %d nodes\n",
+                      static_cast<int>(r.slave->surface.size()),
+                      segmentTypeCounts(r.slave->surface).c_str(), static_cast<int>(r.slaveNodes));
+    }
+    if (r.captureRelative) {
+        out << format("  capture distance: %.6g (%.3g x mean master segment size %.6g)\n",
+                      r.captureDistance, r.captureFactor, r.meanMasterSize);
+    } else {
+        out << format("  capture distance: %.6g\n", r.captureDistance);
+    }
+    const GapSummary& g = r.gaps;
+    if (nodeMode) {
+        out << format(
+            "  candidates (buffered AABB overlaps): %lld, SAT survivors: %lld, pairs: %d\n",
+            st.candidates, st.satSurvivors, static_cast<int>(r.nodePairs->size()));
+        if (g.count > 0) {
+            out << "  gap: " << quantileLine(g)
+                << format("; penetrating nodes: %d\n", static_cast<int>(g.penetrating));
+        }
+    } else {
+        const Overlaps& o = *r.overlaps;
+        const bool is3d = r.master->dim == 3;
+        const char* area = is3d ? "area" : "length";
+        out << format("  candidates (buffered AABB overlaps): %lld, SAT survivors (segment pairs): "
+                      "%lld\n",
+                      st.candidates, st.satSurvivors);
+        out << format("  overlaps: %zu pairs overlap, total %s %.6g (whatever the gap)\n",
+                      o.pairs.size(), area, o.overlapArea());
+        out << format("  in contact (gap <= capture): %d pairs, %s %.6g", static_cast<int>(g.count),
+                      area, o.captureArea());
+        const double err = o.captureAreaError();
+        out << (err > 0.0 ? format(" (+- %.2g: curved faces cut on a refinement)\n", err) : "\n");
+        if (g.count > 0) {
+            out << "  gap over the " << area << " in contact: " << quantileLine(g) << "\n";
+        }
+        out << format("  penetrating (gap < 0): %d pairs, %s %.6g\n",
+                      static_cast<int>(g.penetrating), area, g.penetrationArea);
+    }
+    out << format("  orientation: %s (normals opposed %d, aligned %d: in front %d, behind %d)\n",
+                  contact::orientationName(st.orientation.verdict), st.orientation.opposed,
+                  st.orientation.aligned, st.orientation.inFront, st.orientation.behind);
+    out << format("  time [ms]: read %.2f, bounds %.2f, broad %.2f, narrow %.2f, projection %.2f",
+                  r.timeRead, st.timeBounds, st.timeBroad, st.timeNarrow, st.timeProjection);
+    out << (nodeMode ? "\n" : format(", overlaps %.2f\n", r.timeOverlaps));
+}
+
+void listModel(std::ostream& out, const Model& model) {
+    const FileTerms terms = fileTerms(model);
+    const bool noPairs = model.format == "gmsh" || model.format == "exodus";
+    out << format("model %s (%s): %d nodes, %d elements\n", model.path.c_str(),
+                  model.format.c_str(), static_cast<int>(model.numNodes()),
+                  static_cast<int>(model.numElements()));
+    out << format("%s: %zu\n", terms.surfaces, model.surfaces.size());
+    for (const SurfaceDef& def : model.surfaces) {
+        out << "  " << def.name << ": ";
+        try {
+            const ContactSurface cs = buildContactSurface(model, def);
+            if (cs.nodeSurface) {
+                out << format("%zu nodes (TYPE=NODE: a slave only)", cs.nodes.size());
+            } else {
+                out << format("%d %s (%s)", static_cast<int>(cs.surface.size()),
+                              cs.dim == 2 ? "line segments" : "face segments",
+                              segmentTypeCounts(cs.surface).c_str());
+            }
+        } catch (const std::exception& e) {
+            out << "cannot be searched: " << e.what();
+        }
+        if (!def.source.path.empty()) {
+            out << format("  [%s:%ld]", def.source.path.c_str(), def.source.line);
+        }
+        out << '\n';
+    }
+    if (noPairs) {
+        out << format("contact pairs: a%s file defines none; search two %s with --master NAME "
+                      "--slave NAME\n",
+                      model.format == "gmsh" ? " Gmsh" : "n Exodus II", terms.surfaces);
+        return;
+    }
+    out << format("%s: %zu\n", terms.interfaces, model.interfaces.size());
+    int index = 1;
+    for (const InterfaceDef& i : model.interfaces) {
+        const char* keyword = i.kind == InterfaceDef::Kind::kTie           ? "*TIE"
+                              : i.kind == InterfaceDef::Kind::kContactPair ? "*CONTACT PAIR"
+                                                                           : "*CONTACT";
+        out << format("  %d: %s slave %s, master %s", index++, keyword, i.slave.c_str(),
+                      i.master.c_str());
+        out << (i.nodeToSurface ? " (node to surface)" : " (surface to surface)");
+        if (!i.problem.empty()) {
+            out << " cannot be searched: " << i.problem;
+        }
+        if (!i.source.path.empty()) {
+            out << format("  [%s:%ld]", i.source.path.c_str(), i.source.line);
+        }
+        out << '\n';
+    }
+}
+
+}  // namespace mesh_io

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+#include "mesh_io/vtu.hpp"
+
+#include "vtu_piece.hpp"
+
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace mesh_io {
+namespace detail {
+
+const char* const kVtuComment =
+    "contact search results: role 0 master segment, 1 slave segment or node, 2 pair (node to "
+    "closest point), 3 part of an overlap within the capture distance; gap and normal are NaN "
+    "where there is no pair";
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::uint8_t vtkCellType(contact::SegmentType t) {
+    switch (t) {
+    case contact::SegmentType::Line2: return 3;   // VTK_LINE
+    case contact::SegmentType::Line3: return 21;  // VTK_QUADRATIC_EDGE
+    case contact::SegmentType::Tri3: return 5;    // VTK_TRIANGLE
+    case contact::SegmentType::Tri6: return 22;   // VTK_QUADRATIC_TRIANGLE
+    case contact::SegmentType::Quad4: return 9;   // VTK_QUAD
+    case contact::SegmentType::Quad8: return 23;  // VTK_QUADRATIC_QUAD
+    case contact::SegmentType::Quad9: return 28;  // VTK_BIQUADRATIC_QUAD
+    }
+    return 0;
+}
+constexpr std::uint8_t kVtkVertex = 1;
+constexpr std::uint8_t kVtkLine = 3;
+constexpr std::uint8_t kVtkPolygon = 7;
+
+// The piece's arrays, filled cell by cell and point by point.
+struct Piece {
+    std::vector<Index> local;  // model node -> piece point (kNoIndex: not used)
+    std::vector<Index> nodes;  // piece point -> model node, for the first nodes.size() points
+    std::vector<Eigen::Vector3d> extra;  // points after the model nodes
+    std::vector<double> gap;             // per point, NaN where there is no pair
+    std::vector<double> normal;          // 3 per point
+    std::vector<std::uint8_t> paired;
+    std::vector<std::int32_t> connectivity;
+    std::vector<std::int64_t> offsets;
+    std::vector<std::uint8_t> types;
+    std::vector<std::int32_t> role;
+    std::vector<std::int64_t> element;
+    std::vector<std::int32_t> face;
+    std::vector<std::int32_t> pairCount;
+    // Segment mode, per cell (NaN but on role 3 cells).
+    std::vector<double> overlapArea, captureArea, penetrationArea, gapMin, gapMax;
+
+    Index use(Index n) {
+        if (local[n] == contact::kNoIndex) {
+            local[n] = static_cast<Index>(nodes.size());
+            nodes.push_back(n);
+        }
+        return local[n];
+    }
+    void cell(std::uint8_t type, int r, std::int64_t id, int f, int count) {
+        offsets.push_back(static_cast<std::int64_t>(connectivity.size()));
+        types.push_back(type);
+        role.push_back(r);
+        element.push_back(id);
+        face.push_back(f);
+        pairCount.push_back(count);
+    }
+};
+
+void addSurface(Piece& pc, const contact::Surface& s, const SegmentOrigins* origin, int role,
+                const std::vector<int>& count) {
+    for (Index k = 0; k < s.size(); ++k) {
+        const SegmentOrigin o = origin != nullptr ? (*origin)[k] : SegmentOrigin{k, 0};
+        pc.cell(vtkCellType(s.types[k]), role, o.elementId, o.face, count[k]);
+        for (int i = 0; i < contact::nodeCount(s.types[k]); ++i) {
+            pc.connectivity.push_back(pc.use(s.nodes(k)[i]));
+        }
+    }
+}
+
+}  // namespace
+
+void writePiece(VtuEncoder& vtu, const PieceSource& src) {
+    const bool nodeMode = src.nodePairs != nullptr;
+    const contact::Surface& master = *src.master;
+    const contact::Surface& slave = *src.slave;
+    Piece pc;
+    pc.local.assign(static_cast<std::size_t>(src.x.numNodes), contact::kNoIndex);
+
+    // Pairs in contact through each segment.
+    std::vector<int> masterCount(static_cast<std::size_t>(master.size()), 0);
+    std::vector<int> slaveCount(static_cast<std::size_t>(slave.size()), 0);
+    if (nodeMode) {
+        for (const Index j : src.nodePairs->master()) {
+            ++masterCount[j];
+        }
+    } else {
+        for (const PairOverlap& o : src.overlaps->pairs) {
+            masterCount[o.master] += o.captureArea > 0.0 ? 1 : 0;
+            slaveCount[o.slave] += o.captureArea > 0.0 ? 1 : 0;
+        }
+    }
+    addSurface(pc, master, src.masterOrigin, 0, masterCount);
+    addSurface(pc, slave, src.slaveOrigin, 1, slaveCount);
+    if (src.slaveNodes != nullptr) {
+        for (const Index n : *src.slaveNodes) {
+            pc.cell(kVtkVertex, 1, 0, 0, 0);
+            pc.connectivity.push_back(pc.use(n));
+        }
+    }
+    const auto modelPoints = static_cast<Index>(pc.nodes.size());
+    std::vector<double> extraGap;
+    std::vector<Eigen::Vector3d> extraNormal;
+    const std::size_t surfaceCells = pc.types.size();
+    if (nodeMode) {
+        const contact::NodePairs& p = *src.nodePairs;
+        for (Index i = 0; i < p.size(); ++i) {
+            const SegmentOrigin o = src.masterOrigin != nullptr ? (*src.masterOrigin)[p.master()[i]]
+                                                                : SegmentOrigin{p.master()[i], 0};
+            pc.cell(kVtkLine, 2, o.elementId, o.face, 1);
+            pc.connectivity.push_back(pc.local[p.slave()[i]]);
+            pc.connectivity.push_back(modelPoints + static_cast<Index>(pc.extra.size()));
+            pc.extra.emplace_back(p.point().col(i));
+            extraGap.push_back(p.gap()[i]);
+            extraNormal.emplace_back(p.normal().col(i));
+        }
+    } else {
+        const Overlaps& ov = *src.overlaps;
+        for (const PairOverlap& o : ov.pairs) {
+            if (o.count < 2) {
+                continue;
+            }
+            const SegmentOrigin m = src.masterOrigin != nullptr ? (*src.masterOrigin)[o.master]
+                                                                : SegmentOrigin{o.master, 0};
+            pc.cell(o.count == 2 ? kVtkLine : kVtkPolygon, 3, m.elementId, m.face, 1);
+            for (int k = 0; k < o.count; ++k) {
+                const auto at = static_cast<std::size_t>(o.first + k);
+                pc.connectivity.push_back(modelPoints + static_cast<Index>(pc.extra.size()));
+                pc.extra.push_back(ov.points[at]);
+                extraGap.push_back(ov.gap[at]);
+                extraNormal.push_back(ov.normal[at]);
+            }
+            pc.overlapArea.push_back(o.overlapArea);
+            pc.captureArea.push_back(o.captureArea);
+            pc.penetrationArea.push_back(o.penetrationArea);
+            pc.gapMin.push_back(o.gapMin);
+            pc.gapMax.push_back(o.gapMax);
+        }
+    }
+    const auto numPoints = static_cast<std::size_t>(modelPoints) + pc.extra.size();
+    const std::size_t numCells = pc.types.size();
+
+    // Point data: NaN but where there is a pair.
+    pc.gap.assign(numPoints, kNaN);
+    pc.normal.assign(3 * numPoints, kNaN);
+    pc.paired.assign(numPoints, 0);
+    const auto setPoint = [&](std::size_t k, double g, const Eigen::Vector3d& n) {
+        pc.gap[k] = g;
+        pc.normal[3 * k] = n.x();
+        pc.normal[3 * k + 1] = n.y();
+        pc.normal[3 * k + 2] = n.z();
+        pc.paired[k] = 1;
+    };
+    if (nodeMode) {
+        const contact::NodePairs& p = *src.nodePairs;
+        for (Index i = 0; i < p.size(); ++i) {
+            setPoint(static_cast<std::size_t>(pc.local[p.slave()[i]]), p.gap()[i],
+                     p.normal().col(i));
+        }
+    }
+    for (std::size_t k = 0; k < pc.extra.size(); ++k) {
+        setPoint(static_cast<std::size_t>(modelPoints) + k, extraGap[k], extraNormal[k]);
+    }
+    std::vector<std::int64_t> nodeId(numPoints, -1);
+    std::vector<double> xyz(3 * numPoints);
+    for (std::size_t k = 0; k < numPoints; ++k) {
+        const bool node = k < static_cast<std::size_t>(modelPoints);
+        const Index n = node ? pc.nodes[k] : contact::kNoIndex;
+        if (node) {
+            nodeId[k] = src.nodeIds != nullptr ? (*src.nodeIds)[static_cast<std::size_t>(n)] : n;
+        }
+        const Eigen::Vector3d x =
+            node ? src.x.node(n) : pc.extra[k - static_cast<std::size_t>(modelPoints)];
+        xyz[3 * k] = x.x();
+        xyz[3 * k + 1] = x.y();
+        xyz[3 * k + 2] = x.z();
+    }
+    pc.offsets.erase(pc.offsets.begin());  // VTK's offsets: where each cell ends
+    pc.offsets.push_back(static_cast<std::int64_t>(pc.connectivity.size()));
+
+    vtu.beginPiece(static_cast<std::int64_t>(numPoints), static_cast<std::int64_t>(numCells));
+    vtu.beginPointData("gap", "normal");
+    vtu.array("gap", 1, pc.gap);
+    vtu.array("normal", 3, pc.normal);
+    vtu.array("paired", 1, pc.paired);
+    vtu.array("node_id", 1, nodeId);
+    vtu.endData("PointData");
+    vtu.beginCellData("role");
+    vtu.array("role", 1, pc.role);
+    vtu.array("element_id", 1, pc.element);
+    vtu.array("face", 1, pc.face);
+    vtu.array("pair_count", 1, pc.pairCount);
+    if (!nodeMode) {
+        // Role 3 cells come last: the overlap arrays are NaN before them.
+        const auto padded = [&](const std::vector<double>& v) {
+            std::vector<double> all(surfaceCells, kNaN);
+            all.insert(all.end(), v.begin(), v.end());
+            return all;
+        };
+        vtu.array("overlap_area", 1, padded(pc.overlapArea));
+        vtu.array("capture_area", 1, padded(pc.captureArea));
+        vtu.array("penetration_area", 1, padded(pc.penetrationArea));
+        vtu.array("gap_min", 1, padded(pc.gapMin));
+        vtu.array("gap_max", 1, padded(pc.gapMax));
+    }
+    vtu.endData("CellData");
+    vtu.beginPoints();
+    vtu.array(nullptr, 3, xyz);
+    vtu.endPoints();
+    vtu.beginCells();
+    vtu.array("connectivity", 1, pc.connectivity);
+    vtu.array("offsets", 1, pc.offsets);
+    vtu.array("types", 1, pc.types);
+    vtu.endCells();
+    vtu.endPiece();
+}
+
+}  // namespace detail
+
+namespace {
+
+void writeOne(const std::string& path, const detail::PieceSource& src, const VtuOptions& options) {
+    OutputFile file(path, options.write);
+    detail::VtuEncoder vtu(file.out(), options.ascii, detail::kVtuComment);
+    detail::writePiece(vtu, src);
+    vtu.finish();
+    file.commit();
+}
+
+// A node-mode piece without model ids.
+detail::PieceSource nodeSource(const contact::Surface& master, const contact::Surface& slave,
+                               const std::vector<Index>* slaveNodes,
+                               const contact::CoordinatesView& x, const contact::NodePairs& pairs) {
+    detail::PieceSource src;
+    src.master = &master;
+    src.slave = &slave;
+    src.slaveNodes = slaveNodes;
+    src.x = x;
+    src.nodePairs = &pairs;
+    return src;
+}
+
+}  // namespace
+
+void writeContactVtu(const std::string& path, const contact::Surface& master,
+                     const contact::Surface& slave, const contact::CoordinatesView& x,
+                     const contact::NodePairs& pairs, const VtuOptions& options) {
+    writeOne(path, nodeSource(master, slave, nullptr, x, pairs), options);
+}
+
+void writeContactVtu(const std::string& path, const contact::Surface& master,
+                     const std::vector<Index>& slaveNodes, const contact::CoordinatesView& x,
+                     const contact::NodePairs& pairs, const VtuOptions& options) {
+    const contact::Surface none;
+    writeOne(path, nodeSource(master, none, &slaveNodes, x, pairs), options);
+}
+
+void writeContactVtu(const std::string& path, const contact::Surface& master,
+                     const contact::Surface& slave, const contact::CoordinatesView& x,
+                     const contact::SegmentPairs& pairs, double capture,
+                     const VtuOptions& options) {
+    const Overlaps overlaps =
+        computeOverlaps(master, slave, pairs, x, capture, options.subdivisions);
+    detail::PieceSource src;
+    src.master = &master;
+    src.slave = &slave;
+    src.x = x;
+    src.segmentPairs = &pairs;
+    src.overlaps = &overlaps;
+    writeOne(path, src, options);
+}
+
+VtuSeries::VtuSeries(std::string pvdPath, VtuOptions options)
+    : pvdPath_(std::move(pvdPath)), options_(std::move(options)) {
+    const std::string suffix = ".pvd";
+    if (pvdPath_.size() <= suffix.size() ||
+        pvdPath_.compare(pvdPath_.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        throw std::runtime_error("a VTU series needs a path ending in .pvd, got '" + pvdPath_ +
+                                 "'");
+    }
+    (void)checkOutputs({pvdPath_}, options_.write);
+}
+
+std::string VtuSeries::nextFile() const {
+    char k[16];
+    std::snprintf(k, sizeof k, "_%04zu.vtu", files_.size());
+    return pvdPath_.substr(0, pvdPath_.size() - 4) + k;
+}
+
+void VtuSeries::write(double time, const contact::Surface& master, const contact::Surface& slave,
+                      const contact::CoordinatesView& x, const contact::NodePairs& pairs) {
+    const std::string f = nextFile();
+    writeContactVtu(f, master, slave, x, pairs, options_);
+    files_.push_back(f);
+    times_.push_back(time);
+    writeCollection();
+}
+
+void VtuSeries::write(double time, const contact::Surface& master, const contact::Surface& slave,
+                      const contact::CoordinatesView& x, const contact::SegmentPairs& pairs,
+                      double capture) {
+    const std::string f = nextFile();
+    writeContactVtu(f, master, slave, x, pairs, capture, options_);
+    files_.push_back(f);
+    times_.push_back(time);
+    writeCollection();
+}
+
+void VtuSeries::writeCollection() {
+    WriteOptions w = options_.write;
+    w.overwrite = w.overwrite || files_.size() > 1;  // ours after the first increment
+    OutputFile file(pvdPath_, w);
+    std::ostream& out = file.out();
+    out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
+           "byte_order=\"LittleEndian\">\n  <Collection>\n";
+    for (std::size_t k = 0; k < files_.size(); ++k) {
+        const auto slash = files_[k].rfind('/');
+        char t[32];
+        std::snprintf(t, sizeof t, "%.12g", times_[k]);
+        out << "    <DataSet timestep=\"" << t << "\" part=\"0\" file=\""
+            << (slash == std::string::npos ? files_[k] : files_[k].substr(slash + 1)) << "\"/>\n";
+    }
+    out << "  </Collection>\n</VTKFile>\n";
+    file.commit();
+}
+
+}  // namespace mesh_io

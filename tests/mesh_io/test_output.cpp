@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+// OutputFile and checkOutputs: what is written where, and what is never destroyed: symlinks are
+// written through, dangling ones create their target, FIFOs and character devices are streams,
+// directories and inputs (by any link) are refused, existing files need overwrite, permission
+// bits survive a replacement, failures leave nothing behind.
+#include "mesh_io/output.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace mesh_io {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Output : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("contact_test_output_" + std::to_string(::getpid()) + "_" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        ::chmod(dir_.c_str(), 0755);
+        fs::remove_all(dir_);
+    }
+    [[nodiscard]] std::string path(const std::string& name) const { return (dir_ / name).string(); }
+    static void put(const std::string& p, const std::string& text) { std::ofstream(p) << text; }
+    static std::string get(const std::string& p) {
+        std::ifstream in(p);
+        return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    }
+    static void write(const std::string& p, const std::string& text, const WriteOptions& o) {
+        OutputFile f(p, o);
+        f.out() << text;
+        f.commit();
+    }
+    // Nothing but the given names in the directory (no temporary files left).
+    [[nodiscard]] std::string listing() const {
+        std::vector<std::string> names;
+        for (const auto& e : fs::directory_iterator(dir_)) {
+            names.push_back(e.path().filename().string());
+        }
+        std::sort(names.begin(), names.end());
+        std::string out;
+        for (const auto& n : names) {
+            out += n + " ";
+        }
+        return out;
+    }
+    static void expectRefused(const std::string& p, const WriteOptions& o,
+                              const std::string& what) {
+        try {
+            write(p, "new", o);
+            FAIL() << p << " was written";
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << "names the path";
+        }
+    }
+
+    fs::path dir_;
+};
+
+WriteOptions force() {
+    WriteOptions o;
+    o.overwrite = true;
+    return o;
+}
+
+TEST_F(Output, NewFileIsCreatedAndAnExistingOneNeedsOverwrite) {
+    const std::string p = path("out.csv");
+    write(p, "one", {});
+    EXPECT_EQ(get(p), "one");
+    expectRefused(p, {}, "exists; pass --force");
+    EXPECT_EQ(get(p), "one");
+    write(p, "two", force());
+    EXPECT_EQ(get(p), "two");
+    EXPECT_EQ(listing(), "out.csv ");
+}
+
+TEST_F(Output, ReplacedFileKeepsItsPermissionBits) {
+    const std::string p = path("out.csv");
+    put(p, "old");
+    ::chmod(p.c_str(), 0640);
+    write(p, "new", force());
+    struct stat st {};
+    ASSERT_EQ(::stat(p.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0640U);
+}
+
+TEST_F(Output, ReadOnlyFileIsNotReplacedEvenWithOverwrite) {
+    const std::string p = path("locked.csv");
+    put(p, "keep");
+    ::chmod(p.c_str(), 0444);
+    expectRefused(p, force(), "it is read-only");
+    EXPECT_EQ(get(p), "keep");
+}
+
+TEST_F(Output, SymlinkIsWrittenThroughToItsTarget) {
+    const std::string target = path("target.json");
+    const std::string link = path("link.json");
+    put(target, "old");
+    fs::create_symlink("target.json", link);  // relative, as people make them
+    expectRefused(link, {}, "exists; pass --force");
+    write(link, "new", force());
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(fs::read_symlink(link), "target.json");
+    EXPECT_EQ(get(target), "new");
+    EXPECT_EQ(OutputFile(link, force()).target(), fs::canonical(target).string());
+}
+
+TEST_F(Output, SymlinkChainIntoAnotherDirectoryIsFollowed) {
+    fs::create_directories(dir_ / "sub");
+    put(path("sub/target.csv"), "old");
+    fs::create_symlink("sub/target.csv", path("a"));
+    fs::create_symlink(path("a"), path("b"));
+    write(path("b"), "new", force());
+    EXPECT_TRUE(fs::is_symlink(path("a")));
+    EXPECT_TRUE(fs::is_symlink(path("b")));
+    EXPECT_EQ(get(path("sub/target.csv")), "new");
+    EXPECT_EQ(listing(), "a b sub ");  // the temporary file went to sub/, and is gone
+}
+
+TEST_F(Output, DanglingSymlinkCreatesItsTarget) {
+    const std::string link = path("link.csv");
+    fs::create_symlink("made.csv", link);
+    write(link, "new", {});  // nothing is replaced: no overwrite needed
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(get(path("made.csv")), "new");
+    // A dangling link into a directory that does not exist: refused, naming both.
+    fs::create_symlink("nowhere/x.csv", path("bad.csv"));
+    expectRefused(path("bad.csv"), force(), "does not exist (the path is a symlink to");
+}
+
+TEST_F(Output, FifoIsWrittenAsAStreamAndStaysAFifo) {
+    const std::string fifo = path("pipe");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::string received;
+    std::thread reader([&] { received = get(fifo); });
+    write(fifo, "through the pipe", {});  // a stream: no overwrite needed
+    reader.join();
+    EXPECT_EQ(received, "through the pipe");
+    struct stat st {};
+    ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
+    EXPECT_EQ(listing(), "pipe ");
+}
+
+TEST_F(Output, CharacterDeviceIsAStream) {
+    OutputFile f("/dev/null", {});
+    EXPECT_EQ(f.kind(), OutputKind::kStream);
+    f.out() << "discarded";
+    f.commit();
+    struct stat st {};
+    ASSERT_EQ(::lstat("/dev/null", &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+TEST_F(Output, DashIsStandardOutput) {
+    OutputFile f("-", {});
+    EXPECT_EQ(f.kind(), OutputKind::kStdout);
+    EXPECT_EQ(&f.out(), &std::cout);
+}
+
+TEST_F(Output, DirectoryIsRefused) {
+    fs::create_directories(dir_ / "d");
+    expectRefused(path("d"), force(), "it is a directory");
+    EXPECT_TRUE(fs::is_directory(path("d")));
+}
+
+TEST_F(Output, ReadOnlyDirectoryIsRefusedBeforeAnythingIsWritten) {
+    // Root writes into a mode 0555 directory regardless; sysfs takes no new files from anyone.
+    const bool root = ::geteuid() == 0;
+    const std::string ro = root ? "/sys" : path("ro");
+    if (!root) {
+        fs::create_directories(ro);
+        ::chmod(ro.c_str(), 0555);
+    }
+    const std::string p = ro + "/contact_out.csv";
+    expectRefused(p, force(), "cannot create a temporary file in " + ro);
+    EXPECT_THROW((void)checkOutputs({p}, force()), std::runtime_error);
+    EXPECT_FALSE(fs::exists(p));
+}
+
+TEST_F(Output, InputIsNeverWrittenThroughAnyLink) {
+    const std::string model = path("model.inp");
+    put(model, "*NODE\n");
+    fs::create_symlink(model, path("sym.inp"));
+    fs::create_hard_link(model, path("hard.inp"));
+    WriteOptions o = force();
+    o.inputs = {model};
+    for (const char* name : {"model.inp", "sym.inp", "hard.inp"}) {
+        SCOPED_TRACE(name);
+        expectRefused(path(name), o, "it is an input file");
+    }
+    EXPECT_EQ(get(model), "*NODE\n");
+    // And by another spelling of the path.
+    expectRefused(dir_.string() + "/./model.inp", o, "it is an input file");
+}
+
+TEST_F(Output, UncommittedOutputLeavesTheOldFileAndNoTemporary) {
+    const std::string p = path("out.csv");
+    put(p, "old");
+    {
+        OutputFile f(p, force());
+        f.out() << "half a file";
+    }  // destroyed without commit: a failed run
+    EXPECT_EQ(get(p), "old");
+    EXPECT_EQ(listing(), "out.csv ");
+}
+
+TEST_F(Output, FileAppearingWhileWrittenIsNotReplaced) {
+    const std::string p = path("race.csv");
+    OutputFile f(p, {});
+    f.out() << "ours";
+    put(p, "theirs");  // created by someone else meanwhile
+    EXPECT_THROW(f.commit(), std::runtime_error);
+    EXPECT_EQ(get(p), "theirs");
+}
+
+TEST_F(Output, CheckOutputsRefusesTwoOutputsToOneFile) {
+    put(path("x.csv"), "old");
+    fs::create_symlink("x.csv", path("alias.csv"));
+    EXPECT_THROW((void)checkOutputs({path("x.csv"), path("alias.csv")}, force()),
+                 std::runtime_error);
+    EXPECT_THROW((void)checkOutputs({path("new.csv"), dir_.string() + "/./new.csv"}, force()),
+                 std::runtime_error);
+    EXPECT_THROW((void)checkOutputs({"-", "-"}, force()), std::runtime_error);
+    // Streams may be shared; different files are fine; nothing is left behind.
+    const auto kinds =
+        checkOutputs({"/dev/null", "/dev/null", path("a.csv"), path("x.csv")}, force());
+    EXPECT_EQ(kinds[0], OutputKind::kStream);
+    EXPECT_EQ(kinds[2], OutputKind::kCreate);
+    EXPECT_EQ(kinds[3], OutputKind::kReplace);
+    EXPECT_EQ(listing(), "alias.csv x.csv ");
+}
+
+}  // namespace
+}  // namespace mesh_io
