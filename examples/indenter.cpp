@@ -5,7 +5,9 @@
 // coordinates, and pushes penetrating block nodes back along the contact normal (a crude
 // penalty response), so both surfaces move between searches.
 //
-// Usage: indenter [--dim 2|3] [--threads N]
+// Usage: indenter [--dim 2|3] [--threads N] [--dump FILE [--force]]
+// --dump writes every increment's pairs (0-based slave node and master segment, gap, local
+// coordinates, normal; %.17g), the file the Fortran example's output is compared with.
 #include "contact/contact_search.hpp"
 #include "contact/reference_search.hpp"
 
@@ -13,7 +15,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -106,8 +110,21 @@ Model makeModel2d(int n, double R, double start) {
 }
 
 int usage() {
-    std::fprintf(stderr, "usage: indenter [--dim 2|3] [--threads N]\n");
+    std::fprintf(stderr, "usage: indenter [--dim 2|3] [--threads N] [--dump FILE [--force]]\n");
     return 2;
+}
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+// One line per pair: increment, slave node, master segment, gap, xi, eta, nx, ny, nz.
+void dumpPairs(std::FILE* f, int inc, const contact::NodePairs& p) {
+    for (Index i = 0; i < p.size(); ++i) {
+        std::fprintf(f, "%d %d %d %.17g %.17g %.17g %.17g %.17g %.17g\n", inc, p.slave()[i],
+                     p.master()[i], p.gap()[i], p.xi()(0, i), p.xi()(1, i), p.normal()(0, i),
+                     p.normal()(1, i), p.normal()(2, i));
+    }
 }
 
 }  // namespace
@@ -115,9 +132,15 @@ int usage() {
 int main(int argc, char** argv) {
     int dim = 3;
     int threads = 1;
+    std::string dumpPath;
+    bool force = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if ((a == "--dim" || a == "--threads") && i + 1 < argc) {
+        if (a == "--dump" && i + 1 < argc) {
+            dumpPath = argv[++i];
+        } else if (a == "--force") {
+            force = true;
+        } else if ((a == "--dim" || a == "--threads") && i + 1 < argc) {
             char* end = nullptr;
             const long v = std::strtol(argv[++i], &end, 10);
             if (*end != '\0' || v < 1 || (a == "--dim" && v != 2 && v != 3)) {
@@ -128,6 +151,21 @@ int main(int argc, char** argv) {
         } else {
             return usage();
         }
+    }
+    std::unique_ptr<std::FILE, FileCloser> dump;
+    if (!dumpPath.empty()) {
+        if (!force && ::access(dumpPath.c_str(), F_OK) == 0) {
+            std::fprintf(stderr, "indenter: %s exists; pass --force to replace it\n",
+                         dumpPath.c_str());
+            return 2;
+        }
+        dump.reset(std::fopen(dumpPath.c_str(), "w"));
+        if (!dump) {
+            std::fprintf(stderr, "indenter: cannot write %s\n", dumpPath.c_str());
+            return 2;
+        }
+        std::fprintf(dump.get(), "# increment slave_node master_segment gap xi eta nx ny nz "
+                                 "(0-based indices)\n");
     }
     const double R = 1.0;
     const double start = 0.02;  // initial clearance
@@ -175,6 +213,9 @@ int main(int argc, char** argv) {
             return 1;
         }
         const contact::NodePairs& p = search.nodePairs();
+        if (dump) {
+            dumpPairs(dump.get(), inc, p);
+        }
         int penetrating = 0;
         minGap = p.size() > 0 ? p.gap()[0] : 0.0;
         for (const double g : p.gap()) {

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: MIT
-# Runs the contact-search tool (REF_CMD, writing REF_FILE) and a binding's program (CAND_CMD,
-# writing CAND_FILE) on one model, then compares the two pair files byte for byte. Run with
-# cmake -P; commands are ;-lists.
+# Runs a reference command (REF_CMD, writing REF_FILE) and a candidate (CAND_CMD, writing
+# CAND_FILE), then compares the two files byte for byte; the reference must have at least
+# MIN_LINES lines (default 1). Prints "same: <n> lines". Run with cmake -P; commands are ;-lists.
 foreach(var REF_CMD REF_FILE CAND_CMD CAND_FILE)
     if(NOT DEFINED ${var})
-        message(FATAL_ERROR "ComparePairs.cmake: ${var} is not set")
+        message(FATAL_ERROR "CompareFiles.cmake: ${var} is not set")
     endif()
 endforeach()
+if(NOT DEFINED MIN_LINES)
+    set(MIN_LINES 1)
+endif()
 file(REMOVE ${REF_FILE} ${CAND_FILE})
 foreach(which REF CAND)
     execute_process(COMMAND ${${which}_CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out
@@ -16,30 +19,29 @@ foreach(which REF CAND)
     endif()
 endforeach()
 file(STRINGS ${REF_FILE} ref)
-file(STRINGS ${CAND_FILE} cand)
 list(LENGTH ref nref)
-list(LENGTH cand ncand)
-if(nref LESS 2)
-    message(FATAL_ERROR "${REF_FILE}: no pairs to compare")
+if(nref LESS MIN_LINES)
+    message(FATAL_ERROR "${REF_FILE}: ${nref} lines, at least ${MIN_LINES} expected")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${REF_FILE} ${CAND_FILE}
                 RESULT_VARIABLE differ)
 if(differ)
+    file(STRINGS ${CAND_FILE} cand)
+    list(LENGTH cand ncand)
     math(EXPR last "${nref} - 1")
     foreach(i RANGE ${last})
         list(GET ref ${i} a)
+        set(b "<missing>")
         if(i LESS ncand)
             list(GET cand ${i} b)
-        else()
-            set(b "<missing>")
         endif()
         if(NOT a STREQUAL b)
             math(EXPR line "${i} + 1")
             message(FATAL_ERROR "${CAND_FILE} differs from ${REF_FILE} at line ${line}:\n"
-                                "  tool:    ${a}\n  binding: ${b}\n(${nref} and ${ncand} lines)")
+                                "  reference: ${a}\n  candidate: ${b}\n"
+                                "(${nref} and ${ncand} lines)")
         endif()
     endforeach()
     message(FATAL_ERROR "${CAND_FILE} differs from ${REF_FILE} (${nref} and ${ncand} lines)")
 endif()
-math(EXPR rows "${nref} - 1")
-message("same pairs: ${rows} rows")
+message("same: ${nref} lines")
