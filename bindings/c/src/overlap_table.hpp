@@ -3,6 +3,7 @@
 // place the bindings call mesh_io::computeOverlaps.
 #pragma once
 
+#include "contact/clipping.hpp"
 #include "contact/contact_search.hpp"
 #include "mesh_io/contact_surface.hpp"
 
