@@ -142,6 +142,9 @@ program test_fortran_api
     call expect(ierr == CONTACT_OK .and. off(1) == 1 .and. off(size(off)) == size(mn) + 1 .and. &
                 minval(mn) >= 1 .and. maxval(mn) <= n, 'model surface numbers 1-based')
     call contact_model_destroy(model)
+    ! Main-program arrays outlive `end program`: freed here so that leak checkers see none.
+    deallocate (coords, records, x, y, z, gap, gap2, xi, bad_xi, normal, area, mt, mn, st, sn, &
+                slave, master, off, bad, sm, name)
 
     write (*, '(A,I0,A,I0,A)') 'fortran_api: ', checks, ' checks, ', failures, ' failed'
     if (failures > 0) stop 1

@@ -18,9 +18,10 @@ model.node_ids and surface.element_ids / surface.faces.
 
 Coordinates are a float64 array of shape (n, 3) (or (n, 2) in 2D). They are read in place, never
 copied, when their strides are whole doubles: a C-contiguous (n, 3) array (x y z per node), the
-transpose xyz.T of a C-contiguous (3, n) array (separate x, y, z rows), or columns of a wider
-record array (records[:, 0:3]). Other arrays (other dtypes, Fortran-ordered (n, 3) of another
-byte order, lists) are copied once per call; UpdateStats.coordinates_copied says which happened.
+transpose xyz.T of a C-contiguous (3, n) array (separate x, y, z rows; a Fortran-ordered (n, 3)
+array is the same), or columns of a wider record array (records[:, 0:3]). Other input (another
+dtype or byte order, negative strides, lists) is copied once per call;
+UpdateStats.coordinates_copied says which happened.
 """
 import collections
 import collections.abc
@@ -140,13 +141,13 @@ class ContactSearch(_core.ContactSearch):
     raises ValueError with the C++ message naming the surface and segment for bad input.
     update(coords) -> UpdateStats: releases the GIL, so searches of other interfaces may run in
     other threads meanwhile; raises ValueError for coordinates it refuses (the pairs of the last
-    successful update stay). pairs(copy=True) -> Pairs; copy=False gives read-only views of the
-    search's own arrays, valid until the next update. overlaps(coords) (segment mode) -> dict of
-    arrays: slave, master, area, centroid, gap_min, gap_max, vertex_count, vertices.
+    successful update stay). pairs() -> Pairs: new arrays, the caller's to keep. overlaps(coords)
+    (segment mode) -> dict of arrays: slave, master, area, centroid, gap_min, gap_max,
+    vertex_count, vertices (overlap, point, xyz).
     """
 
-    def pairs(self, copy=True):
-        return Pairs(self.mode, self._pairs(copy))
+    def pairs(self):
+        return Pairs(self.mode, self._pairs())
 
 
 class Model:

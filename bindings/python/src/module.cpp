@@ -245,7 +245,7 @@ bool readInPlace(const py::array& a) {
     const auto whole = [](py::ssize_t s) {
         return s > 0 && s % static_cast<py::ssize_t>(sizeof(double)) == 0;
     };
-    return a.shape(0) <= 1 || (whole(a.strides(0)) && whole(a.strides(1)));
+    return whole(a.strides(1)) && (a.shape(0) <= 1 || whole(a.strides(0)));
 }
 
 Coordinates coordinates(const py::object& obj, const char* fn) {
@@ -416,13 +416,14 @@ public:
         return r;
     }
 
-    py::dict pairs(const py::object& self, bool copy) const {
+    // The pairs as new arrays (views into the search would dangle after set_surfaces).
+    [[nodiscard]] py::dict pairs() const {
         if (!havePairs_) {
             throw std::runtime_error("ContactSearch.pairs: no successful update yet");
         }
         py::dict d;
         const auto put = [&](const char* key, const auto* data, py::ssize_t n, py::ssize_t w) {
-            d[key] = copy ? copied(data, n, w) : view(data, n, w, self);
+            d[key] = copied(data, n, w);
         };
         if (nodeMode()) {
             const contact::NodePairs& p = search_->nodePairs();
@@ -663,12 +664,7 @@ PYBIND11_MODULE(_core, m) {
         .def("set_surfaces", &PySearch::setSurfaces, py::arg("master"), py::arg("slave"),
              py::arg("coords"))
         .def("update", &PySearch::update, py::arg("coords"))
-        .def(
-            "_pairs",
-            [](py::object self, bool copy) {
-                return self.cast<const PySearch&>().pairs(self, copy);
-            },
-            py::arg("copy") = true)
+        .def("_pairs", &PySearch::pairs)
         .def("overlaps", &PySearch::overlaps, py::arg("coords"))
         .def_property_readonly("mode",
                                [](const PySearch& s) { return s.nodeMode() ? "node" : "segment"; })

@@ -54,15 +54,17 @@ def test_every_layout_gives_the_same_pairs(label, model_path, args):
 
 
 @pytest.mark.parametrize("label,model_path,args", CASES[:3], ids=[c[0] for c in CASES[:3]])
-def test_views_equal_copies(label, model_path, args):
+def test_pairs_are_the_callers_arrays(label, model_path, args):
     model = cs.read_model(model_path)
     for _, master, slave, mode in interfaces(model, args):
         srch, _ = search(model, master, slave, mode)
-        copy, view = srch.pairs(), srch.pairs(copy=False)
-        for key in copy.keys():
-            assert np.array_equal(copy[key], view[key])
-            assert not view[key].flags.writeable and copy[key].flags.writeable
-        s = copy.structured()
-        assert len(s) == len(copy) and np.array_equal(s["master"], copy.master)
+        first, second = srch.pairs(), srch.pairs()
+        for key in first.keys():
+            assert np.array_equal(first[key], second[key])
+            assert first[key].flags.writeable and not np.shares_memory(first[key], second[key])
+        first.slave[:] = -1  # the caller's to change
+        assert np.all(srch.pairs().slave >= 0)
+        s = first.structured()
+        assert len(s) == len(first) and np.array_equal(s["master"], first.master)
         if mode == "node":
-            assert s["normal"].shape == (len(copy), 3) and np.array_equal(s["gap"], copy.gap)
+            assert s["normal"].shape == (len(first), 3) and np.array_equal(s["gap"], first.gap)
