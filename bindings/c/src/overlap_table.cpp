@@ -24,7 +24,7 @@ void computeOverlapTable(const ContactSearch& search, const CoordinatesView& x,
     out.gapMin.reserve(n);
     out.gapMax.reserve(n);
     out.vertexCount.reserve(n);
-    out.vertices.reserve(3 * kMaxOverlapVertices * n);
+    out.vertices.reserve(std::size_t{3} * kMaxOverlapVertices * n);
     for (const mesh_io::PairOverlap& o : overlaps) {
         out.slave.push_back(o.slave);
         out.master.push_back(o.master);

@@ -6,6 +6,7 @@
  * Usage: c_model_pairs MODEL OUT.csv [--master NAME --slave NAME] [--mode node|segment] */
 #include "contact/c_api.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,7 @@ static void search_interface(contact_model* model, FILE* out, int index, const c
         TRY(contact_search_copy_real_field(s, CONTACT_FIELD_XI, xi, 2 * (int64_t)count));
         TRY(contact_search_copy_real_field(s, CONTACT_FIELD_GAP, gap, count));
         TRY(contact_search_copy_real_field(s, CONTACT_FIELD_NORMAL, normal, 3 * (int64_t)count));
-        for (int32_t i = 0; i < count; ++i) {
+        for (ptrdiff_t i = 0; i < count; ++i) {
             fprintf(out, "%d,%lld,%lld,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", index,
                     (long long)ids[sl[i]], (long long)master.element_ids[ma[i]],
                     master.faces[ma[i]], xi[2 * i], xi[2 * i + 1], gap[i], normal[3 * i],

@@ -7,9 +7,15 @@
 #include "contact/c_api.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The checks copy and compare doubles bit for bit on purpose (memcpy, memcmp); C11's Annex K
+ * functions the analyzer suggests instead are not in glibc. */
+/* NOLINTBEGIN(bugprone-suspicious-memory-comparison) */
+/* NOLINTBEGIN(clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling) */
 
 static int failures = 0;
 static int checks = 0;
@@ -67,7 +73,7 @@ typedef struct Scene {
 } Scene;
 
 static void make_scene(Scene* s) {
-    int k = 0;
+    ptrdiff_t k = 0;
     for (int j = 0; j <= N; ++j) {
         for (int i = 0; i <= N; ++i, ++k) {
             s->xyz[3 * k] = i;
@@ -75,7 +81,7 @@ static void make_scene(Scene* s) {
             s->xyz[3 * k + 2] = 0.0;
         }
     }
-    const int first_slave = k;
+    const int first_slave = (int)k;
     for (int j = 0; j <= M; ++j) {
         for (int i = 0; i <= M; ++i, ++k) {
             s->xyz[3 * k] = kA + kH * i;
@@ -83,10 +89,10 @@ static void make_scene(Scene* s) {
             s->xyz[3 * k + 2] = kGap;
         }
     }
-    s->num_nodes = k;
+    s->num_nodes = (int)k;
     for (int j = 0; j < N; ++j) {
         for (int i = 0; i < N; ++i) {
-            const int e = j * N + i;
+            const ptrdiff_t e = j * N + i;
             const int n0 = j * (N + 1) + i;
             s->master_types[e] = CONTACT_QUAD4;
             s->master_conn[4 * e] = n0;
@@ -97,7 +103,7 @@ static void make_scene(Scene* s) {
     }
     for (int j = 0; j < M; ++j) {
         for (int i = 0; i < M; ++i) {
-            const int e = j * M + i;
+            const ptrdiff_t e = j * M + i;
             const int n0 = first_slave + j * (M + 1) + i;
             s->slave_types[e] = CONTACT_QUAD4; /* clockwise from +z: normal -z */
             s->slave_conn[4 * e] = n0;
@@ -111,13 +117,13 @@ static void make_scene(Scene* s) {
     s->master.types = s->master_types;
     s->master.offsets = NULL;
     s->master.connectivity = s->master_conn;
-    s->master.connectivity_size = 4 * N * N;
+    s->master.connectivity_size = (int64_t)4 * N * N;
     s->slave.name = "sheet";
     s->slave.num_segments = M * M;
     s->slave.types = s->slave_types;
     s->slave.offsets = NULL;
     s->slave.connectivity = s->slave_conn;
-    s->slave.connectivity_size = 4 * M * M;
+    s->slave.connectivity_size = (int64_t)4 * M * M;
 }
 
 static contact_search* make_search(int mode, double capture) {
@@ -339,7 +345,7 @@ static void test_bad_surfaces(void) {
     conn[9] = -1;
     EXPECT_ERR(contact_search_set_surfaces(s, &m, &sc.slave, &x), ii, "segment 2");
     memcpy(conn, sc.master_conn, sizeof conn);
-    conn[4 * 3 + 1] = conn[4 * 3]; /* repeated node */
+    conn[13] = conn[12]; /* segment 3 repeats a node */
     EXPECT_ERR(contact_search_set_surfaces(s, &m, &sc.slave, &x), ii, "segment 3");
     Scene bad;
     make_scene(&bad);
@@ -454,12 +460,12 @@ static void check_node_pairs(const Scene* sc, contact_search* s) {
     EXPECT_OK(contact_search_node_pairs_view(s, &v));
     CHECK(v.count == (M + 1) * (M + 1));
     const int first_slave = (N + 1) * (N + 1);
-    for (int p = 0; p < v.count; ++p) {
-        const int node = first_slave + p; /* ordered by slave node, every node paired */
+    for (ptrdiff_t p = 0; p < v.count; ++p) {
+        const ptrdiff_t node = first_slave + p; /* ordered by slave node, every node paired */
         CHECK(v.slave[p] == node);
         double xi = 0;
         double eta = 0;
-        const int m = expected_master(sc->xyz[3 * node], sc->xyz[3 * node + 1], &xi, &eta);
+        const ptrdiff_t m = expected_master(sc->xyz[3 * node], sc->xyz[3 * node + 1], &xi, &eta);
         CHECK(v.master[p] == m);
         CHECK(fabs(v.gap[p] - kGap) <= 1e-15 && fabs(v.distance[p] - kGap) <= 1e-15);
         CHECK(v.normal[3 * p] == 0.0 && v.normal[3 * p + 1] == 0.0 && v.normal[3 * p + 2] == 1.0);
@@ -468,10 +474,10 @@ static void check_node_pairs(const Scene* sc, contact_search* s) {
         CHECK(fabs(v.point[3 * p] - sc->xyz[3 * node]) <= 1e-14 && v.point[3 * p + 2] == 0.0);
         double sum = 0;
         double px = 0;
-        for (int k = 0; k < CONTACT_MAX_SEGMENT_NODES; ++k) {
+        for (ptrdiff_t k = 0; k < CONTACT_MAX_SEGMENT_NODES; ++k) {
             sum += v.shape[9 * p + k];
             if (k < 4) {
-                px += v.shape[9 * p + k] * sc->xyz[3 * sc->master_conn[4 * m + k]];
+                px += v.shape[9 * p + k] * sc->xyz[3 * (ptrdiff_t)sc->master_conn[4 * m + k]];
             } else {
                 CHECK(v.shape[9 * p + k] == 0.0);
             }
@@ -508,7 +514,8 @@ static void test_node_pairs(void) {
         EXPECT_OK(contact_search_update(s, &layouts[l], &st));
         CHECK(st.pairs == (M + 1) * (M + 1));
         check_node_pairs(&sc, s);
-        EXPECT_OK(contact_search_copy_real_field(s, CONTACT_FIELD_GAP, gaps[l], (M + 1) * (M + 1)));
+        EXPECT_OK(contact_search_copy_real_field(s, CONTACT_FIELD_GAP, gaps[l],
+                                                 (int64_t)(M + 1) * (M + 1)));
         int32_t mode = -1;
         double capture = 0;
         double skin = -1;
@@ -539,8 +546,8 @@ static void test_node_pairs(void) {
     EXPECT_OK(contact_search_copy_index_field(s, CONTACT_FIELD_SLAVE, slave, P));
     EXPECT_OK(contact_search_copy_index_field(s, CONTACT_FIELD_MASTER, master, P));
     EXPECT_OK(contact_search_copy_index_field(s, CONTACT_FIELD_STATUS, status, P));
-    EXPECT_OK(contact_search_copy_real_field(s, CONTACT_FIELD_SHAPE, shape, 9 * P));
-    EXPECT_OK(contact_search_copy_real_field(s, CONTACT_FIELD_NORMAL, normal, 3 * P));
+    EXPECT_OK(contact_search_copy_real_field(s, CONTACT_FIELD_SHAPE, shape, 9 * (int64_t)P));
+    EXPECT_OK(contact_search_copy_real_field(s, CONTACT_FIELD_NORMAL, normal, 3 * (int64_t)P));
     CHECK(memcmp(slave, v.slave, sizeof slave) == 0 &&
           memcmp(master, v.master, sizeof master) == 0);
     CHECK(memcmp(shape, v.shape, sizeof shape) == 0 &&
@@ -553,8 +560,8 @@ static void test_node_pairs(void) {
     EXPECT_ERR(contact_search_copy_index_field(s, CONTACT_FIELD_SLAVE, slave, -1), bs, "64 needed");
     EXPECT_ERR(contact_search_copy_index_field(s, CONTACT_FIELD_SLAVE, NULL, P),
                CONTACT_ERROR_NULL_POINTER, "out is NULL");
-    EXPECT_ERR(contact_search_copy_real_field(s, 42, shape, 9 * P), CONTACT_ERROR_INVALID_ARGUMENT,
-               "field 42 is unknown");
+    EXPECT_ERR(contact_search_copy_real_field(s, 42, shape, 9 * (int64_t)P),
+               CONTACT_ERROR_INVALID_ARGUMENT, "field 42 is unknown");
     EXPECT_ERR(contact_search_copy_index_field(s, CONTACT_FIELD_GAP, slave, P),
                CONTACT_ERROR_INVALID_ARGUMENT, "field gap holds doubles");
     EXPECT_ERR(contact_search_copy_real_field(s, CONTACT_FIELD_MASTER, shape, P),
@@ -588,7 +595,7 @@ static void test_node_pairs(void) {
     /* slave nodes list: the same pairs as the slave surface */
     int32_t nodes[(M + 1) * (M + 1)];
     EXPECT_ERR(contact_search_copy_slave_nodes(s, nodes, 3), bs, "nodes holds 3");
-    EXPECT_OK(contact_search_copy_slave_nodes(s, nodes, (M + 1) * (M + 1)));
+    EXPECT_OK(contact_search_copy_slave_nodes(s, nodes, (int64_t)(M + 1) * (M + 1)));
     contact_search* t = make_search(CONTACT_MODE_NODE_TO_SEGMENT, 0.5);
     EXPECT_OK(
         contact_search_set_surfaces_nodes(t, &sc.master, nodes, (M + 1) * (M + 1), &layouts[1]));
@@ -806,3 +813,6 @@ int main(int argc, char** argv) {
     }
     return failures == 0 ? 0 : 1;
 }
+
+/* NOLINTEND(clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling) */
+/* NOLINTEND(bugprone-suspicious-memory-comparison) */

@@ -272,7 +272,7 @@ Coordinates coordinates(const py::object& obj, const char* fn) {
     if (a.ndim() != 2 || (a.shape(1) != 2 && a.shape(1) != 3)) {
         std::string shape;
         for (py::ssize_t k = 0; k < a.ndim(); ++k) {
-            shape += (k ? ", " : "") + std::to_string(a.shape(k));
+            shape += (k > 0 ? ", " : "") + std::to_string(a.shape(k));
         }
         throw py::value_error(std::string(fn) +
                               ": coordinates must have shape (n, 2) or (n, 3), got (" + shape +
@@ -472,7 +472,7 @@ public:
         d["gap_min"] = copied(t.gapMin.data(), n, 0);
         d["gap_max"] = copied(t.gapMax.data(), n, 0);
         d["vertex_count"] = copied(t.vertexCount.data(), n, 0);
-        py::array v = copied(t.vertices.data(), n, 3 * contact::kMaxOverlapVertices);
+        py::array v = copied(t.vertices.data(), n, py::ssize_t{3} * contact::kMaxOverlapVertices);
         d["vertices"] = v.attr("reshape")(n, contact::kMaxOverlapVertices, 3);
         return d;
     }
@@ -502,7 +502,8 @@ PYBIND11_MODULE(_core, m) {
     static PyObject* const parseError =
         PyErr_NewException("contact_search.ParseError", PyExc_ValueError, nullptr);
     m.attr("ParseError") = py::handle(parseError);
-    py::register_exception_translator([](std::exception_ptr p) {
+    // pybind11 takes a translator as void (*)(std::exception_ptr): by value.
+    py::register_exception_translator([](std::exception_ptr p) {  // NOLINT(performance-*)
         try {
             if (p) {
                 std::rethrow_exception(p);
@@ -524,7 +525,7 @@ PYBIND11_MODULE(_core, m) {
                                [](const PySurface& s) { return s.cs.nodeSurface; })
         .def("__len__", [](const PySurface& s) { return s.cs.surface.size(); })
         .def_property_readonly("types",
-                               [](py::object self) {
+                               [](const py::object& self) {
                                    const auto& s = self.cast<const PySurface&>();
                                    return view(s.types.data(), py::ssize_t(s.types.size()), 0,
                                                self);
@@ -538,20 +539,20 @@ PYBIND11_MODULE(_core, m) {
                                    return names;
                                })
         .def_property_readonly("offsets",
-                               [](py::object self) {
+                               [](const py::object& self) {
                                    const auto& s = self.cast<const PySurface&>();
                                    return view(s.cs.surface.offsets.data(),
                                                py::ssize_t(s.cs.surface.offsets.size()), 0, self);
                                })
         .def_property_readonly("connectivity",
-                               [](py::object self) {
+                               [](const py::object& self) {
                                    const auto& s = self.cast<const PySurface&>();
                                    return view(s.cs.surface.connectivity.data(),
                                                py::ssize_t(s.cs.surface.connectivity.size()), 0,
                                                self);
                                })
         .def_property_readonly("element_ids",
-                               [](py::object self) -> py::object {
+                               [](const py::object& self) -> py::object {
                                    const auto& s = self.cast<const PySurface&>();
                                    if (!s.fromModel) {
                                        return py::none();
@@ -560,7 +561,7 @@ PYBIND11_MODULE(_core, m) {
                                                py::ssize_t(s.elementIds.size()), 0, self);
                                })
         .def_property_readonly("faces",
-                               [](py::object self) -> py::object {
+                               [](const py::object& self) -> py::object {
                                    const auto& s = self.cast<const PySurface&>();
                                    if (!s.fromModel) {
                                        return py::none();
@@ -569,7 +570,7 @@ PYBIND11_MODULE(_core, m) {
                                                self);
                                })
         .def_property_readonly("nodes",
-                               [](py::object self) {
+                               [](const py::object& self) {
                                    const auto& s = self.cast<const PySurface&>();
                                    return view(s.cs.nodes.data(), py::ssize_t(s.cs.nodes.size()), 0,
                                                self);
@@ -580,14 +581,14 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("path", [](const PyModel& x) { return x.model.path; })
         .def_property_readonly("format", [](const PyModel& x) { return x.model.format; })
         .def_property_readonly("coordinates",
-                               [](py::object self) {
+                               [](const py::object& self) {
                                    const auto& x = self.cast<const PyModel&>();
                                    return view(x.model.coords.data(), x.model.coords.cols(), 3,
                                                self);
                                })
         .def_property_readonly(
             "node_ids",
-            [](py::object self) {
+            [](const py::object& self) {
                 const auto& x = self.cast<const PyModel&>();
                 static_assert(sizeof(long) == sizeof(std::int64_t));
                 return view(reinterpret_cast<const std::int64_t*>(x.model.nodeIds.data()),

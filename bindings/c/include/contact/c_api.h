@@ -33,6 +33,7 @@
  */
 #ifndef CONTACT_C_API_H
 #define CONTACT_C_API_H
+/* NOLINTBEGIN(modernize-use-using, modernize-deprecated-headers): C, also read by C++ */
 
 #include <stdint.h>
 
@@ -366,4 +367,5 @@ CONTACT_C_API int contact_model_surface(contact_model* model, const char* name,
 }
 #endif
 
+/* NOLINTEND(modernize-use-using, modernize-deprecated-headers) */
 #endif /* CONTACT_C_API_H */
