@@ -20,27 +20,32 @@ import time
 
 
 def cpp_round(binary, model, case, seconds):
-    """Mean milliseconds per update of one Google Benchmark run of `case`."""
+    """Mean wall and CPU milliseconds per update of one Google Benchmark run of `case`."""
     r = subprocess.run([binary, "--model", model, "--benchmark_filter=^update/%s$" % case,
                         "--benchmark_min_time=%g" % seconds, "--benchmark_format=json"],
                        capture_output=True, text=True, check=True)
     b = json.loads(r.stdout)["benchmarks"][0]
     assert b["time_unit"] == "ms", b
-    return b["real_time"], int(b["iterations"]), int(b["pairs"])
+    return {"cpp_ms": b["real_time"], "cpp_cpu_ms": b["cpu_time"],
+            "cpp_iterations": int(b["iterations"]), "pairs": int(b["pairs"])}
 
 
 def python_round(search, coords, seconds):
-    """Mean milliseconds per update() called from Python for about `seconds`, and the mean time
-    outside the C++ update (the call overhead: wall time minus the stages' own timers)."""
-    times, outside = [], []
+    """Mean wall and CPU milliseconds per update() called from Python for about `seconds`, and
+    the mean wall time outside the C++ update (the call overhead: wall time minus the stages'
+    own timers)."""
+    wall, cpu, outside = [], [], []
     start = time.perf_counter()
-    while not times or time.perf_counter() - start < seconds:
-        t0 = time.perf_counter()
+    while not wall or time.perf_counter() - start < seconds:
+        c0, t0 = time.process_time(), time.perf_counter()
         st = search.update(coords)
-        t1 = time.perf_counter()
-        times.append(1e3 * (t1 - t0))
+        t1, c1 = time.perf_counter(), time.process_time()
+        wall.append(1e3 * (t1 - t0))
+        cpu.append(1e3 * (c1 - c0))
         outside.append(1e3 * (t1 - t0) - st.time_total)
-    return statistics.fmean(times), len(times), st.pairs, statistics.fmean(outside)
+    return {"python_ms": statistics.fmean(wall), "python_cpu_ms": statistics.fmean(cpu),
+            "python_iterations": len(wall), "pairs": st.pairs,
+            "python_outside_ms": statistics.fmean(outside)}
 
 
 def main():
@@ -68,18 +73,16 @@ def main():
         search.update(coords)
         rounds = []
         for _ in range(args.rounds):
-            cpp_ms, cpp_n, cpp_pairs = cpp_round(binary, args.model, case, args.seconds)
-            py_ms, py_n, py_pairs, outside_ms = python_round(search, coords, args.seconds)
-            assert cpp_pairs == py_pairs, (cpp_pairs, py_pairs)
-            rounds.append({"cpp_ms": cpp_ms, "cpp_iterations": cpp_n, "python_ms": py_ms,
-                           "python_iterations": py_n, "python_outside_ms": outside_ms,
-                           "ratio": py_ms / cpp_ms})
-        results["cases"][case] = {
-            "pairs": py_pairs, "rounds": rounds,
-            "median_cpp_ms": statistics.median(r["cpp_ms"] for r in rounds),
-            "median_python_ms": statistics.median(r["python_ms"] for r in rounds),
-            "median_ratio": statistics.median(r["ratio"] for r in rounds),
-            "median_outside_ms": statistics.median(r["python_outside_ms"] for r in rounds)}
+            c = cpp_round(binary, args.model, case, args.seconds)
+            p = python_round(search, coords, args.seconds)
+            assert c["pairs"] == p["pairs"], (c, p)
+            rounds.append(dict(c, **p, ratio=p["python_ms"] / c["cpp_ms"],
+                               cpu_ratio=p["python_cpu_ms"] / c["cpp_cpu_ms"]))
+        median = lambda key: statistics.median(r[key] for r in rounds)  # noqa: E731
+        results["cases"][case] = {"pairs": p["pairs"], "rounds": rounds}
+        for key in ("cpp_ms", "cpp_cpu_ms", "python_ms", "python_cpu_ms", "ratio", "cpu_ratio",
+                    "python_outside_ms"):
+            results["cases"][case]["median_" + key] = median(key)
     results["load_average_end"] = os.getloadavg()
     with open(args.out, "w") as f:
         json.dump(results, f, indent=2)
@@ -91,13 +94,15 @@ def main():
           % (results["date"][:10], os.path.basename(args.model), len(master), len(slave),
              args.rounds, args.seconds, results["load_average_start"][0],
              results["load_average_end"][0]))
-    print("| update | pairs | C++ (Google Benchmark) ms | Python ms | Python / C++ (median of "
-          "rounds) | outside the C++ update, per call |")
-    print("|---|---|---|---|---|---|")
+    print("| update | pairs | C++ ms (CPU ms) | Python ms (CPU ms) | Python / C++, wall | "
+          "Python / C++, CPU | time outside the C++ update per Python call |")
+    print("|---|---|---|---|---|---|---|")
     for case, c in results["cases"].items():
-        print("| %s | %d | %.2f | %.2f | %.3f | %.1f us |"
-              % (case, c["pairs"], c["median_cpp_ms"], c["median_python_ms"], c["median_ratio"],
-                 1e3 * c["median_outside_ms"]))
+        print("| %s | %d | %.1f (%.1f) | %.1f (%.1f) | %.3f | %.3f | %.0f us |"
+              % (case, c["pairs"], c["median_cpp_ms"], c["median_cpp_cpu_ms"],
+                 c["median_python_ms"], c["median_python_cpu_ms"], c["median_ratio"],
+                 c["median_cpu_ratio"], 1e3 * c["median_python_outside_ms"]))
+    print("\nMedians over the rounds; the ratios are per round, then their median.")
     return 0
 
 
