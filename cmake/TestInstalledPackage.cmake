@@ -18,7 +18,14 @@ if(SANITIZE)
 endif()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} "-DCMAKE_CXX_FLAGS=${flags}")
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} "-DCMAKE_CXX_FLAGS=${flags}"
+    "-DCMAKE_C_FLAGS=${flags}" "-DCMAKE_Fortran_FLAGS=${flags}")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
 message("${last_output}")
+foreach(binding consumer_c consumer_fortran)  # the C API and the Fortran module, when installed
+    if(EXISTS ${WORK_DIR}/build/${binding})
+        run(${WORK_DIR}/build/${binding})
+        message("${last_output}")
+    endif()
+endforeach()

@@ -6,17 +6,22 @@
 // penalty response), so both surfaces move between searches. With --vtu-series it writes every
 // increment for ParaView (mesh_io::VtuSeries: one .vtu per increment and a .pvd listing them).
 //
-// Usage: indenter [--dim 2|3] [--threads N] [--vtu-series FILE.pvd [--force]]
+// Usage: indenter [--dim 2|3] [--threads N] [--vtu-series FILE.pvd] [--dump FILE] [--force]
+// --vtu-series writes every increment for ParaView; --dump writes every increment's pairs (0-based
+// slave node and master segment, gap, local coordinates, normal; %.17g), the file the Fortran
+// example's output is compared with. Outputs are written as the tool writes them: an existing
+// file is replaced only with --force.
 #include "contact/contact_search.hpp"
 #include "contact/reference_search.hpp"
+#include "mesh_io/output.hpp"
 #include "mesh_io/vtu.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -110,9 +115,20 @@ Model makeModel2d(int n, double R, double start) {
 }
 
 int usage() {
-    std::fprintf(stderr,
-                 "usage: indenter [--dim 2|3] [--threads N] [--vtu-series FILE.pvd [--force]]\n");
+    std::fprintf(stderr, "usage: indenter [--dim 2|3] [--threads N] [--vtu-series FILE.pvd] "
+                         "[--dump FILE] [--force]\n");
     return 2;
+}
+
+// One line per pair: increment, slave node, master segment, gap, xi, eta, nx, ny, nz.
+void dumpPairs(std::ostream& out, int inc, const contact::NodePairs& p) {
+    char line[256];
+    for (Index i = 0; i < p.size(); ++i) {
+        std::snprintf(line, sizeof line, "%d %d %d %.17g %.17g %.17g %.17g %.17g %.17g\n", inc,
+                      p.slave()[i], p.master()[i], p.gap()[i], p.xi()(0, i), p.xi()(1, i),
+                      p.normal()(0, i), p.normal()(1, i), p.normal()(2, i));
+        out << line;
+    }
 }
 
 }  // namespace
@@ -121,11 +137,14 @@ int main(int argc, char** argv) {
     int dim = 3;
     int threads = 1;
     std::string series;
+    std::string dumpPath;
     mesh_io::VtuOptions vtuOptions;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--vtu-series" && i + 1 < argc) {
             series = argv[++i];
+        } else if (a == "--dump" && i + 1 < argc) {
+            dumpPath = argv[++i];
         } else if (a == "--force") {
             vtuOptions.write.overwrite = true;
         } else if ((a == "--dim" || a == "--threads") && i + 1 < argc) {
@@ -139,6 +158,17 @@ int main(int argc, char** argv) {
         } else {
             return usage();
         }
+    }
+    std::unique_ptr<mesh_io::OutputFile> dump;
+    try {
+        if (!dumpPath.empty()) {
+            dump = std::make_unique<mesh_io::OutputFile>(dumpPath, vtuOptions.write);
+            dump->out() << "# increment slave_node master_segment gap xi eta nx ny nz (0-based "
+                           "indices)\n";
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "indenter: %s\n", e.what());
+        return 2;
     }
     const double R = 1.0;
     const double start = 0.02;  // initial clearance
@@ -195,6 +225,9 @@ int main(int argc, char** argv) {
             return 1;
         }
         const contact::NodePairs& p = search.nodePairs();
+        if (dump) {
+            dumpPairs(dump->out(), inc, p);
+        }
         int penetrating = 0;
         minGap = p.size() > 0 ? p.gap()[0] : 0.0;
         for (const double g : p.gap()) {
@@ -232,6 +265,14 @@ int main(int argc, char** argv) {
                 x3.col(p.slave()[i]) -= 0.9 * p.gap()[i] * p.normal().col(i);
             }
         }
+    }
+    try {
+        if (dump) {
+            dump->commit();
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "indenter: %s\n", e.what());
+        return 2;
     }
     const bool ok = same && search.nodePairs().size() > 0 && minGap < 0.0;
     std::printf("report: %s\n", ok ? "OK" : "UNEXPECTED RESULT");

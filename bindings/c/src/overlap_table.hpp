@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// The overlaps of a segment search as flat arrays, for the C API and the Python package: the one
+// place the bindings call mesh_io::computeOverlaps.
+#pragma once
+
+#include "contact/clipping.hpp"
+#include "contact/contact_search.hpp"
+
+#include <vector>
+
+namespace contact::bindings {
+
+/// Points kept per overlap: the part in contact as drawn (contact::OverlapCut3d::vertices).
+inline constexpr int kMaxDrawnVertices = kMaxCutVertices;
+
+/// Each segment pair with a positive overlap (mesh_io::PairOverlap), one array per field.
+struct OverlapTable {
+    std::vector<Index> slave;
+    std::vector<Index> master;
+    std::vector<double> overlapArea;      ///< the whole overlap, whatever its gap
+    std::vector<double> captureArea;      ///< the part with gap <= capture: in contact
+    std::vector<double> penetrationArea;  ///< the part with gap < 0
+    std::vector<double> centroid;         ///< 3 per overlap: of the part in contact (NaN: none)
+    std::vector<double> gapMin;           ///< over the part in contact (NaN: none)
+    std::vector<double> gapMax;
+    std::vector<Index> vertexCount;  ///< points drawing the part in contact (0: none)
+    std::vector<double> vertices;    ///< 3 x kMaxDrawnVertices per overlap, unused ones zero
+
+    [[nodiscard]] Index size() const noexcept { return static_cast<Index>(slave.size()); }
+};
+
+/// Computes the overlaps of the segment pairs of `search` at x (the surfaces the search keeps).
+/// \pre search runs in segment mode and has pairs.
+void computeOverlapTable(const ContactSearch& search, const CoordinatesView& x, OverlapTable& out);
+
+}  // namespace contact::bindings

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: MIT
+# Runs a reference command (REF_CMD, writing REF_FILE) and a candidate (CAND_CMD, writing
+# CAND_FILE), then compares the two files byte for byte; the reference must have at least
+# MIN_LINES lines (default 1). Prints "same: <n> lines". Run with cmake -P; commands are ;-lists.
+foreach(var REF_CMD REF_FILE CAND_CMD CAND_FILE)
+    if(NOT DEFINED ${var})
+        message(FATAL_ERROR "CompareFiles.cmake: ${var} is not set")
+    endif()
+endforeach()
+if(NOT DEFINED MIN_LINES)
+    set(MIN_LINES 1)
+endif()
+file(REMOVE ${REF_FILE} ${CAND_FILE})
+foreach(which REF CAND)
+    execute_process(COMMAND ${${which}_CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "failed (${rc}): ${${which}_CMD}\n${out}\n${err}")
+    endif()
+endforeach()
+file(STRINGS ${REF_FILE} ref)
+list(LENGTH ref nref)
+if(nref LESS MIN_LINES)
+    message(FATAL_ERROR "${REF_FILE}: ${nref} lines, at least ${MIN_LINES} expected")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${REF_FILE} ${CAND_FILE}
+                RESULT_VARIABLE differ)
+if(differ)
+    file(STRINGS ${CAND_FILE} cand)
+    list(LENGTH cand ncand)
+    math(EXPR last "${nref} - 1")
+    foreach(i RANGE ${last})
+        list(GET ref ${i} a)
+        set(b "<missing>")
+        if(i LESS ncand)
+            list(GET cand ${i} b)
+        endif()
+        if(NOT a STREQUAL b)
+            math(EXPR line "${i} + 1")
+            message(FATAL_ERROR "${CAND_FILE} differs from ${REF_FILE} at line ${line}:\n"
+                                "  reference: ${a}\n  candidate: ${b}\n"
+                                "(${nref} and ${ncand} lines)")
+        endif()
+    endforeach()
+    message(FATAL_ERROR "${CAND_FILE} differs from ${REF_FILE} (${nref} and ${ncand} lines)")
+endif()
+message("same: ${nref} lines")

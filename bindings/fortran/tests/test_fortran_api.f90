@@ -1,0 +1,218 @@
+! SPDX-License-Identifier: MIT
+! The Fortran module on a scene with a known answer (a flat sheet at gap 0.125 over a flat plate:
+! every sheet node paired, the master segment and the gap known), in every coordinate layout, and
+! the module's own checks: 1-based numbers in and out, array shapes, errors and their messages.
+! Usage: test_fortran_api MODEL.inp
+program test_fortran_api
+    use, intrinsic :: iso_c_binding, only: c_double, c_int32_t, c_int64_t
+    use contact
+    implicit none
+    integer, parameter :: nm = 4, ns = 5  ! plate nm x nm Quad4 on [0, nm]^2, sheet ns x ns
+    real(c_double), parameter :: g = 0.125_c_double, a0 = 0.3_c_double, h = 0.67_c_double
+    integer :: failures = 0, checks = 0, ierr, n, i, j, k, rows, np
+    real(c_double), allocatable, target :: coords(:, :), records(:, :), x(:), y(:), z(:)
+    real(c_double), allocatable :: gap(:), gap2(:), xi(:, :), bad_xi(:, :), normal(:, :), area(:)
+    integer(c_int32_t), allocatable :: mt(:), mn(:), st(:), sn(:), slave(:), master(:), off(:)
+    integer(c_int32_t), allocatable :: bad(:), sm(:)
+    type(contact_search) :: s, t
+    type(contact_model) :: model
+    type(contact_stats) :: stats
+    character(len=1024) :: path
+    character(len=:), allocatable :: name
+
+    call get_command_argument(1, path)
+    call make_scene()
+    np = (ns + 1) * (ns + 1)
+
+    ! Out of order, and a message to say so.
+    call contact_create(s, ierr, capture=0.5_c_double, capture_relative=.false.)
+    call expect(ierr == CONTACT_OK, 'create')
+    call contact_update(s, coords, ierr)
+    call expect(ierr == CONTACT_ERROR_OUT_OF_ORDER, 'update before set_surfaces')
+    call expect(index(contact_last_error(), 'set_surfaces was not called') > 0, 'message')
+    call expect(index(contact_error(s), 'contact_search_update') > 0, 'handle message')
+    call contact_pair_count(s, n, ierr)
+    call expect(ierr == CONTACT_ERROR_OUT_OF_ORDER, 'pair count before set_surfaces')
+
+    ! 1-based connectivity: node number 0 is out of range.
+    bad = mn
+    bad(3) = 0
+    call contact_set_surfaces(s, mt, bad, st, sn, coords, ierr)
+    call expect(ierr == CONTACT_ERROR_INVALID_INPUT, 'node number 0')
+    call expect(index(contact_last_error(), 'segment 0') > 0, 'message names the segment')
+    call contact_set_surfaces(s, mt, mn, st, sn, coords, ierr, master_offsets=[1_c_int32_t, 5_c_int32_t])
+    call expect(ierr == CONTACT_ERROR_INVALID_ARGUMENT, 'offsets size')
+    call expect(index(contact_last_error(), 'offsets has 2 entries') > 0, 'offsets message')
+
+    ! The known answer, read through every layout.
+    call contact_set_surfaces(s, mt, mn, st, sn, coords, ierr)
+    call expect(ierr == CONTACT_OK, 'set_surfaces')
+    call contact_update(s, coords, ierr, stats=stats)
+    call expect(ierr == CONTACT_OK .and. stats%pairs == np, 'update')
+    call contact_pair_count(s, n, ierr)
+    call expect(n == np, 'pair count')
+    allocate (slave(n), master(n), gap(n), gap2(n), xi(2, n), normal(3, n), bad_xi(3, n))
+    call contact_get_pairs(s, slave, master, ierr, gap=gap, xi=xi, normal=normal)
+    call expect(ierr == CONTACT_OK, 'get_pairs')
+    do k = 1, n
+        i = mod(k - 1, ns + 1)
+        j = (k - 1) / (ns + 1)
+        call expect(slave(k) == (nm + 1)**2 + k, 'slave numbers are 1-based node numbers')
+        call expect(master(k) == 1 + floor(a0 + h * j) * nm + floor(a0 + h * i), &
+                    'master numbers are 1-based segment numbers')
+        call expect(abs(gap(k) - g) <= 1e-15_c_double .and. abs(normal(3, k) - 1) <= 0, 'gap, normal')
+        call expect(abs(xi(1, k) - (2 * (a0 + h * i - floor(a0 + h * i)) - 1)) <= 1e-12_c_double, 'xi')
+    end do
+    call contact_get_pairs(s, slave, master, ierr, xi=bad_xi)
+    call expect(ierr == CONTACT_ERROR_INVALID_ARGUMENT, 'xi(3, n)')
+    call expect(index(contact_last_error(), 'xi must have 2 rows') > 0, 'xi message')
+    call contact_get_pairs(s, slave(1:n - 1), master, ierr)
+    call expect(ierr == CONTACT_ERROR_BUFFER_TOO_SMALL, 'short slave array')
+    call contact_csr_rows(s, rows, ierr)
+    call expect(rows == size(coords, 2), 'csr rows')
+    allocate (off(rows + 1))
+    call contact_get_csr(s, off, ierr)
+    call expect(ierr == CONTACT_OK .and. off(1) == 1 .and. off(rows + 1) == n + 1, 'csr 1-based')
+    call expect(off(slave(1) + 1) - off(slave(1)) == 1, 'csr row of a paired node')
+
+    call contact_update_xyz(s, x, y, ierr, z=z)
+    call expect(ierr == CONTACT_OK, 'update_xyz')
+    call contact_get_pairs(s, slave, master, ierr, gap=gap2)
+    call expect(all(gap2 == gap), 'separate layout gives the same gaps')
+    call contact_update(s, records, ierr, dim=3)
+    call expect(ierr == CONTACT_OK, 'update records')
+    call contact_get_pairs(s, slave, master, ierr, gap=gap2)
+    call expect(all(gap2 == gap), 'strided records give the same gaps')
+    call contact_update_xyz(s, x(1:5), y, ierr, z=z)
+    call expect(ierr == CONTACT_ERROR_INVALID_ARGUMENT, 'x and y sizes')
+    call contact_update(s, coords(:, 1:10), ierr)
+    call expect(ierr == CONTACT_ERROR_UPDATE_FAILED, 'wrong node count')
+    call contact_pair_count(s, n, ierr)
+    call expect(n == np, 'pairs kept after a failed update')
+    call contact_update(s, coords, ierr, dim=4)
+    call expect(ierr == CONTACT_ERROR_INVALID_ARGUMENT, 'dim 4')
+
+    ! Slave as node numbers.
+    call contact_create(t, ierr, capture=0.5_c_double, capture_relative=.false.)
+    sm = [(int((nm + 1)**2 + k, c_int32_t), k = 1, np)]
+    call contact_set_surfaces_nodes(t, mt, mn, sm, coords, ierr)
+    call expect(ierr == CONTACT_OK, 'set_surfaces_nodes')
+    call contact_update(t, coords, ierr)
+    call contact_get_pairs(t, slave, master, ierr, gap=gap2)
+    call expect(ierr == CONTACT_OK .and. all(gap2 == gap), 'node list gives the same pairs')
+    call contact_destroy(t)
+
+    ! Segment mode: the overlaps cover the sheet.
+    call contact_create(t, ierr, capture=0.25_c_double, capture_relative=.false., &
+                        mode=CONTACT_MODE_SEGMENT_TO_SEGMENT)
+    call contact_set_surfaces(t, mt, mn, st, sn, coords, ierr)
+    call contact_update(t, coords, ierr)
+    call contact_pair_count(t, n, ierr)
+    call expect(ierr == CONTACT_OK .and. n >= ns * ns, 'segment pairs')
+    deallocate (slave, master, gap)
+    allocate (slave(n), master(n), gap(n), area(n))
+    call contact_get_pairs(t, slave, master, ierr, gap=gap)
+    call expect(ierr == CONTACT_ERROR_WRONG_MODE, 'gap in segment mode')
+    call contact_get_pairs(t, slave, master, ierr)
+    call expect(ierr == CONTACT_OK .and. minval(slave) == 1 .and. maxval(slave) == ns * ns, &
+                'slave segment numbers 1-based')
+    call contact_compute_overlaps(t, coords, k, ierr)
+    call expect(ierr == CONTACT_OK .and. k > 0, 'overlaps')
+    call contact_get_overlaps(t, slave, master, ierr, overlap_area=area)
+    call expect(abs(sum(area(1:k)) - (ns * h)**2) <= 1e-12_c_double, 'overlap area = sheet area')
+    call contact_get_overlaps(t, slave, master, ierr, capture_area=area)
+    call expect(abs(sum(area(1:k)) - (ns * h)**2) <= 1e-12_c_double, 'all of it in contact')
+    call contact_destroy(t)
+    call contact_destroy(s)
+
+    ! Models.
+    call contact_model_read(model, '/nonexistent/model.inp', ierr)
+    call expect(ierr == CONTACT_ERROR_FILE, 'missing file')
+    call expect(index(contact_last_error(), '/nonexistent/model.inp') > 0, 'file message')
+    call contact_model_read(model, trim(path), ierr)
+    call expect(ierr == CONTACT_OK, 'read model')
+    call contact_model_surface_count(model, n, ierr)
+    call expect(n == 2, 'surface count')
+    call contact_model_surface_name(model, 1, name, ierr)
+    call expect(ierr == CONTACT_OK .and. len(name) > 0, 'surface 1 has a name')
+    call contact_model_surface_name(model, 3, name, ierr)
+    call expect(ierr == CONTACT_ERROR_NOT_FOUND, 'surface 3 of 2')
+    call contact_model_surface(model, 'Nope', mt, mn, off, ierr)
+    call expect(ierr == CONTACT_ERROR_NOT_FOUND, 'unknown surface')
+    call contact_model_surface(model, 'BlockTop', mt, mn, off, ierr)
+    call contact_model_num_nodes(model, n, ierr)
+    call expect(ierr == CONTACT_OK .and. off(1) == 1 .and. off(size(off)) == size(mn) + 1 .and. &
+                minval(mn) >= 1 .and. maxval(mn) <= n, 'model surface numbers 1-based')
+    call contact_model_destroy(model)
+    ! Main-program arrays outlive `end program`: freed here so that leak checkers see none.
+    deallocate (coords, records, x, y, z, gap, gap2, xi, bad_xi, normal, area, mt, mn, st, sn, &
+                slave, master, off, bad, sm, name)
+
+    write (*, '(A,I0,A,I0,A)') 'fortran_api: ', checks, ' checks, ', failures, ' failed'
+    if (failures > 0) stop 1
+    write (*, '(A)') 'fortran_api: OK'
+
+contains
+
+    subroutine expect(ok, what)
+        logical, intent(in) :: ok
+        character(len=*), intent(in) :: what
+        checks = checks + 1
+        if (.not. ok) then
+            failures = failures + 1
+            write (*, '(A)') 'FAILED: ' // what // ' (ierr ' // trim(adjustl(itoa(ierr))) // &
+                ', last error: ' // contact_last_error() // ')'
+        end if
+    end subroutine
+
+    function itoa(v) result(s)
+        integer, intent(in) :: v
+        character(len=16) :: s
+        write (s, '(I0)') v
+    end function
+
+    ! Plate nodes first (row by row), then sheet nodes; plate normal +z, sheet normal -z.
+    subroutine make_scene()
+        integer :: e, n0, total
+        total = (nm + 1)**2 + (ns + 1)**2
+        allocate (coords(3, total), records(5, total))
+        k = 0
+        do j = 0, nm
+            do i = 0, nm
+                k = k + 1
+                coords(:, k) = [real(i, c_double), real(j, c_double), 0.0_c_double]
+            end do
+        end do
+        do j = 0, ns
+            do i = 0, ns
+                k = k + 1
+                coords(:, k) = [a0 + h * i, a0 + h * j, g]
+            end do
+        end do
+        records(1:3, :) = coords
+        records(4:5, :) = -7
+        x = coords(1, :)
+        y = coords(2, :)
+        z = coords(3, :)
+        allocate (mt(nm * nm), mn(4 * nm * nm), st(ns * ns), sn(4 * ns * ns))
+        mt = CONTACT_QUAD4
+        st = CONTACT_QUAD4
+        e = 0
+        do j = 0, nm - 1
+            do i = 0, nm - 1
+                n0 = j * (nm + 1) + i + 1
+                mn(4 * e + 1:4 * e + 4) = [n0, n0 + 1, n0 + nm + 2, n0 + nm + 1]
+                e = e + 1
+            end do
+        end do
+        e = 0
+        do j = 0, ns - 1
+            do i = 0, ns - 1
+                n0 = (nm + 1)**2 + j * (ns + 1) + i + 1
+                sn(4 * e + 1:4 * e + 4) = [n0, n0 + ns + 1, n0 + ns + 2, n0 + 1]
+                e = e + 1
+            end do
+        end do
+    end subroutine
+
+end program test_fortran_api

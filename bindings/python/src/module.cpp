@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: MIT
+// contact_search._core: the C++ search and mesh_io for Python (pybind11). The package
+// (contact_search/__init__.py) adds the Python-side conveniences on top of these classes.
+//
+// Coordinates: a float64 array of shape (n, 2) or (n, 3) whose strides are whole doubles is read
+// in place (C-contiguous (n, 3): interleaved; the transpose of a C-contiguous (3, n): separate
+// x, y, z; a column slice of wider records: strided); anything else is copied once per call.
+// update() releases the GIL.
+#include "contact/clipping.hpp"
+#include "contact/contact_search.hpp"
+#include "mesh_io/contact_surface.hpp"
+#include "mesh_io/error.hpp"
+#include "mesh_io/model.hpp"
+
+#include "overlap_table.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+using contact::Index;
+
+// A surface: from a model (element ids and faces as in the file) or built from arrays.
+struct PySurface {
+    mesh_io::ContactSurface cs;
+    bool fromModel = false;
+    std::vector<std::int32_t> types;
+    std::vector<std::int64_t> elementIds;
+    std::vector<std::int32_t> faces;
+};
+
+struct PyModel {
+    mesh_io::Model model;
+    std::map<std::string, std::shared_ptr<PySurface>> built;  // by the name in the file
+};
+
+double monotonicSeconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// A read-only numpy view of n x width values owned by `owner` (kept alive by the array).
+template <class T>
+py::array view(const T* data, py::ssize_t n, py::ssize_t width, py::handle owner) {
+    py::array a =
+        width == 0
+            ? py::array_t<T>({n}, {py::ssize_t(sizeof(T))}, data, owner)
+            : py::array_t<T>({n, width}, {py::ssize_t(sizeof(T)) * width, py::ssize_t(sizeof(T))},
+                             data, owner);
+    a.attr("setflags")(py::arg("write") = false);
+    return a;
+}
+
+// A copy of n x width values (width 0: a vector).
+template <class T>
+py::array copied(const T* data, py::ssize_t n, py::ssize_t width) {
+    if (width == 0) {
+        return py::array_t<T>({n}, {py::ssize_t(sizeof(T))}, data);
+    }
+    return py::array_t<T>({n, width}, {py::ssize_t(sizeof(T)) * width, py::ssize_t(sizeof(T))},
+                          data);
+}
+
+std::shared_ptr<PySurface> finishSurface(mesh_io::ContactSurface cs, bool fromModel) {
+    auto s = std::make_shared<PySurface>();
+    s->cs = std::move(cs);
+    s->fromModel = fromModel;
+    for (const contact::SegmentType t : s->cs.surface.types) {
+        s->types.push_back(static_cast<std::int32_t>(t));
+    }
+    for (std::size_t i = 0; i < s->cs.origin.size(); ++i) {
+        s->elementIds.push_back(s->cs.origin[i].elementId);
+        s->faces.push_back(s->cs.origin[i].face);
+    }
+    return s;
+}
+
+// A surface from arrays: types (int32 codes), offsets (or none: back to back), connectivity.
+std::shared_ptr<PySurface> surfaceFromArrays(const std::string& name,
+                                             const py::array_t<std::int32_t>& types,
+                                             const py::object& offsets,
+                                             const py::array_t<std::int64_t>& connectivity) {
+    const auto t = types.unchecked<1>();
+    const auto c = connectivity.unchecked<1>();
+    const py::ssize_t n = t.shape(0);
+    if (n > std::numeric_limits<Index>::max() || c.shape(0) > std::numeric_limits<Index>::max()) {
+        throw std::invalid_argument("Surface: more than 2^31 - 1 segments or connectivity entries");
+    }
+    mesh_io::ContactSurface cs;
+    cs.name = name;
+    cs.surface.name = name;
+    std::vector<std::int64_t> off;
+    if (!offsets.is_none()) {
+        const auto o =
+            py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(offsets);
+        if (!o || o.ndim() != 1 || o.shape(0) != n + 1) {
+            throw std::invalid_argument("Surface: offsets must hold one entry per segment plus "
+                                        "one (" +
+                                        std::to_string(n + 1) + ")");
+        }
+        off.assign(o.data(), o.data() + n + 1);
+        if (off[0] != 0) {
+            throw std::invalid_argument("Surface: offsets[0] is " + std::to_string(off[0]) +
+                                        ", not 0");
+        }
+    }
+    std::int64_t end = 0;
+    for (py::ssize_t s = 0; s < n; ++s) {
+        if (t(s) < 0 || t(s) > 6) {
+            throw std::invalid_argument("Surface '" + name + "': segment " + std::to_string(s) +
+                                        " has type " + std::to_string(t(s)) + " (expected 0 .. 6)");
+        }
+        const auto type = static_cast<contact::SegmentType>(t(s));
+        const int count = contact::nodeCount(type);
+        if (!off.empty() && off[s + 1] - off[s] != count) {
+            throw std::invalid_argument("Surface '" + name + "': segment " + std::to_string(s) +
+                                        " of type " + contact::segmentTypeName(type) + " has " +
+                                        std::to_string(off[s + 1] - off[s]) +
+                                        " nodes in offsets, expected " + std::to_string(count));
+        }
+        if (end + count > c.shape(0)) {
+            break;  // reported below
+        }
+        Index nodes[contact::kMaxSegmentNodes];
+        for (int k = 0; k < count; ++k) {
+            const std::int64_t v = c(end + k);
+            if (v < std::numeric_limits<Index>::min() || v > std::numeric_limits<Index>::max()) {
+                throw std::invalid_argument("Surface '" + name + "': segment " + std::to_string(s) +
+                                            " has node index " + std::to_string(v) +
+                                            ", beyond 32 bits");
+            }
+            nodes[k] = static_cast<Index>(v);
+        }
+        cs.surface.addSegment(type, nodes, count);
+        end += count;
+    }
+    std::int64_t needed = 0;
+    for (py::ssize_t s = 0; s < n; ++s) {
+        needed += contact::nodeCount(static_cast<contact::SegmentType>(t(s)));
+    }
+    if (needed != c.shape(0)) {
+        throw std::invalid_argument("Surface '" + name + "': the segments' types need " +
+                                    std::to_string(needed) + " connectivity entries, got " +
+                                    std::to_string(c.shape(0)));
+    }
+    cs.dim = cs.surface.empty() ? 3 : cs.surface.dim();
+    return finishSurface(std::move(cs), false);
+}
+
+// A model from arrays (meshio): coordinates (n, 3), blocks of (Gmsh type number, connectivity
+// (e, k)), named surfaces of (block, element) pairs. Node ids 1..n; element ids run 1.. over the
+// blocks in order.
+std::shared_ptr<PyModel> modelFromArrays(const std::string& label,
+                                         const py::array_t<double, py::array::c_style>& coords,
+                                         const py::list& blocks, const py::list& surfaces) {
+    auto m = std::make_shared<PyModel>();
+    mesh_io::Model& model = m->model;
+    model.path = label;
+    model.format = "gmsh";
+    const py::ssize_t n = coords.shape(0);
+    model.coords.resize(3, n);
+    std::copy(coords.data(), coords.data() + 3 * n, model.coords.data());
+    model.nodeIds.resize(static_cast<std::size_t>(n));
+    for (py::ssize_t i = 0; i < n; ++i) {
+        model.nodeIds[static_cast<std::size_t>(i)] = i + 1;
+        model.nodeIndex.insert(i + 1, static_cast<Index>(i));
+    }
+    long nextId = 1;
+    for (const py::handle b : blocks) {
+        const auto pair = b.cast<py::tuple>();
+        const int gmshType = pair[0].cast<int>();
+        const auto conn = pair[1].cast<py::array_t<std::int64_t, py::array::c_style>>();
+        mesh_io::ElementBlock block;
+        block.type = "GMSH:" + std::to_string(gmshType);
+        block.nodesPerElement = static_cast<int>(conn.shape(1));
+        block.source.path = label;
+        for (py::ssize_t e = 0; e < conn.shape(0); ++e) {
+            block.ids.push_back(nextId++);
+            for (py::ssize_t k = 0; k < conn.shape(1); ++k) {
+                const std::int64_t v = conn.at(e, k);
+                if (v < 0 || v >= n) {
+                    throw std::invalid_argument(label + ": cell " + std::to_string(e) +
+                                                " of block " + block.type + " has node " +
+                                                std::to_string(v) + ", out of range [0, " +
+                                                std::to_string(n) + ")");
+                }
+                block.nodes.push_back(static_cast<Index>(v));
+            }
+        }
+        model.blocks.push_back(std::move(block));
+    }
+    for (const py::handle s : surfaces) {
+        const auto pair = s.cast<py::tuple>();
+        mesh_io::SurfaceDef def;
+        def.name = pair[0].cast<std::string>();
+        def.source.path = label;
+        for (const py::handle f : pair[1].cast<py::list>()) {
+            const auto be = f.cast<std::pair<Index, py::array_t<std::int64_t>>>();
+            for (py::ssize_t e = 0; e < be.second.shape(0); ++e) {
+                def.faces.push_back({{be.first, static_cast<Index>(be.second.at(e))}, 1});
+            }
+        }
+        model.surfaces.push_back(std::move(def));
+    }
+    return m;
+}
+
+std::shared_ptr<PySurface> modelSurface(PyModel& m, const std::string& name) {
+    const mesh_io::SurfaceDef* def = m.model.findSurface(name);
+    const std::string key = def != nullptr ? def->name : name;
+    auto it = m.built.find(key);
+    if (it == m.built.end()) {
+        it = m.built.emplace(key, finishSurface(mesh_io::buildContactSurface(m.model, name), true))
+                 .first;
+    }
+    return it->second;
+}
+
+// The coordinates of a call: read in place when the layout allows, else copied once.
+struct Coordinates {
+    py::array keep;  // the array read (the caller's, or the copy)
+    contact::CoordinatesView view;
+    bool copied = false;
+};
+
+bool readInPlace(const py::array& a) {
+    if (!a.dtype().is(py::dtype::of<double>()) || a.ndim() != 2 ||
+        (a.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) == 0) {
+        return false;
+    }
+    const auto whole = [](py::ssize_t s) {
+        return s > 0 && s % static_cast<py::ssize_t>(sizeof(double)) == 0;
+    };
+    return whole(a.strides(1)) && (a.shape(0) <= 1 || whole(a.strides(0)));
+}
+
+Coordinates coordinates(const py::object& obj, const char* fn) {
+    Coordinates c;
+    if (py::isinstance<py::array>(obj) && readInPlace(obj.cast<py::array>())) {
+        c.keep = obj.cast<py::array>();
+    } else {
+        // Numbers only: complex values would lose their imaginary part, strings their meaning.
+        const py::array a = py::array::ensure(obj);
+        const char kind = a ? a.dtype().kind() : 'O';
+        py::object converted;  // null until converted
+        if (kind == 'f' || kind == 'i' || kind == 'u') {
+            converted = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+        }
+        if (!converted) {
+            throw py::value_error(std::string(fn) +
+                                  ": coordinates must be numbers, in an array of shape (n, 2) or "
+                                  "(n, 3)");
+        }
+        c.keep = converted.cast<py::array>();
+        c.copied = true;
+    }
+    const py::array& a = c.keep;
+    if (a.ndim() != 2 || (a.shape(1) != 2 && a.shape(1) != 3)) {
+        std::string shape;
+        for (py::ssize_t k = 0; k < a.ndim(); ++k) {
+            shape += (k > 0 ? ", " : "") + std::to_string(a.shape(k));
+        }
+        throw py::value_error(std::string(fn) +
+                              ": coordinates must have shape (n, 2) or (n, 3), got (" + shape +
+                              ")");
+    }
+    if (a.shape(0) > std::numeric_limits<Index>::max()) {
+        throw py::value_error(std::string(fn) + ": more than 2^31 - 1 nodes");
+    }
+    const auto* x = static_cast<const double*>(a.data());
+    const py::ssize_t component = a.strides(1) / py::ssize_t(sizeof(double));
+    const py::ssize_t node = a.shape(0) > 1 ? a.strides(0) / py::ssize_t(sizeof(double)) : 3;
+    c.view.x = x;
+    c.view.y = x + component;
+    c.view.z = a.shape(1) == 3 ? x + 2 * component : nullptr;
+    c.view.stride = node;
+    c.view.numNodes = static_cast<Index>(a.shape(0));
+    c.view.dim = static_cast<int>(a.shape(1));
+    if (c.view.numNodes == 0) {
+        c.view.stride = 1;
+    }
+    return c;
+}
+
+struct PyStats {
+    contact::UpdateStats stats;
+    double started = 0.0;
+    double finished = 0.0;
+    bool coordinatesCopied = false;
+};
+
+class PySearch {
+public:
+    PySearch(double capture, bool captureRelative, const std::string& mode, int threads,
+             double skinRelative, bool selfContact, const std::string& broadPhase) {
+        contact::SearchOptions o;
+        o.capture = capture;
+        o.captureRelative = captureRelative;
+        if (mode == "node") {
+            o.mode = contact::SearchMode::kNodeToSegment;
+        } else if (mode == "segment") {
+            o.mode = contact::SearchMode::kSegmentToSegment;
+        } else {
+            throw py::value_error("ContactSearch: mode must be 'node' or 'segment', got '" + mode +
+                                  "'");
+        }
+        if (broadPhase == "kdtree") {
+            o.broadPhase = contact::BroadPhaseKind::kKdTree;
+        } else if (broadPhase == "boxtree") {
+            o.broadPhase = contact::BroadPhaseKind::kBoxTree;
+        } else if (broadPhase == "sweep") {
+            o.broadPhase = contact::BroadPhaseKind::kSweep;
+        } else {
+            throw py::value_error(
+                "ContactSearch: broad_phase must be 'kdtree', 'boxtree' or 'sweep', got '" +
+                broadPhase + "'");
+        }
+        if (!(capture >= 0.0) || capture == std::numeric_limits<double>::infinity()) {
+            throw py::value_error("ContactSearch: capture must be finite and >= 0, got " +
+                                  std::to_string(capture));
+        }
+        o.threads = threads;
+        o.skinRelative = skinRelative;
+        o.selfContact = selfContact;
+        search_ = std::make_unique<contact::ContactSearch>(o);
+    }
+
+    void setSurfaces(const PySurface& master, const py::object& slave, const py::object& coords) {
+        if (master.cs.nodeSurface) {
+            throw py::value_error("ContactSearch.set_surfaces: master surface '" + master.cs.name +
+                                  "' is a node surface; a master needs element faces");
+        }
+        const Coordinates c = coordinates(coords, "ContactSearch.set_surfaces");
+        std::vector<Index> nodes;
+        const PySurface* slaveSurface = nullptr;
+        if (py::isinstance<PySurface>(slave)) {
+            slaveSurface = &slave.cast<const PySurface&>();
+            if (slaveSurface->cs.nodeSurface) {
+                nodes = slaveSurface->cs.nodes;
+                slaveSurface = nullptr;
+            }
+        } else {
+            const auto a = py::array::ensure(slave);
+            if (!a || a.ndim() != 1 || (a.dtype().kind() != 'i' && a.dtype().kind() != 'u')) {
+                throw py::value_error("ContactSearch.set_surfaces: the slave must be a Surface or "
+                                      "a 1-D array of node indices (integers)");
+            }
+            const auto v = a.cast<py::array_t<std::int64_t, py::array::forcecast>>();
+            for (py::ssize_t i = 0; i < v.shape(0); ++i) {
+                const std::int64_t k = v.at(i);
+                if (k < std::numeric_limits<Index>::min() ||
+                    k > std::numeric_limits<Index>::max()) {
+                    throw py::value_error("ContactSearch.set_surfaces: slave node index " +
+                                          std::to_string(k) + " is beyond 32 bits");
+                }
+                nodes.push_back(static_cast<Index>(k));
+            }
+        }
+        contact::Surface m = master.cs.surface;
+        contact::Surface s =
+            slaveSurface != nullptr ? slaveSurface->cs.surface : contact::Surface{};
+        {
+            py::gil_scoped_release nogil;
+            if (slaveSurface != nullptr) {
+                search_->setSurfaces(std::move(m), std::move(s), c.view);
+            } else {
+                search_->setSurfaces(std::move(m), std::move(nodes), c.view);
+            }
+        }
+        setUp_ = true;
+        havePairs_ = false;
+        numNodes_ = c.view.numNodes;
+        dim_ = c.view.dim;
+    }
+
+    PyStats update(const py::object& coords) {
+        if (!setUp_) {
+            throw std::runtime_error("ContactSearch.update: set_surfaces was not called");
+        }
+        const Coordinates c = coordinates(coords, "ContactSearch.update");
+        PyStats r;
+        r.coordinatesCopied = c.copied;
+        lastAddress_ = reinterpret_cast<std::uintptr_t>(c.view.x);
+        {
+            py::gil_scoped_release nogil;
+            r.started = monotonicSeconds();
+            r.stats = search_->update(c.view);
+            r.finished = monotonicSeconds();
+        }
+        if (r.stats.status != contact::UpdateStatus::kOk) {
+            std::string why = contact::updateStatusName(r.stats.status);
+            if (r.stats.status == contact::UpdateStatus::kWrongNodeCount) {
+                why += " (" + std::to_string(c.view.numNodes) + " nodes in " +
+                       std::to_string(c.view.dim) + "D; the surfaces were set with " +
+                       std::to_string(numNodes_) + " in " + std::to_string(dim_) + "D)";
+            }
+            throw py::value_error("ContactSearch.update: " + why +
+                                  "; the pairs of the last successful update are kept");
+        }
+        havePairs_ = true;
+        return r;
+    }
+
+    // The pairs as new arrays (views into the search would dangle after set_surfaces).
+    [[nodiscard]] py::dict pairs() const {
+        if (!havePairs_) {
+            throw std::runtime_error("ContactSearch.pairs: no successful update yet");
+        }
+        py::dict d;
+        const auto put = [&](const char* key, const auto* data, py::ssize_t n, py::ssize_t w) {
+            d[key] = copied(data, n, w);
+        };
+        if (nodeMode()) {
+            const contact::NodePairs& p = search_->nodePairs();
+            const py::ssize_t n = p.size();
+            put("slave", p.slave().data(), n, 0);
+            put("master", p.master().data(), n, 0);
+            put("gap", p.gap().data(), n, 0);
+            put("distance", p.distance().data(), n, 0);
+            put("xi", p.xi().data(), n, 2);
+            put("point", p.point().data(), n, 3);
+            put("normal", p.normal().data(), n, 3);
+            put("tangent1", p.tangent1().data(), n, 3);
+            put("tangent2", p.tangent2().data(), n, 3);
+            put("shape", p.shape().data(), n, contact::kMaxSegmentNodes);
+            put("status", reinterpret_cast<const std::uint8_t*>(p.status().data()), n, 0);
+        } else {
+            const contact::SegmentPairs& p = search_->segmentPairs();
+            put("slave", p.slave().data(), p.size(), 0);
+            put("master", p.master().data(), p.size(), 0);
+        }
+        return d;
+    }
+
+    py::dict overlaps(const py::object& coords) {
+        if (nodeMode()) {
+            throw py::value_error("ContactSearch.overlaps: overlaps need mode='segment'");
+        }
+        if (!havePairs_) {
+            throw std::runtime_error("ContactSearch.overlaps: no successful update yet");
+        }
+        const Coordinates c = coordinates(coords, "ContactSearch.overlaps");
+        if (c.view.numNodes != numNodes_ || c.view.dim != dim_) {
+            throw py::value_error("ContactSearch.overlaps: the coordinates have " +
+                                  std::to_string(c.view.numNodes) + " nodes in " +
+                                  std::to_string(c.view.dim) + "D; the surfaces were set with " +
+                                  std::to_string(numNodes_));
+        }
+        contact::bindings::OverlapTable t;
+        {
+            py::gil_scoped_release release;
+            contact::bindings::computeOverlapTable(*search_, c.view, t);
+        }
+        const py::ssize_t n = t.size();
+        py::dict d;
+        d["slave"] = copied(t.slave.data(), n, 0);
+        d["master"] = copied(t.master.data(), n, 0);
+        d["overlap_area"] = copied(t.overlapArea.data(), n, 0);
+        d["capture_area"] = copied(t.captureArea.data(), n, 0);
+        d["penetration_area"] = copied(t.penetrationArea.data(), n, 0);
+        d["centroid"] = copied(t.centroid.data(), n, 3);
+        d["gap_min"] = copied(t.gapMin.data(), n, 0);
+        d["gap_max"] = copied(t.gapMax.data(), n, 0);
+        d["vertex_count"] = copied(t.vertexCount.data(), n, 0);
+        constexpr int kv = contact::bindings::kMaxDrawnVertices;
+        py::array v = copied(t.vertices.data(), n, py::ssize_t{3} * kv);
+        d["vertices"] = v.attr("reshape")(n, kv, 3);
+        return d;
+    }
+
+    [[nodiscard]] bool nodeMode() const {
+        return search_->options().mode == contact::SearchMode::kNodeToSegment;
+    }
+    [[nodiscard]] const contact::ContactSearch& search() const { return *search_; }
+    [[nodiscard]] bool setUp() const { return setUp_; }
+    [[nodiscard]] std::uintptr_t lastAddress() const { return lastAddress_; }
+
+private:
+    std::unique_ptr<contact::ContactSearch> search_;
+    bool setUp_ = false;
+    bool havePairs_ = false;
+    Index numNodes_ = 0;
+    int dim_ = 3;
+    std::uintptr_t lastAddress_ = 0;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "The contact search (C++) for Python; use the contact_search package.";
+    // ParseError(ValueError) with .path and .line; the type lives as long as the interpreter.
+    static PyObject* const parseError =
+        PyErr_NewException("contact_search.ParseError", PyExc_ValueError, nullptr);
+    m.attr("ParseError") = py::handle(parseError);
+    // pybind11 takes a translator as void (*)(std::exception_ptr): by value.
+    py::register_exception_translator([](std::exception_ptr p) {  // NOLINT(performance-*)
+        try {
+            if (p) {
+                std::rethrow_exception(p);
+            }
+        } catch (const mesh_io::ParseError& e) {
+            const py::object err = py::handle(parseError)(e.what());
+            py::setattr(err, "path", py::str(e.path()));
+            py::setattr(err, "line", py::int_(e.line()));
+            PyErr_SetObject(parseError, err.ptr());
+        }
+    });
+
+    py::class_<PySurface, std::shared_ptr<PySurface>>(m, "Surface", py::dynamic_attr())
+        .def_static("_from_arrays", &surfaceFromArrays, py::arg("name"), py::arg("types"),
+                    py::arg("offsets"), py::arg("connectivity"))
+        .def_property_readonly("name", [](const PySurface& s) { return s.cs.name; })
+        .def_property_readonly("dim", [](const PySurface& s) { return s.cs.dim; })
+        .def_property_readonly("is_node_surface",
+                               [](const PySurface& s) { return s.cs.nodeSurface; })
+        .def("__len__", [](const PySurface& s) { return s.cs.surface.size(); })
+        .def_property_readonly("types",
+                               [](const py::object& self) {
+                                   const auto& s = self.cast<const PySurface&>();
+                                   return view(s.types.data(), py::ssize_t(s.types.size()), 0,
+                                               self);
+                               })
+        .def_property_readonly("type_names",
+                               [](const PySurface& s) {
+                                   py::list names;
+                                   for (const contact::SegmentType t : s.cs.surface.types) {
+                                       names.append(contact::segmentTypeName(t));
+                                   }
+                                   return names;
+                               })
+        .def_property_readonly("offsets",
+                               [](const py::object& self) {
+                                   const auto& s = self.cast<const PySurface&>();
+                                   return view(s.cs.surface.offsets.data(),
+                                               py::ssize_t(s.cs.surface.offsets.size()), 0, self);
+                               })
+        .def_property_readonly("connectivity",
+                               [](const py::object& self) {
+                                   const auto& s = self.cast<const PySurface&>();
+                                   return view(s.cs.surface.connectivity.data(),
+                                               py::ssize_t(s.cs.surface.connectivity.size()), 0,
+                                               self);
+                               })
+        .def_property_readonly("element_ids",
+                               [](const py::object& self) -> py::object {
+                                   const auto& s = self.cast<const PySurface&>();
+                                   if (!s.fromModel) {
+                                       return py::none();
+                                   }
+                                   return view(s.elementIds.data(),
+                                               py::ssize_t(s.elementIds.size()), 0, self);
+                               })
+        .def_property_readonly("faces",
+                               [](const py::object& self) -> py::object {
+                                   const auto& s = self.cast<const PySurface&>();
+                                   if (!s.fromModel) {
+                                       return py::none();
+                                   }
+                                   return view(s.faces.data(), py::ssize_t(s.faces.size()), 0,
+                                               self);
+                               })
+        .def_property_readonly("nodes",
+                               [](const py::object& self) {
+                                   const auto& s = self.cast<const PySurface&>();
+                                   return view(s.cs.nodes.data(), py::ssize_t(s.cs.nodes.size()), 0,
+                                               self);
+                               })
+        .def_property_readonly("notes", [](const PySurface& s) { return s.cs.notes; });
+
+    py::class_<PyModel, std::shared_ptr<PyModel>>(m, "Model")
+        .def_property_readonly("path", [](const PyModel& x) { return x.model.path; })
+        .def_property_readonly("format", [](const PyModel& x) { return x.model.format; })
+        .def_property_readonly("coordinates",
+                               [](const py::object& self) {
+                                   const auto& x = self.cast<const PyModel&>();
+                                   return view(x.model.coords.data(), x.model.coords.cols(), 3,
+                                               self);
+                               })
+        .def_property_readonly(
+            "node_ids",
+            [](const py::object& self) {
+                const auto& x = self.cast<const PyModel&>();
+                static_assert(sizeof(long) == sizeof(std::int64_t));
+                return view(reinterpret_cast<const std::int64_t*>(x.model.nodeIds.data()),
+                            py::ssize_t(x.model.nodeIds.size()), 0, self);
+            })
+        .def_property_readonly("surface_names",
+                               [](const PyModel& x) {
+                                   std::vector<std::string> names;
+                                   for (const auto& s : x.model.surfaces) {
+                                       names.push_back(s.name);
+                                   }
+                                   return names;
+                               })
+        .def_property_readonly(
+            "interface_list",
+            [](const PyModel& x) {
+                py::list out;
+                for (const auto& d : x.model.interfaces) {
+                    out.append(py::make_tuple(
+                        d.slave, d.master,
+                        d.kind == mesh_io::InterfaceDef::Kind::kTie ? "tie" : "contact pair",
+                        d.nodeToSurface ? "node" : "segment", d.name));
+                }
+                return out;
+            })
+        .def_property_readonly("notes", [](const PyModel& x) { return x.model.notes; })
+        .def("surface", &modelSurface, py::arg("name"));
+
+    m.def(
+        "read_model",
+        [](const std::string& path) {
+            auto model = std::make_shared<PyModel>();
+            py::gil_scoped_release nogil;
+            model->model = mesh_io::readModel(path);
+            return model;
+        },
+        py::arg("path"));
+    m.def("_model_from_arrays", &modelFromArrays);
+
+    py::class_<PyStats>(m, "UpdateStats")
+        .def_property_readonly(
+            "status", [](const PyStats& s) { return contact::updateStatusName(s.stats.status); })
+        .def_property_readonly("rebuilt", [](const PyStats& s) { return s.stats.rebuilt; })
+        .def_property_readonly("swept", [](const PyStats& s) { return s.stats.swept; })
+        .def_property_readonly("list_size", [](const PyStats& s) { return s.stats.listSize; })
+        .def_property_readonly("candidates", [](const PyStats& s) { return s.stats.candidates; })
+        .def_property_readonly("sat_survivors",
+                               [](const PyStats& s) { return s.stats.satSurvivors; })
+        .def_property_readonly("projections", [](const PyStats& s) { return s.stats.projections; })
+        .def_property_readonly("pairs", [](const PyStats& s) { return s.stats.pairs; })
+        .def_property_readonly(
+            "worst_projection",
+            [](const PyStats& s) { return contact::projectionStatusName(s.stats.worstProjection); })
+        .def_property_readonly("time_bounds", [](const PyStats& s) { return s.stats.timeBounds; })
+        .def_property_readonly("time_broad", [](const PyStats& s) { return s.stats.timeBroad; })
+        .def_property_readonly("time_narrow", [](const PyStats& s) { return s.stats.timeNarrow; })
+        .def_property_readonly("time_projection",
+                               [](const PyStats& s) { return s.stats.timeProjection; })
+        .def_property_readonly("time_total", [](const PyStats& s) { return s.stats.timeTotal(); })
+        .def_readonly("started", &PyStats::started)
+        .def_readonly("finished", &PyStats::finished)
+        .def_readonly("coordinates_copied", &PyStats::coordinatesCopied)
+        .def("__repr__", [](const PyStats& s) {
+            return "<UpdateStats " + std::string(contact::updateStatusName(s.stats.status)) + ", " +
+                   std::to_string(s.stats.pairs) + " pairs, rebuilt " +
+                   (s.stats.rebuilt ? "yes" : "no") + ">";
+        });
+
+    py::class_<PySearch>(m, "ContactSearch")
+        .def(py::init<double, bool, const std::string&, int, double, bool, const std::string&>(),
+             py::arg("capture") = 0.5, py::arg("capture_relative") = true, py::arg("mode") = "node",
+             py::arg("threads") = 1, py::arg("skin_relative") = 0.1,
+             py::arg("self_contact") = false, py::arg("broad_phase") = "kdtree")
+        .def("set_surfaces", &PySearch::setSurfaces, py::arg("master"), py::arg("slave"),
+             py::arg("coords"))
+        .def("update", &PySearch::update, py::arg("coords"))
+        .def("_pairs", &PySearch::pairs)
+        .def("overlaps", &PySearch::overlaps, py::arg("coords"))
+        .def_property_readonly("mode",
+                               [](const PySearch& s) { return s.nodeMode() ? "node" : "segment"; })
+        .def_property_readonly("capture_distance",
+                               [](const PySearch& s) { return s.search().captureDistance(); })
+        .def_property_readonly("skin_distance",
+                               [](const PySearch& s) { return s.search().skinDistance(); })
+        .def_property_readonly("mean_master_size",
+                               [](const PySearch& s) { return s.search().meanMasterSize(); })
+        .def_property_readonly("threads",
+                               [](const PySearch& s) { return s.search().options().threads; })
+        .def_property_readonly("slave_nodes",
+                               [](const PySearch& s) {
+                                   const std::vector<Index>& v = s.search().slaveNodes();
+                                   return copied(v.data(), py::ssize_t(v.size()), 0);
+                               })
+        .def_property_readonly("last_coordinates_address", &PySearch::lastAddress);
+}

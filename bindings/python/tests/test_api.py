@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: MIT
+"""The Python API on a scene with a known answer, zero-copy coordinates, and bad input: a
+ValueError with the C++ API's own message, never a crash."""
+import math
+import subprocess
+
+import numpy as np
+import pytest
+
+import contact_search as cs
+from conftest import DATA, TOOL, plate_scene
+
+HERE_DATA = DATA.parents[1] / "tests" / "data"
+
+
+def expected_master(x, y, nm):
+    return int(math.floor(y)) * nm + int(math.floor(x))
+
+
+def test_flat_plates_known_answer():
+    coords, plate, sheet, info = plate_scene()
+    s = cs.ContactSearch(capture=0.5, capture_relative=False)
+    s.set_surfaces(plate, sheet, coords)
+    stats = s.update(coords)
+    assert stats.status == "ok" and stats.pairs == info["sheet_nodes"] and stats.rebuilt
+    p = s.pairs()
+    first = info["first_sheet_node"]
+    assert np.array_equal(p.slave, np.arange(first, first + info["sheet_nodes"]))
+    for i, node in enumerate(p.slave):
+        x, y, _ = coords[node]
+        assert p.master[i] == expected_master(x, y, info["nm"])
+        assert p.xi[i, 0] == pytest.approx(2 * (x - math.floor(x)) - 1, abs=1e-12)
+        assert p.xi[i, 1] == pytest.approx(2 * (y - math.floor(y)) - 1, abs=1e-12)
+    assert np.allclose(p.gap, 0.125, rtol=0, atol=1e-15) and np.all(p.normal == [0.0, 0.0, 1.0])
+    assert np.allclose(p.shape.sum(axis=1), 1.0) and np.all(p.shape[:, 4:] == 0)
+    assert np.all(p.status == 0)
+    assert s.capture_distance == 0.5 and s.mode == "node"
+    assert np.array_equal(s.slave_nodes, p.slave)
+
+
+def test_coordinates_are_read_in_place():
+    coords, plate, sheet, info = plate_scene()
+    s = cs.ContactSearch(capture=0.5, capture_relative=False)
+    s.set_surfaces(plate, sheet, coords)
+    stats = s.update(coords)
+    assert not stats.coordinates_copied and s.last_coordinates_address == coords.ctypes.data
+    # Moved in place between updates: the search sees the caller's array, not a copy of it.
+    sheet_rows = slice(info["first_sheet_node"], None)
+    coords[sheet_rows, 2] += 0.0625
+    stats = s.update(coords)
+    assert not stats.coordinates_copied and s.last_coordinates_address == coords.ctypes.data
+    assert np.all(s.pairs().gap == 0.1875)
+    # x, y, z rows of one (3, n) array: its transpose is read in place (separate layout).
+    xyz = np.ascontiguousarray(coords.T)
+    stats = s.update(xyz.T)
+    assert not stats.coordinates_copied and s.last_coordinates_address == xyz.ctypes.data
+    # Copied once: another dtype, a list, negative strides.
+    for x in (coords.astype(np.float32), coords.tolist()):
+        assert s.update(x).coordinates_copied
+    stats = s.update(np.ascontiguousarray(coords[::-1])[::-1])
+    assert stats.coordinates_copied and np.all(s.pairs().gap == 0.1875)
+
+
+def test_slave_as_node_indices_and_segment_mode():
+    coords, plate, sheet, info = plate_scene()
+    s = cs.ContactSearch(capture=0.5, capture_relative=False)
+    s.set_surfaces(plate, sheet, coords)
+    s.update(coords)
+    t = cs.ContactSearch(capture=0.5, capture_relative=False)
+    t.set_surfaces(plate, np.arange(info["first_sheet_node"], len(coords)), coords)
+    t.update(coords)
+    assert np.array_equal(t.pairs().gap, s.pairs().gap)
+    seg = cs.ContactSearch(capture=0.25, capture_relative=False, mode="segment")
+    seg.set_surfaces(plate, sheet, coords)
+    seg.update(coords)
+    p = seg.pairs()
+    assert p.mode == "segment" and set(p.keys()) == {"slave", "master"}
+    assert set(p.slave) == set(range(info["ns"] ** 2))
+    o = seg.overlaps(coords)
+    assert math.isclose(o["overlap_area"].sum(), (info["ns"] * info["h"]) ** 2, rel_tol=1e-12)
+    # every gap (0.125) is within the capture distance (0.25): all in contact, none penetrating
+    assert np.array_equal(o["capture_area"], o["overlap_area"])
+    assert np.all(o["penetration_area"] == 0)
+    assert np.allclose(o["gap_min"], 0.125) and o["vertices"].shape == (len(o["slave"]), 16, 3)
+    with pytest.raises(ValueError, match="overlaps need mode='segment'"):
+        s.overlaps(coords)
+
+
+def test_bad_surfaces_give_the_cpp_message():
+    coords, plate, sheet, _ = plate_scene()
+    s = cs.ContactSearch()
+    conn = np.array(plate.connectivity).reshape(-1, 4)
+    conn[2, 1] = len(coords) + 7
+    bad = cs.surface("Quad4", conn, name="plate")
+    with pytest.raises(ValueError, match=r"^contact::ContactSearch::setSurfaces\(\): master surface "
+                                         r"'plate', segment 2 \(Quad4\)"):
+        s.set_surfaces(bad, sheet, coords)
+    conn = np.array(plate.connectivity).reshape(-1, 4)
+    conn[3, 1] = conn[3, 0]
+    with pytest.raises(ValueError, match="segment 3"):
+        s.set_surfaces(cs.surface("Quad4", conn, name="plate"), sheet, coords)
+    x = coords.copy()
+    x[3, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN or Inf"):
+        s.set_surfaces(plate, sheet, x)
+    with pytest.raises(ValueError, match="master and slave are the same surface"):
+        s.set_surfaces(plate, plate, coords)
+    with pytest.raises(ValueError, match="segment 1 has type 'Hex8'"):
+        cs.surface(["Quad4", "Hex8"], np.arange(8))
+    with pytest.raises(ValueError, match="connectivity must hold integers"):
+        cs.surface("Quad4", np.arange(8.0))
+    with pytest.raises(ValueError, match="need 8 connectivity entries, got 7"):
+        cs.surface(["Quad4", "Quad4"], np.arange(7))
+    with pytest.raises(ValueError, match="slave must be a Surface or a 1-D array"):
+        s.set_surfaces(plate, [0.5, 1.5], coords)
+
+
+def test_bad_calls_and_coordinates():
+    coords, plate, sheet, _ = plate_scene()
+    s = cs.ContactSearch()
+    with pytest.raises(RuntimeError, match="set_surfaces was not called"):
+        s.update(coords)
+    s.set_surfaces(plate, sheet, coords)
+    with pytest.raises(RuntimeError, match="no successful update yet"):
+        s.pairs()
+    s.update(coords)
+    n = len(s.pairs())
+    for x, message in ((coords[:10], "wrong node count"), (coords[:, :2], "wrong node count"),
+                       (np.zeros((len(coords), 4)), r"shape \(n, 2\) or \(n, 3\), got"),
+                       (coords.reshape(-1), r"got \(%d\)" % coords.size),
+                       ("abc", "coordinates must"), (None, "coordinates must")):
+        with pytest.raises(ValueError, match=message):
+            s.update(x)
+    x = coords.copy()
+    x[5, 2] = np.inf
+    with pytest.raises(ValueError, match="non-finite coordinates"):
+        s.update(x)
+    assert len(s.pairs()) == n  # the pairs of the last good update
+    with pytest.raises(ValueError, match="mode must be 'node' or 'segment', got 'edge'"):
+        cs.ContactSearch(mode="edge")
+    with pytest.raises(ValueError, match="^contact::ContactSearch: threads must be >= 1, got 0$"):
+        cs.ContactSearch(threads=0)
+    with pytest.raises(ValueError, match="capture must be finite"):
+        cs.ContactSearch(capture=float("nan"))
+
+
+def test_garbage_never_crashes():
+    coords, plate, sheet, _ = plate_scene()
+    rng = np.random.default_rng(7)
+    things = [None, 3, "x", [], [[1, 2]], np.zeros(0), np.zeros((0, 3)), np.zeros((5, 3, 1)),
+              np.full((len(coords), 3), np.nan), np.array([["a", "b", "c"]]), object(),
+              rng.normal(size=(len(coords), 3)) * 1e40]
+    with pytest.raises(ValueError, match="coordinates must be numbers"):
+        cs.ContactSearch().set_surfaces(plate, sheet, coords.astype(np.complex128))
+    for thing in things:
+        for call in (lambda t: cs.ContactSearch().set_surfaces(plate, sheet, t),
+                     lambda t: cs.ContactSearch().set_surfaces(plate, t, coords),
+                     lambda t: cs.surface("Quad4", t)):
+            try:
+                call(thing)
+            except (ValueError, TypeError, RuntimeError):
+                pass
+    for _ in range(50):
+        conn = rng.integers(-3, len(coords) + 3, size=4 * int(rng.integers(1, 6)))
+        try:
+            srch = cs.ContactSearch(mode=str(rng.choice(["node", "segment"])))
+            srch.set_surfaces(cs.surface("Quad4", conn), sheet, coords)
+            srch.update(coords)
+            srch.pairs()
+        except ValueError:
+            pass
+
+
+def test_bad_model_files_give_the_reader_message():
+    with pytest.raises(cs.ParseError) as e:
+        cs.read_model(DATA / "no_such_model.inp")
+    assert isinstance(e.value, ValueError) and e.value.line == 0
+    bad = HERE_DATA / "abaqus" / "bad_number.inp"
+    with pytest.raises(ValueError) as e:
+        cs.read_model(bad)
+    assert e.value.path == str(bad) and e.value.line > 0
+    assert str(e.value).startswith("%s:%d: " % (bad, e.value.line))
+    if TOOL:  # the tool reports the same message
+        r = subprocess.run([TOOL, str(bad)], capture_output=True, text=True)
+        assert r.returncode == 2 and str(e.value) in r.stderr
+    model = cs.read_model(DATA / "sphere_on_block.msh")
+    with pytest.raises(KeyError, match="surface 'Nope' not found"):
+        model.surfaces["Nope"]
+    assert {"BlockTop", "SphereSurface"} <= set(model.surfaces)
+
+
+def test_model_arrays():
+    model = cs.read_model(DATA / "punch_on_block.inp")
+    assert model.coordinates.shape == (len(model.node_ids), 3)
+    assert not model.coordinates.flags.writeable
+    itf = model.interfaces[0]
+    assert (itf.slave, itf.master, itf.kind, itf.mode) == ("BlockTop", "PunchBottom",
+                                                           "contact pair", "node")
+    m = model.surfaces["PunchBottom"]
+    assert m.type_names[0] == "Quad8" and m.types[0] == 5 and len(m.offsets) == len(m) + 1
+    assert m.offsets[-1] == len(m.connectivity) and m.dim == 3 and not m.is_node_surface
+    assert m.coordinates.shape == (len(model.node_ids), 3)
+    assert len(m.element_ids) == len(m) and set(m.faces) == {1}
+    assert model.surfaces["blocktop"] is model.surfaces["BlockTop"]  # Abaqus names ignore case
+    model2d = cs.read_model(DATA / "cylinder_on_block_2d.msh")
+    assert model2d.surfaces["CylinderEdge"].coordinates.shape == (len(model2d.node_ids), 2)

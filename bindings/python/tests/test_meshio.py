@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: MIT
+"""meshio: surfaces from a meshio.Mesh's named cell sets give the native reader's surfaces and
+pairs exactly; the pairs go back as point data and survive a VTU round trip."""
+import numpy as np
+import pytest
+
+import contact_search as cs
+from conftest import DATA
+
+meshio = pytest.importorskip("meshio")
+
+
+@pytest.mark.parametrize("name,master,slave", [
+    ("sphere_on_block.msh", "SphereSurface", "BlockTop"),
+    ("sphere_on_block_o2.msh", "SphereSurface", "BlockTop"),
+    ("cylinder_on_block_2d.msh", "CylinderEdge", "BlockTop"),
+])
+def test_meshio_surfaces_equal_the_reader(name, master, slave):
+    native = cs.read_model(DATA / name)
+    model = cs.from_meshio(meshio.read(DATA / name))
+    assert {master, slave} <= set(model.surfaces)
+    assert "Block" not in model.surfaces  # volume (area) cells are not contact segments
+    for s in (master, slave):
+        a, b = native.surfaces[s], model.surfaces[s]
+        assert a.dim == b.dim and np.array_equal(a.types, b.types)
+        assert np.array_equal(a.connectivity, b.connectivity)  # the same outward node order
+    dim = native.surfaces[master].dim
+    results = []
+    for m in (native, model):
+        assert np.array_equal(m.coordinates, native.coordinates)
+        s = cs.ContactSearch()
+        s.set_surfaces(m.surfaces[master], m.surfaces[slave], m.coordinates[:, :dim])
+        s.update(m.coordinates[:, :dim])
+        results.append(s.pairs())
+    assert len(results[0]) > 0
+    for key in results[0].keys():
+        assert np.array_equal(results[0][key], results[1][key]), key
+
+
+def test_pairs_as_point_data_round_trip(tmp_path):
+    mesh = meshio.read(DATA / "sphere_on_block.msh")
+    model = cs.from_meshio(mesh)
+    s = cs.ContactSearch()
+    s.set_surfaces(model.surfaces["SphereSurface"], model.surfaces["BlockTop"], mesh.points)
+    s.update(mesh.points)
+    p = s.pairs()
+    data = p.point_data(len(mesh.points))
+    out = meshio.Mesh(mesh.points, [("triangle", mesh.cells_dict["triangle"])], point_data=data)
+    meshio.write(tmp_path / "pairs.vtu", out)
+    back = meshio.read(tmp_path / "pairs.vtu")
+    gap = back.point_data["gap"]
+    assert np.array_equal(gap[p.slave], p.gap)
+    unpaired = np.setdiff1d(np.arange(len(mesh.points)), p.slave)
+    assert np.all(np.isnan(gap[unpaired])) and np.all(back.point_data["paired"][p.slave] == 1)
+    assert np.array_equal(back.point_data["normal"][p.slave], p.normal)
+
+
+def test_meshio_errors():
+    mesh = meshio.read(DATA / "sphere_on_block.msh")
+    with pytest.raises(ValueError, match="cell set 'Block' holds tetra cells"):
+        cs.from_meshio(mesh, names=["Block"])
+    with pytest.raises(ValueError, match="no cell set 'Nope'"):
+        cs.from_meshio(mesh, names=["Nope"])
+    seg = cs.ContactSearch(mode="segment")
+    with pytest.raises(ValueError, match="node-to-segment pairs only"):
+        cs.Pairs("segment", {"slave": np.zeros(0, np.int32)}).point_data(3)
+    assert seg.mode == "segment"
