@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // contact-search: runs the contact search on a model file and reports what touches.
 #include "contact/contact_search.hpp"
+#include "contact/mortar.hpp"
 #include "contact/reference_search.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/error.hpp"
@@ -44,6 +45,8 @@ options:
                               defaults to segment) or segment-to-segment pairs
   --pairs FILE.csv            write the pairs as CSV
   --overlaps FILE.csv         segment mode: write each pair's overlap (area, centroid, gaps)
+  --mortar DIR                segment mode: write each interface's mortar D and M (Matrix Market)
+                              and weighted gaps and nodal areas (CSV) into DIR
   --json FILE.json            write the report as JSON (--json-pairs: with every pair)
   --vtu FILE.vtu              write surfaces, gaps, normals and pairs for ParaView
   --force                     overwrite existing output files (input files are never written)
@@ -67,6 +70,7 @@ struct Args {
     std::string mode;
     std::string pairs;
     std::string overlaps;
+    std::string mortar;
     std::string json;
     bool jsonPairs = false;
     std::string vtu;
@@ -124,6 +128,8 @@ Args parseArgs(int argc, char** argv) {
             a.pairs = value();
         } else if (arg == "--overlaps") {
             a.overlaps = value();
+        } else if (arg == "--mortar") {
+            a.mortar = value();
         } else if (arg == "--json") {
             a.json = value();
         } else if (arg == "--json-pairs") {
@@ -343,13 +349,15 @@ int run(const Args& args) {
                                         (names.empty() ? "none" : names) + ")");
         }
     }
-    if (!args.overlaps.empty() && args.mode != "segment") {
+    for (const auto& [opt, given] : {std::make_pair("--overlaps", !args.overlaps.empty()),
+                                     std::make_pair("--mortar", !args.mortar.empty())}) {
         bool allSegment = args.mode.empty();
         for (const auto& i : interfaces) {
             allSegment = allSegment && i.mode == SearchMode::kSegmentToSegment;
         }
-        if (!allSegment) {
-            throw UsageError("--overlaps needs segment-to-segment pairs: add --mode segment");
+        if (given && args.mode != "segment" && !allSegment) {
+            throw UsageError(std::string(opt) +
+                             " needs segment-to-segment pairs: add --mode segment");
         }
     }
     if (!args.mode.empty()) {
@@ -376,6 +384,7 @@ int run(const Args& args) {
     std::vector<std::unique_ptr<ContactSurface>> surfaces;
     std::vector<std::unique_ptr<contact::ContactSearch>> searches;
     std::vector<std::unique_ptr<std::vector<mesh_io::PairOverlap>>> overlaps;
+    std::vector<std::unique_ptr<contact::MortarIntegrator>> mortars;  // per interface, --mortar
     std::vector<mesh_io::InterfaceReport> reports;
     Eigen::Matrix2Xd coords2;  // x, y of every node, made for the first 2D interface
     bool verifyFailed = false;
@@ -451,6 +460,13 @@ int run(const Args& args) {
                 mesh_io::computeOverlaps(*master, *slave, *r.segmentPairs, x, r.captureDistance)));
             r.overlaps = overlaps.back().get();
         }
+        if (!args.mortar.empty()) {
+            progress.stage("interface " + std::to_string(itf.index) + ": mortar integrals");
+            contact::MortarOptions mo;
+            mo.threads = args.threads;
+            mortars.push_back(std::make_unique<contact::MortarIntegrator>(mo));
+            (void)mortars.back()->compute(*search, x);
+        }
 
         VerifyResult v;
         if (args.verify) {
@@ -511,6 +527,17 @@ int run(const Args& args) {
                 }
                 std::printf("\n");
             }
+            if (!args.mortar.empty()) {
+                const contact::MortarOperators& op = mortars.back()->operators();
+                double area = 0.0;
+                for (const double a : op.nodalArea) {
+                    area += a;
+                }
+                std::printf("  mortar: %zu slave nodes, D %zu and M %zu entries, total nodal %s "
+                            "%.6g\n",
+                            op.nodes.size(), op.D.size(), op.M.size(),
+                            master->dim == 3 ? "area" : "length", area);
+            }
             std::printf(
                 "  time [ms]: read %.2f, bounds %.2f, broad %.2f, narrow %.2f, projection %.2f\n",
                 timeRead, st.timeBounds, st.timeBroad, st.timeNarrow, st.timeProjection);
@@ -556,14 +583,22 @@ int run(const Args& args) {
     if (!args.vtu.empty()) {
         mesh_io::writeVtu(args.vtu, model, reports, wo);
     }
+    for (std::size_t k = 0; k < mortars.size(); ++k) {
+        const mesh_io::InterfaceReport& r = reports[k];
+        mesh_io::writeMortarFiles(args.mortar, "interface" + std::to_string(r.index), model,
+                                  mortars[k]->operators(),
+                                  "interface " + std::to_string(r.index) + ": slave '" +
+                                      r.slave->name + "' -> master '" + r.master->name + "'",
+                                  wo);
+    }
     if (!args.quiet) {
-        for (const auto* f : {&args.pairs, &args.overlaps, &args.json, &args.vtu}) {
+        for (const auto* f : {&args.pairs, &args.overlaps, &args.json, &args.vtu, &args.mortar}) {
             if (!f->empty()) {
                 std::printf("\nwrote %s", f->c_str());
             }
         }
         if (!args.pairs.empty() || !args.overlaps.empty() || !args.json.empty() ||
-            !args.vtu.empty()) {
+            !args.vtu.empty() || !args.mortar.empty()) {
             std::printf("\n");
         }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "mesh_io/writers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -488,6 +489,46 @@ void writeVtu(const std::string& path, const Model& model,
         writePiece(out, model, r);
     }
     out << "  </UnstructuredGrid>\n</VTKFile>\n";
+    file.commit();
+}
+
+void writeMortarFiles(const std::string& dir, const std::string& prefix, const Model& model,
+                      const contact::MortarOperators& op, const std::string& description,
+                      const WriteOptions& options) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) {
+        throw std::runtime_error("cannot create directory " + dir + ": " + ec.message());
+    }
+    long largest = 0;
+    for (const long id : model.nodeIds) {
+        largest = std::max(largest, id);
+    }
+    const char* basis = op.basis == contact::MortarBasis::kDual ? "dual" : "standard";
+    const auto matrix = [&](const std::string& name, const contact::SparseTriplets& t,
+                            const std::string& what) {
+        AtomicFile file(dir + "/" + prefix + "_" + name + ".mtx", options);
+        std::ostream& out = file.out();
+        out << "%%MatrixMarket matrix coordinate real general\n"
+            << "% " << description << "\n% " << what << ", " << basis << " basis\n"
+            << "% rows and columns: node ids of the model file\n"
+            << largest << ' ' << largest << ' ' << t.size() << '\n';
+        for (std::size_t k = 0; k < t.size(); ++k) {
+            out << model.nodeIds[static_cast<std::size_t>(t.row[k])] << ' '
+                << model.nodeIds[static_cast<std::size_t>(t.col[k])] << ' ' << num(t.value[k])
+                << '\n';
+        }
+        file.commit();
+    };
+    matrix("D", op.D, "D_ab = int Phi_a N_b dA (slave x slave)");
+    matrix("M", op.M, "M_ac = int Phi_a N^_c dA (slave x master)");
+    AtomicFile file(dir + "/" + prefix + "_nodes.csv", options);
+    std::ostream& out = file.out();
+    out << "node_id,weighted_gap,nodal_area\n";
+    for (std::size_t k = 0; k < op.nodes.size(); ++k) {
+        out << model.nodeIds[static_cast<std::size_t>(op.nodes[k])] << ',' << num(op.weightedGap[k])
+            << ',' << num(op.nodalArea[k]) << '\n';
+    }
     file.commit();
 }
 

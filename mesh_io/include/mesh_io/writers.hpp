@@ -3,6 +3,7 @@
 #pragma once
 
 #include "contact/contact_search.hpp"
+#include "contact/mortar.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/model.hpp"
 #include "mesh_io/overlaps.hpp"
@@ -74,5 +75,15 @@ void writeJsonReport(const std::string& path, const Model& model,
 /// adds the overlaps (role 3): polygons in 3D, the clipped stretch on the master in 2D.
 void writeVtu(const std::string& path, const Model& model,
               const std::vector<InterfaceReport>& reports, const WriteOptions& options);
+
+/// The mortar quantities of one interface, as three files in `dir` (created if missing), named
+/// `<prefix>_D.mtx`, `<prefix>_M.mtx` (Matrix Market, coordinate real general: D slave x slave,
+/// M slave x master; rows and columns are the node ids of the model file, so both are
+/// (largest id) x (largest id)) and `<prefix>_nodes.csv` (`node_id,weighted_gap,nodal_area`, one
+/// row per slave node carrying an integral). `description` goes into the files' comment lines.
+/// Each written atomically; existing files only with options.overwrite.
+void writeMortarFiles(const std::string& dir, const std::string& prefix, const Model& model,
+                      const contact::MortarOperators& op, const std::string& description,
+                      const WriteOptions& options);
 
 }  // namespace mesh_io
