@@ -89,6 +89,7 @@ struct SegmentRecord {
 };
 
 struct ThreadBuffers {
+    SegmentNodes masterNodes;
     std::vector<Index> cols;
     std::vector<double> vals;
     // One slave segment's pair blocks before they are merged: master node, values (ns each).
@@ -246,7 +247,14 @@ void MortarIntegrator::Impl::processSegment(Index first, Index last, const Surfa
     tb.rawVals.clear();
     for (Index p = first; p < last; ++p) {
         const Index m = pairMaster[p];
-        const SegmentNodes mn = gatherSegment(master, m, x);
+        // The thread's master nodes, overwritten per pair (no zeroing: the kernels read the
+        // first nodeCount entries only).
+        SegmentNodes& mn = tb.masterNodes;
+        mn.type = master.types[m];
+        const Index* mi = master.nodes(m);
+        for (int i = 0; i < nodeCount(mn.type); ++i) {
+            mn.x[i] = x.node(mi[i]);
+        }
         const detail::PairOutcome o = detail::integratePair(
             prepared, mn, capture, mortarQuadratureDegree(sn.type, mn.type), sums, block);
         switch (o) {

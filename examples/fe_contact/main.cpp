@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // fe_contact: a small linear-elastic solver whose contact terms come from the contact library
-// every active-set iteration (examples/fe_contact/README in the top README, "The FE example").
+// every active-set iteration (README, "The FE example").
 //
 //   fe_contact patch2d|patch3d|hertz [--out DIR] [--basis standard|dual]
 //

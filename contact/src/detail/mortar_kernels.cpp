@@ -967,7 +967,8 @@ PairOutcome integrateFaces(const MortarSlave& slave, const SegmentNodes& master,
         (hi.array() < slave.lo.array() - epsSlave).any()) {
         return PairOutcome::kNoOverlap;
     }
-    const double Lm = characteristicSize(master);
+    // The master's size: its extent in the plane (a facing face keeps its size there).
+    const double Lm = (hi - lo).maxCoeff();
     const double L = std::max(slave.L, Lm);
     const double eps = tol::kClipMergeRel * L;
     if ((lo.array() > slave.hi.array() + eps).any() ||
@@ -1014,6 +1015,18 @@ PairOutcome integrateFacesByClipping(const MortarSlave& slave, const SegmentNode
                                      MortarBlock& block) noexcept {
     PairContext c;
     startPair(slave, master, capture, degree, sums, block, c);
+    // The kernel clips the corner polygons: corner boxes apart in the plane, no overlap.
+    Vector2d lo = c.master.p[0];
+    Vector2d hi = c.master.p[0];
+    for (int i = 1; i < c.master.nc; ++i) {
+        lo = lo.cwiseMin(c.master.p[i]);
+        hi = hi.cwiseMax(c.master.p[i]);
+    }
+    const double eps = tol::kClipMergeRel * std::max(slave.L, (hi - lo).maxCoeff());
+    if ((lo.array() > slave.hi.array() + eps).any() ||
+        (hi.array() < slave.lo.array() - eps).any()) {
+        return PairOutcome::kNoOverlap;
+    }
     if (!facingPair(master, characteristicSize(master), c)) {
         return PairOutcome::kNotFacing;
     }

@@ -15,7 +15,7 @@ namespace contact::detail {
 /// Fan triangles of a pair with a quadratic face whose vertex gaps come within the faces' slack
 /// of the capture are split in four this many times before the cut (MortarIntegrator, "Capture
 /// cut").
-inline constexpr int kMortarCutLevels = 3;
+inline constexpr int kMortarCutLevels = 2;
 
 /// A slave face counts as flat (its gap with a flat master is affine over the overlap) when every
 /// node lies within kMortarFlatRel L of its tangent plane at the centre (L = characteristicSize).
