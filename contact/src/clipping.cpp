@@ -737,4 +737,332 @@ int overlapQuadrature(const OverlapPolygon& polygon, const SegmentNodes& slave,
     return k;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The part of an overlap where the gap is at most a level; pseudocode in clipping.hpp.
+
+namespace {
+
+// Area of the part of a convex polygon (plane coordinates, counter-clockwise) where the gap, linear
+// between its vertices' gaps g, is at most level.
+double keptArea(const Vector2d* p, const double* g, int n, double level) noexcept {
+    std::array<Vector2d, kWorkVertices> q{};
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        const int j = (i + 1) % n;
+        if (g[i] <= level) {
+            q[m++] = p[i];
+        }
+        if ((g[i] <= level) != (g[j] <= level)) {
+            q[m++] = p[i] + (p[j] - p[i]) * ((level - g[i]) / (g[j] - g[i]));
+        }
+    }
+    double a = 0.0;
+    for (int i = 1; i + 1 < m; ++i) {
+        a += cross2(q[i] - q[0], q[i + 1] - q[0]);
+    }
+    return std::max(0.0, 0.5 * a);
+}
+
+// Bound on the measure a cut by linear interpolation misplaces in a cell of measure `size` whose
+// vertex gaps span [lo, hi], when the true gap is within `widen` of the interpolant: the part
+// where the interpolant lies within widen of the level. A linear function's level sets have a
+// density of at most 2 / (hi - lo) of a triangle's area per unit of gap (its peak, at the middle
+// vertex's value), 1 / (hi - lo) of an interval's length: `density` 2 or 1.
+double misplaced(double size, double lo, double hi, double widen, double level,
+                 double density) noexcept {
+    if (level < lo - widen || level > hi + widen) {
+        return 0.0;
+    }
+    const double spread = hi - lo;
+    return spread > 0.0 ? size * std::min(1.0, density * 2.0 * widen / spread) : size;
+}
+
+// The polygon cut where the gap, linear along each edge between the vertices' gaps, passes level;
+// crossing points get local coordinates by back-projection, and their gap is level where the gap
+// is affine, else the gap found there.
+void drawKeptPolygon(const OverlapPolygon& poly, const Vector2d* p, const SegmentNodes& s,
+                     const SegmentNodes& m, const Plane& pl, const Vector3d& c0, double level,
+                     bool affine, OverlapCut3d& out) noexcept {
+    out.count = 0;
+    for (int i = 0; i < poly.count; ++i) {
+        const int j = (i + 1) % poly.count;
+        const OverlapVertex& a = poly.vertices[i];
+        const OverlapVertex& b = poly.vertices[j];
+        if (a.gap <= level) {
+            out.vertices[out.count++] = a;
+        }
+        if ((a.gap <= level) != (b.gap <= level)) {
+            const double t = (level - a.gap) / (b.gap - a.gap);
+            const Vector2d q = p[i] + (p[j] - p[i]) * t;
+            const Vector3d x = q.x() * pl.e1 + q.y() * pl.e2;
+            OverlapVertex& v = out.vertices[out.count++];
+            v.xiSlave = backProject(s, x, pl, a.xiSlave + t * (b.xiSlave - a.xiSlave));
+            v.xiMaster = backProject(m, x, pl, a.xiMaster + t * (b.xiMaster - a.xiMaster));
+            v.gap = affine ? level : faceGap(s, v.xiSlave, m, v.xiMaster);
+            v.point = x + c0;
+        }
+    }
+    if (out.count < 3) {
+        out.count = 0;
+    }
+}
+
+// Gap range of the kept part from values g[0..n) (cut points are at the level).
+void keepRange(const double* g, int n, double level, bool& any, double& lo, double& hi) noexcept {
+    for (int i = 0; i < n; ++i) {
+        if (g[i] <= level) {
+            lo = any ? std::min(lo, g[i]) : g[i];
+            hi = any ? std::max(hi, g[i]) : g[i];
+            any = true;
+        }
+    }
+}
+
+}  // namespace
+
+bool isFlatFace(const SegmentNodes& s) noexcept {
+    const double eps = tol::kClipMergeRel * characteristicSize(s);
+    if (!(flatApproximationBound(s) <= eps)) {
+        return false;
+    }
+    if (cornerCount(s.type) != 4) {
+        return true;  // lines, triangles: the corners span a line or a plane
+    }
+    const Vector3d n = (s.x[2] - s.x[0]).cross(s.x[3] - s.x[1]);
+    const Vector3d c = 0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3]);
+    const double len = n.norm();
+    return len > 0.0 && std::abs((s.x[0] - c).dot(n)) <= eps * len;  // each corner: +-|x0 - c|.n
+}
+
+OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& slave,
+                          const SegmentNodes& master, double level, int subdivisions) noexcept {
+    OverlapCut3d out;
+    if (polygon.status != ClipStatus::kOverlap || polygon.count < 3 ||
+        polygon.count > kMaxOverlapVertices) {
+        return out;
+    }
+    const Vector3d c0 = polygon.planePoint;
+    const Plane pl = makePlane(polygon.normal);
+    const SegmentNodes s = shifted(slave, c0);
+    const SegmentNodes m = shifted(master, c0);
+    const int nv = polygon.count;
+    std::array<Vector2d, kMaxOverlapVertices> p{};
+    std::array<double, kMaxOverlapVertices> g{};
+    for (int i = 0; i < nv; ++i) {
+        const Vector3d x = polygon.vertices[i].point - c0;
+        p[i] = Vector2d(x.dot(pl.e1), x.dot(pl.e2));
+        g[i] = polygon.vertices[i].gap;
+    }
+    out.affine = isFlatFace(slave) && isFlatFace(master);
+    drawKeptPolygon(polygon, p.data(), s, m, pl, c0, level, out.affine, out);
+    bool any = false;     // some of the polygon is kept
+    bool allKept = true;  // all of it
+    if (out.affine) {
+        out.area = keptArea(p.data(), g.data(), nv, level);
+        out.penetratingArea = keptArea(p.data(), g.data(), nv, 0.0);
+        keepRange(g.data(), nv, level, any, out.gapMin, out.gapMax);
+        for (int i = 0; i < nv; ++i) {
+            allKept = allKept && g[i] <= level;
+        }
+    } else {
+        // Fan from the centroid; grid point (u, v) of fan triangle (hub, a, b) at
+        // hub + (u / n) (a - hub) + (v / n) (b - hub), u + v <= n.
+        const int n = std::clamp(subdivisions, 1, kMaxCutSubdivisions);
+        constexpr int kGrid = (kMaxCutSubdivisions + 1) * (kMaxCutSubdivisions + 2) / 2;
+        const auto id = [n](int u, int v) { return u * (n + 1) - u * (u - 1) / 2 + v; };
+        const Vector3d hub3 = polygon.centroid - c0;
+        const Vector2d hub(hub3.dot(pl.e1), hub3.dot(pl.e2));
+        Vector2d hubXiS = Vector2d::Zero();
+        Vector2d hubXiM = Vector2d::Zero();
+        for (int i = 0; i < nv; ++i) {
+            hubXiS += polygon.vertices[i].xiSlave / nv;
+            hubXiM += polygon.vertices[i].xiMaster / nv;
+        }
+        hubXiS = backProject(s, hub3, pl, hubXiS);
+        hubXiM = backProject(m, hub3, pl, hubXiM);
+        const double hubGap = faceGap(s, hubXiS, m, hubXiM);
+        std::array<Vector2d, kGrid> q{};
+        std::array<double, kGrid> gq{};
+        for (int i = 0; i < nv; ++i) {
+            const OverlapVertex& a = polygon.vertices[i];
+            const OverlapVertex& b = polygon.vertices[(i + 1) % nv];
+            const Vector2d pa = p[i];
+            const Vector2d pb = p[(i + 1) % nv];
+            for (int u = 0; u <= n; ++u) {
+                for (int v = 0; u + v <= n; ++v) {
+                    const double wa = double(u) / n;
+                    const double wb = double(v) / n;
+                    const double wh = 1.0 - wa - wb;
+                    const int k = id(u, v);
+                    q[k] = wh * hub + wa * pa + wb * pb;
+                    if (u == n || v == n || (u == 0 && v == 0)) {
+                        gq[k] = u == n ? a.gap : v == n ? b.gap : hubGap;
+                        continue;
+                    }
+                    const Vector3d x = q[k].x() * pl.e1 + q[k].y() * pl.e2;
+                    const Vector2d xs =
+                        backProject(s, x, pl, wh * hubXiS + wa * a.xiSlave + wb * b.xiSlave);
+                    const Vector2d xm =
+                        backProject(m, x, pl, wh * hubXiM + wa * a.xiMaster + wb * b.xiMaster);
+                    gq[k] = faceGap(s, xs, m, xm);
+                }
+            }
+            // Largest second difference along the three grid directions.
+            double widen = 0.0;
+            for (int u = 0; u <= n; ++u) {
+                for (int v = 0; u + v <= n; ++v) {
+                    const double c = 2.0 * gq[id(u, v)];
+                    if (u >= 1 && u + v + 1 <= n) {
+                        widen = std::max(widen, std::abs(gq[id(u - 1, v)] - c + gq[id(u + 1, v)]));
+                    }
+                    if (v >= 1 && u + v + 1 <= n) {
+                        widen = std::max(widen, std::abs(gq[id(u, v - 1)] - c + gq[id(u, v + 1)]));
+                    }
+                    if (u >= 1 && v >= 1) {
+                        widen = std::max(widen,
+                                         std::abs(gq[id(u - 1, v + 1)] - c + gq[id(u + 1, v - 1)]));
+                    }
+                }
+            }
+            const double cell = 0.5 * cross2(pa - hub, pb - hub) / (n * n);
+            const auto addCell = [&](int k0, int k1, int k2) {
+                const Vector2d tp[3] = {q[k0], q[k1], q[k2]};
+                const double tg[3] = {gq[k0], gq[k1], gq[k2]};
+                const double lo = std::min({tg[0], tg[1], tg[2]});
+                const double hi = std::max({tg[0], tg[1], tg[2]});
+                out.area += keptArea(tp, tg, 3, level);
+                out.penetratingArea += keptArea(tp, tg, 3, 0.0);
+                out.areaError += misplaced(cell, lo, hi, widen, level, 2.0);
+                out.penetratingAreaError += misplaced(cell, lo, hi, widen, 0.0, 2.0);
+                keepRange(tg, 3, level, any, out.gapMin, out.gapMax);
+                allKept = allKept && hi <= level;
+            };
+            for (int u = 0; u < n; ++u) {
+                for (int v = 0; u + v < n; ++v) {
+                    addCell(id(u, v), id(u + 1, v), id(u, v + 1));
+                    if (u + v + 2 <= n) {
+                        addCell(id(u + 1, v), id(u + 1, v + 1), id(u, v + 1));
+                    }
+                }
+            }
+        }
+    }
+    if (!any) {
+        out.area = 0.0;
+        out.gapMin = out.gapMax = 0.0;
+    } else if (!allKept) {
+        out.gapMax = level;  // the cut's points lie on gap = level
+    }
+    out.area = allKept ? polygon.area : std::min(out.area, polygon.area);
+    out.penetratingArea = std::min(out.penetratingArea, polygon.area);
+    return out;
+}
+
+OverlapCut2d cutOverlap2d(const SegmentClip2d& clip, const SegmentNodes& slave,
+                          const SegmentNodes& master, double level, int subdivisions) noexcept {
+    OverlapCut2d out;
+    if (clip.status != ClipStatus::kOverlap && clip.status != ClipStatus::kBeyondCapture) {
+        return out;
+    }
+    const Vector3d origin = master.x[0];
+    const SegmentNodes s = shifted(slave, origin);
+    const SegmentNodes m = shifted(master, origin);
+    out.affine = isFlatFace(slave) && isFlatFace(master);
+    const int n = out.affine ? 1 : std::clamp(subdivisions, 1, kMaxCutSubdivisions);
+    // Samples t_k = lo + (hi - lo) k / n along the slave, with their projections on the master.
+    struct Sample {
+        double t = 0.0;
+        double xiM = 0.0;
+        double gap = 0.0;
+    };
+    const auto at = [&](double t, double xiM) {
+        const Vector3d xs = lineAt(s, t).x;
+        const SegmentFrame f = segmentFrame(m, Vector2d(xiM, 0.0));
+        return Sample{t, xiM, (xs - f.point).dot(f.normal)};
+    };
+    const auto project = [&](double t) {
+        return std::clamp(projectOnLine(m, lineAt(s, t).x), -1.0, 1.0);
+    };
+    const double lo = clip.xiSlaveRange[0];
+    const double hi = clip.xiSlaveRange[1];
+    std::array<Sample, kMaxCutSubdivisions + 1> smp{};
+    for (int k = 0; k <= n; ++k) {
+        const double t = k == n ? hi : lo + (hi - lo) * k / n;
+        const double xiM = k == 0   ? clip.xiMasterRange[0]
+                           : k == n ? clip.xiMasterRange[1]
+                                    : project(t);
+        smp[k] = at(t, xiM);
+    }
+    double widen = 0.0;
+    for (int k = 1; k < n; ++k) {
+        widen = std::max(widen, std::abs(smp[k - 1].gap - 2.0 * smp[k].gap + smp[k + 1].gap));
+    }
+    // The kept part of piece [a, b] where the gap, linear in t, is at most lev: its two ends.
+    const auto kept = [&](const Sample& a, const Sample& b, double lev, Sample& ka, Sample& kb) {
+        const bool inA = a.gap <= lev;
+        const bool inB = b.gap <= lev;
+        if (!inA && !inB) {
+            return false;
+        }
+        ka = a;
+        kb = b;
+        if (inA != inB) {
+            const double t = a.t + (b.t - a.t) * ((lev - a.gap) / (b.gap - a.gap));
+            Sample& cut = inA ? kb : ka;
+            cut = at(t,
+                     out.affine ? a.xiM + (b.xiM - a.xiM) * ((t - a.t) / (b.t - a.t)) : project(t));
+            cut.gap = lev;
+        }
+        return true;
+    };
+    bool any = false;
+    Sample first;
+    Sample last;
+    for (int k = 0; k < n; ++k) {
+        const Sample& a = smp[k];
+        const Sample& b = smp[k + 1];
+        Sample ka;
+        Sample kb;
+        if (kept(a, b, level, ka, kb)) {
+            out.length += arcLength(m, ka.xiM, kb.xiM);
+            out.gapMin = any ? std::min({out.gapMin, ka.gap, kb.gap}) : std::min(ka.gap, kb.gap);
+            out.gapMax = any ? std::max({out.gapMax, ka.gap, kb.gap}) : std::max(ka.gap, kb.gap);
+            first = any ? first : ka;
+            last = kb;
+            any = true;
+        }
+        if (kept(a, b, 0.0, ka, kb)) {
+            out.penetratingLength += arcLength(m, ka.xiM, kb.xiM);
+        }
+        if (!out.affine) {
+            const double glo = std::min(a.gap, b.gap);
+            const double ghi = std::max(a.gap, b.gap);
+            const double piece = arcLength(m, a.xiM, b.xiM);
+            out.lengthError += misplaced(piece, glo, ghi, widen, level, 1.0);
+            out.penetratingLengthError += misplaced(piece, glo, ghi, widen, 0.0, 1.0);
+        }
+    }
+    out.penetratingLength = std::min(out.penetratingLength, clip.overlapLength);
+    if (!any) {
+        return out;
+    }
+    if (smp[0].gap <= level && smp[n].gap <= level && out.length >= clip.overlapLength) {
+        out.length = clip.overlapLength;
+    }
+    out.length = std::min(out.length, clip.overlapLength);
+    const Sample ends[2] = {first, last};
+    for (int j = 0; j < 2; ++j) {
+        ClipPoint2d& e = out.ends[j];
+        const SegmentFrame f = segmentFrame(m, Vector2d(ends[j].xiM, 0.0));
+        e.xiSlave = ends[j].t;
+        e.xiMaster = ends[j].xiM;
+        e.slavePoint = lineAt(s, ends[j].t).x + origin;
+        e.masterPoint = f.point + origin;
+        e.normal = f.normal;
+        e.gap = ends[j].gap;
+    }
+    out.count = 2;
+    return out;
+}
+
 }  // namespace contact

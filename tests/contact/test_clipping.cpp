@@ -992,10 +992,12 @@ struct AreaSums {
     double area = 0.0;
     double weights = 0.0;  // sum of quadrature weights (order given)
     int overlapping = 0;
+    double within = 0.0;       // cutOverlap3d areas at the level given (gap <= level)
+    double penetrating = 0.0;  // and their penetrating areas
 };
 
-// Brute force over all (slave, master) pairs.
-AreaSums sumAreas(const PatchPair& pp, ClipPlane plane, int order = 0) {
+// Brute force over all (slave, master) pairs; cuts at `level` when given.
+AreaSums sumAreas(const PatchPair& pp, ClipPlane plane, int order = 0, double level = NAN) {
     const Eigen::Matrix3Xd x = pp.mesh.coords3();
     AreaSums sum;
     OverlapQuadrature q;
@@ -1010,6 +1012,11 @@ AreaSums sumAreas(const PatchPair& pp, ClipPlane plane, int order = 0) {
             }
             sum.area += p.area;
             ++sum.overlapping;
+            if (!std::isnan(level)) {
+                const OverlapCut3d cut = cutOverlap3d(p, sn, mn, level);
+                sum.within += cut.area;
+                sum.penetrating += cut.penetratingArea;
+            }
             if (order > 0) {
                 const int n = overlapQuadrature(p, sn, mn, order, q);
                 for (int k = 0; k < n; ++k) {
@@ -1066,10 +1073,15 @@ TEST(Clip3dSums, FlatMatchingAndNonMatchingOverlappingSquares) {
             true, "s", mc.slaveMixed);
         for (const ClipPlane plane : kPlanes) {
             SCOPED_TRACE(meshCaseName(mc) + ", " + planeName(plane));
-            const AreaSums sum = sumAreas(pp, plane, 2);
+            const AreaSums sum = sumAreas(pp, plane, 2, 1.5 * g);
             const double expected = matching ? 1.0 : 0.56;
             EXPECT_NEAR(sum.area, expected, 1e-13);
             EXPECT_NEAR(sum.weights, expected, 1e-13);
+            // Within a capture distance above the gap: all of it in contact, none penetrating;
+            // below the gap: none of it.
+            EXPECT_NEAR(sum.within, expected, 1e-13);
+            EXPECT_EQ(sum.penetrating, 0.0);
+            EXPECT_EQ(sumAreas(pp, plane, 0, 0.5 * g).within, 0.0);
             worst =
                 std::max({worst, std::abs(sum.area - expected), std::abs(sum.weights - expected)});
             if (matching) {

@@ -159,4 +159,58 @@ OracleArea oracleOverlapArea(const SegmentNodes& slave, const SegmentNodes& mast
     return s.result;
 }
 
+namespace {
+
+struct KeptSampler {
+    const std::function<double(const Vector2d&)>& g;
+    double level = 0.0;
+    int maxDepth = 0;
+    OracleArea result;
+
+    void visit(const Vector2d& a, const Vector2d& b, const Vector2d& c, double ga, double gb,
+               double gc, int depth) {
+        const double area = 0.5 * std::abs(cross(b - a, c - a));
+        const Vector2d ab = 0.5 * (a + b);
+        const Vector2d bc = 0.5 * (b + c);
+        const Vector2d ca = 0.5 * (c + a);
+        const double gab = g(ab);
+        const double gbc = g(bc);
+        const double gca = g(ca);
+        const double bend =
+            std::max({std::abs(gab - 0.5 * (ga + gb)), std::abs(gbc - 0.5 * (gb + gc)),
+                      std::abs(gca - 0.5 * (gc + ga))});
+        const double lo = std::min({ga, gb, gc, gab, gbc, gca}) - bend;
+        const double hi = std::max({ga, gb, gc, gab, gbc, gca}) + bend;
+        if (hi <= level) {
+            result.area += area;
+            return;
+        }
+        if (lo > level) {
+            return;
+        }
+        if (depth == maxDepth) {
+            result.area += 0.5 * area;
+            result.error += 0.5 * area;
+            return;
+        }
+        visit(a, ab, ca, ga, gab, gca, depth + 1);
+        visit(ab, b, bc, gab, gb, gbc, depth + 1);
+        visit(ca, bc, c, gca, gbc, gc, depth + 1);
+        visit(ab, bc, ca, gab, gbc, gca, depth + 1);
+    }
+};
+
+}  // namespace
+
+OracleArea oracleKeptArea(const std::vector<Vector2d>& polygon,
+                          const std::function<double(const Vector2d&)>& g, double level,
+                          int maxDepth) {
+    KeptSampler s{g, level, maxDepth, {}};
+    for (std::size_t i = 1; i + 1 < polygon.size(); ++i) {
+        s.visit(polygon[0], polygon[i], polygon[i + 1], g(polygon[0]), g(polygon[i]),
+                g(polygon[i + 1]), 0);
+    }
+    return s.result;
+}
+
 }  // namespace contact::testing

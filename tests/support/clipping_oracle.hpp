@@ -6,6 +6,9 @@
 
 #include <Eigen/Core>
 
+#include <functional>
+#include <vector>
+
 namespace contact::testing {
 
 /// Overlap area with a bound on its sampling error: the true value lies in [area - error,
@@ -28,5 +31,18 @@ struct OracleArea {
 [[nodiscard]] OracleArea oracleOverlapArea(const SegmentNodes& slave, const SegmentNodes& master,
                                            const Eigen::Vector3d& n, int baseCells = 8,
                                            int maxDepth = 7);
+
+/// Area of the part of a convex polygon (plane coordinates, counter-clockwise) where g <= level,
+/// for the cut of an overlap to the capture distance; g is the gap at a point of the plane.
+///
+/// Adaptive sampling: the polygon is fanned from its vertex 0 and each triangle split into four
+/// congruent ones, down to maxDepth levels, wherever the level may cross it: g is evaluated at
+/// its corners and edge midpoints, and the range of those values, widened by the largest
+/// deviation of a midpoint from the mean of its edge's ends (a measure of g's curvature over the
+/// triangle), holds the level. A triangle outside that range counts fully or not at all; one at
+/// the deepest level counts half, with an error of half its area. Shares no code with the kernel.
+[[nodiscard]] OracleArea oracleKeptArea(const std::vector<Eigen::Vector2d>& polygon,
+                                        const std::function<double(const Eigen::Vector2d&)>& g,
+                                        double level, int maxDepth = 9);
 
 }  // namespace contact::testing

@@ -3,6 +3,7 @@
 // 2D: reference-face / incident-edge clipping (Box2D-Lite, Catto: Collide.cpp, ClipSegmentToLine).
 // 3D: Sutherland-Hodgman clipping of projected faces (Sutherland and Hodgman, "Reentrant polygon
 // clipping", CACM 17(1), 1974), with Gauss points over the overlap polygon for mortar integration.
+// Both: the part of an overlap in contact, where the gap is at most the capture distance.
 #pragma once
 
 #include "contact/types.hpp"
@@ -262,5 +263,98 @@ using OverlapQuadrature = std::array<OverlapQuadraturePoint, kMaxOverlapQuadratu
 [[nodiscard]] int overlapQuadrature(const OverlapPolygon& polygon, const SegmentNodes& slave,
                                     const SegmentNodes& master, int order,
                                     OverlapQuadrature& out) noexcept;
+
+// ---------------------------------------------------------------------------------------------
+// The part of an overlap in contact (DESIGN.md): where the gap is at most a level, the capture
+// distance. A point of the overlap with gap <= level is in contact (penetration of any depth
+// counts); the penetrating part (gap < 0) is measured at the same time.
+
+/// Largest drawn kept part of an overlap polygon: a straight cut adds one vertex to the polygon;
+/// where the gap is not affine each edge may add one (the level crossing it).
+inline constexpr int kMaxCutVertices = 2 * kMaxOverlapVertices;
+
+/// Sub-intervals per edge of the refinement the cuts use where the gap is not affine (curved or
+/// warped faces): the default, and the largest accepted.
+inline constexpr int kDefaultCutSubdivisions = 4;
+inline constexpr int kMaxCutSubdivisions = 16;
+
+/// True when a face is flat: its corners lie in one plane and its midside nodes on its corner
+/// polygon, both within kClipMergeRel x its size. The gap between two flat faces is affine over
+/// a projection plane.
+[[nodiscard]] bool isFlatFace(const SegmentNodes& s) noexcept;
+
+/// The part of a 3D overlap polygon with gap <= level.
+struct OverlapCut3d {
+    /// The kept part as one polygon, for drawing: the overlap polygon cut where the gap,
+    /// interpolated linearly along each edge between its vertices' gaps, passes `level` (new
+    /// vertices: local coordinates by back-projection, gap = level). Exactly the kept part when
+    /// `affine`; on curved faces the cut line is drawn straight between the edge crossings, and
+    /// a new vertex carries the gap found at it (near the level, not equal to it).
+    std::array<OverlapVertex, kMaxCutVertices> vertices{};
+    int count = 0;                 ///< 0 (nothing drawn) or 3..kMaxCutVertices
+    double area = 0.0;             ///< plane area where gap <= level (0 .. polygon area)
+    double penetratingArea = 0.0;  ///< plane area where gap < 0
+    /// Bounds on |area - exact| and |penetratingArea - exact| (0 when affine; see cutOverlap3d).
+    double areaError = 0.0;
+    double penetratingAreaError = 0.0;
+    /// Gap range over the kept part (vertices and refinement points); 0 when nothing is kept.
+    double gapMin = 0.0;
+    double gapMax = 0.0;
+    bool affine = false;  ///< both faces flat: the gap is affine and the cut exact
+};
+
+/// Cuts an overlap polygon from clipSegments3d(slave, master) (same segments) to gap <= level.
+///
+///   both faces flat (isFlatFace): the gap is affine over the plane, so the polygon is clipped
+///     by the half-plane gap <= level through its vertices' gaps: exact (to rounding); the
+///     penetrating part likewise by gap < 0
+///   else: the polygon is fanned from its centroid, each fan triangle split into n^2 congruent
+///     sub-triangles (n = subdivisions); the gap is evaluated at every grid point (back-projection
+///     onto both faces, as for the polygon's vertices) and taken as linear over each sub-triangle,
+///     which is clipped exactly
+///
+/// Error of the refinement: within a sub-triangle the gap g differs from its linear interpolant
+/// I g by at most delta = the largest second difference of g along the grid lines of its fan
+/// triangle (for a quadratic g, g - I g = -1/2 sum_{i<j} l_i l_j e_ij^T H e_ij, at most 1/6 of
+/// it: delta holds that error with a factor 6 to spare where g'' varies little over a fan
+/// triangle). The cut misplaces area only where I g lies within delta of the level: in a
+/// sub-triangle of area A whose vertex gaps span [lo, hi], at most A min(1, 4 delta / (hi - lo))
+/// (a linear function's level sets carry at most 2 A / (hi - lo) of area per unit of gap).
+/// areaError sums that over the sub-triangles: O(h^2) for sub-triangles of size h. The polygon
+/// itself is the flat approximation of clipSegments3d (with its own bound).
+/// `subdivisions` is clamped to [1, kMaxCutSubdivisions]. A polygon without overlap gives an
+/// empty cut. Never throws, never allocates.
+[[nodiscard]] OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& slave,
+                                        const SegmentNodes& master, double level,
+                                        int subdivisions = kDefaultCutSubdivisions) noexcept;
+
+/// The part of a 2D overlap with gap <= level, measured along the master like
+/// SegmentClip2d::overlapLength.
+struct OverlapCut2d {
+    /// First and last kept points along the slave, for drawing (count 2), or none (count 0);
+    /// their features are not set (-1, -1).
+    std::array<ClipPoint2d, 2> ends{};
+    int count = 0;
+    double length = 0.0;             ///< master arc length where gap <= level
+    double penetratingLength = 0.0;  ///< master arc length where gap < 0
+    double lengthError = 0.0;        ///< bounds as in OverlapCut3d (0 when affine)
+    double penetratingLengthError = 0.0;
+    double gapMin = 0.0;  ///< gap range over the kept part; 0 when nothing is kept
+    double gapMax = 0.0;
+    bool affine = false;  ///< both segments straight: the gap is affine along the slave
+};
+
+/// Cuts the overlap of clipSegments2d(slave, master, ...) (status kOverlap or kBeyondCapture,
+/// same segments) to gap <= level. The slave's overlap [xiSlaveRange] is split into n pieces
+/// (one when both segments are straight: the gap is then affine along it and the cut exact);
+/// at each piece end the slave point is projected on the master as clipSegments2d does, the gap
+/// taken as linear in xi_s over each piece and the kept part's ends projected again; lengths are
+/// master arc lengths. Error bound as in cutOverlap3d: delta = the largest second difference of
+/// the gap (4 times the interpolation error of a quadratic), and a piece of length l whose ends'
+/// gaps span [lo, hi] misplaces at most l min(1, 2 delta / (hi - lo)). Never throws, never
+/// allocates.
+[[nodiscard]] OverlapCut2d cutOverlap2d(const SegmentClip2d& clip, const SegmentNodes& slave,
+                                        const SegmentNodes& master, double level,
+                                        int subdivisions = kDefaultCutSubdivisions) noexcept;
 
 }  // namespace contact
