@@ -768,11 +768,13 @@ TEST(MortarCapture, TiltedMasterIsCutExactlyWhereTheGapReachesTheCapture) {
     }
 }
 
-// Curved faces are cut where the exact gap crosses the capture (2D: bisection on the gap; 3D:
-// crossings on the polygon's edges joined by chords, after refinement for quadratic faces): the
-// area within capture of a flat slave under a cylinder of radius 1 whose lowest line is at
-// height g0 is 2 sqrt(1 - (1 + g0 - ...)) in closed form only for the vertical distance, so the
-// reference is the exact gap's crossing found by bisection.
+// Curved faces: the part within capture of a flat slave under a cylinder (its lowest line at
+// height g0) is |x| <= xc, xc where the exact gap reaches the capture (found by bisection). 2D:
+// the integrator bisects on the gap itself, so the cut is as good as the master's fit of the
+// circle (~1e-8 with 40 Line3). 3D (Quad9): fan triangles near the capture are split in four
+// twice, then cut by cutOverlap3d, which joins the crossings of the gap interpolated linearly
+// along the edges: a leaf of size h = 0.025 / 4 misses the gap by h^2 / 8 |g''| ~ 5e-6
+// (g'' ~ 1 / R), which moves the cut by that over g'(xc) ~ 0.24: 2e-5 on each side.
 TEST(MortarCapture, CurvedMasterIsCutWhereTheGapReachesTheCapture) {
     const double capture = 0.03;
     double lo = 0.0;
@@ -819,9 +821,7 @@ TEST(MortarCapture, CurvedMasterIsCutWhereTheGapReachesTheCapture) {
         for (const double a : mi.operators().nodalArea) {
             total += a;
         }
-        // The master interpolates the circle to ~1e-8 (40 quadratic segments): the cut lands
-        // within that of the exact crossing.
-        EXPECT_NEAR(total / (lines ? 1.0 : 0.1), 2 * xc, 1e-6);
+        EXPECT_NEAR(total / (lines ? 1.0 : 0.1), 2 * xc, lines ? 1e-6 : 1e-4);
     }
 }
 

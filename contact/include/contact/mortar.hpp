@@ -121,12 +121,15 @@ struct MortarStats {
 /// Gauss-Legendre exact to degree max(2 p_s, p_s + p_m), plus 1 for a Line3 slave (its
 /// Jacobian): 2 points for Line2 on Line2, 3 with a Line3 slave.
 ///
-/// Capture cut: where the gap is affine over the overlap (flat slave and master faces, straight
-/// lines), the overlap is cut exactly at gap = capture. Otherwise each polygon edge whose end
-/// gaps straddle the capture is cut where the exact gap equals it (regula falsi), the cut points
-/// joined by chords; with a quadratic face, the fan triangles within the faces' distance from
-/// flat (the slack) of the capture are first split in four, twice over. 2D: the crossings are
-/// found by bisection on the exact gap.
+/// Capture cut (only the overlap within the capture distance counts): in 3D by the clipping
+/// kernel's cutOverlap3d on the slave's plane, exact where both faces are flat (a half-plane
+/// clip); with a quadratic face, the fan triangles within the faces' distance from flat (the
+/// slack) of the capture are first split in four, twice over, and each piece cut by it; for
+/// warped Tri3 / Quad4 pairs, whose gap is nearly affine, each polygon edge whose end gaps
+/// straddle the capture is cut where the exact gap equals it (regula falsi), the cut points
+/// joined by chords. 2D: the overlap along the slave's normal is cut where the exact gap equals
+/// the capture (exactly for straight lines, by bisection otherwise); cutOverlap2d measures the
+/// overlap along the master's normals, another interval.
 ///
 /// Buffers are kept between calls: once sized, a compute() allocates nothing (nor per pair).
 /// Not for concurrent use of one integrator; several may live side by side.

@@ -289,6 +289,7 @@ struct Polygon {
 
 struct PairContext {
     const MortarSlave* slave = nullptr;
+    const SegmentNodes* masterNodes = nullptr;
     PlaneFace master;
     double capture = 0.0;
     const TriangleRule* rule = nullptr;
@@ -633,9 +634,10 @@ Vertex crossing(const PairContext& c, const Vertex& a, const Vertex& b) noexcept
     return v;
 }
 
-// The part of a convex polygon with gap <= capture: each edge whose end gaps straddle the capture
-// is cut where the gap equals it, the cut points joined by chords (exact where the gap is affine).
-void cutPolygon(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
+// The part of a convex polygon with gap <= capture, by regula falsi on the exact gap: each edge
+// whose end gaps straddle the capture is cut where the gap equals it, the cut points joined by
+// chords. For warped Tri3 / Quad4 pairs, whose gap is nearly affine.
+void cutByRoots(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
     out.n = 0;
     for (int i = 0; i < in.n; ++i) {
         const Vertex& a = in.v[i];
@@ -648,6 +650,63 @@ void cutPolygon(const PairContext& c, const Polygon& in, Polygon& out) noexcept 
         if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) {
             out.push(crossing(c, a, b));
         }
+    }
+}
+
+// The part of a convex polygon with gap <= capture, by the clipping kernel's cut (cutOverlap3d,
+// the project's one definition of the part in contact): the polygon handed over in the pair's
+// own roles on the slave's plane (counter-clockwise about its normal, along which the kernel
+// back-projects), cut as one piece (no refinement: the callers refine). Exact where both faces
+// are flat; elsewhere the kernel joins the edges' linearly interpolated crossings.
+void cutByKernel(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
+    const MortarSlave& s = *c.slave;
+    OverlapPolygon poly;
+    Vector2d centroid = Vector2d::Zero();
+    double area = 0.0;
+    for (int i = 1; i + 1 < in.n; ++i) {
+        const double t = cross2(in.v[i].q - in.v[0].q, in.v[i + 1].q - in.v[0].q);
+        centroid += t * (in.v[0].q + in.v[i].q + in.v[i + 1].q) / 3.0;
+        area += 0.5 * t;
+    }
+    out.n = 0;
+    if (in.n > kMaxOverlapVertices || !(area > 0.0)) {
+        return;
+    }
+    centroid /= 2.0 * area;
+    const auto toSpace = [&](const Vector2d& q) { return s.origin + q.x() * s.e1 + q.y() * s.e2; };
+    for (int i = 0; i < in.n; ++i) {
+        OverlapVertex& v = poly.vertices[i];
+        v.point = toSpace(in.v[i].q);
+        v.xiSlave = in.v[i].xs;
+        v.xiMaster = in.v[i].xm;
+        v.gap = in.v[i].gap;
+    }
+    poly.count = in.n;
+    poly.area = area;
+    poly.centroid = toSpace(centroid);
+    poly.normal = s.n;
+    poly.planePoint = s.origin;
+    poly.facing = true;
+    poly.status = ClipStatus::kOverlap;
+    const OverlapCut3d cut = cutOverlap3d(poly, s.nodes, *c.masterNodes, c.capture, 1);
+    for (int i = 0; i < cut.count; ++i) {
+        const OverlapVertex& v = cut.vertices[i];
+        const Vector3d d = v.point - s.origin;
+        Vertex x;
+        x.q = Vector2d(d.dot(s.e1), d.dot(s.e2));
+        x.xs = v.xiSlave;
+        x.xm = v.xiMaster;
+        x.gap = v.gap;
+        out.push(x);
+    }
+}
+
+// The part of a convex polygon with gap <= capture: the one place the integrals cut.
+void cutPolygon(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
+    if (c.affineGap || c.curved) {
+        cutByKernel(c, in, out);
+    } else {
+        cutByRoots(c, in, out);
     }
 }
 
@@ -810,6 +869,7 @@ void startPair(const MortarSlave& slave, const SegmentNodes& master, double capt
         std::fill_n(block.M.begin() + a * kMaxSegmentNodes, block.nm, 0.0);
     }
     c.slave = &slave;
+    c.masterNodes = &master;
     c.capture = capture;
     c.sums = &sums;
     c.block = &block;
