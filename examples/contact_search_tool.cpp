@@ -2,6 +2,7 @@
 // contact-search: runs the contact search on a model file and reports what touches.
 // Its steps: options -> model -> interfaces -> search -> report -> outputs.
 #include "contact/contact_search.hpp"
+#include "contact/mortar.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/interfaces.hpp"
 #include "mesh_io/model.hpp"
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -58,6 +60,7 @@ struct Args {
     std::string json;
     bool jsonPairs = false;
     std::string vtu;
+    std::string mortar;  ///< a directory
     bool vtuAscii = false;
     bool coordinates = false;
     bool force = false;
@@ -145,6 +148,10 @@ Args parseArgs(int argc, char** argv) {
         ->check(expects("node or segment",
                         [](const std::string& t) { return t == "node" || t == "segment"; }));
     app.add_option("--pairs", a.pairs, "write the pairs as CSV")->type_name("FILE.csv");
+    app.add_option("--mortar", a.mortar,
+                   "segment mode: each interface's mortar D and M (Matrix\nMarket), weighted gaps "
+                   "and nodal areas (CSV) in DIR")
+        ->type_name("DIR");
     app.add_option("--overlaps", a.overlaps,
                    "segment mode: each pair's overlap, and its part within\nthe capture distance")
         ->type_name("FILE.csv");
@@ -307,10 +314,12 @@ std::vector<Interface> chooseInterfaces(const mesh_io::Model& model, const Args&
         throw std::invalid_argument(model.path + " defines no " + terms.interfaces +
                                     "; name the surfaces with --master and --slave" + known);
     }
-    if (!args.overlaps.empty() && args.mode != "segment") {
+    for (const auto& [option, given] : {std::make_pair("--overlaps", !args.overlaps.empty()),
+                                        std::make_pair("--mortar", !args.mortar.empty())}) {
         for (const auto& i : out) {
-            if (!args.mode.empty() || i.def.nodeToSurface) {
-                throw UsageError("--overlaps needs segment-to-segment pairs: add --mode segment");
+            if (given && args.mode != "segment" && (!args.mode.empty() || i.def.nodeToSurface)) {
+                throw UsageError(std::string(option) +
+                                 " needs segment-to-segment pairs: add --mode segment");
             }
         }
     }
@@ -334,6 +343,7 @@ struct Searched {
     std::unique_ptr<ContactSurface> slave;
     std::unique_ptr<contact::ContactSearch> search;
     std::unique_ptr<mesh_io::Overlaps> overlaps;
+    std::unique_ptr<contact::MortarIntegrator> mortar;  // --mortar
     contact::SearchOptions options;
     mesh_io::InterfaceReport report;
 };
@@ -363,6 +373,10 @@ int run(const Args& args) {
         toStdout = toStdout || k == mesh_io::OutputKind::kStdout;
     }
     std::ostream& report = toStdout ? std::cerr : std::cout;  // "-" keeps stdout for the data
+    if (!args.mortar.empty() && std::filesystem::exists(args.mortar) &&
+        !std::filesystem::is_directory(args.mortar)) {
+        throw UsageError("--mortar expects a directory; " + args.mortar + " is not one");
+    }
 
     if (!args.quiet) {
         char line[512];
@@ -470,6 +484,13 @@ int run(const Args& args) {
             r.timeOverlaps = msSince(t1);
             r.overlaps = s.overlaps.get();
             r.gaps = mesh_io::summarizeGaps(*r.overlaps);
+            if (!args.mortar.empty()) {
+                progress.stage(stage + "mortar integrals");
+                contact::MortarOptions mo;
+                mo.threads = args.threads;
+                s.mortar = std::make_unique<contact::MortarIntegrator>(mo);
+                (void)s.mortar->compute(*s.search, x);
+            }
         }
         mesh_io::VerifyResult v;
         const bool verify = args.verify || args.verifySample > 0;
@@ -481,6 +502,20 @@ int run(const Args& args) {
         progress.done();
         if (!args.quiet) {
             mesh_io::printInterface(report, r);
+            if (s.mortar) {
+                const contact::MortarOperators& op = s.mortar->operators();
+                double area = 0.0;
+                for (const double a : op.nodalArea) {
+                    area += a;
+                }
+                char line[160];
+                std::snprintf(line, sizeof line,
+                              "  mortar: %zu slave nodes, D %zu and M %zu entries, total nodal "
+                              "%s %.6g\n",
+                              op.nodes.size(), op.D.size(), op.M.size(),
+                              master.dim == 3 ? "area" : "length", area);
+                report << line;
+            }
             if (args.broadPhase == contact::BroadPhaseKind::kSweep) {
                 report << "  broad phase: "
                        << (st.swept ? "sort and sweep"
@@ -516,10 +551,23 @@ int run(const Args& args) {
     if (!args.vtu.empty()) {
         mesh_io::writeVtu(args.vtu, model, reports, wo);
     }
-    if (!args.quiet && !args.outputs().empty()) {
+    for (const Searched& s : done) {
+        if (s.mortar) {
+            const mesh_io::InterfaceReport& r = s.report;
+            mesh_io::writeMortarFiles(args.mortar, "interface" + std::to_string(r.index), model,
+                                      s.mortar->operators(),
+                                      "interface " + std::to_string(r.index) + ": slave '" +
+                                          r.slave->name + "' -> master '" + r.master->name + "'",
+                                      wo.write);
+        }
+    }
+    if (!args.quiet && (!args.outputs().empty() || !args.mortar.empty())) {
         report << '\n';
         for (const std::string& f : args.outputs()) {
             report << "wrote " << (f == "-" ? "- (standard output)" : f) << '\n';
+        }
+        if (!args.mortar.empty()) {
+            report << "wrote the mortar files into " << args.mortar << '\n';
         }
     }
     if (refused > 0) {

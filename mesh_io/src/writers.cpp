@@ -3,12 +3,16 @@
 
 #include "vtu_piece.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <stdexcept>
 
 namespace mesh_io {
 namespace {
+
+namespace fs = std::filesystem;
 
 // Shortest text that reads back to the same double; "nan" for NaN (CSV).
 std::string num(double v) {
@@ -324,6 +328,56 @@ void writeVtu(const std::string& path, const Model& model,
         detail::writePiece(vtu, src);
     }
     vtu.finish();
+    file.commit();
+}
+
+void writeMortarFiles(const std::string& dir, const std::string& prefix, const Model& model,
+                      const contact::MortarOperators& op, const std::string& description,
+                      const WriteOptions& options) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) {
+        throw std::runtime_error("cannot create directory " + dir + ": " + ec.message());
+    }
+    // Matrix indices: the file's node ids, or in assemblies (ids repeat across instances) the
+    // node numbers in the model's order, from 1, which the nodes file names.
+    const bool assembly = !model.instances.empty();
+    const auto index = [&](Index n) {
+        return assembly ? static_cast<long>(n) + 1 : model.nodeIds[static_cast<std::size_t>(n)];
+    };
+    long largest = 0;
+    for (Index n = 0; n < model.numNodes(); ++n) {
+        largest = std::max(largest, index(n));
+    }
+    const char* basis = op.basis == contact::MortarBasis::kDual ? "dual" : "standard";
+    const auto matrix = [&](const std::string& name, const contact::SparseTriplets& t,
+                            const std::string& what) {
+        OutputFile file(dir + "/" + prefix + "_" + name + ".mtx", options);
+        std::ostream& out = file.out();
+        out << "%%MatrixMarket matrix coordinate real general\n"
+            << "% " << description << "\n% " << what << ", " << basis << " basis\n"
+            << (assembly ? "% rows and columns: node numbers in the model's order (from 1), "
+                           "named in the _nodes.csv file\n"
+                         : "% rows and columns: node ids of the model file\n")
+            << largest << ' ' << largest << ' ' << t.size() << '\n';
+        for (std::size_t k = 0; k < t.size(); ++k) {
+            out << index(t.row[k]) << ' ' << index(t.col[k]) << ' ' << num(t.value[k]) << '\n';
+        }
+        file.commit();
+    };
+    matrix("D", op.D, "D_ab = int Phi_a N_b dA (slave x slave)");
+    matrix("M", op.M, "M_ac = int Phi_a N^_c dA (slave x master)");
+    OutputFile file(dir + "/" + prefix + "_nodes.csv", options);
+    std::ostream& out = file.out();
+    out << (assembly ? "node_number,node_label,weighted_gap,nodal_area\n"
+                     : "node_id,weighted_gap,nodal_area\n");
+    for (std::size_t k = 0; k < op.nodes.size(); ++k) {
+        out << index(op.nodes[k]) << ',';
+        if (assembly) {
+            out << model.nodeLabel(op.nodes[k]) << ',';
+        }
+        out << num(op.weightedGap[k]) << ',' << num(op.nodalArea[k]) << '\n';
+    }
     file.commit();
 }
 

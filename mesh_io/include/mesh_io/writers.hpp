@@ -2,6 +2,9 @@
 // Results of a model's interfaces out: pairs and overlaps as CSV, a JSON report, a VTU file.
 #pragma once
 
+#include "contact/contact_search.hpp"
+#include "contact/mortar.hpp"
+#include "mesh_io/contact_surface.hpp"
 #include "mesh_io/model.hpp"
 #include "mesh_io/output.hpp"
 #include "mesh_io/report.hpp"
@@ -56,5 +59,17 @@ void writeJsonReport(const std::string& path, const Model& model,
 /// ids and each segment's element id and face.
 void writeVtu(const std::string& path, const Model& model,
               const std::vector<InterfaceReport>& reports, const WriterOptions& options);
+
+/// The mortar quantities of one interface, as three files in `dir` (created if missing), named
+/// `<prefix>_D.mtx`, `<prefix>_M.mtx` (Matrix Market, coordinate real general: D slave x slave,
+/// M slave x master; rows and columns are the node ids of the model file, so both are
+/// (largest id) x (largest id)) and `<prefix>_nodes.csv` (`node_id,weighted_gap,nodal_area`, one
+/// row per slave node carrying an integral; in Abaqus assemblies, where ids repeat across
+/// instances, the node numbers in the model's order from 1, and the nodes file
+/// `node_number,node_label,weighted_gap,nodal_area`). `description` goes into the comment lines.
+/// Each written atomically; existing files only with options.overwrite.
+void writeMortarFiles(const std::string& dir, const std::string& prefix, const Model& model,
+                      const contact::MortarOperators& op, const std::string& description,
+                      const WriteOptions& options);
 
 }  // namespace mesh_io

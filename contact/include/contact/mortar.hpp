@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// Mortar quantities of one contact interface, assembled in global node indices from the
+// segment-to-segment pairs of a search: what a solver needs to write the contact terms.
+//
+//   D_ab = int Phi_a N_b dA        slave node a x slave node b
+//   M_ac = int Phi_a N^_c dA       slave node a x master node c (N^ at the projected points)
+//   g~_a = int Phi_a g dA          weighted gap (negative = penetration)
+//   A_a  = int Phi_a dA            nodal area
+//
+// All integrals run over the slave surface, over the part of each overlap whose gap is at most
+// the capture distance (docs/design.md, "What a pair is"). With Lagrange multipliers lambda_a on
+// the slave nodes, the contact virtual work is sum_a lambda_a dg~_a, with
+// dg~_a = sum_b D_ab n . du_b - sum_c M_ac n . du_c for a normal n (README: "Assembling contact").
+#pragma once
+
+#include "contact/contact_search.hpp"
+#include "contact/pairs.hpp"
+#include "contact/surface.hpp"
+#include "contact/types.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace contact {
+
+/// The multiplier basis Phi_a.
+enum class MortarBasis : std::uint8_t {
+    /// Phi_a = N_a, the slave shape functions. Every segment type.
+    kStandard,
+    /// Biorthogonal (dual) basis, Wohlmuth (2000): Phi_a = sum_b A_ab N_b per slave segment with
+    /// A = diag(d) G^-1, G_ab = int N_a N_b, d_a = int N_a, both over the part of the segment
+    /// that is integrated (the whole segment when fully in contact; the "consistent" dual basis of
+    /// Popp, Wohlmuth, Gee and Wall 2012 on partly covered segments). Then int Phi_a N_b = delta_ab
+    /// d_a: D is diagonal, and int Phi_a = int N_a. Line2, Tri3 and Quad4 only: for quadratic
+    /// segments d_a = int N_a is zero (Tri6 corners) or negative (Quad8 corners), so diag(d) G^-1
+    /// is no basis; they need a transformed basis first (Popp, Gee, Wall 2012), not offered here.
+    kDual,
+};
+
+/// Options of a MortarIntegrator.
+struct MortarOptions {
+    MortarBasis basis = MortarBasis::kStandard;
+    /// Worker threads (OpenMP). Results are bit-identical for any count: each slave segment is
+    /// integrated by one thread in pair order, then the node rows are summed in segment order.
+    int threads = 1;
+    /// Also build D and M in compressed rows (MortarOperators::Dcsr, Mcsr).
+    bool csr = false;
+};
+
+/// A sparse matrix as coordinate triplets in global node indices, sorted by (row, col), one entry
+/// per (row, col) (duplicates summed).
+struct SparseTriplets {
+    std::vector<Index> row;
+    std::vector<Index> col;
+    std::vector<double> value;
+    [[nodiscard]] std::size_t size() const noexcept { return value.size(); }
+};
+
+/// Compressed rows. Row r is the slave node MortarOperators::nodes[r]: its entries are
+/// col[offsets[r] .. offsets[r + 1]) (global node indices, increasing) and the same of value.
+struct SparseCsr {
+    std::vector<std::size_t> offsets;
+    std::vector<Index> col;
+    std::vector<double> value;
+};
+
+/// What a MortarIntegrator computes, in global node indices.
+struct MortarOperators {
+    /// Slave nodes that carry an integral (a node of a slave segment with some overlap within the
+    /// capture distance), increasing: the rows of everything below.
+    std::vector<Index> nodes;
+    std::vector<double> weightedGap;  ///< g~_a, per row (length x area; negative = penetration)
+    std::vector<double> nodalArea;    ///< int Phi_a dA, per row (a length in 2D)
+    SparseTriplets D;                 ///< slave x slave (diagonal for MortarBasis::kDual)
+    SparseTriplets M;                 ///< slave x master
+    SparseCsr Dcsr;                   ///< D in compressed rows (MortarOptions::csr)
+    SparseCsr Mcsr;                   ///< M in compressed rows (MortarOptions::csr)
+    MortarBasis basis = MortarBasis::kStandard;
+};
+
+/// Counters and time of one compute().
+struct MortarStats {
+    Index pairs = 0;             ///< segment pairs given
+    Index integrated = 0;        ///< pairs with an overlap within the capture distance
+    Index beyondCapture = 0;     ///< pairs that overlap, but with every gap above the capture
+    Index notFacing = 0;         ///< pairs whose outward normals do not oppose (n_s . n_m >= 0)
+    Index degenerate = 0;        ///< pairs the geometry could not integrate (a master edge-on to
+                                 ///< the slave, a non-convex projected face); left out
+    Index dualFallbacks = 0;     ///< slave segments whose integrated part was too small for the
+                                 ///< consistent dual basis (MortarIntegrator, kDual)
+    long long points = 0;        ///< quadrature points
+    double timeIntegrate = 0.0;  ///< ms: overlaps and quadrature, per slave segment
+    double timeAssemble = 0.0;   ///< ms: the node rows summed, triplets and CSR written
+};
+
+/// Computes the mortar quantities of one interface from segment-to-segment pairs.
+///
+///   for each slave segment s (in parallel):
+///     plane = tangent plane of s at its reference centre (a line in 2D)
+///     for each pair (s, m) in order:
+///       overlap = s and m projected on the plane along its normal, clipped (Sutherland-Hodgman;
+///         2D: an interval), then cut to the part with gap <= capture
+///       Gauss points over the overlap (triangle fan; 2D: Gauss-Legendre): local coordinates on
+///         s and m, gap = (x_s - x_m) . n_m, weight as an area on s
+///       accumulate int N_a N_b, int N_a N^_c, int N_a g, int N_a on s
+///     dual basis: transform the sums with A (MortarBasis::kDual)
+///   for each slave node (in parallel), over its segments in index order: sum the rows
+///
+/// Projection: along the normal of the slave segment's plane, so that the master segments facing
+/// a slave segment tile it without gaps or overlaps (Puso and Laursen 2004's segment plane).
+/// Only facing pairs count (n_s . n_m < 0 at the centres).
+///
+/// Integration order, per triangle of the overlap fan, chosen so that the integrals of the shape
+/// function products are exact on flat, straight-sided segments (parallelogram quads): degree
+/// max(2 p_s, p_s + p_m) with p = 1 (Tri3), 2 (Quad4, Tri6), 3 (Quad8), 4 (Quad9), capped at 5
+/// (the 7-point Radon rule; Quad8 and Quad9 slaves are then not exact). Tri3 on Tri3: 3 points;
+/// with a Quad4: 6 points (Dunavant, degree 4). A Quad4 that is no parallelogram has shape
+/// functions rational in the plane: the rule's error grows with the square of the distortion
+/// (9e-6 of the nodal area at a 5 % distortion, tests/contact/test_mortar.cpp). Lines:
+/// Gauss-Legendre exact to degree max(2 p_s, p_s + p_m), plus 1 for a Line3 slave (its
+/// Jacobian): 2 points for Line2 on Line2, 3 with a Line3 slave.
+///
+/// Capture cut (only the overlap within the capture distance counts): in 3D by the clipping
+/// kernel's cutOverlap3d on the slave's plane, exact where both faces are flat (a half-plane
+/// clip); with a quadratic face, the fan triangles within the faces' distance from flat (the
+/// slack) of the capture are first split in four, twice over, and each piece cut by it; for
+/// warped Tri3 / Quad4 pairs, whose gap is nearly affine, each polygon edge whose end gaps
+/// straddle the capture is cut where the exact gap equals it (regula falsi), the cut points
+/// joined by chords. 2D: the overlap along the slave's normal is cut where the exact gap equals
+/// the capture (exactly for straight lines, by bisection otherwise); cutOverlap2d measures the
+/// overlap along the master's normals, another interval.
+///
+/// Buffers are kept between calls: once sized, a compute() allocates nothing (nor per pair).
+/// Not for concurrent use of one integrator; several may live side by side.
+class MortarIntegrator {
+public:
+    explicit MortarIntegrator(const MortarOptions& options = {});
+    ~MortarIntegrator();
+    MortarIntegrator(MortarIntegrator&&) noexcept;
+    MortarIntegrator& operator=(MortarIntegrator&&) noexcept;
+    MortarIntegrator(const MortarIntegrator&) = delete;
+    MortarIntegrator& operator=(const MortarIntegrator&) = delete;
+
+    /// From a segment-to-segment search after its last update: its surfaces, pairs and capture
+    /// distance, with the coordinates that update saw. Throws std::invalid_argument for a search
+    /// in node-to-segment mode, a search in self-contact, or a slave given as nodes; and as the
+    /// overload below.
+    MortarStats compute(const ContactSearch& search, const CoordinatesView& x);
+
+    /// From surfaces and pairs (pairSlave[i], pairMaster[i]: slave and master segment indices),
+    /// ordered by slave segment (as SegmentPairs are). Pairs that do not overlap within `capture`
+    /// add nothing, so any superset of the contacting pairs gives the same result.
+    /// Throws std::invalid_argument (naming the argument) for: pairs not ordered by slave, an index
+    /// out of range, a node index beyond x, surfaces of different dimensions or of a dimension
+    /// other than x's, a negative or non-finite capture, or MortarBasis::kDual with a quadratic
+    /// slave segment.
+    MortarStats compute(const Surface& master, const Surface& slave, ConstSpan<Index> pairSlave,
+                        ConstSpan<Index> pairMaster, const CoordinatesView& x, double capture);
+
+    /// The result of the last compute() (empty before the first).
+    [[nodiscard]] const MortarOperators& operators() const noexcept;
+    [[nodiscard]] const MortarOptions& options() const noexcept { return options_; }
+
+private:
+    struct Impl;
+    MortarOptions options_;
+    std::unique_ptr<Impl> impl_;
+};
+
+/// Polynomial degree of a segment type's shape functions on a flat, straight-sided segment:
+/// 1 (Line2, Tri3), 2 (Line3, Quad4, Tri6), 3 (Quad8), 4 (Quad9).
+[[nodiscard]] int shapeDegree(SegmentType t) noexcept;
+
+/// Quadrature degree the integrator uses for a (slave, master) type pair (see MortarIntegrator).
+[[nodiscard]] int mortarQuadratureDegree(SegmentType slave, SegmentType master) noexcept;
+
+}  // namespace contact

@@ -1,0 +1,1211 @@
+// SPDX-License-Identifier: MIT
+// Mortar integrals of one segment pair: overlap on the slave's plane, cut to the capture
+// distance, Gauss points with both faces' shape functions and the gap, summed on the slave.
+#include "detail/mortar_kernels.hpp"
+
+#include "contact/clipping.hpp"
+#include "contact/mortar.hpp"
+#include "contact/segment.hpp"
+
+#include "detail/quadrature_rules.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace contact::detail {
+namespace {
+
+using Eigen::Vector2d;
+using Eigen::Vector3d;
+
+constexpr int kMaxVertices = 2 * kMaxOverlapVertices;  // room for the cut of an 8-gon
+constexpr int kMaxNewton = 40;
+
+double cross2(const Vector2d& a, const Vector2d& b) noexcept {
+    return a.x() * b.y() - a.y() * b.x();
+}
+
+bool isLinearFace(SegmentType t) noexcept {
+    return t == SegmentType::Tri3 || t == SegmentType::Quad4;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Faces in the slave's plane.
+
+// Distance of a face from an affine map of its local coordinates: the bilinear twist of its
+// corners (|x0 - x1 + x2 - x3| / 4 for quads) plus flatApproximationBound for the midside nodes.
+double faceSlack(const SegmentNodes& s) noexcept {
+    double twist = 0.0;
+    if (cornerCount(s.type) == 4) {
+        twist = 0.25 * (s.x[0] - s.x[1] + s.x[2] - s.x[3]).norm();
+    }
+    return twist + flatApproximationBound(s);
+}
+
+// The nodes of face `s` in the plane coordinates of `slave`: all a pair needs before the quick
+// rejection.
+void projectFace(const MortarSlave& slave, const SegmentNodes& s, PlaneFace& f) noexcept {
+    f.type = s.type;
+    f.nn = nodeCount(s.type);
+    f.nc = cornerCount(s.type);
+    for (int i = 0; i < f.nn; ++i) {
+        const Vector3d d = s.x[i] - slave.origin;
+        f.p[i] = Vector2d(d.dot(slave.e1), slave.dim == 3 ? d.dot(slave.e2) : 0.0);
+    }
+}
+
+// The rest of the face (L: its characteristicSize): flatness, slack, the cosine of its centre
+// normal with the plane's, and for Tri3 and Quad4 the coefficients of its maps (PlaneFace).
+void completeFace(const MortarSlave& slave, const SegmentNodes& s, double L,
+                  PlaneFace& f) noexcept {
+    f.hmin = std::numeric_limits<double>::infinity();
+    f.hmax = -f.hmin;
+    for (int i = 0; i < f.nn; ++i) {
+        f.x[i] = s.x[i] - slave.origin;
+        f.h[i] = f.x[i].dot(slave.n);
+        f.hmin = std::min(f.hmin, f.h[i]);
+        f.hmax = std::max(f.hmax, f.h[i]);
+    }
+    Vector3d v0;
+    Vector3d v1 = Vector3d::Zero();
+    Vector3d v2 = Vector3d::Zero();
+    if (f.type == SegmentType::Quad4) {
+        f.a0 = 0.25 * (f.p[0] + f.p[1] + f.p[2] + f.p[3]);
+        f.a1 = 0.25 * (-f.p[0] + f.p[1] + f.p[2] - f.p[3]);
+        f.a2 = 0.25 * (-f.p[0] - f.p[1] + f.p[2] + f.p[3]);
+        f.a3 = 0.25 * (f.p[0] - f.p[1] + f.p[2] - f.p[3]);
+        f.hc = {0.25 * (f.h[0] + f.h[1] + f.h[2] + f.h[3]),
+                0.25 * (-f.h[0] + f.h[1] + f.h[2] - f.h[3]),
+                0.25 * (-f.h[0] - f.h[1] + f.h[2] + f.h[3]),
+                0.25 * (f.h[0] - f.h[1] + f.h[2] - f.h[3])};
+        // dx/dxi = A + B eta, dx/deta = C + B xi: the cross product is affine in (xi, eta).
+        const Vector3d A = 0.25 * (f.x[1] - f.x[0] + f.x[2] - f.x[3]);
+        const Vector3d B = 0.25 * (f.x[0] - f.x[1] + f.x[2] - f.x[3]);
+        const Vector3d C = 0.25 * (f.x[2] + f.x[3] - f.x[0] - f.x[1]);
+        v0 = A.cross(C);
+        v1 = A.cross(B);
+        v2 = B.cross(C);
+        f.slack = B.norm();  // the twist: faceSlack for a Quad4
+    } else if (f.type == SegmentType::Tri3) {
+        f.a0 = f.p[0];
+        f.a1 = f.p[1] - f.p[0];
+        f.a2 = f.p[2] - f.p[0];
+        f.a3 = Vector2d::Zero();
+        f.hc = {f.h[0], f.h[1] - f.h[0], f.h[2] - f.h[0], 0.0};
+        v0 = (f.x[1] - f.x[0]).cross(f.x[2] - f.x[0]);
+        f.slack = 0.0;
+    } else {
+        f.slack = faceSlack(s);
+        f.flat = f.slack <= kMortarFlatRel * L;
+        f.cosine = outwardNormal(s, referenceCentre(s.type)).dot(slave.n);
+        return;
+    }
+    f.flat = f.slack <= kMortarFlatRel * L;
+    f.affine = f.a3.norm() <= kMortarFlatRel * (f.a1.norm() + f.a2.norm());
+    f.k2 = cross2(f.a1, f.a3);
+    f.k12 = cross2(f.a1, f.a2);
+    f.nc3 = {slave.n.dot(v0), slave.n.dot(v1), slave.n.dot(v2)};
+    f.q = {v0.squaredNorm(), 2.0 * v0.dot(v1), 2.0 * v0.dot(v2),
+           v1.squaredNorm(), 2.0 * v1.dot(v2), v2.squaredNorm()};
+    f.cosine = f.nc3[0] / std::sqrt(f.q[0]);  // the normal at the reference centre
+}
+
+void toPlane(const MortarSlave& slave, const SegmentNodes& s, PlaneFace& f) noexcept {
+    projectFace(slave, s, f);
+    completeFace(slave, s, characteristicSize(s), f);
+}
+
+// Tri3 and Quad4 at xi: n_plane . (dx/dxi x dx/deta) and |dx/dxi x dx/deta|.
+void normalTerms(const PlaneFace& f, const Vector2d& xi, double& along, double& length) noexcept {
+    const double u = xi.x();
+    const double v = xi.y();
+    along = f.nc3[0] + f.nc3[1] * u + f.nc3[2] * v;
+    length = std::sqrt(f.q[0] + u * (f.q[1] + f.q[3] * u + f.q[4] * v) + v * (f.q[2] + f.q[5] * v));
+}
+
+// Local coordinates of plane point q on a Tri3 or Quad4 face: the root of
+// a1 xi + (a2 + a3 xi) eta = q - a0 (Quilez's inverse bilinear, with the stable root of the
+// quadratic k2 xi^2 + k1 xi + k0 = 0, and of two roots the one nearer [-1, 1]).
+inline Vector2d inverseLinear(const PlaneFace& f, const Vector2d& q) noexcept {
+    const Vector2d r = q - f.a0;
+    const double k2 = f.k2;
+    const double k1 = f.k12 - cross2(r, f.a3);
+    const double k0 = -cross2(r, f.a2);
+    const double disc = std::max(0.0, k1 * k1 - 4.0 * k2 * k0);
+    const double big = -0.5 * (k1 + std::copysign(std::sqrt(disc), k1));
+    double xi = big != 0.0 ? k0 / big : 0.0;
+    if (k2 != 0.0 && big != 0.0) {
+        const double other = big / k2;
+        const auto outside = [](double t) { return std::max(0.0, std::abs(t) - 1.0); };
+        if (outside(other) < outside(xi)) {
+            xi = other;
+        }
+    }
+    const Vector2d d = f.a2 + f.a3 * xi;
+    const double dd = d.squaredNorm();
+    const double eta = dd > 0.0 ? (r - f.a1 * xi).dot(d) / dd : 0.0;
+    return {xi, eta};
+}
+
+// Local coordinates of plane point q on a face of any type: Newton's method on
+// sum_i N_i(xi) p_i = q from `xi` (steps of at most 0.5), the result moved into the domain.
+Vector2d inverseNewton(const PlaneFace& f, const Vector2d& q, Vector2d xi) noexcept {
+    for (int it = 0; it < kMaxNewton; ++it) {
+        const ShapeFunctions sf = shapeFunctions(f.type, xi);
+        Vector2d r = -q;
+        Vector2d dXi = Vector2d::Zero();
+        Vector2d dEta = Vector2d::Zero();
+        for (int i = 0; i < f.nn; ++i) {
+            r += sf.N[i] * f.p[i];
+            dXi += sf.dXi[i] * f.p[i];
+            dEta += sf.dEta[i] * f.p[i];
+        }
+        const double det = cross2(dXi, dEta);
+        if (!(std::abs(det) > 0.0)) {
+            break;
+        }
+        Vector2d step(-(dEta.y() * r.x() - dEta.x() * r.y()) / det,
+                      -(dXi.x() * r.y() - dXi.y() * r.x()) / det);
+        const double size = step.cwiseAbs().maxCoeff();
+        if (size > 0.5) {
+            step *= 0.5 / size;
+        }
+        xi += step;
+        if (!(size > 1e-14)) {
+            break;
+        }
+    }
+    if (isTriangle(f.type)) {
+        xi = xi.cwiseMax(0.0);
+        const double s = xi.sum();
+        if (s > 1.0) {
+            xi /= s;
+        }
+        return xi;
+    }
+    return xi.cwiseMax(-1.0).cwiseMin(1.0);
+}
+
+// Local coordinate of a line where its plane coordinate p.x is s: closed form for Line2,
+// Newton's method from `guess` for Line3 (steps of at most 0.5, the result kept in [-1, 1]).
+double lineLocalAt(const PlaneFace& f, double s, double guess) noexcept {
+    if (f.type == SegmentType::Line2) {
+        return 2.0 * (s - f.p[0].x()) / (f.p[1].x() - f.p[0].x()) - 1.0;
+    }
+    double xi = guess;
+    for (int it = 0; it < kMaxNewton; ++it) {
+        const ShapeFunctions sf = shapeFunctions(f.type, Vector2d(xi, 0.0));
+        double r = -s;
+        double d = 0.0;
+        for (int i = 0; i < f.nn; ++i) {
+            r += sf.N[i] * f.p[i].x();
+            d += sf.dXi[i] * f.p[i].x();
+        }
+        if (!(std::abs(d) > 0.0)) {
+            break;
+        }
+        const double step = std::clamp(-r / d, -0.5, 0.5);
+        xi += step;
+        if (!(std::abs(step) > 1e-14)) {
+            break;
+        }
+    }
+    return std::clamp(xi, -1.0, 1.0);
+}
+
+Vector2d localAt(const PlaneFace& f, const Vector2d& q, const Vector2d& guess) noexcept {
+    if (parametricDim(f.type) == 1) {
+        return {lineLocalAt(f, q.x(), guess.x()), 0.0};
+    }
+    return isLinearFace(f.type) ? inverseLinear(f, q) : inverseNewton(f, q, guess);
+}
+
+// Shape-function values; Tri3 and Quad4 inline (the hot path).
+void shapeAt(SegmentType t, const Vector2d& xi, double* N) noexcept {
+    if (t == SegmentType::Quad4) {
+        const double a = 1.0 - xi.x();
+        const double b = 1.0 + xi.x();
+        const double c = 1.0 - xi.y();
+        const double d = 1.0 + xi.y();
+        N[0] = 0.25 * a * c;
+        N[1] = 0.25 * b * c;
+        N[2] = 0.25 * b * d;
+        N[3] = 0.25 * a * d;
+    } else if (t == SegmentType::Tri3) {
+        N[0] = 1.0 - xi.x() - xi.y();
+        N[1] = xi.x();
+        N[2] = xi.y();
+    } else {
+        const std::array<double, kMaxSegmentNodes> v = shapeValues(t, xi);
+        std::copy(v.begin(), v.begin() + nodeCount(t), N);
+    }
+}
+
+// Covariant base vectors dx/dxi, dx/deta of a face (relative positions) at xi.
+void baseVectors(const PlaneFace& f, const Vector2d& xi, Vector3d& dXi, Vector3d& dEta) noexcept {
+    if (f.type == SegmentType::Quad4) {
+        const double a = 1.0 - xi.x();
+        const double b = 1.0 + xi.x();
+        const double c = 1.0 - xi.y();
+        const double d = 1.0 + xi.y();
+        dXi = 0.25 * (c * (f.x[1] - f.x[0]) + d * (f.x[2] - f.x[3]));
+        dEta = 0.25 * (a * (f.x[3] - f.x[0]) + b * (f.x[2] - f.x[1]));
+        return;
+    }
+    const ShapeFunctions sf = shapeFunctions(f.type, xi);
+    dXi.setZero();
+    dEta.setZero();
+    for (int i = 0; i < f.nn; ++i) {
+        dXi += sf.dXi[i] * f.x[i];
+        dEta += sf.dEta[i] * f.x[i];
+    }
+    if (parametricDim(f.type) == 1) {
+        dEta = Vector3d::UnitZ();  // lines: t x z = the clockwise normal (t_y, -t_x, 0)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One pair: context, points, polygons.
+
+struct Vertex {
+    Vector2d q = Vector2d::Zero();   // plane coordinates
+    Vector2d xs = Vector2d::Zero();  // slave local coordinates
+    Vector2d xm = Vector2d::Zero();  // master local coordinates
+    double gap = 0.0;
+};
+
+struct Polygon {
+    std::array<Vertex, kMaxVertices> v;  // the first n are set
+    int n = 0;
+    bool push(const Vertex& x) noexcept {
+        if (n == kMaxVertices) {
+            return false;
+        }
+        v[n++] = x;
+        return true;
+    }
+};
+
+struct PairContext {
+    const MortarSlave* slave = nullptr;
+    const SegmentNodes* masterNodes = nullptr;
+    PlaneFace master;
+    double capture = 0.0;
+    const TriangleRule* rule = nullptr;
+    int degree = 1;  // requested quadrature degree (lines take their Gauss-Legendre rule from it)
+    bool affineGap = false;
+    bool curved = false;       // a quadratic face: the cut refines first
+    bool within = false;       // every gap of the pair is within the capture (linear faces)
+    bool linearSlave = false;  // Tri3 / Quad4: closed-form inverse maps
+    bool linearMaster = false;
+    double slack = 0.0;
+    MortarSums* sums = nullptr;
+    MortarBlock* block = nullptr;
+};
+
+// Height of a face over the plane at xi.
+double heightAt(const PlaneFace& f, const Vector2d& xi, const double* N) noexcept {
+    if (isLinearFace(f.type)) {
+        return f.hc[0] + f.hc[1] * xi.x() + (f.hc[2] + f.hc[3] * xi.x()) * xi.y();
+    }
+    double h = 0.0;
+    for (int i = 0; i < f.nn; ++i) {
+        h += N[i] * f.h[i];
+    }
+    return h;
+}
+
+// Gap at a pair of local coordinates: x_s - x_m = (h_s - h_m) n along the projection, so
+// gap = (x_s - x_m) . n_m = (h_s - h_m) (n . n_m).
+double gapAt(const PairContext& c, const Vector2d& xs, const double* Ns, const Vector2d& xm,
+             const double* Nm) noexcept {
+    const PlaneFace& s = c.slave->face;
+    const PlaneFace& m = c.master;
+    const double hs = s.flat ? 0.0 : heightAt(s, xs, Ns);
+    const double hm = heightAt(m, xm, Nm);
+    double cosine = m.cosine;
+    if (!m.flat) {
+        if (isLinearFace(m.type)) {
+            double along = 0.0;
+            double length = 0.0;
+            normalTerms(m, xm, along, length);
+            cosine = along / length;
+        } else {
+            Vector3d dXi;
+            Vector3d dEta;
+            baseVectors(m, xm, dXi, dEta);
+            const Vector3d nm = dXi.cross(dEta);
+            cosine = nm.dot(c.slave->n) / nm.norm();
+        }
+    }
+    return (hs - hm) * cosine;
+}
+
+// Surface measure of the slave per plane area at xs: |dx/dxi x dx/deta| / (n . (same)); 1 on a
+// flat slave (the plane is its own).
+double measureFactor(const PairContext& c, const Vector2d& xs) noexcept {
+    const PlaneFace& s = c.slave->face;
+    if (s.flat) {
+        return 1.0;
+    }
+    if (isLinearFace(s.type)) {
+        double along = 0.0;
+        double length = 0.0;
+        normalTerms(s, xs, along, length);
+        return length / along;
+    }
+    Vector3d dXi;
+    Vector3d dEta;
+    baseVectors(s, xs, dXi, dEta);
+    const Vector3d cr = dXi.cross(dEta);
+    return cr.norm() / cr.dot(c.slave->n);
+}
+
+// A polygon vertex at plane point q with its local coordinates xs, xm on the two faces.
+Vertex vertexWith(const PairContext& c, const Vector2d& q, const Vector2d& xs,
+                  const Vector2d& xm) noexcept {
+    Vertex v;
+    v.q = q;
+    v.xs = xs;
+    v.xm = xm;
+    double Ns[kMaxSegmentNodes];
+    double Nm[kMaxSegmentNodes];
+    shapeAt(c.slave->face.type, xs, Ns);
+    shapeAt(c.master.type, xm, Nm);
+    v.gap = gapAt(c, xs, Ns, xm, Nm);
+    return v;
+}
+
+// The same, the local coordinates found from q (gs, gm: starting guesses where iterative).
+Vertex vertexAt(const PairContext& c, const Vector2d& q, const Vector2d& gs,
+                const Vector2d& gm) noexcept {
+    return vertexWith(c, q, localAt(c.slave->face, q, gs), localAt(c.master, q, gm));
+}
+
+// One quadrature point: weight w is a plane area (3D) or a slave local length (2D, where the
+// measure is |x'| and w already holds it).
+void addPoint(const PairContext& c, const Vector2d& xs, const Vector2d& xm, double w) noexcept {
+    const int ns = c.slave->face.nn;
+    const int nm = c.master.nn;
+    double Ns[kMaxSegmentNodes];
+    double Nm[kMaxSegmentNodes];
+    shapeAt(c.slave->face.type, xs, Ns);
+    shapeAt(c.master.type, xm, Nm);
+    const double gap = gapAt(c, xs, Ns, xm, Nm);
+    MortarSums& S = *c.sums;
+    double* M = c.block->M.data();
+    for (int a = 0; a < ns; ++a) {
+        const double wa = w * Ns[a];
+        S.area[a] += wa;
+        S.g[a] += wa * gap;
+        double* Da = S.D.data() + a * kMaxSegmentNodes;
+        for (int b = a; b < ns; ++b) {
+            Da[b] += wa * Ns[b];
+        }
+        double* Ma = M + a * kMaxSegmentNodes;
+        for (int k = 0; k < nm; ++k) {
+            Ma[k] += wa * Nm[k];
+        }
+    }
+    ++S.points;
+}
+
+// Tri3 (3 nodes) and Quad4 (4) shape functions, unrolled.
+template <int N>
+inline void linearShape(const Vector2d& xi, double* out) noexcept {
+    if constexpr (N == 4) {
+        const double a = 1.0 - xi.x();
+        const double b = 1.0 + xi.x();
+        const double c = 1.0 - xi.y();
+        const double d = 1.0 + xi.y();
+        out[0] = 0.25 * a * c;
+        out[1] = 0.25 * b * c;
+        out[2] = 0.25 * b * d;
+        out[3] = 0.25 * a * d;
+    } else {
+        out[0] = 1.0 - xi.x() - xi.y();
+        out[1] = xi.x();
+        out[2] = xi.y();
+    }
+}
+
+// inverseLinear for the n points (qx[g], qy[g]) at once, written over arrays so that the compiler
+// vectorizes it.
+void inverseLinearN(const PlaneFace& f, int n, const double* qx, const double* qy, double* xi,
+                    double* eta) noexcept {
+    const double a0x = f.a0.x();
+    const double a0y = f.a0.y();
+    const double a1x = f.a1.x();
+    const double a1y = f.a1.y();
+    const double a2x = f.a2.x();
+    const double a2y = f.a2.y();
+    const double a3x = f.a3.x();
+    const double a3y = f.a3.y();
+    const double k2 = f.k2;
+    for (int g = 0; g < n; ++g) {
+        const double rx = qx[g] - a0x;
+        const double ry = qy[g] - a0y;
+        const double k1 = f.k12 - (rx * a3y - ry * a3x);
+        const double k0 = -(rx * a2y - ry * a2x);
+        const double disc = std::max(0.0, k1 * k1 - 4.0 * k2 * k0);
+        const double big = -0.5 * (k1 + std::copysign(std::sqrt(disc), k1));
+        double x = big != 0.0 ? k0 / big : 0.0;
+        if (k2 != 0.0) {
+            const double other = big / k2;
+            const double outX = std::max(0.0, std::abs(x) - 1.0);
+            const double outOther = std::max(0.0, std::abs(other) - 1.0);
+            x = outOther < outX ? other : x;
+        }
+        const double dx = a2x + a3x * x;
+        const double dy = a2y + a3y * x;
+        const double dd = dx * dx + dy * dy;
+        xi[g] = x;
+        eta[g] = ((rx - a1x * x) * dx + (ry - a1y * x) * dy) / dd;
+    }
+}
+
+// integrateTriangle for a Tri3 / Quad4 slave (NS nodes) and master (NM nodes): closed-form local
+// coordinates over arrays and unrolled sums (the hot path of Tri3 and Quad4 interfaces). An
+// affine slave (Tri3, parallelogram Quad4: local coordinates affine in the plane) takes the
+// triangle in its local coordinates, the points' xs as the rule's mix of the vertices' (no
+// inverse map; the same points, exactly); others invert at each point.
+template <int NS, int NM>
+void integrateTriangleLinear(const PairContext& c, const Vertex& a, const Vertex& b,
+                             const Vertex& d, double planeArea) noexcept {
+    constexpr int K = kMaxTriangleQuadraturePoints;
+    const TriangleRule& r = *c.rule;
+    const int n = r.n;
+    const PlaneFace& sf = c.slave->face;
+    const PlaneFace& mf = c.master;
+    std::array<double, K> sx{};
+    std::array<double, K> sy{};
+    std::array<double, K> qx{};
+    std::array<double, K> qy{};
+    std::array<double, K> w{};
+    std::array<double, K> gap{};
+    if (sf.affine) {
+        const double areaXi = 0.5 * cross2(b.xs - a.xs, d.xs - a.xs);
+        for (int g = 0; g < n; ++g) {
+            const double* l = r.l[g];
+            const double u = l[0] * a.xs.x() + l[1] * b.xs.x() + l[2] * d.xs.x();
+            const double v = l[0] * a.xs.y() + l[1] * b.xs.y() + l[2] * d.xs.y();
+            sx[g] = u;
+            sy[g] = v;
+            qx[g] = sf.a0.x() + sf.a1.x() * u + sf.a2.x() * v;
+            qy[g] = sf.a0.y() + sf.a1.y() * u + sf.a2.y() * v;
+            // |dx/dxi x dx/deta| (constant on an affine face): the plane area per local area.
+            w[g] = r.w[g] * areaXi * sf.nc3[0];
+        }
+    } else {
+        for (int g = 0; g < n; ++g) {
+            const double* l = r.l[g];
+            qx[g] = l[0] * a.q.x() + l[1] * b.q.x() + l[2] * d.q.x();
+            qy[g] = l[0] * a.q.y() + l[1] * b.q.y() + l[2] * d.q.y();
+            w[g] = r.w[g] * planeArea;
+        }
+        inverseLinearN(sf, n, qx.data(), qy.data(), sx.data(), sy.data());
+    }
+    if (!sf.flat) {
+        for (int g = 0; g < n; ++g) {
+            const double u = sx[g];
+            const double v = sy[g];
+            gap[g] = sf.hc[0] + sf.hc[1] * u + (sf.hc[2] + sf.hc[3] * u) * v;
+            if (!sf.affine) {  // the slave's area per plane area
+                const double along = sf.nc3[0] + sf.nc3[1] * u + sf.nc3[2] * v;
+                w[g] *= std::sqrt(sf.q[0] + u * (sf.q[1] + sf.q[3] * u + sf.q[4] * v) +
+                                  v * (sf.q[2] + sf.q[5] * v)) /
+                        along;
+            }
+        }
+    }
+    std::array<double, K> mx{};
+    std::array<double, K> my{};
+    inverseLinearN(mf, n, qx.data(), qy.data(), mx.data(), my.data());
+    for (int g = 0; g < n; ++g) {
+        const double u = mx[g];
+        const double v = my[g];
+        double cosine = mf.cosine;
+        if (!mf.flat) {
+            const double along = mf.nc3[0] + mf.nc3[1] * u + mf.nc3[2] * v;
+            cosine = along / std::sqrt(mf.q[0] + u * (mf.q[1] + mf.q[3] * u + mf.q[4] * v) +
+                                       v * (mf.q[2] + mf.q[5] * v));
+        }
+        gap[g] = (gap[g] - (mf.hc[0] + mf.hc[1] * u + (mf.hc[2] + mf.hc[3] * u) * v)) * cosine;
+    }
+    MortarSums& S = *c.sums;
+    double* M = c.block->M.data();
+    for (int g = 0; g < n; ++g) {
+        double Ns[NS];
+        double Nm[NM];
+        linearShape<NS>(Vector2d(sx[g], sy[g]), Ns);
+        linearShape<NM>(Vector2d(mx[g], my[g]), Nm);
+        for (int i = 0; i < NS; ++i) {
+            const double wa = w[g] * Ns[i];
+            S.area[i] += wa;
+            S.g[i] += wa * gap[g];
+            for (int j = i; j < NS; ++j) {
+                S.D[i * kMaxSegmentNodes + j] += wa * Ns[j];
+            }
+            for (int k = 0; k < NM; ++k) {
+                M[i * kMaxSegmentNodes + k] += wa * Nm[k];
+            }
+        }
+    }
+    S.points += n;
+}
+
+// The rule's points over triangle (a, b, d): local coordinates first, for all points at once
+// (independent work the processor overlaps), then the sums.
+void integrateTriangle(const PairContext& c, const Vertex& a, const Vertex& b,
+                       const Vertex& d) noexcept {
+    const double area = 0.5 * cross2(b.q - a.q, d.q - a.q);
+    if (!(area > 0.0)) {
+        return;
+    }
+    if (c.linearSlave && c.linearMaster) {
+        const bool sq = c.slave->face.nn == 4;
+        const bool mq = c.master.nn == 4;
+        if (sq && mq) {
+            integrateTriangleLinear<4, 4>(c, a, b, d, area);
+        } else if (sq) {
+            integrateTriangleLinear<4, 3>(c, a, b, d, area);
+        } else if (mq) {
+            integrateTriangleLinear<3, 4>(c, a, b, d, area);
+        } else {
+            integrateTriangleLinear<3, 3>(c, a, b, d, area);
+        }
+        return;
+    }
+    const TriangleRule& r = *c.rule;
+    std::array<Vector2d, kMaxTriangleQuadraturePoints> xs;
+    std::array<Vector2d, kMaxTriangleQuadraturePoints> xm;
+    std::array<double, kMaxTriangleQuadraturePoints> w;
+    for (int g = 0; g < r.n; ++g) {
+        const double* l = r.l[g];
+        const Vector2d q = l[0] * a.q + l[1] * b.q + l[2] * d.q;
+        xs[g] = c.linearSlave ? inverseLinear(c.slave->face, q)
+                              : localAt(c.slave->face, q, l[0] * a.xs + l[1] * b.xs + l[2] * d.xs);
+        xm[g] = c.linearMaster ? inverseLinear(c.master, q)
+                               : localAt(c.master, q, l[0] * a.xm + l[1] * b.xm + l[2] * d.xm);
+        w[g] = r.w[g] * area * measureFactor(c, xs[g]);
+    }
+    for (int g = 0; g < r.n; ++g) {
+        addPoint(c, xs[g], xm[g], w[g]);
+    }
+}
+
+void integrateFan(const PairContext& c, const Polygon& p) noexcept {
+    for (int i = 1; i + 1 < p.n; ++i) {
+        integrateTriangle(c, p.v[0], p.v[i], p.v[i + 1]);
+    }
+}
+
+// The point of edge (a, b) where gap = capture, the end gaps on either side of it: regula falsi
+// with the Illinois modification on the exact gap (one step where the gap is affine).
+Vertex crossing(const PairContext& c, const Vertex& a, const Vertex& b) noexcept {
+    // The cut moves by tol / |grad gap|: 1e-7 of the segment size for a slope of 1e-3.
+    const double tol = 1e-10 * c.slave->L;
+    double t0 = 0.0;
+    double t1 = 1.0;
+    double f0 = a.gap - c.capture;
+    double f1 = b.gap - c.capture;
+    int side = 0;  // which end the last step replaced (Illinois halves the other if twice)
+    Vertex v = a;
+    for (int it = 0; it < kMaxNewton; ++it) {
+        const double t = t0 + (t1 - t0) * (f0 / (f0 - f1));
+        v = vertexAt(c, a.q + t * (b.q - a.q), a.xs + t * (b.xs - a.xs), a.xm + t * (b.xm - a.xm));
+        const double f = v.gap - c.capture;
+        if (!(std::abs(f) > tol) || c.affineGap) {
+            break;
+        }
+        if ((f < 0.0) == (f1 < 0.0)) {
+            t1 = t;
+            f1 = f;
+            f0 *= side == 1 ? 0.5 : 1.0;
+            side = 1;
+        } else {
+            t0 = t;
+            f0 = f;
+            f1 *= side == -1 ? 0.5 : 1.0;
+            side = -1;
+        }
+    }
+    return v;
+}
+
+// The part of a convex polygon with gap <= capture, by regula falsi on the exact gap: each edge
+// whose end gaps straddle the capture is cut where the gap equals it, the cut points joined by
+// chords. For warped Tri3 / Quad4 pairs, whose gap is nearly affine.
+void cutByRoots(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
+    out.n = 0;
+    for (int i = 0; i < in.n; ++i) {
+        const Vertex& a = in.v[i];
+        const Vertex& b = in.v[(i + 1) % in.n];
+        const double da = a.gap - c.capture;
+        const double db = b.gap - c.capture;
+        if (da <= 0.0) {
+            out.push(a);
+        }
+        if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) {
+            out.push(crossing(c, a, b));
+        }
+    }
+}
+
+// The part of a convex polygon with gap <= capture, by the clipping kernel's cut (cutOverlap3d,
+// the project's one definition of the part in contact): the polygon handed over in the pair's
+// own roles on the slave's plane (counter-clockwise about its normal, along which the kernel
+// back-projects), cut as one piece (no refinement: the callers refine). Exact where both faces
+// are flat; elsewhere the kernel joins the edges' linearly interpolated crossings.
+void cutByKernel(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
+    const MortarSlave& s = *c.slave;
+    OverlapPolygon poly;
+    Vector2d centroid = Vector2d::Zero();
+    double area = 0.0;
+    for (int i = 1; i + 1 < in.n; ++i) {
+        const double t = cross2(in.v[i].q - in.v[0].q, in.v[i + 1].q - in.v[0].q);
+        centroid += t * (in.v[0].q + in.v[i].q + in.v[i + 1].q) / 3.0;
+        area += 0.5 * t;
+    }
+    out.n = 0;
+    if (in.n > kMaxOverlapVertices || !(area > 0.0)) {
+        return;
+    }
+    centroid /= 2.0 * area;
+    const auto toSpace = [&](const Vector2d& q) { return s.origin + q.x() * s.e1 + q.y() * s.e2; };
+    for (int i = 0; i < in.n; ++i) {
+        OverlapVertex& v = poly.vertices[i];
+        v.point = toSpace(in.v[i].q);
+        v.xiSlave = in.v[i].xs;
+        v.xiMaster = in.v[i].xm;
+        v.gap = in.v[i].gap;
+    }
+    poly.count = in.n;
+    poly.area = area;
+    poly.centroid = toSpace(centroid);
+    poly.normal = s.n;
+    poly.planePoint = s.origin;
+    poly.facing = true;
+    poly.status = ClipStatus::kOverlap;
+    const OverlapCut3d cut = cutOverlap3d(poly, s.nodes, *c.masterNodes, c.capture, 1);
+    for (int i = 0; i < cut.count; ++i) {
+        const OverlapVertex& v = cut.vertices[i];
+        const Vector3d d = v.point - s.origin;
+        Vertex x;
+        x.q = Vector2d(d.dot(s.e1), d.dot(s.e2));
+        x.xs = v.xiSlave;
+        x.xm = v.xiMaster;
+        x.gap = v.gap;
+        out.push(x);
+    }
+}
+
+// The part of a convex polygon with gap <= capture: the one place the integrals cut.
+void cutPolygon(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
+    if (c.affineGap || c.curved) {
+        cutByKernel(c, in, out);
+    } else {
+        cutByRoots(c, in, out);
+    }
+}
+
+Vertex midVertex(const PairContext& c, const Vertex& a, const Vertex& b) noexcept {
+    return vertexAt(c, 0.5 * (a.q + b.q), 0.5 * (a.xs + b.xs), 0.5 * (a.xm + b.xm));
+}
+
+// A fan triangle of a pair with a curved (quadratic) face: taken whole or dropped when its vertex
+// gaps are beyond `slack` from the capture on one side, else split in four (level > 0) or cut
+// (level 0). The slack of a sub-triangle is a quarter of its parent's (the distance of a smooth
+// function from its linear interpolant scales with the square of the size).
+void integrateCut(const PairContext& c, const Vertex& a, const Vertex& b, const Vertex& d,
+                  int level, double slack) noexcept {
+    const double gmax = std::max({a.gap, b.gap, d.gap});
+    const double gmin = std::min({a.gap, b.gap, d.gap});
+    if (gmax <= c.capture - slack) {
+        integrateTriangle(c, a, b, d);
+        return;
+    }
+    if (gmin > c.capture + slack) {
+        return;
+    }
+    if (level == 0) {
+        Polygon tri;
+        tri.push(a);
+        tri.push(b);
+        tri.push(d);
+        Polygon cut;
+        cutPolygon(c, tri, cut);
+        integrateFan(c, cut);
+        return;
+    }
+    const Vertex ab = midVertex(c, a, b);
+    const Vertex bd = midVertex(c, b, d);
+    const Vertex da = midVertex(c, d, a);
+    integrateCut(c, a, ab, da, level - 1, 0.25 * slack);
+    integrateCut(c, ab, b, bd, level - 1, 0.25 * slack);
+    integrateCut(c, da, bd, d, level - 1, 0.25 * slack);
+    integrateCut(c, ab, bd, da, level - 1, 0.25 * slack);
+}
+
+// Integrates the part of the overlap polygon (convex, counter-clockwise, vertex data filled)
+// within the capture distance: whole, or cut where the gap crosses the capture (cutPolygon);
+// pairs with a curved face are refined first (integrateCut). The gap is taken to stray from the
+// linear interpolation of the vertex gaps by at most the faces' slack.
+PairOutcome integratePolygon(const PairContext& c, const Polygon& p) noexcept {
+    if (c.within) {
+        integrateFan(c, p);
+        return PairOutcome::kIntegrated;
+    }
+    double gmin = p.v[0].gap;
+    double gmax = p.v[0].gap;
+    for (int i = 1; i < p.n; ++i) {
+        gmin = std::min(gmin, p.v[i].gap);
+        gmax = std::max(gmax, p.v[i].gap);
+    }
+    if (gmin > c.capture + c.slack) {
+        return PairOutcome::kBeyondCapture;
+    }
+    const long long before = c.sums->points;
+    if (gmax <= c.capture - c.slack) {
+        integrateFan(c, p);
+    } else if (c.curved) {
+        for (int i = 1; i + 1 < p.n; ++i) {
+            integrateCut(c, p.v[0], p.v[i], p.v[i + 1], kMortarCutLevels, c.slack);
+        }
+    } else {
+        Polygon cut;
+        cutPolygon(c, p, cut);
+        integrateFan(c, cut);
+    }
+    return c.sums->points > before ? PairOutcome::kIntegrated : PairOutcome::kBeyondCapture;
+}
+
+// Sutherland-Hodgman: the part of `in` left of the line through a with unit inward normal u
+// (left of its direction). A vertex within eps of the line is on it: kept, never the end of a cut
+// (as clipping.cpp's clipByEdge).
+void clipByEdge(const std::array<Vector2d, kMaxVertices>& in, int n, const Vector2d& a,
+                const Vector2d& u, double eps, std::array<Vector2d, kMaxVertices>& out,
+                int& m) noexcept {
+    m = 0;
+    double d[kMaxVertices];
+    for (int i = 0; i < n; ++i) {
+        d[i] = u.dot(in[i] - a);
+    }
+    for (int i = 0; i < n && m < kMaxVertices; ++i) {
+        const int j = i + 1 == n ? 0 : i + 1;
+        if (d[i] >= -eps) {
+            out[m++] = in[i];
+        }
+        if (((d[i] > eps && d[j] < -eps) || (d[i] < -eps && d[j] > eps)) && m < kMaxVertices) {
+            out[m++] = in[i] + (in[j] - in[i]) * (d[i] / (d[i] - d[j]));
+        }
+    }
+}
+
+// Drops vertices within eps of the next one and vertices within eps of the line through their
+// neighbours (as clipping.cpp's cleanup): each fan triangle then has a real area.
+void cleanup(std::array<Vector2d, kMaxVertices>& p, int& n, double eps) noexcept {
+    const auto erase = [&](int i) {
+        for (int j = i; j + 1 < n; ++j) {
+            p[j] = p[j + 1];
+        }
+        --n;
+    };
+    bool changed = true;
+    while (changed && n >= 3) {
+        changed = false;
+        for (int i = 0; i < n && n > 1;) {
+            if ((p[(i + 1) % n] - p[i]).squaredNorm() <= eps * eps) {
+                erase((i + 1) % n);
+                changed = true;
+            } else {
+                ++i;
+            }
+        }
+        for (int i = 0; i < n && n >= 3;) {
+            const Vector2d& a = p[(i + n - 1) % n];
+            const Vector2d ac = p[(i + 1) % n] - a;
+            const double len2 = ac.squaredNorm();
+            const double cr = cross2(ac, p[i] - a);
+            if (len2 <= eps * eps || cr * cr <= eps * eps * len2) {
+                erase(i);
+                changed = true;
+            } else {
+                ++i;
+            }
+        }
+    }
+    if (n < 3) {
+        n = 0;
+    }
+}
+
+double twiceArea(const std::array<Vector2d, kMaxVertices>& p, int n) noexcept {
+    double a = 0.0;
+    for (int i = 1; i + 1 < n; ++i) {
+        a += cross2(p[i] - p[0], p[i + 1] - p[0]);
+    }
+    return a;
+}
+
+bool convexCcw(const std::array<Vector2d, kMaxVertices>& p, int n) noexcept {
+    for (int i = 0; i < n; ++i) {
+        const Vector2d& a = p[i];
+        const Vector2d& b = p[(i + 1) % n];
+        const Vector2d& c = p[(i + 2) % n];
+        if (!(cross2(b - a, c - b) > 0.0)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Starts a pair: the master's nodes in the slave's plane (all the quick rejection needs).
+void startPair(const MortarSlave& slave, const SegmentNodes& master, double capture, int degree,
+               MortarSums& sums, MortarBlock& block, PairContext& c) noexcept {
+    block.nm = nodeCount(master.type);
+    for (int a = 0; a < slave.face.nn; ++a) {
+        std::fill_n(block.M.begin() + a * kMaxSegmentNodes, block.nm, 0.0);
+    }
+    c.slave = &slave;
+    c.masterNodes = &master;
+    c.capture = capture;
+    c.sums = &sums;
+    c.block = &block;
+    c.rule = &triangleRule(degree);
+    c.degree = degree;
+    projectFace(slave, master, c.master);
+}
+
+// The rest of the master (L: its characteristicSize), the facing test and the kind of gap.
+bool facingPair(const SegmentNodes& master, double L, PairContext& c) noexcept {
+    completeFace(*c.slave, master, L, c.master);
+    if (!(c.master.cosine < 0.0)) {
+        return false;
+    }
+    c.affineGap = c.slave->face.flat && c.master.flat;
+    c.curved = isQuadratic(c.slave->face.type) || isQuadratic(c.master.type);
+    c.linearSlave = isLinearFace(c.slave->face.type);
+    c.linearMaster = isLinearFace(c.master.type);
+    // |gap| = |h_s - h_m| |n . n_m| <= |h_s - h_m|, and a linear face lies within the range of
+    // its corners' heights: when that bound is within the capture, so is every gap.
+    const PlaneFace& sf = c.slave->face;
+    const PlaneFace& mf = c.master;
+    c.within = c.linearSlave && c.linearMaster &&
+               std::max(std::abs(mf.hmax - sf.hmin), std::abs(sf.hmax - mf.hmin)) <= c.capture;
+    c.slack = c.affineGap ? 0.0 : c.slave->face.slack + c.master.slack;
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2D: lines. The overlap is an interval of the plane coordinate s (along the slave's tangent).
+
+void integrateInterval(const PairContext& c, double sa, double sb) noexcept {
+    const PlaneFace& sf = c.slave->face;
+    const double xa = lineLocalAt(sf, sa, -1.0);
+    const double xb = lineLocalAt(sf, sb, 1.0);
+    const double lo = std::min(xa, xb);
+    const double hi = std::max(xa, xb);
+    const int ns = sf.nn;
+    const LineRule& r = lineRule(c.degree);
+    for (int g = 0; g < r.n; ++g) {
+        const double xs = 0.5 * (lo + hi) + 0.5 * (hi - lo) * r.x[g];
+        double Ns[kMaxSegmentNodes];
+        shapeAt(sf.type, Vector2d(xs, 0.0), Ns);
+        double s = 0.0;
+        for (int i = 0; i < ns; ++i) {
+            s += Ns[i] * sf.p[i].x();
+        }
+        const double xm = lineLocalAt(c.master, s, 0.0);
+        Vector3d dXi;
+        Vector3d dEta;
+        baseVectors(sf, Vector2d(xs, 0.0), dXi, dEta);
+        addPoint(c, Vector2d(xs, 0.0), Vector2d(xm, 0.0), r.w[g] * 0.5 * (hi - lo) * dXi.norm());
+    }
+}
+
+double lineGapAt(const PairContext& c, double s) noexcept {
+    const Vertex v = vertexAt(c, Vector2d(s, 0.0), Vector2d(0.0, 0.0), Vector2d(0.0, 0.0));
+    return v.gap;
+}
+
+// The part of [sa, sb] with gap <= capture: affine gaps are cut at the crossing; otherwise the
+// interval is sampled in 8 and each sign change of gap - capture is found by bisection.
+void integrateLineCut(const PairContext& c, double sa, double sb) noexcept {
+    constexpr int kSamples = 8;
+    if (c.affineGap) {
+        const double ga = lineGapAt(c, sa) - c.capture;
+        const double gb = lineGapAt(c, sb) - c.capture;
+        if (ga <= 0.0 && gb <= 0.0) {
+            integrateInterval(c, sa, sb);
+        } else if (ga <= 0.0 || gb <= 0.0) {
+            const double t = ga / (ga - gb);
+            const double sc = sa + t * (sb - sa);
+            integrateInterval(c, ga <= 0.0 ? sa : sc, ga <= 0.0 ? sc : sb);
+        }
+        return;
+    }
+    double s0 = sa;
+    double g0 = lineGapAt(c, sa) - c.capture;
+    double keepFrom = g0 <= 0.0 ? sa : 0.0;
+    bool keeping = g0 <= 0.0;
+    for (int k = 1; k <= kSamples; ++k) {
+        const double s1 = sa + (sb - sa) * k / kSamples;
+        const double g1 = lineGapAt(c, s1) - c.capture;
+        if ((g0 <= 0.0) != (g1 <= 0.0)) {
+            double lo = s0;
+            double hi = s1;
+            const bool loIn = g0 <= 0.0;
+            for (int it = 0; it < 60; ++it) {
+                const double mid = 0.5 * (lo + hi);
+                if ((lineGapAt(c, mid) - c.capture <= 0.0) == loIn) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            const double cross = 0.5 * (lo + hi);
+            if (keeping) {
+                integrateInterval(c, keepFrom, cross);
+                keeping = false;
+            } else {
+                keepFrom = cross;
+                keeping = true;
+            }
+        }
+        s0 = s1;
+        g0 = g1;
+    }
+    if (keeping) {
+        integrateInterval(c, keepFrom, sb);
+    }
+}
+
+PairOutcome integrateLines(const MortarSlave& slave, const SegmentNodes& master, double capture,
+                           int degree, MortarSums& sums, MortarBlock& block) noexcept {
+    PairContext c;
+    startPair(slave, master, capture, degree, sums, block, c);
+    // Slave: s from p[0] (xi = -1) up to p[1] (xi = +1); a facing master runs the other way.
+    const double lo = std::max(slave.face.p[0].x(), std::min(c.master.p[0].x(), c.master.p[1].x()));
+    const double hi = std::min(slave.face.p[1].x(), std::max(c.master.p[0].x(), c.master.p[1].x()));
+    const double Lm = characteristicSize(master);
+    const double L = std::max(slave.L, Lm);
+    if (!(hi - lo > tol::kClipMinLengthRel * L)) {
+        return PairOutcome::kNoOverlap;
+    }
+    if (!facingPair(master, Lm, c)) {
+        return PairOutcome::kNotFacing;
+    }
+    const long long before = sums.points;
+    integrateLineCut(c, lo, hi);
+    return sums.points > before ? PairOutcome::kIntegrated : PairOutcome::kBeyondCapture;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3D.
+
+PairOutcome integrateFaces(const MortarSlave& slave, const SegmentNodes& master, double capture,
+                           int degree, MortarSums& sums, MortarBlock& block) noexcept {
+    PairContext c;
+    startPair(slave, master, capture, degree, sums, block, c);
+    const PlaneFace& m = c.master;
+    // Master corners, counter-clockwise in the plane (a facing master projects clockwise).
+    std::array<Vector2d, kMaxVertices> bufA;
+    std::array<Vector2d, kMaxVertices> bufB;
+    int n = m.nc;
+    Vector2d lo = m.p[0];
+    Vector2d hi = m.p[0];
+    for (int i = 0; i < n; ++i) {
+        bufA[i] = m.p[n - 1 - i];
+        lo = lo.cwiseMin(m.p[i]);
+        hi = hi.cwiseMax(m.p[i]);
+    }
+    // Quick rejection with the slave's tolerance; the pair's (the larger size's) after it.
+    const double epsSlave = tol::kClipMergeRel * slave.L;
+    if ((lo.array() > slave.hi.array() + epsSlave).any() ||
+        (hi.array() < slave.lo.array() - epsSlave).any()) {
+        return PairOutcome::kNoOverlap;
+    }
+    // The master's size: its extent in the plane (a facing face keeps its size there).
+    const double Lm = (hi - lo).maxCoeff();
+    const double L = std::max(slave.L, Lm);
+    const double eps = tol::kClipMergeRel * L;
+    if ((lo.array() > slave.hi.array() + eps).any() ||
+        (hi.array() < slave.lo.array() - eps).any()) {
+        return PairOutcome::kNoOverlap;
+    }
+    if (!facingPair(master, Lm, c)) {
+        return PairOutcome::kNotFacing;
+    }
+    // Edge-on: the projected area per true area is |n . n_m| at the centre (exact when flat).
+    if (!(-m.cosine > tol::kClipEdgeOnRel) || !convexCcw(bufA, n)) {
+        return PairOutcome::kDegenerate;
+    }
+    // Sutherland-Hodgman by each slave edge (the slave is convex and counter-clockwise).
+    const PlaneFace& s = slave.face;
+    for (int e = 0; e < s.nc && n > 0; ++e) {
+        int k = 0;
+        clipByEdge(bufA, n, s.p[e], slave.edgeNormal[e], eps, bufB, k);
+        std::swap(bufA, bufB);
+        n = k;
+    }
+    cleanup(bufA, n, eps);
+    if (n < 3 || !(0.5 * twiceArea(bufA, n) > tol::kClipMinAreaRel * L * L)) {
+        return PairOutcome::kNoOverlap;
+    }
+    Polygon p;
+    for (int i = 0; i < n; ++i) {
+        if (c.within) {  // the slave's local coordinates are all the fan needs
+            Vertex v;
+            v.q = bufA[i];
+            v.xs = inverseLinear(s, bufA[i]);
+            p.push(v);
+        } else {
+            p.push(vertexAt(c, bufA[i], Vector2d::Zero(), Vector2d::Zero()));
+        }
+    }
+    return integratePolygon(c, p);
+}
+
+// Quadratic faces: the overlap polygon of clipSegments3d with the roles swapped (its reference
+// face, on whose tangent plane it clips, is our slave), then the same cut and quadrature.
+PairOutcome integrateFacesByClipping(const MortarSlave& slave, const SegmentNodes& master,
+                                     double capture, int degree, MortarSums& sums,
+                                     MortarBlock& block) noexcept {
+    PairContext c;
+    startPair(slave, master, capture, degree, sums, block, c);
+    // The kernel clips the corner polygons: corner boxes apart in the plane, no overlap.
+    Vector2d lo = c.master.p[0];
+    Vector2d hi = c.master.p[0];
+    for (int i = 1; i < c.master.nc; ++i) {
+        lo = lo.cwiseMin(c.master.p[i]);
+        hi = hi.cwiseMax(c.master.p[i]);
+    }
+    const double eps = tol::kClipMergeRel * std::max(slave.L, (hi - lo).maxCoeff());
+    if ((lo.array() > slave.hi.array() + eps).any() ||
+        (hi.array() < slave.lo.array() - eps).any()) {
+        return PairOutcome::kNoOverlap;
+    }
+    if (!facingPair(master, characteristicSize(master), c)) {
+        return PairOutcome::kNotFacing;
+    }
+    const OverlapPolygon poly = clipSegments3d(master, slave.nodes, {ClipPlane::kMaster});
+    if (poly.status == ClipStatus::kDegenerate) {
+        return PairOutcome::kDegenerate;
+    }
+    if (poly.status != ClipStatus::kOverlap) {
+        return PairOutcome::kNoOverlap;
+    }
+    Polygon p;
+    for (int i = 0; i < poly.count; ++i) {
+        const OverlapVertex& v = poly.vertices[i];
+        const Vector3d d = v.point - slave.origin;
+        // The kernel's back-projections onto the curved faces, roles swapped back.
+        p.push(vertexWith(c, Vector2d(d.dot(slave.e1), d.dot(slave.e2)), v.xiMaster, v.xiSlave));
+    }
+    return integratePolygon(c, p);
+}
+
+}  // namespace
+
+bool prepareSlave(const SegmentNodes& slave, MortarSlave& out) noexcept {
+    out.nodes = slave;
+    out.dim = spatialDim(slave.type);
+    const SegmentFrame f = segmentFrame(slave, referenceCentre(slave.type));
+    if (f.degenerate) {
+        return false;
+    }
+    out.origin = f.point;
+    out.n = f.normal;
+    if (out.dim == 2) {
+        out.e1 = f.tangent1;
+        out.e2 = Vector3d::UnitZ();
+    } else {
+        out.e1 = f.normal.unitOrthogonal();
+        out.e2 = f.normal.cross(out.e1);
+    }
+    out.L = characteristicSize(slave);
+    toPlane(out, slave, out.face);
+    PlaneFace& s = out.face;
+    if (out.dim == 2) {
+        s.flat = s.slack <= kMortarFlatRel * out.L;  // straight
+        out.lo = Vector2d(s.p[0].x(), 0.0);
+        out.hi = Vector2d(s.p[1].x(), 0.0);
+        return s.p[1].x() > s.p[0].x();
+    }
+    for (int e = 0; e < s.nc; ++e) {
+        const Vector2d t = s.p[(e + 1) % s.nc] - s.p[e];
+        out.edgeNormal[e] = Vector2d(-t.y(), t.x()) / t.norm();
+    }
+    std::array<Vector2d, kMaxVertices> corners;
+    out.lo = s.p[0];
+    out.hi = s.p[0];
+    for (int i = 0; i < s.nc; ++i) {
+        corners[i] = s.p[i];
+        out.lo = out.lo.cwiseMin(s.p[i]);
+        out.hi = out.hi.cwiseMax(s.p[i]);
+    }
+    return convexCcw(corners, s.nc);
+}
+
+PairOutcome integratePair(const MortarSlave& slave, const SegmentNodes& master, double capture,
+                          int degree, MortarSums& sums, MortarBlock& block) noexcept {
+    if (slave.dim == 2) {
+        return integrateLines(slave, master, capture, degree, sums, block);
+    }
+    if (isLinearFace(slave.nodes.type) && isLinearFace(master.type)) {
+        return integrateFaces(slave, master, capture, degree, sums, block);
+    }
+    return integrateFacesByClipping(slave, master, capture, degree, sums, block);
+}
+
+PairOutcome integratePairByClipping(const MortarSlave& slave, const SegmentNodes& master,
+                                    double capture, int degree, MortarSums& sums,
+                                    MortarBlock& block) noexcept {
+    return integrateFacesByClipping(slave, master, capture, degree, sums, block);
+}
+
+void finishSums(MortarSums& sums) noexcept {
+    for (int a = 0; a < sums.ns; ++a) {
+        for (int b = 0; b < a; ++b) {
+            sums.D[a * kMaxSegmentNodes + b] = sums.D[b * kMaxSegmentNodes + a];
+        }
+    }
+}
+
+void segmentGram(const SegmentNodes& slave, MortarSums& out) noexcept {
+    const int ns = nodeCount(slave.type);
+    out.ns = ns;
+    out.D.fill(0.0);
+    out.area.fill(0.0);
+    const auto add = [&](const Vector2d& xi, double w) {
+        const SegmentFrame f = segmentFrame(slave, xi);
+        const std::array<double, kMaxSegmentNodes> N = shapeValues(slave.type, xi);
+        for (int a = 0; a < ns; ++a) {
+            out.area[a] += w * f.jacobian * N[a];
+            for (int b = 0; b < ns; ++b) {
+                out.D[a * kMaxSegmentNodes + b] += w * f.jacobian * N[a] * N[b];
+            }
+        }
+    };
+    const LineRule& r = kLineRules[3];
+    if (parametricDim(slave.type) == 1) {
+        for (int i = 0; i < r.n; ++i) {
+            add(Vector2d(r.x[i], 0.0), r.w[i]);
+        }
+    } else if (isTriangle(slave.type)) {
+        const TriangleRule& t = kTriangleRule5;
+        for (int g = 0; g < t.n; ++g) {
+            add(Vector2d(t.l[g][1], t.l[g][2]), 0.5 * t.w[g]);
+        }
+    } else {
+        for (int i = 0; i < r.n; ++i) {
+            for (int j = 0; j < r.n; ++j) {
+                add(Vector2d(r.x[i], r.x[j]), r.w[i] * r.w[j]);
+            }
+        }
+    }
+}
+
+}  // namespace contact::detail

@@ -1,0 +1,1109 @@
+// SPDX-License-Identifier: MIT
+// MortarIntegrator against what must hold: the sum rules of a flat non-matching interface, a
+// uniform offset, exact element integrals, a sampling oracle for M, convergence of the weighted
+// gaps under a curved master at the measured rate, the dual basis, the capture cut, the same
+// bits for any thread count and for any superset of the pairs, and the clipping kernels as the
+// twin of the closed-form path.
+#include "contact/clipping.hpp"
+#include "contact/contact_search.hpp"
+#include "contact/mortar.hpp"
+#include "contact/segment.hpp"
+#include "contact/surface.hpp"
+
+#include "detail/mortar_kernels.hpp"
+#include "scenes.hpp"
+#include "surfaces.hpp"
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace contact {
+namespace {
+
+using Eigen::Matrix3d;
+using Eigen::Vector2d;
+using Eigen::Vector3d;
+using testing::Mesh;
+
+constexpr double kPi = 3.14159265358979323846;
+
+// The sum rules and the uniform offset are identities at every quadrature point (the master
+// shape functions sum to one there, the gap is delta there): they hold to the rounding of the
+// sums, a few hundred ulps of the nodal area at most.
+constexpr double kIdentity = 1e-12;
+
+// One interface: nodes, surfaces, and the mortar operators of the last run.
+struct Interface {
+    Mesh mesh;
+    Surface master;
+    Surface slave;
+    int dim = 3;
+};
+
+// Rows of the operators as maps, for lookups by node.
+struct Rows {
+    std::map<Index, double> gap, area, sumD, sumM;
+    std::map<std::pair<Index, Index>, double> D, M;
+};
+
+Rows rowsOf(const MortarOperators& op) {
+    Rows r;
+    for (std::size_t k = 0; k < op.nodes.size(); ++k) {
+        r.gap[op.nodes[k]] = op.weightedGap[k];
+        r.area[op.nodes[k]] = op.nodalArea[k];
+    }
+    for (std::size_t k = 0; k < op.D.size(); ++k) {
+        r.sumD[op.D.row[k]] += op.D.value[k];
+        r.D[{op.D.row[k], op.D.col[k]}] = op.D.value[k];
+    }
+    for (std::size_t k = 0; k < op.M.size(); ++k) {
+        r.sumM[op.M.row[k]] += op.M.value[k];
+        r.M[{op.M.row[k], op.M.col[k]}] = op.M.value[k];
+    }
+    return r;
+}
+
+// Segment pairs from a segment-to-segment search with an absolute capture distance.
+struct Pairs {
+    std::vector<Index> slave;
+    std::vector<Index> master;
+};
+
+Pairs searchPairs(const Interface& f, double capture) {
+    SearchOptions o;
+    o.mode = SearchMode::kSegmentToSegment;
+    o.capture = capture;
+    o.captureRelative = false;
+    ContactSearch s(o);
+    const Eigen::Matrix3Xd x3 = f.mesh.coords3();
+    const Eigen::Matrix2Xd x2 = f.mesh.coords2();
+    const CoordinatesView x = f.dim == 3 ? CoordinatesView(x3) : CoordinatesView(x2);
+    s.setSurfaces(f.master, f.slave, x);
+    EXPECT_EQ(s.update(x).status, UpdateStatus::kOk);
+    const SegmentPairs& p = s.segmentPairs();
+    return {{p.slave().begin(), p.slave().end()}, {p.master().begin(), p.master().end()}};
+}
+
+// Every (slave, master) pair: the superset every search result is part of.
+Pairs allPairs(const Interface& f) {
+    Pairs p;
+    for (Index s = 0; s < f.slave.size(); ++s) {
+        for (Index m = 0; m < f.master.size(); ++m) {
+            p.slave.push_back(s);
+            p.master.push_back(m);
+        }
+    }
+    return p;
+}
+
+MortarStats run(MortarIntegrator& mi, const Interface& f, const Pairs& p, double capture) {
+    const Eigen::Matrix3Xd x3 = f.mesh.coords3();
+    const Eigen::Matrix2Xd x2 = f.mesh.coords2();
+    const CoordinatesView x = f.dim == 3 ? CoordinatesView(x3) : CoordinatesView(x2);
+    return mi.compute(f.master, f.slave, {p.slave.data(), static_cast<Index>(p.slave.size())},
+                      {p.master.data(), static_cast<Index>(p.master.size())}, x, capture);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flat interfaces: the slave (normal +z, or +y in 2D) on [0, 1]^2 under a master at height
+// delta that covers it with margin, meshed differently.
+
+// A smooth in-plane distortion of the unit square (flat, non-matching, non-parallelogram cells).
+Vector2d distorted(double u, double v, double amount) {
+    return {u + amount * std::sin(2 * kPi * u) * std::sin(kPi * v),
+            v + amount * std::sin(kPi * u) * std::sin(2 * kPi * v)};
+}
+
+Interface flat3d(SegmentType slaveType, SegmentType masterType, int ns, int nm, double delta,
+                 double distortion, bool mixedMaster = false) {
+    Interface f;
+    f.slave = testing::addPatch(
+        f.mesh, slaveType, ns, ns + 1,
+        [&](double u, double v) {
+            const Vector2d p = distorted(u, v, distortion);
+            return Vector3d(p.x(), p.y(), 0.0);
+        },
+        false, "slave");
+    f.master = testing::addPatch(
+        f.mesh, masterType, nm, nm + 2,
+        [&](double u, double v) {
+            const Vector2d p = distorted(u, v, -0.7 * distortion);
+            return Vector3d(-0.1 + 1.2 * testing::graded(p.x(), 1.6), -0.1 + 1.2 * p.y(), delta);
+        },
+        true, "master", mixedMaster);
+    return f;
+}
+
+Interface flat2d(SegmentType slaveType, SegmentType masterType, int ns, int nm, double delta) {
+    Interface f;
+    f.dim = 2;
+    // Slave runs along -x (normal +y); master along +x at height delta (normal -y).
+    f.slave = testing::addCurve(
+        f.mesh, slaveType, ns,
+        [](double u) { return Vector2d(u + 0.03 * std::sin(2 * kPi * u), 0.0); }, true, "slave");
+    f.master = testing::addCurve(
+        f.mesh, masterType, nm,
+        [&](double u) { return Vector2d(-0.1 + 1.2 * testing::graded(u, 1.7), delta); }, false,
+        "master");
+    return f;
+}
+
+struct TypePair {
+    SegmentType slave;
+    SegmentType master;
+};
+
+std::string typePairName(const ::testing::TestParamInfo<TypePair>& info) {
+    return std::string(segmentTypeName(info.param.slave)) + "_on_" +
+           segmentTypeName(info.param.master);
+}
+
+class FlatInterface : public ::testing::TestWithParam<TypePair> {
+protected:
+    [[nodiscard]] Interface make(double delta, double distortion = 0.04) const {
+        const TypePair t = GetParam();
+        if (parametricDim(t.slave) == 1) {
+            return flat2d(t.slave, t.master, 7, 11, delta);
+        }
+        return flat3d(t.slave, t.master, 5, 7, delta, distortion);
+    }
+};
+
+// Every slave node is fully covered (the master reaches past the slave on every side):
+// sum_b M_ab = sum_b D_ab for every row, and the nodal areas add up to the slave's area.
+TEST_P(FlatInterface, SumRulesOnANonMatchingInterface) {
+    const Interface f = make(0.0);
+    MortarIntegrator mi;
+    const MortarStats st = run(mi, f, searchPairs(f, 0.05), 0.05);
+    const MortarOperators& op = mi.operators();
+    Rows r = rowsOf(op);
+    EXPECT_GT(st.integrated, 0);
+    EXPECT_EQ(st.degenerate, 0);
+    // Every slave node has a row.
+    std::vector<Index> slaveNodes = f.slave.connectivity;
+    std::sort(slaveNodes.begin(), slaveNodes.end());
+    slaveNodes.erase(std::unique(slaveNodes.begin(), slaveNodes.end()), slaveNodes.end());
+    EXPECT_EQ(op.nodes, slaveNodes);
+    const double scale = 1.0 / static_cast<double>(op.nodes.size());  // the mean nodal area
+    double total = 0.0;
+    for (const Index a : op.nodes) {
+        SCOPED_TRACE("slave node " + std::to_string(a));
+        EXPECT_NEAR(r.sumM[a], r.sumD[a], kIdentity * scale);
+        EXPECT_NEAR(r.area[a], r.sumD[a], kIdentity * scale);
+        total += r.area[a];
+    }
+    // Straight-edged slaves (all but the curved quadratic edges of the distortion): the whole
+    // unit square (2D: the unit length).
+    const TypePair t = GetParam();
+    if (!isQuadratic(t.slave)) {
+        EXPECT_NEAR(total, 1.0, kIdentity);
+    }
+}
+
+// A uniform offset delta: the gap is delta at every point, so g~_a = delta sum_b D_ab.
+TEST_P(FlatInterface, UniformOffsetGivesDeltaTimesTheRowSumOfD) {
+    for (const double delta : {0.0123, -0.004}) {
+        SCOPED_TRACE("delta " + std::to_string(delta));
+        const Interface f = make(delta);
+        MortarIntegrator mi;
+        (void)run(mi, f, searchPairs(f, 0.05), 0.05);
+        Rows r = rowsOf(mi.operators());
+        const double scale = 1.0 / static_cast<double>(r.area.size());
+        for (const auto& [a, g] : r.gap) {
+            EXPECT_NEAR(g, delta * r.sumD[a], kIdentity * std::abs(delta) * scale) << "node " << a;
+        }
+    }
+}
+
+// The same interface moved rigidly (a rotation and a translation of 1e3) gives the same
+// operators up to the rounding of coordinates 1e3 from the origin.
+TEST_P(FlatInterface, RigidMotionChangesNothing) {
+    const Interface f = make(0.01);
+    Interface g = f;
+    const Matrix3d R = parametricDim(GetParam().slave) == 1
+                           ? Matrix3d(Eigen::AngleAxisd(0.7, Vector3d::UnitZ()))
+                           : Matrix3d(Eigen::AngleAxisd(0.7, Vector3d(1.0, 2.0, 3.0).normalized()));
+    for (Vector3d& p : g.mesh.nodes) {
+        p = R * p + Vector3d(1e3, -2e3, g.dim == 3 ? 5e2 : 0.0);
+    }
+    MortarIntegrator a;
+    MortarIntegrator b;
+    (void)run(a, f, searchPairs(f, 0.05), 0.05);
+    (void)run(b, g, searchPairs(g, 0.05), 0.05);
+    const MortarOperators& A = a.operators();
+    const MortarOperators& B = b.operators();
+    ASSERT_EQ(A.nodes, B.nodes);
+    ASSERT_EQ(A.M.col, B.M.col);
+    constexpr double kTol = 1e-9;  // rounding of 1e3 coordinates: ~1e-13, times the steps
+    for (std::size_t k = 0; k < A.nodes.size(); ++k) {
+        EXPECT_NEAR(A.weightedGap[k], B.weightedGap[k], kTol * 0.01);
+        EXPECT_NEAR(A.nodalArea[k], B.nodalArea[k], kTol);
+    }
+    for (std::size_t k = 0; k < A.M.size(); ++k) {
+        EXPECT_NEAR(A.M.value[k], B.M.value[k], kTol);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, FlatInterface,
+                         ::testing::Values(TypePair{SegmentType::Line2, SegmentType::Line2},
+                                           TypePair{SegmentType::Line2, SegmentType::Line3},
+                                           TypePair{SegmentType::Line3, SegmentType::Line3},
+                                           TypePair{SegmentType::Line3, SegmentType::Line2},
+                                           TypePair{SegmentType::Quad4, SegmentType::Quad4},
+                                           TypePair{SegmentType::Tri3, SegmentType::Quad4},
+                                           TypePair{SegmentType::Quad4, SegmentType::Tri3},
+                                           TypePair{SegmentType::Tri3, SegmentType::Tri3},
+                                           TypePair{SegmentType::Tri6, SegmentType::Tri6},
+                                           TypePair{SegmentType::Quad8, SegmentType::Quad8},
+                                           TypePair{SegmentType::Quad9, SegmentType::Quad4},
+                                           TypePair{SegmentType::Quad4, SegmentType::Quad9}),
+                         typePairName);
+
+TEST(MortarFlat, MixedTri3AndQuad4MasterKeepsTheSumRules) {
+    const Interface f = flat3d(SegmentType::Quad4, SegmentType::Quad4, 6, 5, 0.0, 0.03, true);
+    MortarIntegrator mi;
+    (void)run(mi, f, searchPairs(f, 0.05), 0.05);
+    Rows r = rowsOf(mi.operators());
+    for (const auto& [a, area] : r.area) {
+        EXPECT_NEAR(r.sumM[a], r.sumD[a], kIdentity * 0.02) << "node " << a;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact element integrals: one slave element covered by several master segments.
+
+TEST(MortarExact, ElementMassMatricesOfARectangleATriangleAndALine) {
+    // Quad4 rectangle a x b: D = ab/36 [4 2 1 2; 2 4 2 1; 1 2 4 2; 2 1 2 4].
+    {
+        Interface f;
+        const double a = 0.7;
+        const double b = 0.4;
+        f.slave = testing::addPatch(
+            f.mesh, SegmentType::Quad4, 1, 1,
+            [&](double u, double v) { return Vector3d(a * u, b * v, 0.0); }, false, "s");
+        f.master = testing::addPatch(
+            f.mesh, SegmentType::Quad4, 3, 4,
+            [&](double u, double v) {
+                return Vector3d(-0.2 + testing::graded(u, 2.0), -0.1 + 0.65 * v, 0.02);
+            },
+            true, "m");
+        MortarIntegrator mi;
+        (void)run(mi, f, allPairs(f), 1.0);
+        Rows r = rowsOf(mi.operators());
+        const double pattern[4][4] = {{4, 2, 1, 2}, {2, 4, 2, 1}, {1, 2, 4, 2}, {2, 1, 2, 4}};
+        const Index* n = f.slave.nodes(0);
+        for (int i = 0; i < 4; ++i) {
+            for (int j = 0; j < 4; ++j) {
+                EXPECT_NEAR((r.D[{n[i], n[j]}]), a * b / 36.0 * pattern[i][j], 1e-15);
+            }
+        }
+    }
+    // Tri3 of area A: D = A/12 [2 1 1; 1 2 1; 1 1 2].
+    {
+        Interface f;
+        const Index p0 = f.mesh.add({0.1, 0.0, 0.0});
+        const Index p1 = f.mesh.add({0.9, 0.2, 0.0});
+        const Index p2 = f.mesh.add({0.3, 0.7, 0.0});
+        f.slave.addSegment(SegmentType::Tri3, {p0, p1, p2});
+        f.master = testing::addPatch(
+            f.mesh, SegmentType::Quad4, 4, 3,
+            [](double u, double v) { return Vector3d(-0.1 + 1.2 * u, -0.1 + v, 0.03); }, true, "m");
+        MortarIntegrator mi;
+        (void)run(mi, f, allPairs(f), 1.0);
+        Rows r = rowsOf(mi.operators());
+        const double A = 0.5 * (0.8 * 0.7 - 0.2 * 0.2);
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                EXPECT_NEAR((r.D[{f.slave.nodes(0)[i], f.slave.nodes(0)[j]}]),
+                            A / 12.0 * (i == j ? 2.0 : 1.0), 1e-15);
+            }
+        }
+    }
+    // Line2 of length L: D = L/6 [2 1; 1 2].
+    {
+        Interface f = flat2d(SegmentType::Line2, SegmentType::Line2, 1, 5, 0.01);
+        MortarIntegrator mi;
+        (void)run(mi, f, allPairs(f), 1.0);
+        Rows r = rowsOf(mi.operators());
+        const double L = 1.0;
+        const Index* n = f.slave.nodes(0);
+        EXPECT_NEAR((r.D[{n[0], n[0]}]), L / 3.0, 1e-15);
+        EXPECT_NEAR((r.D[{n[0], n[1]}]), L / 6.0, 1e-15);
+    }
+}
+
+// M against a refined quadrature oracle: each slave element's parameter square cut into 24 x 24
+// cells, a cell split in four (down to 1/2^8 of it) while its corners and centre project into
+// different cells of the master grid (where N^ has a kink), a 2 x 2 Gauss rule on every leaf;
+// each point projected along z onto the axis-aligned master grid (located by its grid lines,
+// bilinear shape functions in closed form). Rectangular slave elements: the integrands are
+// polynomials on every piece and the degree-4 rule is exact, the oracle good to ~7e-10 (its
+// kinked leaves). Distorted (non-parallelogram) slave elements: their shape functions are
+// rational in the plane, and the rule's error grows with the square of the distortion (measured:
+// at most 9e-6 of the row's nodal area at 0.05, 25 times less at 0.01).
+void checkMAgainstOracle(double distortion, double absTol, double relTol) {
+    const std::vector<double> mx = {-0.1, 0.17, 0.31, 0.62, 0.74, 1.1};
+    const std::vector<double> my = {-0.1, 0.23, 0.55, 0.6, 1.1};
+    Interface f;
+    f.slave = testing::addPatch(
+        f.mesh, SegmentType::Quad4, 3, 2,
+        [&](double u, double v) {
+            const Vector2d p = distorted(u, v, distortion);
+            return Vector3d(p.x(), p.y(), 0.0);
+        },
+        false, "s");
+    SCOPED_TRACE("distortion " + std::to_string(distortion));
+    std::vector<Index> grid;
+    for (double y : my) {
+        for (double x : mx) {
+            grid.push_back(f.mesh.add({x, y, 0.01}));
+        }
+    }
+    const int nx = static_cast<int>(mx.size());
+    for (int j = 0; j + 1 < static_cast<int>(my.size()); ++j) {
+        for (int i = 0; i + 1 < nx; ++i) {
+            const Index a = grid[j * nx + i];
+            const Index b = grid[j * nx + i + 1];
+            const Index c = grid[(j + 1) * nx + i + 1];
+            const Index d = grid[(j + 1) * nx + i];
+            f.master.addSegment(SegmentType::Quad4, {a, d, c, b});  // normal -z
+        }
+    }
+    MortarIntegrator mi;
+    (void)run(mi, f, allPairs(f), 1.0);
+    Rows r = rowsOf(mi.operators());
+
+    std::map<std::pair<Index, Index>, double> oracle;
+    const Eigen::Matrix3Xd x = f.mesh.coords3();
+    const auto cellOf = [&](const Vector3d& p) {
+        const auto ix = std::upper_bound(mx.begin(), mx.end(), p.x()) - mx.begin() - 1;
+        const auto iy = std::upper_bound(my.begin(), my.end(), p.y()) - my.begin() - 1;
+        return std::make_pair(ix, iy);
+    };
+    for (Index s = 0; s < f.slave.size(); ++s) {
+        const SegmentNodes sn = gatherSegment(f.slave, s, CoordinatesView(x));
+        const Index* sNodes = f.slave.nodes(s);
+        const std::function<void(Vector2d, double, int)> cell = [&](Vector2d lo, double h,
+                                                                    int depth) {
+            const auto c0 = cellOf(position(sn, lo));
+            const bool same = cellOf(position(sn, lo + Vector2d(h, 0))) == c0 &&
+                              cellOf(position(sn, lo + Vector2d(0, h))) == c0 &&
+                              cellOf(position(sn, lo + Vector2d(h, h))) == c0 &&
+                              cellOf(position(sn, lo + Vector2d(h / 2, h / 2))) == c0;
+            if (!same && depth < 8) {
+                for (int k = 0; k < 4; ++k) {
+                    cell(lo + Vector2d(k % 2, k / 2) * (h / 2), h / 2, depth + 1);
+                }
+                return;
+            }
+            constexpr double g = 0.577350269189625765;
+            for (int k = 0; k < 4; ++k) {
+                const Vector2d xi =
+                    lo + Vector2d(1 + (k % 2 == 0 ? -g : g), 1 + (k / 2 == 0 ? -g : g)) * (h / 2);
+                const SegmentFrame fr = segmentFrame(sn, xi);
+                const double w = fr.jacobian * h * h / 4;
+                const auto Ns = shapeValues(SegmentType::Quad4, xi);
+                const auto [ix, iy] = cellOf(fr.point);
+                const double u = (fr.point.x() - mx[ix]) / (mx[ix + 1] - mx[ix]);
+                const double v = (fr.point.y() - my[iy]) / (my[iy + 1] - my[iy]);
+                const Index corner[4] = {grid[iy * nx + ix], grid[iy * nx + ix + 1],
+                                         grid[(iy + 1) * nx + ix + 1], grid[(iy + 1) * nx + ix]};
+                const double Nm[4] = {(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v};
+                for (int a = 0; a < 4; ++a) {
+                    for (int c = 0; c < 4; ++c) {
+                        oracle[{sNodes[a], corner[c]}] += w * Ns[a] * Nm[c];
+                    }
+                }
+            }
+        };
+        constexpr int kCells = 24;
+        for (int p = 0; p < kCells; ++p) {
+            for (int q = 0; q < kCells; ++q) {
+                cell(Vector2d(-1.0 + 2.0 * p / kCells, -1.0 + 2.0 * q / kCells), 2.0 / kCells, 0);
+            }
+        }
+    }
+    ASSERT_EQ(oracle.size(), r.M.size());
+    for (const auto& [key, value] : oracle) {
+        EXPECT_NEAR(r.M[key], value, absTol + relTol * r.area[key.first])
+            << "slave " << key.first << " master " << key.second;
+    }
+}
+
+TEST(MortarExact, MMatchesARefinedQuadratureOracle) {
+    checkMAgainstOracle(0.0, 2e-9, 0.0);
+    checkMAgainstOracle(0.05, 0.0, 2e-5);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Curved master: the weighted gaps converge to those of the exact cylinder (circle in 2D).
+
+// A slave plane z = 0 (2D: y = 0) under a cylinder of radius R about an axis along y at height
+// R + g0; projected along z, the exact gap is g(x) = (zc - sqrt(R^2 - x^2)) sqrt(R^2 - x^2) / R.
+constexpr double kR = 1.0;
+constexpr double kG0 = 0.01;
+constexpr double kHalfWidth = 0.3;
+
+double exactGap(double x) {
+    const double s = std::sqrt(kR * kR - x * x);
+    return (kR + kG0 - s) * s / kR;
+}
+
+// int N_a g over the slave, exactly (composite Gauss-Legendre on the 1D factor), minus what the
+// integrator gave, per nodal area: the largest over the slave nodes.
+double weightedGapError(SegmentType slaveType, SegmentType masterType, int ns, int nm) {
+    Interface f;
+    const bool lines = parametricDim(masterType) == 1;
+    f.dim = lines ? 2 : 3;
+    const auto circle = [&](double u) {
+        const double t = -0.5 + u;  // angle from -0.5 to 0.5 rad
+        return Vector2d(kR * std::sin(t), kR + kG0 - kR * std::cos(t));
+    };
+    if (lines) {
+        f.slave = testing::addCurve(
+            f.mesh, slaveType, ns,
+            [](double u) { return Vector2d(-kHalfWidth + 2 * kHalfWidth * u, 0.0); }, true,
+            "slave");
+        // Master along decreasing x so that its normal (tangent rotated clockwise) points down.
+        f.master = testing::addCurve(
+            f.mesh, masterType, nm, [&](double u) { return circle(1.0 - u); }, true, "master");
+    } else {
+        f.slave = testing::addPatch(
+            f.mesh, slaveType, ns, 2,
+            [](double u, double v) {
+                return Vector3d(-kHalfWidth + 2 * kHalfWidth * u, 0.1 * v, 0.0);
+            },
+            false, "slave");
+        f.master = testing::addPatch(
+            f.mesh, masterType, nm, 3,
+            [&](double u, double v) {
+                const Vector2d p = circle(u);
+                return Vector3d(p.x(), -0.05 + 0.2 * v, p.y());
+            },
+            true, "master");
+    }
+    MortarIntegrator mi;
+    const MortarStats st = run(mi, f, searchPairs(f, 0.2), 0.2);
+    EXPECT_EQ(st.degenerate, 0);
+    Rows r = rowsOf(mi.operators());
+    // Slave nodes on the x grid: N_a = N_i(x) N_j(y); the y factor integrates to the nodal
+    // share of the width, which is also area / (int N_i(x) dx): compare g~ / area.
+    const double h = 2 * kHalfWidth / ns;
+    double worst = 0.0;
+    for (const auto& [a, area] : r.area) {
+        const double xa = f.mesh.nodes[static_cast<std::size_t>(a)].x();
+        // The slave's 1D shape function of node a: Line2 / Quad4 hat over [xa - h, xa + h].
+        double num = 0.0;
+        double den = 0.0;
+        constexpr int kPanels = 8;
+        constexpr double gx[4] = {-0.861136311594053, -0.339981043584856, 0.339981043584856,
+                                  0.861136311594053};
+        constexpr double gw[4] = {0.347854845137454, 0.652145154862546, 0.652145154862546,
+                                  0.347854845137454};
+        for (int side = -1; side <= 1; side += 2) {
+            const double lo = side < 0 ? std::max(-kHalfWidth, xa - h) : xa;
+            const double hi = side < 0 ? xa : std::min(kHalfWidth, xa + h);
+            if (hi - lo < 1e-12) {
+                continue;
+            }
+            for (int p = 0; p < kPanels; ++p) {
+                const double a0 = lo + (hi - lo) * p / kPanels;
+                const double a1 = lo + (hi - lo) * (p + 1) / kPanels;
+                for (int k = 0; k < 4; ++k) {
+                    const double x = 0.5 * (a0 + a1) + 0.5 * (a1 - a0) * gx[k];
+                    const double N = 1.0 - std::abs(x - xa) / h;
+                    num += 0.5 * (a1 - a0) * gw[k] * N * exactGap(x);
+                    den += 0.5 * (a1 - a0) * gw[k] * N;
+                }
+            }
+        }
+        worst = std::max(worst, std::abs(r.gap[a] / area - num / den));
+    }
+    return worst;
+}
+
+struct RateCase {
+    SegmentType slave;
+    SegmentType master;
+    double rate;  // measured (see the test), asserted within +-0.35
+};
+
+class CurvedMaster : public ::testing::TestWithParam<RateCase> {};
+
+// Errors at three refinements (slave and master halved together, their sizes kept
+// non-matching) and the rate between the last two. Flat masters (Line2, Tri3, Quad4) carry the
+// chord error of the circle, O(h^2): measured 1.87 (still approaching 2). Quadratic masters
+// interpolate the circle to O(h^3) pointwise, with an error that changes sign over each segment,
+// so its integral against the slave's hats converges an order faster: measured 3.94 to 4.17
+// (Line3, Quad8, Quad9, Tri6).
+TEST_P(CurvedMaster, WeightedGapsConvergeAtTheRateOfTheMasterGeometry) {
+    const RateCase c = GetParam();
+    std::vector<double> err;
+    for (int level = 0; level < 3; ++level) {
+        err.push_back(weightedGapError(c.slave, c.master, 6 << level, 5 << level));
+    }
+    const double rate = std::log2(err[1] / err[2]);
+    std::printf("%s on %s: errors %.3e %.3e %.3e, rate %.2f\n", segmentTypeName(c.slave),
+                segmentTypeName(c.master), err[0], err[1], err[2], rate);
+    EXPECT_NEAR(rate, c.rate, 0.35);
+    EXPECT_LT(err[2], err[0]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, CurvedMaster,
+                         ::testing::Values(RateCase{SegmentType::Line2, SegmentType::Line2, 2.0},
+                                           RateCase{SegmentType::Line2, SegmentType::Line3, 4.0},
+                                           RateCase{SegmentType::Quad4, SegmentType::Quad4, 2.0},
+                                           RateCase{SegmentType::Quad4, SegmentType::Tri3, 2.0},
+                                           RateCase{SegmentType::Quad4, SegmentType::Quad8, 4.0},
+                                           RateCase{SegmentType::Quad4, SegmentType::Quad9, 4.0},
+                                           RateCase{SegmentType::Quad4, SegmentType::Tri6, 4.0}),
+                         [](const ::testing::TestParamInfo<RateCase>& info) {
+                             return std::string(segmentTypeName(info.param.slave)) + "_on_" +
+                                    segmentTypeName(info.param.master);
+                         });
+
+// ---------------------------------------------------------------------------------------------
+// Dual basis.
+
+TEST(MortarDual, DIsDiagonalAndEqualsTheStandardNodalAreas) {
+    for (const TypePair t : {TypePair{SegmentType::Quad4, SegmentType::Quad4},
+                             TypePair{SegmentType::Tri3, SegmentType::Quad4},
+                             TypePair{SegmentType::Line2, SegmentType::Line2}}) {
+        SCOPED_TRACE(segmentTypeName(t.slave));
+        const Interface f = parametricDim(t.slave) == 1
+                                ? flat2d(t.slave, t.master, 7, 11, 0.02)
+                                : flat3d(t.slave, t.master, 5, 7, 0.02, 0.04);
+        MortarOptions o;
+        o.basis = MortarBasis::kDual;
+        MortarIntegrator dual(o);
+        MortarIntegrator standard;
+        const Pairs p = searchPairs(f, 0.05);
+        (void)run(dual, f, p, 0.05);
+        (void)run(standard, f, p, 0.05);
+        const MortarOperators& d = dual.operators();
+        Rows rd = rowsOf(d);
+        Rows rs = rowsOf(standard.operators());
+        ASSERT_EQ(d.D.size(), d.nodes.size());
+        for (std::size_t k = 0; k < d.D.size(); ++k) {
+            EXPECT_EQ(d.D.row[k], d.D.col[k]);
+        }
+        const double scale = 1.0 / static_cast<double>(d.nodes.size());
+        std::map<Index, double> colDual;
+        std::map<Index, double> colStd;
+        for (const auto& [key, v] : rd.M) {
+            colDual[key.second] += v;
+        }
+        for (const auto& [key, v] : rs.M) {
+            colStd[key.second] += v;
+        }
+        double gapDual = 0.0;
+        double gapStd = 0.0;
+        for (const Index a : d.nodes) {
+            // int Phi_a = int N_a; the flat sum rule; the uniform offset.
+            EXPECT_NEAR(rd.area[a], rs.area[a], kIdentity * scale);
+            EXPECT_NEAR((rd.D[{a, a}]), rs.sumD[a], kIdentity * scale);
+            EXPECT_NEAR(rd.sumM[a], rd.sumD[a], kIdentity * scale);
+            EXPECT_NEAR(rd.gap[a], 0.02 * rd.sumD[a], kIdentity * 0.02 * scale);
+            gapDual += rd.gap[a];
+            gapStd += rs.gap[a];
+        }
+        // The dual functions sum to one like the standard ones: totals per master column agree.
+        for (const auto& [c, v] : colStd) {
+            EXPECT_NEAR(colDual[c], v, kIdentity * scale) << "master node " << c;
+        }
+        EXPECT_NEAR(gapDual, gapStd, kIdentity * 0.02);
+    }
+}
+
+// Biorthogonality on one fully covered rectangle: Phi_a = sum_b A_ab N_b with A = D_e M_e^-1
+// from its exact mass matrix, so M_dual = A M_std entry by entry.
+TEST(MortarDual, MatchesWohlmuthsBasisOnAFullyCoveredElement) {
+    Interface f;
+    f.slave = testing::addPatch(
+        f.mesh, SegmentType::Quad4, 1, 1,
+        [](double u, double v) { return Vector3d(0.6 * u, 0.3 * v, 0.0); }, false, "s");
+    f.master = testing::addPatch(
+        f.mesh, SegmentType::Quad4, 3, 2,
+        [](double u, double v) {
+            return Vector3d(-0.1 + 0.9 * testing::graded(u, 1.5), -0.1 + 0.5 * v, 0.01);
+        },
+        true, "m");
+    MortarOptions o;
+    o.basis = MortarBasis::kDual;
+    MortarIntegrator dual(o);
+    MortarIntegrator standard;
+    (void)run(dual, f, allPairs(f), 1.0);
+    (void)run(standard, f, allPairs(f), 1.0);
+    Rows rd = rowsOf(dual.operators());
+    Rows rs = rowsOf(standard.operators());
+    Eigen::Matrix4d Me;
+    const double pattern[4][4] = {{4, 2, 1, 2}, {2, 4, 2, 1}, {1, 2, 4, 2}, {2, 1, 2, 4}};
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 4; ++j) {
+            Me(i, j) = 0.6 * 0.3 / 36.0 * pattern[i][j];
+        }
+    }
+    const Eigen::Matrix4d A = Eigen::Vector4d::Constant(0.6 * 0.3 / 4).asDiagonal() * Me.inverse();
+    const Index* n = f.slave.nodes(0);
+    for (const auto& [key, value] : rs.M) {
+        const Index c = key.second;
+        for (int a = 0; a < 4; ++a) {
+            double expected = 0.0;
+            for (int b = 0; b < 4; ++b) {
+                expected += A(a, b) * rs.M[{n[b], c}];
+            }
+            EXPECT_NEAR((rd.M[{n[a], c}]), expected, 1e-14) << "row " << a << " col " << c;
+        }
+    }
+}
+
+TEST(MortarDual, ATinyCoveredPartFallsBackToTheWholeSegmentAndStaysDiagonal) {
+    // One slave square, a master covering only a sliver of it (1e-7 of its width).
+    Interface f;
+    f.slave = testing::addPatch(
+        f.mesh, SegmentType::Quad4, 1, 1, [](double u, double v) { return Vector3d(u, v, 0.0); },
+        false, "s");
+    f.master = testing::addPatch(
+        f.mesh, SegmentType::Quad4, 1, 1,
+        [](double u, double v) { return Vector3d(1.0 - 1e-7 + u, -0.1 + 1.2 * v, 0.0); }, true,
+        "m");
+    MortarOptions o;
+    o.basis = MortarBasis::kDual;
+    MortarIntegrator mi(o);
+    const MortarStats st = run(mi, f, allPairs(f), 1.0);
+    EXPECT_EQ(st.dualFallbacks, 1);
+    const MortarOperators& op = mi.operators();
+    for (std::size_t k = 0; k < op.D.size(); ++k) {
+        EXPECT_EQ(op.D.row[k], op.D.col[k]);
+        EXPECT_TRUE(std::isfinite(op.D.value[k]));
+    }
+    Rows r = rowsOf(op);
+    double total = 0.0;
+    for (const auto& [a, area] : r.area) {
+        total += area;
+        EXPECT_NEAR(r.sumM[a], r.sumD[a], 1e-20);
+    }
+    EXPECT_NEAR(total, 1e-7, 1e-15);  // 1 - 1e-7 rounds to ~1e-16
+}
+
+TEST(MortarDual, QuadraticSlavesAreRefusedWithTheReason) {
+    const Interface f = flat3d(SegmentType::Tri6, SegmentType::Tri6, 2, 2, 0.0, 0.0);
+    MortarOptions o;
+    o.basis = MortarBasis::kDual;
+    MortarIntegrator mi(o);
+    try {
+        (void)run(mi, f, allPairs(f), 1.0);
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("Line2, Tri3 and Quad4"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("Tri6"), std::string::npos) << e.what();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capture cut.
+
+// A flat slave under a tilted flat master z = z0 + s x: gap = (z0 + s x) / sqrt(1 + s^2), so the
+// part within capture c is x <= (c sqrt(1 + s^2) - z0) / s: its area exactly (affine gaps are cut
+// exactly), and no node beyond it.
+TEST(MortarCapture, TiltedMasterIsCutExactlyWhereTheGapReachesTheCapture) {
+    const double z0 = 0.01;
+    const double slope = 0.2;
+    const double capture = 0.1;
+    const double xc = (capture * std::sqrt(1 + slope * slope) - z0) / slope;  // 0.46
+    for (const SegmentType t : {SegmentType::Quad4, SegmentType::Tri3, SegmentType::Line2}) {
+        SCOPED_TRACE(segmentTypeName(t));
+        Interface f;
+        if (t == SegmentType::Line2) {
+            f.dim = 2;
+            f.slave = testing::addCurve(
+                f.mesh, t, 7, [](double u) { return Vector2d(u, 0.0); }, true, "s");
+            f.master = testing::addCurve(
+                f.mesh, t, 5,
+                [&](double u) {
+                    const double x = -0.1 + 1.2 * u;
+                    return Vector2d(x, z0 + slope * x);
+                },
+                false, "m");
+        } else {
+            f.slave = testing::addPatch(
+                f.mesh, t, 7, 3, [](double u, double v) { return Vector3d(u, v, 0.0); }, false,
+                "s");
+            f.master = testing::addPatch(
+                f.mesh, t, 5, 4,
+                [&](double u, double v) {
+                    const double x = -0.1 + 1.2 * u;
+                    return Vector3d(x, -0.1 + 1.2 * v, z0 + slope * x);
+                },
+                true, "m");
+        }
+        MortarIntegrator mi;
+        const MortarStats st = run(mi, f, allPairs(f), capture);
+        EXPECT_GT(st.beyondCapture, 0);
+        Rows r = rowsOf(mi.operators());
+        double total = 0.0;
+        for (const auto& [a, area] : r.area) {
+            total += area;
+            EXPECT_LE(f.mesh.nodes[static_cast<std::size_t>(a)].x(), xc + 1.0 / 7 + 1e-12);
+        }
+        EXPECT_NEAR(total, xc, 1e-12);
+        // The weighted gaps integrate the gap over that part: int_0^xc (z0 + s x) / sqrt(1 + s^2).
+        double gapTotal = 0.0;
+        for (const auto& [a, g] : r.gap) {
+            gapTotal += g;
+        }
+        EXPECT_NEAR(gapTotal, (z0 * xc + 0.5 * slope * xc * xc) / std::sqrt(1 + slope * slope),
+                    1e-13);
+    }
+}
+
+// Curved faces: the part within capture of a flat slave under a cylinder (its lowest line at
+// height g0) is |x| <= xc, xc where the exact gap reaches the capture (found by bisection). 2D:
+// the integrator bisects on the gap itself, so the cut is as good as the master's fit of the
+// circle (~1e-8 with 40 Line3). 3D (Quad9): fan triangles near the capture are split in four
+// twice, then cut by cutOverlap3d, which joins the crossings of the gap interpolated linearly
+// along the edges: a leaf of size h = 0.025 / 4 misses the gap by h^2 / 8 |g''| ~ 5e-6
+// (g'' ~ 1 / R), which moves the cut by that over g'(xc) ~ 0.24: 2e-5 on each side.
+TEST(MortarCapture, CurvedMasterIsCutWhereTheGapReachesTheCapture) {
+    const double capture = 0.03;
+    double lo = 0.0;
+    double hi = 0.5;
+    for (int it = 0; it < 200; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        (exactGap(mid) <= capture ? lo : hi) = mid;
+    }
+    const double xc = lo;  // the part within capture is |x| <= xc
+    for (const SegmentType m : {SegmentType::Line3, SegmentType::Quad9}) {
+        SCOPED_TRACE(segmentTypeName(m));
+        Interface f;
+        const bool lines = m == SegmentType::Line3;
+        f.dim = lines ? 2 : 3;
+        const auto circle = [&](double u) {
+            const double t = -0.5 + u;
+            return Vector2d(kR * std::sin(t), kR + kG0 - kR * std::cos(t));
+        };
+        if (lines) {
+            f.slave = testing::addCurve(
+                f.mesh, SegmentType::Line2, 9,
+                [](double u) { return Vector2d(-kHalfWidth + 2 * kHalfWidth * u, 0.0); }, true,
+                "s");
+            f.master = testing::addCurve(
+                f.mesh, m, 40, [&](double u) { return circle(1.0 - u); }, true, "m");
+        } else {
+            f.slave = testing::addPatch(
+                f.mesh, SegmentType::Quad4, 9, 1,
+                [](double u, double v) {
+                    return Vector3d(-kHalfWidth + 2 * kHalfWidth * u, 0.1 * v, 0.0);
+                },
+                false, "s");
+            f.master = testing::addPatch(
+                f.mesh, m, 40, 1,
+                [&](double u, double v) {
+                    const Vector2d p = circle(u);
+                    return Vector3d(p.x(), -0.05 + 0.2 * v, p.y());
+                },
+                true, "m");
+        }
+        MortarIntegrator mi;
+        (void)run(mi, f, allPairs(f), capture);
+        double total = 0.0;
+        for (const double a : mi.operators().nodalArea) {
+            total += a;
+        }
+        EXPECT_NEAR(total / (lines ? 1.0 : 0.1), 2 * xc, lines ? 1e-6 : 1e-4);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orientation, threads, completeness, CSR, errors.
+
+TEST(MortarPairs, NonFacingPairsAddNothing) {
+    Interface f = flat3d(SegmentType::Quad4, SegmentType::Quad4, 3, 3, 0.01, 0.0);
+    // Turn the master over: its normal now points up, like the slave's.
+    Surface turned;
+    turned.name = "turned";
+    for (Index s = 0; s < f.master.size(); ++s) {
+        const Index* n = f.master.nodes(s);
+        turned.addSegment(SegmentType::Quad4, {n[0], n[3], n[2], n[1]});
+    }
+    f.master = turned;
+    MortarIntegrator mi;
+    const MortarStats st = run(mi, f, allPairs(f), 1.0);
+    EXPECT_GT(st.notFacing, 0);
+    EXPECT_EQ(st.integrated, 0);
+    EXPECT_TRUE(mi.operators().nodes.empty());
+    EXPECT_EQ(mi.operators().M.size(), 0U);
+}
+
+// A wavy interface with gaps on both sides of the capture: two threads give the bits of one, and
+// every (slave, master) pair gives the bits of the search's pairs.
+TEST(MortarPairs, ThreadsAndPairSupersetsGiveTheSameBits) {
+    std::mt19937 rng(23);
+    for (const SegmentType t : {SegmentType::Quad4, SegmentType::Tri3, SegmentType::Quad8,
+                                SegmentType::Line2, SegmentType::Line3}) {
+        SCOPED_TRACE(segmentTypeName(t));
+        Interface f;
+        // Waves of 2a about a gap of 0.01: gaps from below zero to beyond the capture (0.03).
+        const double a = testing::uniform(rng, 0.02, 0.03) * (parametricDim(t) == 1 ? 2.0 : 1.0);
+        if (parametricDim(t) == 1) {
+            f.dim = 2;
+            f.slave = testing::addCurve(
+                f.mesh, t, 23, [&](double u) { return Vector2d(u, a * std::sin(9 * u)); }, true,
+                "s");
+            f.master = testing::addCurve(
+                f.mesh, t, 17,
+                [&](double u) {
+                    const double x = -0.1 + 1.2 * u;
+                    return Vector2d(x, 0.01 + a * std::cos(7 * x));
+                },
+                false, "m");
+        } else {
+            f.slave = testing::addPatch(
+                f.mesh, t, 9, 8,
+                [&](double u, double v) { return Vector3d(u, v, a * std::sin(9 * u + 4 * v)); },
+                false, "s");
+            f.master = testing::addPatch(
+                f.mesh, t, 7, 10,
+                [&](double u, double v) {
+                    const double x = -0.1 + 1.2 * u;
+                    const double y = -0.1 + 1.2 * v;
+                    return Vector3d(x, y, 0.01 + a * std::cos(7 * x - 3 * y));
+                },
+                true, "m");
+        }
+        const double capture = 0.03;
+        MortarOptions o2;
+        o2.threads = 2;
+        o2.csr = true;
+        MortarIntegrator one;
+        MortarIntegrator two(o2);
+        MortarIntegrator every;
+        const Pairs p = searchPairs(f, capture);
+        const MortarStats s1 = run(one, f, p, capture);
+        (void)run(two, f, p, capture);
+        (void)run(every, f, allPairs(f), capture);
+        EXPECT_GT(s1.integrated, 0);
+        EXPECT_GT(s1.beyondCapture, 0);
+        for (const MortarIntegrator* other : {&two, &every}) {
+            const MortarOperators& A = one.operators();
+            const MortarOperators& B = other->operators();
+            ASSERT_EQ(A.nodes, B.nodes);
+            ASSERT_EQ(A.D.col, B.D.col);
+            ASSERT_EQ(A.M.row, B.M.row);
+            ASSERT_EQ(A.M.col, B.M.col);
+            const auto same = [](const std::vector<double>& x, const std::vector<double>& y) {
+                return x.size() == y.size() &&
+                       std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0;
+            };
+            EXPECT_TRUE(same(A.weightedGap, B.weightedGap));
+            EXPECT_TRUE(same(A.nodalArea, B.nodalArea));
+            EXPECT_TRUE(same(A.D.value, B.D.value));
+            EXPECT_TRUE(same(A.M.value, B.M.value));
+        }
+        // CSR (two threads asked for it): the triplets' rows, compressed.
+        const MortarOperators& B = two.operators();
+        ASSERT_EQ(B.Mcsr.offsets.size(), B.nodes.size() + 1);
+        for (std::size_t r = 0; r < B.nodes.size(); ++r) {
+            for (std::size_t k = B.Mcsr.offsets[r]; k < B.Mcsr.offsets[r + 1]; ++k) {
+                EXPECT_EQ(B.M.row[k], B.nodes[r]);
+                EXPECT_EQ(B.Mcsr.col[k], B.M.col[k]);
+            }
+            for (std::size_t k = B.Dcsr.offsets[r]; k < B.Dcsr.offsets[r + 1]; ++k) {
+                EXPECT_EQ(B.D.row[k], B.nodes[r]);
+            }
+        }
+        EXPECT_EQ(B.Mcsr.offsets.back(), B.M.size());
+        EXPECT_EQ(B.Dcsr.offsets.back(), B.D.size());
+    }
+}
+
+TEST(MortarPairs, FromASearchAndFromItsPairsAgree) {
+    const Interface f = flat3d(SegmentType::Quad4, SegmentType::Tri3, 4, 5, 0.01, 0.03);
+    SearchOptions o;
+    o.mode = SearchMode::kSegmentToSegment;
+    o.capture = 0.05;
+    o.captureRelative = false;
+    ContactSearch search(o);
+    const Eigen::Matrix3Xd x = f.mesh.coords3();
+    search.setSurfaces(f.master, f.slave, x);
+    ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
+    MortarIntegrator a;
+    MortarIntegrator b;
+    (void)a.compute(search, x);
+    (void)run(b, f, searchPairs(f, 0.05), 0.05);
+    EXPECT_EQ(a.operators().M.value, b.operators().M.value);
+    EXPECT_EQ(a.operators().weightedGap, b.operators().weightedGap);
+}
+
+TEST(MortarPairs, BadInputIsRefusedNamingTheArgument) {
+    const Interface f = flat3d(SegmentType::Quad4, SegmentType::Quad4, 2, 2, 0.0, 0.0);
+    const Eigen::Matrix3Xd x = f.mesh.coords3();
+    MortarIntegrator mi;
+    const auto expectError = [&](const std::function<void()>& call, const std::string& what) {
+        try {
+            call();
+            ADD_FAILURE() << "no exception, expected: " << what;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+        }
+    };
+    const std::vector<Index> s = {1, 0};
+    const std::vector<Index> m = {0, 0};
+    expectError(
+        [&] {
+            (void)mi.compute(f.master, f.slave, {s.data(), 2}, {m.data(), 2}, x, 0.1);
+        },
+        "ordered by slave segment");
+    const std::vector<Index> bad = {0, 99};
+    expectError(
+        [&] {
+            (void)mi.compute(f.master, f.slave, {m.data(), 2}, {bad.data(), 2}, x, 0.1);
+        },
+        "out of range");
+    expectError(
+        [&] {
+            (void)mi.compute(f.master, f.slave, {m.data(), 2}, {m.data(), 2}, x, -1.0);
+        },
+        "capture");
+    const Eigen::Matrix2Xd x2 = x.topRows<2>();
+    expectError(
+        [&] {
+            (void)mi.compute(f.master, f.slave, {m.data(), 2}, {m.data(), 2}, x2, 0.1);
+        },
+        "dimension");
+    expectError(
+        [&] {
+            (void)mi.compute(f.master, f.slave, {m.data(), 2}, {m.data(), 1}, x, 0.1);
+        },
+        "differ in length");
+    ContactSearch nodeSearch;
+    nodeSearch.setSurfaces(f.master, f.slave, x);
+    expectError([&] { (void)mi.compute(nodeSearch, x); }, "segment-to-segment");
+    EXPECT_THROW(MortarIntegrator(MortarOptions{MortarBasis::kStandard, 0, false}),
+                 std::invalid_argument);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The closed-form path against the clipping kernels.
+
+// Per pair: int N_a N_b, int N_a N^_c and int N_a g from clipSegments3d (roles swapped: the
+// overlap on the slave's tangent plane) and overlapQuadrature, with the plane's area measure
+// turned into the slave's (1 / |n_s . n_plane|) and the gap recomputed as (x_s - x_m) . n_m.
+// Random flat Tri3 slaves against flat parallelogram Quad4 and Tri3 masters: both integrate
+// these polynomials exactly.
+TEST(MortarKernels, ClosedFormPathMatchesTheClippingKernels) {
+    std::mt19937 rng(7);
+    int compared = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+        SCOPED_TRACE("trial " + std::to_string(trial));
+        const Matrix3d R = testing::randomRotation(rng);
+        const Vector3d t(testing::uniform(rng, -2, 2), testing::uniform(rng, -2, 2),
+                         testing::uniform(rng, -2, 2));
+        SegmentNodes s;
+        s.type = SegmentType::Tri3;
+        s.x[0] = Vector3d(testing::uniform(rng, -0.6, -0.2), testing::uniform(rng, -0.5, 0.0), 0);
+        s.x[1] = Vector3d(testing::uniform(rng, 0.2, 0.6), testing::uniform(rng, -0.5, 0.0), 0);
+        s.x[2] = Vector3d(testing::uniform(rng, -0.3, 0.3), testing::uniform(rng, 0.2, 0.6), 0);
+        SegmentNodes m;
+        const bool quad = trial % 2 == 0;
+        m.type = quad ? SegmentType::Quad4 : SegmentType::Tri3;
+        const Vector3d o(testing::uniform(rng, -0.4, 0.0), testing::uniform(rng, -0.4, 0.0),
+                         testing::uniform(rng, 0.0, 0.05));
+        const Vector3d e1(testing::uniform(rng, 0.3, 0.7), testing::uniform(rng, -0.2, 0.2),
+                          testing::uniform(rng, -0.05, 0.05));
+        const Vector3d e2(testing::uniform(rng, -0.2, 0.2), testing::uniform(rng, 0.3, 0.7),
+                          testing::uniform(rng, -0.05, 0.05));
+        // Facing: the master's node order gives a normal against the slave's (+z).
+        m.x[0] = o;
+        if (quad) {
+            m.x[1] = o + e2;
+            m.x[2] = o + e1 + e2;
+            m.x[3] = o + e1;
+        } else {
+            m.x[1] = o + e2;
+            m.x[2] = o + e1;
+        }
+        s = testing::transformed(s, R, t);
+        m = testing::transformed(m, R, t);
+        detail::MortarSlave prepared;
+        ASSERT_TRUE(detail::prepareSlave(s, prepared));
+        const int degree = mortarQuadratureDegree(s.type, m.type);
+        detail::MortarSums fast;
+        fast.ns = 3;
+        detail::MortarBlock fastM;
+        detail::MortarSums viaClip;
+        viaClip.ns = 3;
+        detail::MortarBlock viaClipM;
+        const detail::PairOutcome o1 = detail::integratePair(prepared, m, 1.0, degree, fast, fastM);
+        const detail::PairOutcome o2 =
+            detail::integratePairByClipping(prepared, m, 1.0, degree, viaClip, viaClipM);
+        ASSERT_EQ(o1, o2);
+        if (o1 != detail::PairOutcome::kIntegrated) {
+            continue;
+        }
+        // The oracle, from the kernels' own Gauss points.
+        const OverlapPolygon poly = clipSegments3d(m, s, {ClipPlane::kMaster});
+        ASSERT_EQ(poly.status, ClipStatus::kOverlap);
+        OverlapQuadrature q;
+        const int np = overlapQuadrature(poly, m, s, degree, q);
+        double D[3][3] = {};
+        double M[3][4] = {};
+        double g[3] = {};
+        for (int k = 0; k < np; ++k) {
+            const SegmentFrame fs = segmentFrame(s, q[k].xiMaster);
+            const SegmentFrame fm = segmentFrame(m, q[k].xiSlave);
+            const double w = q[k].weight / std::abs(fs.normal.dot(poly.normal));
+            const double gap = (fs.point - fm.point).dot(fm.normal);
+            for (int a = 0; a < 3; ++a) {
+                g[a] += w * q[k].NMaster[a] * gap;
+                for (int b = 0; b < 3; ++b) {
+                    D[a][b] += w * q[k].NMaster[a] * q[k].NMaster[b];
+                }
+                for (int c = 0; c < nodeCount(m.type); ++c) {
+                    M[a][c] += w * q[k].NMaster[a] * q[k].NSlave[c];
+                }
+            }
+        }
+        detail::finishSums(fast);
+        detail::finishSums(viaClip);
+        constexpr double kTol = 1e-13;  // exact integrands, sizes ~0.5: rounding only
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_NEAR(fast.g[a], g[a], kTol);
+            EXPECT_NEAR(viaClip.g[a], g[a], kTol);
+            for (int b = 0; b < 3; ++b) {
+                EXPECT_NEAR(fast.D[a * kMaxSegmentNodes + b], D[a][b], kTol);
+                EXPECT_NEAR(viaClip.D[a * kMaxSegmentNodes + b], D[a][b], kTol);
+            }
+            for (int c = 0; c < nodeCount(m.type); ++c) {
+                EXPECT_NEAR(fastM.M[a * kMaxSegmentNodes + c], M[a][c], kTol);
+                EXPECT_NEAR(viaClipM.M[a * kMaxSegmentNodes + c], M[a][c], kTol);
+            }
+        }
+        ++compared;
+    }
+    EXPECT_GT(compared, 100);
+}
+
+TEST(MortarKernels, QuadratureDegreesPerSegmentType) {
+    EXPECT_EQ(mortarQuadratureDegree(SegmentType::Tri3, SegmentType::Tri3), 2);
+    EXPECT_EQ(mortarQuadratureDegree(SegmentType::Tri3, SegmentType::Quad4), 3);
+    EXPECT_EQ(mortarQuadratureDegree(SegmentType::Quad4, SegmentType::Quad4), 4);
+    EXPECT_EQ(mortarQuadratureDegree(SegmentType::Tri6, SegmentType::Tri6), 4);
+    EXPECT_EQ(mortarQuadratureDegree(SegmentType::Quad9, SegmentType::Quad9), 5);
+    EXPECT_EQ(mortarQuadratureDegree(SegmentType::Line2, SegmentType::Line2), 2);
+    EXPECT_EQ(mortarQuadratureDegree(SegmentType::Line3, SegmentType::Line3), 5);
+}
+
+}  // namespace
+}  // namespace contact
