@@ -6,6 +6,7 @@
 #include "contact/broad_phase.hpp"
 #include "contact/clipping.hpp"
 #include "contact/contact_search.hpp"
+#include "contact/exact_sum.hpp"
 #include "contact/projection.hpp"
 #include "contact/reference_search.hpp"
 #include "contact/sat.hpp"
