@@ -19,6 +19,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -495,17 +497,12 @@ long long compareSegmentPairs(const SegmentPairs& serial, const GlobalSegmentPai
 
 class DistributedVsSerial : public ::testing::TestWithParam<Case> {};
 
-TEST_P(DistributedVsSerial, BitIdenticalOverTwentyIncrements) {
-    const Case c = GetParam();
-    const Model m = modelOf(c.model);
+// Runs the serial and the distributed search side by side over `increments` increments and
+// compares them on every rank (collective: every rank calls it with the same model).
+void compareOverIncrements(const Model& m, const SearchOptions& opt, const Part& p, int increments,
+                           bool expectMotion) {
     const int rank = commRank();
     const int size = commSize();
-    SearchOptions opt;
-    opt.mode = c.mode;
-    opt.capture = c.captureRel;
-    opt.selfContact = m.self;
-    const Part p = partOf(m, rank, size, Split::kScattered, c.flags, 17);
-
     ContactSearch serial(opt);
     DistributedSearch dist(MPI_COMM_WORLD, opt);
     Eigen::Matrix3Xd x = coordinatesAt(m, 0);
@@ -527,14 +524,14 @@ TEST_P(DistributedVsSerial, BitIdenticalOverTwentyIncrements) {
     EXPECT_TRUE(sameBits(dist.meanMasterSize(), serial.meanMasterSize()));
     const DistributedStats& setup = dist.setupStats();
     EXPECT_TRUE(setup.repartitioned);
-    if (size > 1) {
+    if (size > 1 && m.master.size() > 20) {
         // Ghosts, not an all-gather: no rank holds the whole master surface.
         EXPECT_LT(setup.ownedMasters + setup.ghostMasters, m.master.size()) << "rank " << rank;
     }
     int repartitions = 0;
     long long totalPairs = 0;
-    for (int t = 0; t < 20; ++t) {
-        SCOPED_TRACE(c.model + ", increment " + std::to_string(t) + ", rank " +
+    for (int t = 0; t < increments; ++t) {
+        SCOPED_TRACE(m.name + ", increment " + std::to_string(t) + ", rank " +
                      std::to_string(rank) + " of " + std::to_string(size));
         x = coordinatesAt(m, t);
         x2 = x.topRows<2>();
@@ -545,7 +542,7 @@ TEST_P(DistributedVsSerial, BitIdenticalOverTwentyIncrements) {
         ASSERT_EQ(ds.status, UpdateStatus::kOk) << ds.error;
         repartitions += ds.repartitioned ? 1 : 0;
         long long mine = 0;
-        if (c.mode == SearchMode::kNodeToSegment) {
+        if (opt.mode == SearchMode::kNodeToSegment) {
             mine = compareNodePairs(serial.nodePairs(), dist.nodePairs(), p, rank);
             EXPECT_EQ(sumOverRanks(dist.nodePairs().size()), serial.nodePairs().size());
         } else {
@@ -556,9 +553,22 @@ TEST_P(DistributedVsSerial, BitIdenticalOverTwentyIncrements) {
         totalPairs += ss.pairs;
     }
     EXPECT_GT(totalPairs, 0);
-    // The large motion needs a new partition; small steps reuse the old one (Verlet argument).
-    EXPECT_GE(repartitions, 1);
-    EXPECT_LT(repartitions, 15);
+    if (expectMotion) {
+        // The large motion needs a new partition; small steps reuse the old one (Verlet).
+        EXPECT_GE(repartitions, 1);
+        EXPECT_LT(repartitions, increments * 3 / 4);
+    }
+}
+
+TEST_P(DistributedVsSerial, BitIdenticalOverTwentyIncrements) {
+    const Case c = GetParam();
+    const Model m = modelOf(c.model);
+    SearchOptions opt;
+    opt.mode = c.mode;
+    opt.capture = c.captureRel;
+    opt.selfContact = m.self;
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, c.flags, 17);
+    compareOverIncrements(m, opt, p, 20, true);
 }
 
 std::vector<Case> cases() {
@@ -586,6 +596,204 @@ std::string caseName(const ::testing::TestParamInfo<Case>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, DistributedVsSerial, ::testing::ValuesIn(cases()), caseName);
+
+// ---- A rank with nothing, more ranks than faces.
+
+TEST(DistributedEdgeCases, RanksWithNoFacesGetNothingAndLoseNothing) {
+    const Model m = flat();
+    for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        SearchOptions opt;
+        opt.mode = mode;
+        // The whole model on rank 0, as the tool reads it: the others pass empty parts.
+        const Part p = partOf(m, commRank(), commSize(), Split::kAllOnRankZero, false, 3);
+        compareOverIncrements(m, opt, p, 4, false);
+    }
+}
+
+TEST(DistributedEdgeCases, MoreRanksThanFaces) {
+    Model m;
+    m.name = "three faces";
+    Mesh mesh;
+    m.master = addPatch(
+        mesh, SegmentType::Quad4, 2, 1,
+        [](double u, double v) { return Eigen::Vector3d(2 * u - 1, v, 0.0); }, false, "master");
+    m.slave = addPatch(
+        mesh, SegmentType::Quad4, 1, 1,
+        [](double u, double v) { return Eigen::Vector3d(u - 0.4, 0.8 * v + 0.1, 0.1); }, true,
+        "slave");
+    m.x0 = mesh.coords3();
+    m.moves = movingNodes(m.slave, static_cast<Index>(m.x0.cols()));
+    for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        SearchOptions opt;
+        opt.mode = mode;
+        opt.capture = 1.0;
+        const Part p = partOf(m, commRank(), commSize(), Split::kScattered, true, 5);
+        compareOverIncrements(m, opt, p, 5, false);
+    }
+}
+
+// ---- Bad input on one rank: the same error on every rank, nobody hangs.
+
+// Runs f on every rank; returns the message it threw (std::invalid_argument), "" if none, and
+// checks that every rank got the very same message.
+std::string errorEverywhere(const std::function<void()>& f) {
+    std::string message;
+    try {
+        f();
+    } catch (const std::invalid_argument& e) {
+        message = e.what();
+    }
+    int length = static_cast<int>(message.size());
+    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::string first(static_cast<std::size_t>(length), ' ');
+    if (commRank() == 0) {
+        first = message;
+    }
+    MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+    EXPECT_EQ(message, first) << "rank " << commRank();
+    if (commRank() == 0 && std::getenv("CONTACT_SHOW_ERRORS") != nullptr) {
+        std::printf("error: %s\n", message.c_str());
+    }
+    return message;
+}
+
+struct FlatParts {
+    Model m = flat();
+    Part p;
+    std::vector<double> x;
+    explicit FlatParts(bool flags = false) {
+        p = partOf(m, commRank(), commSize(), Split::kScattered, flags, 29);
+        x = localCoords(p, m.x0, 3);
+    }
+    void run(DistributedSearch& s) { s.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); }
+};
+
+bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
+
+TEST(DistributedErrors, ADegenerateSegmentOnTheLastRank) {
+    FlatParts u;
+    if (commRank() == commSize() - 1) {
+        Surface& s = u.p.master.surface;
+        ASSERT_GT(s.size(), 0);
+        s.connectivity[1] = s.connectivity[0];  // a repeated node: collapsed
+    }
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "rank " + std::to_string(commSize() - 1) + ": master surface")) << e;
+    EXPECT_TRUE(contains(e, "appears twice")) << e;
+    // The search is not set up: an update says so, on every rank.
+    EXPECT_EQ(search.update(viewOf(u.x, 3)).status, UpdateStatus::kNotSetUp);
+}
+
+TEST(DistributedErrors, ASegmentIdGivenTwice) {
+    FlatParts u;
+    // Rank 0's first master id, given again by the last rank (by rank 0 itself on one rank).
+    GlobalId first = u.p.master.ids.empty() ? -1 : u.p.master.ids[0];
+    MPI_Bcast(&first, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (commRank() == commSize() - 1) {
+        u.p.master.ids.back() = first;
+    }
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "master segment id " + std::to_string(first) + " is given by rank"))
+        << e;
+}
+
+TEST(DistributedErrors, ANodeWithDifferentCoordinatesOnTwoRanks) {
+    if (commSize() < 2) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    FlatParts u;
+    // A node rank 0 holds too, moved a little on the last rank only.
+    const Part zero = partOf(u.m, 0, commSize(), Split::kScattered, false, 29);
+    std::vector<GlobalId> zeroIds = zero.nodes.ids;
+    std::sort(zeroIds.begin(), zeroIds.end());
+    if (commRank() == commSize() - 1) {
+        for (std::size_t i = 0; i < u.p.nodes.ids.size(); ++i) {
+            if (std::binary_search(zeroIds.begin(), zeroIds.end(), u.p.nodes.ids[i])) {
+                u.x[3 * i + 2] += 1e-9;
+                break;
+            }
+        }
+    }
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "has different coordinates on ranks")) << e;
+}
+
+TEST(DistributedErrors, ANodeOwnedByTwoRanksOrByNone) {
+    if (commSize() < 2) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    {
+        FlatParts u(true);
+        std::fill(u.p.nodes.owned.begin(), u.p.nodes.owned.end(), 1);  // everyone claims all
+        DistributedSearch search(MPI_COMM_WORLD);
+        EXPECT_TRUE(contains(errorEverywhere([&] { u.run(search); }), "is owned by ranks"));
+    }
+    {
+        FlatParts u(true);
+        std::fill(u.p.nodes.owned.begin(), u.p.nodes.owned.end(), 0);  // nobody owns anything
+        DistributedSearch search(MPI_COMM_WORLD);
+        EXPECT_TRUE(contains(errorEverywhere([&] { u.run(search); }), "but no rank owns it"));
+    }
+    {
+        FlatParts u(true);
+        if (commRank() == 0) {
+            u.p.nodes.owned.clear();  // flags on some ranks only
+        }
+        DistributedSearch search(MPI_COMM_WORLD);
+        EXPECT_TRUE(contains(errorEverywhere([&] { u.run(search); }), "ownership flags"));
+    }
+}
+
+TEST(DistributedErrors, AnInsideOutSegmentOnAnyRank) {
+    FlatParts u;
+    // Master segment 40 turned inside out, on whichever rank holds it: its neighbours, on other
+    // ranks, run their shared edges the same way.
+    for (Index k = 0; k < u.p.master.surface.size(); ++k) {
+        if (u.p.master.ids[k] == 40) {
+            Index* v = u.p.master.surface.connectivity.data() + u.p.master.surface.offsets[k];
+            std::swap(v[1], v[3]);
+        }
+    }
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "in the same direction: one of them is inside-out")) << e;
+}
+
+TEST(DistributedErrors, OneSurfaceWithoutSelfContact) {
+    Model m = folded();
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 2);
+    const std::vector<double> x = localCoords(p, m.x0, 3);
+    DistributedSearch search(MPI_COMM_WORLD);  // selfContact off
+    const std::string e =
+        errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
+    EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
+}
+
+TEST(DistributedErrors, AnUpdateWithNaNOnOneRankFailsOnAll) {
+    FlatParts u;
+    DistributedSearch search(MPI_COMM_WORLD);
+    u.run(search);
+    ASSERT_EQ(search.update(viewOf(u.x, 3)).status, UpdateStatus::kOk);
+    const Index before = search.nodePairs().size();
+    std::vector<double> bad = u.x;
+    if (commRank() == commSize() - 1 && !bad.empty()) {
+        bad[0] = std::nan("");
+    }
+    EXPECT_EQ(search.update(viewOf(bad, 3)).status, UpdateStatus::kNonFiniteCoordinates);
+    EXPECT_EQ(search.nodePairs().size(), before);  // the last good pairs stay
+    std::vector<double> shorter = u.x;
+    if (commRank() == 0) {
+        shorter.resize(shorter.size() - 3);
+    }
+    EXPECT_EQ(search.update(viewOf(shorter, 3)).status, UpdateStatus::kWrongNodeCount);
+    EXPECT_EQ(search.update(viewOf(u.x, 3)).status, UpdateStatus::kOk);
+    EXPECT_EQ(search.nodePairs().size(), before);
+}
 
 }  // namespace
 }  // namespace contact::mpi
