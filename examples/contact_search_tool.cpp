@@ -8,6 +8,8 @@
 #include "mesh_io/overlaps.hpp"
 #include "mesh_io/writers.hpp"
 
+#include "contact_search_mpi.hpp"  // DistributedResult; the session only where MPI is built in
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -77,9 +79,15 @@ struct Args {
     bool quiet = false;
 };
 
+using contact_tool::DistributedResult;
+
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+#ifdef CONTACT_TOOL_MPI
+contact_tool::MpiSession* g_mpi = nullptr;  // under mpiexec: searches run over all ranks
+#endif
 
 double parseNumber(const std::string& opt, const std::string& text) {
     char* end = nullptr;
@@ -375,6 +383,7 @@ int run(const Args& args) {
 
     std::vector<std::unique_ptr<ContactSurface>> surfaces;
     std::vector<std::unique_ptr<contact::ContactSearch>> searches;
+    std::vector<std::unique_ptr<DistributedResult>> distributed;
     std::vector<std::unique_ptr<std::vector<mesh_io::PairOverlap>>> overlaps;
     std::vector<mesh_io::InterfaceReport> reports;
     Eigen::Matrix2Xd coords2;  // x, y of every node, made for the first 2D interface
@@ -413,14 +422,27 @@ int run(const Args& args) {
         }
         const contact::CoordinatesView x = master->dim == 3 ? contact::CoordinatesView(model.coords)
                                                             : contact::CoordinatesView(coords2);
-        auto search = std::make_unique<contact::ContactSearch>(opt);
+        std::unique_ptr<contact::ContactSearch> search;
+        std::unique_ptr<DistributedResult> dist;  // the search over MPI ranks
         progress.stage("interface " + std::to_string(itf.index) + ": searching");
-        if (slave->nodeSurface) {
-            search->setSurfaces(master->surface, slave->nodes, x);
-        } else {
-            search->setSurfaces(master->surface, slave->surface, x);
+        contact::UpdateStats st;
+#ifdef CONTACT_TOOL_MPI
+        if (g_mpi != nullptr && g_mpi->active()) {
+            dist =
+                g_mpi->search(opt, master->surface, slave->nodeSurface ? nullptr : &slave->surface,
+                              slave->nodeSurface ? &slave->nodes : nullptr, x);
+            st = dist->stats;
         }
-        const contact::UpdateStats st = search->update(x);
+#endif
+        if (!dist) {
+            search = std::make_unique<contact::ContactSearch>(opt);
+            if (slave->nodeSurface) {
+                search->setSurfaces(master->surface, slave->nodes, x);
+            } else {
+                search->setSurfaces(master->surface, slave->surface, x);
+            }
+            st = search->update(x);
+        }
         if (st.status != contact::UpdateStatus::kOk) {
             throw std::invalid_argument(std::string("search failed: ") +
                                         contact::updateStatusName(st.status));
@@ -431,15 +453,15 @@ int run(const Args& args) {
         r.master = master.get();
         r.slave = slave.get();
         r.mode = itf.mode;
-        r.captureDistance = search->captureDistance();
+        r.captureDistance = dist ? dist->captureDistance : search->captureDistance();
         r.captureRelative = args.captureRelative;
         r.captureFactor = args.capture;
-        r.slaveNodes = static_cast<Index>(search->slaveNodes().size());
+        r.slaveNodes = dist ? dist->slaveNodes : static_cast<Index>(search->slaveNodes().size());
         const bool nodeMode = itf.mode == SearchMode::kNodeToSegment;
         if (nodeMode) {
-            r.nodePairs = &search->nodePairs();
+            r.nodePairs = dist ? &dist->nodePairs : &search->nodePairs();
         } else {
-            r.segmentPairs = &search->segmentPairs();
+            r.segmentPairs = dist ? &dist->segmentPairs : &search->segmentPairs();
         }
         const PairList found = nodeMode ? pairList(*r.nodePairs) : pairList(*r.segmentPairs);
         r.stats = st;
@@ -483,7 +505,8 @@ int run(const Args& args) {
             }
             if (args.captureRelative) {
                 std::printf("  capture distance: %.6g (%.3g x mean master segment size %.6g)\n",
-                            r.captureDistance, args.capture, search->meanMasterSize());
+                            r.captureDistance, args.capture,
+                            dist ? dist->meanMasterSize : search->meanMasterSize());
             } else {
                 std::printf("  capture distance: %.6g\n", r.captureDistance);
             }
@@ -514,6 +537,11 @@ int run(const Args& args) {
             std::printf(
                 "  time [ms]: read %.2f, bounds %.2f, broad %.2f, narrow %.2f, projection %.2f\n",
                 timeRead, st.timeBounds, st.timeBroad, st.timeNarrow, st.timeProjection);
+            if (dist) {
+                std::printf("  MPI: %d ranks (RCB contact decomposition), %lld ghost masters, "
+                            "%lld bytes sent\n",
+                            dist->ranks, dist->ghostMasters, dist->bytesSent);
+            }
             if (args.broadPhase == contact::BroadPhaseKind::kSweep) {
                 std::printf("  broad phase: %s\n",
                             st.swept ? "sort and sweep"
@@ -538,6 +566,7 @@ int run(const Args& args) {
         surfaces.push_back(std::move(master));
         surfaces.push_back(std::move(slave));
         searches.push_back(std::move(search));
+        distributed.push_back(std::move(dist));
         reports.push_back(r);
     }
 
@@ -572,7 +601,9 @@ int run(const Args& args) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int runMain(int argc, char** argv) {
     try {
         return run(parseArgs(argc, argv));
     } catch (const UsageError& e) {
@@ -583,4 +614,21 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "contact-search: %s\n", e.what());
     }
     return kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#ifdef CONTACT_TOOL_MPI
+    contact_tool::MpiSession mpi(argc, argv);
+    if (mpi.active() && !mpi.root()) {
+        return mpi.serve();  // rank 0 reads, reports and writes; this rank helps it search
+    }
+    g_mpi = &mpi;
+    const int status = runMain(argc, argv);
+    mpi.finish(status);
+    return status;
+#else
+    return runMain(argc, argv);
+#endif
 }

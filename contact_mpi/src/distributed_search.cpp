@@ -99,11 +99,12 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
         comm_, [&] { detail::validateInput(s, nodes, master, slave, slaveNodes, x, s.nodeMode); });
 
     // Global counts and dimension; ownership flags on all ranks or none.
-    long long counts[5] = {master.surface.size(), slave != nullptr ? slave->surface.size() : 0, 0,
+    long long counts[5] = {master.surface.size(), slave != nullptr ? slave->surface.size() : 0,
+                           slaveNodes != nullptr ? static_cast<long long>(slaveNodes->size()) : 0,
                            nodes.owned.empty() ? 0 : 1,
                            !nodes.owned.empty() || nodes.ids.empty() ? 0 : 1};
     int dims[2] = {x.dim, -x.dim};
-    const bool hasSegments = counts[0] + counts[1] > 0 || slaveNodes != nullptr;
+    const bool hasSegments = counts[0] + counts[1] + counts[2] > 0;
     if (!hasSegments) {
         dims[0] = 3;
         dims[1] = -2;
@@ -120,7 +121,9 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
                                         "not: give them on every rank, or on none");
         }
     });
-    s.dim = x.dim;
+    // A rank without segments may pass any dimension: the model's is that of the others.
+    s.dim = counts[0] + counts[1] + counts[2] > 0 ? dims[0] : x.dim;
+    s.callerDim = x.dim;
     s.numNodes = x.numNodes;
     s.nodeIds = nodes.ids;
     s.idIndex.resize(nodes.ids.size());
@@ -184,7 +187,7 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     auto status = UpdateStatus::kOk;
     if (x.problem() != nullptr) {
         status = UpdateStatus::kBadCoordinateView;
-    } else if (x.numNodes != s.numNodes || x.dim != s.dim) {
+    } else if (x.numNodes != s.numNodes || x.dim != s.callerDim) {
         status = UpdateStatus::kWrongNodeCount;
     } else {
         for (const Index i : s.usedNodes) {
