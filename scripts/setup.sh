@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 preset=${1:-release}
 
 packages=(build-essential cmake gzip libeigen3-dev libnanoflann-dev libgtest-dev libbenchmark-dev
-          python3 python3-vtk9)
+          python3 python3-vtk9 libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
