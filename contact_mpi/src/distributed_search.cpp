@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -321,16 +322,22 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     std::vector<MPI_Request> requests(s.resultTargets.size(), MPI_REQUEST_NULL);
     for (std::size_t k = 0; k < s.resultTargets.size(); ++k) {
         const int r = s.resultTargets[k];
-        const detail::ByteWriter& w = s.out[r];
-        if (r != s.rank) {
-            stats.bytesSent += static_cast<long long>(w.size());
+        if (r == s.rank) {
+            continue;  // copied below, without MPI
         }
+        const detail::ByteWriter& w = s.out[r];
+        stats.bytesSent += static_cast<long long>(w.size());
         MPI_Isend(w.data(), static_cast<int>(w.size()), MPI_BYTE, r, kTagResults, comm_,
                   &requests[k]);
     }
     std::vector<char>& buffer = s.resultBuffer;
     buffer.clear();
     for (const int r : s.resultSources) {
+        if (r == s.rank) {
+            const detail::ByteWriter& w = s.out[r];
+            buffer.insert(buffer.end(), w.data(), w.data() + w.size());
+            continue;
+        }
         MPI_Status st;
         MPI_Probe(r, kTagResults, comm_, &st);
         int n = 0;
@@ -340,13 +347,19 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
         MPI_Recv(buffer.data() + at, n, MPI_BYTE, r, kTagResults, comm_, MPI_STATUS_IGNORE);
     }
     MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    // Order by slave id (segment mode: then master id) through a list of keys: the records stay
+    // where they arrived, nothing is allocated once the buffers have grown.
+    std::vector<std::pair<GlobalId, std::uint32_t>>& order = s.resultOrder;
+    const std::size_t recordSize = s.nodeMode ? sizeof(NodeResult) : sizeof(SegmentResult);
+    const std::size_t n = buffer.size() / recordSize;
+    order.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::memcpy(&order[i].first, buffer.data() + i * recordSize, sizeof(GlobalId));
+        order[i].second = static_cast<std::uint32_t>(i);
+    }
     if (s.nodeMode) {
-        std::vector<NodeResult> all(buffer.size() / sizeof(NodeResult));
-        std::copy(buffer.begin(), buffer.end(), reinterpret_cast<char*>(all.data()));
-        std::sort(all.begin(), all.end(),
-                  [](const NodeResult& a, const NodeResult& b) { return a.slave < b.slave; });
+        std::sort(order.begin(), order.end());
         GlobalNodePairs& out = nodePairs_;
-        const std::size_t n = all.size();
         out.slave_.resize(n);
         out.master_.resize(n);
         out.slaveLocal_.resize(n);
@@ -360,7 +373,8 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
         out.tangent2_.resize(3 * n);
         out.shape_.resize(kMaxSegmentNodes * n);
         for (std::size_t i = 0; i < n; ++i) {
-            const NodeResult& r = all[i];
+            NodeResult r;
+            std::memcpy(&r, buffer.data() + order[i].second * recordSize, sizeof r);
             out.slave_[i] = r.slave;
             out.master_[i] = r.master;
             out.slaveLocal_[i] = r.caller;
@@ -379,21 +393,26 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
         out.count_ = static_cast<Index>(n);
         stats.pairs = out.count_;
     } else {
-        std::vector<SegmentResult> all(buffer.size() / sizeof(SegmentResult));
-        std::copy(buffer.begin(), buffer.end(), reinterpret_cast<char*>(all.data()));
-        std::sort(all.begin(), all.end(), [](const SegmentResult& a, const SegmentResult& b) {
-            return a.slave != b.slave ? a.slave < b.slave : a.master < b.master;
+        const auto masterOf = [&](std::uint32_t i) {
+            GlobalId m = 0;
+            std::memcpy(&m, buffer.data() + i * recordSize + sizeof(GlobalId), sizeof m);
+            return m;
+        };
+        std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first < b.first : masterOf(a.second) < masterOf(b.second);
         });
         GlobalSegmentPairs& out = segmentPairs_;
-        out.slave_.resize(all.size());
-        out.master_.resize(all.size());
-        out.slaveLocal_.resize(all.size());
-        for (std::size_t i = 0; i < all.size(); ++i) {
-            out.slave_[i] = all[i].slave;
-            out.master_[i] = all[i].master;
-            out.slaveLocal_[i] = all[i].caller;
+        out.slave_.resize(n);
+        out.master_.resize(n);
+        out.slaveLocal_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            SegmentResult r;
+            std::memcpy(&r, buffer.data() + order[i].second * recordSize, sizeof r);
+            out.slave_[i] = r.slave;
+            out.master_[i] = r.master;
+            out.slaveLocal_[i] = r.caller;
         }
-        out.count_ = static_cast<Index>(all.size());
+        out.count_ = static_cast<Index>(n);
         stats.pairs = out.count_;
     }
     stats.timeResults = msSince(t);

@@ -34,7 +34,8 @@ void exchange(MPI_Comm comm, const std::vector<ByteWriter>& out, Received& in,
         throw std::runtime_error("contact::mpi: a rank would exchange 2 GiB or more at once; "
                                  "use more ranks");
     }
-    std::vector<char> sendData(static_cast<std::size_t>(sendTotal));
+    std::vector<char>& sendData = in.sendScratch;
+    sendData.resize(static_cast<std::size_t>(sendTotal));
     std::vector<int> sc(size);
     std::vector<int> sd(size);
     std::vector<int> rc(size);

@@ -69,12 +69,14 @@ private:
 struct Received {
     std::vector<char> data;
     std::vector<std::size_t> offset;
+    std::vector<char> sendScratch;  // the outgoing bytes in one block, kept between exchanges
     [[nodiscard]] ByteReader from(int r) const noexcept {
         return {data.data() + offset[r], data.data() + offset[r + 1]};
     }
 };
 
-/// Sparse all-to-all: out[r] goes to rank r (out has one buffer per rank). Collective. Adds the
+/// Sparse all-to-all: out[r] goes to rank r (out has one buffer per rank). Collective. `in` keeps
+/// its buffers between calls (fresh pages cost a fault each: reuse them). Adds the
 /// bytes sent to other ranks to `bytesSent`. Every rank throws std::runtime_error when any rank
 /// would send or receive 2 GiB or more in one exchange (MPI's int counts).
 void exchange(MPI_Comm comm, const std::vector<ByteWriter>& out, Received& in,

@@ -135,7 +135,7 @@ void planCoordinates(State& s, const std::vector<NodeItem>& items, long long& by
         s.recvCoords[linkOf[owner]].nodes.push_back(static_cast<Index>(i));
         s.out[owner].put(all[i].first);
     }
-    Received in;
+    Received& in = s.in;
     exchange(s.comm, s.out, in, bytes);
     s.sendCoords.clear();
     for (int r = 0; r < s.size; ++r) {
@@ -208,8 +208,10 @@ long long sendCoordinates(State& s, const CoordinatesView& x, std::vector<double
     for (std::size_t i = 0; i < nr; ++i) {
         std::vector<double>& b = s.coordBuffers[i];
         b.resize(static_cast<std::size_t>(dim) * s.recvCoords[i].nodes.size());
-        MPI_Irecv(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, s.recvCoords[i].rank,
-                  kTagCoordinates, s.comm, &requests[i]);
+        if (s.recvCoords[i].rank != s.rank) {  // this rank's own: copied below, without MPI
+            MPI_Irecv(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, s.recvCoords[i].rank,
+                      kTagCoordinates, s.comm, &requests[i]);
+        }
     }
     for (std::size_t j = 0; j < ns; ++j) {
         std::vector<double>& b = s.coordBuffers[nr + j];
@@ -221,9 +223,15 @@ long long sendCoordinates(State& s, const CoordinatesView& x, std::vector<double
                 b[dim * t + c] = p[c];
             }
         }
-        if (link.rank != s.rank) {
-            bytes += static_cast<long long>(b.size() * sizeof(double));
+        if (link.rank == s.rank) {
+            for (std::size_t i = 0; i < nr; ++i) {
+                if (s.recvCoords[i].rank == s.rank) {
+                    s.coordBuffers[i].swap(b);
+                }
+            }
+            continue;
         }
+        bytes += static_cast<long long>(b.size() * sizeof(double));
         MPI_Isend(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, link.rank, kTagCoordinates,
                   s.comm, &requests[nr + j]);
     }
@@ -314,7 +322,7 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
     s.resultSources = sortedUnique(std::move(sources));
     stats.timePartition = msSince(t0);
     t0 = Clock::now();
-    Received in;
+    Received& in = s.in;
     exchange(s.comm, s.out, in, bytes);
 
     // 3. What arrived.
@@ -432,7 +440,9 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
             }
         }
     }
+    const long long beforeGhosts = bytes;
     exchange(s.comm, s.out, in, bytes);
+    stats.ghostBytes = bytes - beforeGhosts;
     const std::size_t ownedCount = s.cMasters.size();
     for (int r = 0; r < s.size; ++r) {
         ByteReader rd = in.from(r);

@@ -84,7 +84,13 @@ Rcb::Rcb(MPI_Comm comm) : comm_(comm) {
     }
 }
 
-Rcb::~Rcb() { Zoltan_Destroy(&zz_); }
+Rcb::~Rcb() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized == 0) {  // after MPI_Finalize Zoltan cannot free its communicator: leave it
+        Zoltan_Destroy(&zz_);
+    }
+}
 
 void Rcb::partition(const std::vector<double>& xyz, const std::vector<float>& weights) {
     cut_ = false;

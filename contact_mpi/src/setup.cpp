@@ -260,7 +260,7 @@ void resolveNodeOwners(State& s, const RankNodes& nodes, const CoordinatesView& 
                                             (flagsGiven ? 0 : kNoFlags));
         s.out[homeRank(c.id, s.size)].put(c);
     }
-    Received in;
+    Received& in = s.in;
     exchange(s.comm, s.out, in, bytes);
 
     // Home: one owner per used node, the same coordinates everywhere.
@@ -360,7 +360,7 @@ void checkSegmentIds(State& s, long long& bytes) {
     };
     claim(s.master, 0);
     claim(s.slave, 1);
-    Received in;
+    Received& in = s.in;
     exchange(s.comm, s.out, in, bytes);
     std::vector<SegmentClaim> claims = records<SegmentClaim>(in, s.size);
     std::sort(claims.begin(), claims.end(), [](const SegmentClaim& a, const SegmentClaim& b) {
@@ -442,7 +442,7 @@ void checkOrientation(State& s, long long& bytes) {
     if (!s.sameSurface) {
         claim(s.slave, 1);
     }
-    Received in;
+    Received& in = s.in;
     exchange(s.comm, s.out, in, bytes);
     std::vector<EdgeClaim> edges = records<EdgeClaim>(in, s.size);
     std::sort(edges.begin(), edges.end(), [](const EdgeClaim& a, const EdgeClaim& b) {

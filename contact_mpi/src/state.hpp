@@ -84,8 +84,8 @@ struct State {
     bool nodeMode = true;
     bool slaveAsNodes = false;  // the slave was given as a node list
     bool sameSurface = false;   // global master and slave are one surface
-    int dim = 3;        // of the model (every rank with segments agrees)
-    int callerDim = 3;  // of this rank's coordinates at setSurfaces
+    int dim = 3;                // of the model (every rank with segments agrees)
+    int callerDim = 3;          // of this rank's coordinates at setSurfaces
     double capture = 0.0;
     double skin = 0.0;
     double meanMasterSize = 0.0;
@@ -132,8 +132,10 @@ struct State {
 
     // Scratch reused between updates.
     std::vector<ByteWriter> out;
+    Received in;
     std::vector<std::vector<double>> coordBuffers;
     std::vector<char> resultBuffer;
+    std::vector<std::pair<GlobalId, std::uint32_t>> resultOrder;
 };
 
 }  // namespace contact::mpi::detail

@@ -134,6 +134,7 @@ struct DistributedStats {
     /// Bytes this rank sent to other ranks (message payloads): in all, and in the repartition.
     long long bytesSent = 0;
     long long repartitionBytes = 0;
+    long long ghostBytes = 0;  ///< of which the ghost segments (repartition only)
     double timePartition = 0.0;    ///< ms: Zoltan RCB and the assignment of items to ranks
     double timeGhosts = 0.0;       ///< ms: migration, ghost selection and exchange, local set-up
     double timeCoordinates = 0.0;  ///< ms: current coordinates to the ranks that need them
