@@ -134,7 +134,7 @@ struct DistributedStats {
     /// Bytes this rank sent to other ranks (message payloads): in all, and in the repartition.
     long long bytesSent = 0;
     long long repartitionBytes = 0;
-    long long ghostBytes = 0;  ///< of which the ghost segments (repartition only)
+    long long ghostBytes = 0;      ///< of which the ghost segments (repartition only)
     double timePartition = 0.0;    ///< ms: Zoltan RCB and the assignment of items to ranks
     double timeGhosts = 0.0;       ///< ms: migration, ghost selection and exchange, local set-up
     double timeCoordinates = 0.0;  ///< ms: current coordinates to the ranks that need them
@@ -170,7 +170,8 @@ public:
     void setSurfaces(const RankNodes& nodes, SurfacePart master, std::vector<Index> slaveNodes,
                      const CoordinatesView& x);
 
-    /// Searches with the current coordinates (this rank's nodes, as at setSurfaces). Never
+    /// Searches with the current coordinates (this rank's nodes, as at setSurfaces; a node held
+    /// by several ranks has the same coordinates on each, as setSurfaces checked). Never
     /// throws; a problem on any rank comes back as the same status on every rank, and the pairs
     /// of the last good update stay in place.
     [[nodiscard]] DistributedStats update(const CoordinatesView& x);
