@@ -417,25 +417,32 @@ void PrintTo(const Case& c, std::ostream* os) {
 }
 
 Model modelOf(const std::string& name) {
-    if (name == "flat")
-        return flat();
-    if (name == "wavy")
-        return wavy();
-    if (name == "graded")
-        return graded();
-    if (name == "quadratic")
-        return quadratic();
-    if (name == "2d")
-        return planar();
-    if (name == "self")
-        return folded();
-    if (name == "punch")
-        return shipped("punch_on_block.inp", "PunchBottom", "BlockTop");
-    if (name == "sphere")
-        return shipped("sphere_on_block.msh", "SphereSurface", "BlockTop");
-    if (name == "sphere_o2")
-        return shipped("sphere_on_block_o2.msh", "SphereSurface", "BlockTop");
-    return shipped("cylinder_on_block_2d.msh", "CylinderEdge", "BlockTop");
+    const std::map<std::string, std::function<Model()>> models = {
+        {"flat", flat},
+        {"wavy", wavy},
+        {"graded", graded},
+        {"quadratic", quadratic},
+        {"2d", planar},
+        {"self", folded},
+        {"punch", [] { return shipped("punch_on_block.inp", "PunchBottom", "BlockTop"); }},
+        {"sphere", [] { return shipped("sphere_on_block.msh", "SphereSurface", "BlockTop"); }},
+        {"sphere_o2",
+         [] { return shipped("sphere_on_block_o2.msh", "SphereSurface", "BlockTop"); }},
+        {"cylinder",
+         [] { return shipped("cylinder_on_block_2d.msh", "CylinderEdge", "BlockTop"); }},
+        {"flat_nodes",  // the slave given as a node list (an Abaqus TYPE=NODE surface)
+         [] {
+             Model m = flat();
+             m.name = "flat_nodes";
+             m.slaveNodes = m.slave.connectivity;
+             std::sort(m.slaveNodes.begin(), m.slaveNodes.end());
+             m.slaveNodes.erase(std::unique(m.slaveNodes.begin(), m.slaveNodes.end()),
+                                m.slaveNodes.end());
+             m.slave = Surface{};
+             return m;
+         }},
+    };
+    return models.at(name)();
 }
 
 // Compares this rank's distributed pairs with the serial pairs of the slaves it owns; returns the
@@ -584,6 +591,8 @@ std::vector<Case> cases() {
     }
     v.push_back({"flat", SearchMode::kNodeToSegment, 1.7, true});  // wide capture: many ghosts
     v.push_back({"self", SearchMode::kNodeToSegment, 1.2, true});
+    v.push_back({"flat_nodes", SearchMode::kNodeToSegment, 0.5, false});
+    v.push_back({"flat_nodes", SearchMode::kNodeToSegment, 0.5, true});
     return v;
 }
 
