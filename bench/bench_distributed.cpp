@@ -263,12 +263,13 @@ int main(int argc, char** argv) {
         }
         if (!json.empty()) {
             if (FILE* f = std::fopen(json.c_str(), "w")) {
-                std::fprintf(f,
-                             "{\"kind\": \"%s\", \"segments\": %ld, \"ranks\": %d, \"pairs\": %lld,"
-                             " \"effective_cores\": %.3f, \"serial_update_ms\": %.3f,"
-                             " \"serial_setup_ms\": %.3f, \"serial_update_cpu_ms\": %.3f, \"rows\": [",
-                             kind.c_str(), segments, size, pairs, cores, serialUpdate, serialSetup,
-                             serialCpu);
+                std::fprintf(
+                    f,
+                    "{\"kind\": \"%s\", \"segments\": %ld, \"ranks\": %d, \"pairs\": %lld,"
+                    " \"effective_cores\": %.3f, \"serial_update_ms\": %.3f,"
+                    " \"serial_setup_ms\": %.3f, \"serial_update_cpu_ms\": %.3f, \"rows\": [",
+                    kind.c_str(), segments, size, pairs, cores, serialUpdate, serialSetup,
+                    serialCpu);
                 for (int r = 0; r < size; ++r) {
                     const RankRow& w = rows[r];
                     std::fprintf(

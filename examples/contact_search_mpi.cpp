@@ -58,6 +58,7 @@ void broadcast(Command& c) {
     while (MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done == 0) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    MPI_Wait(&request, MPI_STATUS_IGNORE);  // done: a no-op on the completed request
 }
 
 contact::SearchOptions optionsOf(const Command& c) {
@@ -154,7 +155,10 @@ void MpiSession::finish(int status) {
     broadcast(c);
 }
 
-int MpiSession::serve() {
+int MpiSession::serve() const {
+    if (!active_ || rank_ == 0) {
+        throw std::logic_error("contact-search: only ranks other than 0 serve searches");
+    }
     for (;;) {
         Command c;
         broadcast(c);
@@ -182,7 +186,7 @@ std::unique_ptr<DistributedResult> MpiSession::search(const contact::SearchOptio
                                                       const contact::Surface& master,
                                                       const contact::Surface* slave,
                                                       const std::vector<Index>* slaveNodes,
-                                                      const contact::CoordinatesView& x) {
+                                                      const contact::CoordinatesView& x) const {
     Command c;
     c.kind = kSearch;
     c.capture = options.capture;

@@ -42,13 +42,13 @@ public:
     [[nodiscard]] int ranks() const noexcept { return size_; }
 
     /// Ranks other than 0: serve rank 0's searches until it finishes; returns its exit status.
-    int serve();
+    [[nodiscard]] int serve() const;
     /// Rank 0: one search over all ranks, rank 0 giving the whole model (slave: segments, or
     /// nodes when slaveNodes is not null). Collective errors are thrown as std::invalid_argument.
     [[nodiscard]] std::unique_ptr<DistributedResult>
     search(const contact::SearchOptions& options, const contact::Surface& master,
            const contact::Surface* slave, const std::vector<contact::Index>* slaveNodes,
-           const contact::CoordinatesView& x);
+           const contact::CoordinatesView& x) const;
     /// Rank 0: the tool is done with this exit status; the other ranks return it from serve().
     void finish(int status);
 

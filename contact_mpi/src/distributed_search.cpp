@@ -139,7 +139,7 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
     s.globalSlaveSegments = counts[1];
     long long bytes = 0;
     detail::resolveNodeOwners(s, nodes, x, counts[3] > 0, bytes);
-    long long slaveNodeCount = static_cast<long long>(s.ownedSlaveNodes.size());
+    auto slaveNodeCount = static_cast<long long>(s.ownedSlaveNodes.size());
     MPI_Allreduce(MPI_IN_PLACE, &slaveNodeCount, 1, MPI_LONG_LONG, MPI_SUM, comm_);
     s.globalSlaveItems = s.nodeMode ? slaveNodeCount : s.globalSlaveSegments;
     detail::checkSegmentIds(s, bytes);
@@ -332,9 +332,17 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     }
     std::vector<char>& buffer = s.resultBuffer;
     buffer.clear();
+    // Room with a margin: the pairs grow a little from update to update, and a buffer sized to
+    // the byte would move to fresh pages (a fault each) every time.
+    const auto room = [&buffer](std::size_t more) {
+        if (buffer.size() + more > buffer.capacity()) {
+            buffer.reserve((buffer.size() + more) * 5 / 4);
+        }
+    };
     for (const int r : s.resultSources) {
         if (r == s.rank) {
             const detail::ByteWriter& w = s.out[r];
+            room(w.size());
             buffer.insert(buffer.end(), w.data(), w.data() + w.size());
             continue;
         }
@@ -343,6 +351,7 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
         int n = 0;
         MPI_Get_count(&st, MPI_BYTE, &n);
         const std::size_t at = buffer.size();
+        room(static_cast<std::size_t>(n));
         buffer.resize(at + static_cast<std::size_t>(n));
         MPI_Recv(buffer.data() + at, n, MPI_BYTE, r, kTagResults, comm_, MPI_STATUS_IGNORE);
     }

@@ -39,8 +39,10 @@ int numGeometry(void* /*data*/, int* ierr) {
     return 3;
 }
 
+// (Zoltan's callback type fixes the signature: lids is not const.)
 void geometry(void* data, int /*numGid*/, int /*numLid*/, int numObj, ZOLTAN_ID_PTR /*gids*/,
-              ZOLTAN_ID_PTR lids, int /*numDim*/, double* xyz, int* ierr) {
+              ZOLTAN_ID_PTR lids,  // NOLINT(readability-non-const-parameter)
+              int /*numDim*/, double* xyz, int* ierr) {
     const Points& p = *static_cast<Points*>(data);
     for (int k = 0; k < numObj; ++k) {
         const std::size_t i = lids[k];

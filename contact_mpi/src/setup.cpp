@@ -291,7 +291,8 @@ void resolveNodeOwners(State& s, const RankNodes& nodes, const CoordinatesView& 
             if ((c.flags & kUsed) != 0 && firstUser < 0) {
                 firstUser = c.rank;
             }
-            if (error.empty() && std::memcmp(c.xyz, claims[i].xyz, sizeof c.xyz) != 0) {
+            if (error.empty() && (c.xyz[0] != claims[i].xyz[0] || c.xyz[1] != claims[i].xyz[1] ||
+                                  c.xyz[2] != claims[i].xyz[2])) {
                 error = std::string(kFn) + ": node " + std::to_string(c.id) +
                         " has different coordinates on ranks " + std::to_string(claims[i].rank) +
                         " and " + std::to_string(c.rank);
@@ -408,7 +409,7 @@ void checkOrientation(State& s, long long& bytes) {
                 ids[i] = s.nodeIds[v[i]];
             }
             std::sort(ids, ids + nodeCount(t));
-            std::uint64_t h = static_cast<std::uint64_t>(nodeCount(t));
+            auto h = static_cast<std::uint64_t>(nodeCount(t));
             for (int i = 0; i < nodeCount(t); ++i) {
                 h = mix(h, static_cast<std::uint64_t>(ids[i]));
             }
@@ -421,7 +422,7 @@ void checkOrientation(State& s, long long& bytes) {
                 e.role = role;
                 e.forward = forward ? 1 : 0;
                 e.line = line ? 1 : 0;
-                const GlobalId key = static_cast<GlobalId>(
+                const auto key = static_cast<GlobalId>(
                     mix(static_cast<std::uint64_t>(e.lo), static_cast<std::uint64_t>(e.hi)));
                 s.out[homeRank(key, s.size)].put(e);
             };
