@@ -496,6 +496,9 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
         std::reverse(s.cMasterFat.begin(), s.cMasterFat.end());
         cMaster = surfaceOf(s, s.cMasters, s.master.surface.name.c_str());
     }
+    // Known limit: the serial search judges an edge shared by exactly two of its segments; a
+    // master edge shared by three or more (not judged globally) of which only two, running it the
+    // same way, are on this rank is refused here, on every rank alike (collectively below).
     std::vector<double> setupCoords;
     const CoordinatesView setupView = CoordinatesView::interleaved(
         s.setupCoords.data(), static_cast<Index>(s.nodeIds.size()), s.dim);
