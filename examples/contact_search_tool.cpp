@@ -12,6 +12,8 @@
 #include "mesh_io/verify.hpp"
 #include "mesh_io/writers.hpp"
 
+#include "contact_search_mpi.hpp"  // DistributedResult; the session only where MPI is built in
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -35,7 +37,12 @@ namespace {
 
 using contact::Index;
 using contact::SearchMode;
+using contact_tool::DistributedResult;
 using mesh_io::ContactSurface;
+
+#ifdef CONTACT_TOOL_MPI
+contact_tool::MpiSession* g_mpi = nullptr;  // under mpiexec: searches run over all ranks
+#endif
 
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;
@@ -341,7 +348,8 @@ std::optional<SearchMode> modeOverride(const Args& args) {
 struct Searched {
     std::unique_ptr<ContactSurface> master;
     std::unique_ptr<ContactSurface> slave;
-    std::unique_ptr<contact::ContactSearch> search;
+    std::unique_ptr<contact::ContactSearch> search;  // serial runs
+    std::unique_ptr<DistributedResult> dist;         // under mpiexec: the search over all ranks
     std::unique_ptr<mesh_io::Overlaps> overlaps;
     std::unique_ptr<contact::MortarIntegrator> mortar;  // --mortar
     contact::SearchOptions options;
@@ -437,14 +445,24 @@ int run(const Args& args) {
             }
             x = s.master->dim == 3 ? contact::CoordinatesView(model.coords)
                                    : contact::CoordinatesView(coords2);
-            s.search = std::make_unique<contact::ContactSearch>(opt);
             progress.stage(stage + "searching");
-            if (s.slave->nodeSurface) {
-                s.search->setSurfaces(s.master->surface, s.slave->nodes, x);
-            } else {
-                s.search->setSurfaces(s.master->surface, s.slave->surface, x);
+#ifdef CONTACT_TOOL_MPI
+            if (g_mpi != nullptr && g_mpi->active()) {
+                s.dist = g_mpi->search(opt, s.master->surface,
+                                       s.slave->nodeSurface ? nullptr : &s.slave->surface,
+                                       s.slave->nodeSurface ? &s.slave->nodes : nullptr, x);
+                st = s.dist->stats;
             }
-            st = s.search->update(x);
+#endif
+            if (!s.dist) {
+                s.search = std::make_unique<contact::ContactSearch>(opt);
+                if (s.slave->nodeSurface) {
+                    s.search->setSurfaces(s.master->surface, s.slave->nodes, x);
+                } else {
+                    s.search->setSurfaces(s.master->surface, s.slave->surface, x);
+                }
+                st = s.search->update(x);
+            }
             if (st.status != contact::UpdateStatus::kOk) {
                 throw std::invalid_argument(std::string("search failed: ") +
                                             contact::updateStatusName(st.status));
@@ -464,19 +482,19 @@ int run(const Args& args) {
         r.master = s.master.get();
         r.slave = s.slave.get();
         r.mode = mode;
-        r.captureDistance = s.search->captureDistance();
+        r.captureDistance = s.dist ? s.dist->captureDistance : s.search->captureDistance();
         r.captureRelative = args.captureRelative;
         r.captureFactor = args.capture;
-        r.meanMasterSize = s.search->meanMasterSize();
+        r.meanMasterSize = s.dist ? s.dist->meanMasterSize : s.search->meanMasterSize();
         r.slaveNodes = slaveNodeCount(slave);
         r.stats = st;
         r.timeRead = timeRead;
         r.pairsFile = args.pairs;
         if (mode == SearchMode::kNodeToSegment) {
-            r.nodePairs = &s.search->nodePairs();
+            r.nodePairs = s.dist ? &s.dist->nodePairs : &s.search->nodePairs();
             r.gaps = mesh_io::summarizeGaps(*r.nodePairs);
         } else {
-            r.segmentPairs = &s.search->segmentPairs();
+            r.segmentPairs = s.dist ? &s.dist->segmentPairs : &s.search->segmentPairs();
             progress.stage(stage + "overlaps within the capture distance");
             const auto t1 = std::chrono::steady_clock::now();
             s.overlaps = std::make_unique<mesh_io::Overlaps>(mesh_io::computeOverlaps(
@@ -488,8 +506,13 @@ int run(const Args& args) {
                 progress.stage(stage + "mortar integrals");
                 contact::MortarOptions mo;
                 mo.threads = args.threads;
+                if (opt.selfContact) {
+                    throw std::invalid_argument(stage + "--mortar: a surface in contact with "
+                                                        "itself has no mortar operators here");
+                }
                 s.mortar = std::make_unique<contact::MortarIntegrator>(mo);
-                (void)s.mortar->compute(*s.search, x);
+                (void)s.mortar->compute(master.surface, slave.surface, r.segmentPairs->slave(),
+                                        r.segmentPairs->master(), x, r.captureDistance);
             }
         }
         mesh_io::VerifyResult v;
@@ -502,6 +525,11 @@ int run(const Args& args) {
         progress.done();
         if (!args.quiet) {
             mesh_io::printInterface(report, r);
+            if (s.dist) {
+                report << "  MPI: " << s.dist->ranks << " ranks (RCB contact decomposition), "
+                       << s.dist->ghostMasters << " ghost masters, " << s.dist->bytesSent
+                       << " bytes sent\n";
+            }
             if (s.mortar) {
                 const contact::MortarOperators& op = s.mortar->operators();
                 double area = 0.0;
@@ -578,9 +606,7 @@ int run(const Args& args) {
     return verifyFailed ? kExitVerifyFailed : kExitOk;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int runMain(int argc, char** argv) {
     try {
         return run(parseArgs(argc, argv));
     } catch (const UsageError& e) {
@@ -589,4 +615,21 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "contact-search: %s\n", e.what());
     }
     return kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#ifdef CONTACT_TOOL_MPI
+    contact_tool::MpiSession mpi(argc, argv);
+    if (mpi.active() && !mpi.root()) {
+        return mpi.serve();  // rank 0 reads, reports and writes; this rank helps it search
+    }
+    g_mpi = &mpi;
+    const int status = runMain(argc, argv);
+    mpi.finish(status);
+    return status;
+#else
+    return runMain(argc, argv);
+#endif
 }

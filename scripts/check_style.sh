@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks the habits the repository commits to: every C/C++ file formatted as .clang-format says
-# (a difference fails), and the library, mesh_io, the tool and the bindings clean under
+# (a difference fails), and the library, mesh_io, the tool, the bindings and contact_mpi clean under
 # .clang-tidy (its warnings are errors). Usage: scripts/check_style.sh [format|tidy]  (default both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +33,7 @@ if [ "$what" = all ] || [ "$what" = tidy ]; then
     cmake -S . -B build/tidy -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
         -DCONTACT_BUILD_BENCH=OFF > /dev/null
     mapfile -t sources < <(git ls-files 'contact/src/*.cpp' 'mesh_io/src/*.cpp' 'examples/*.cpp' \
-                                        'bindings/*.cpp')
+                                        'bindings/*.cpp' 'contact_mpi/src/*.cpp')
     mapfile -t csources < <(git ls-files 'bindings/*.c')  # C: the standard of the compile database
     if ! { printf '%s\n' "${sources[@]}" |
                xargs -P "$jobs" -n 1 clang-tidy -p build/tidy --quiet --extra-arg=-std=c++17 \

@@ -5,6 +5,7 @@
 #include "contact/bounds.hpp"
 #include "contact/clipping.hpp"
 #include "contact/contact_search.hpp"
+#include "contact/exact_sum.hpp"
 #include "contact/mortar.hpp"
 #include "contact/pairs.hpp"
 #include "contact/projection.hpp"

@@ -46,6 +46,26 @@ class NodePairs {
 public:
     using ShapeMatrix = Eigen::Matrix<double, kMaxSegmentNodes, Eigen::Dynamic>;
 
+    /// The columns as owned arrays, one entry per pair, for pairs assembled outside a search
+    /// (contact::mpi gathers them from the MPI ranks).
+    struct Columns {
+        std::vector<Index> slave;
+        std::vector<Index> master;
+        std::vector<double> gap;
+        std::vector<double> distance;
+        std::vector<ProjectionStatus> status;
+        Eigen::Matrix2Xd xi;
+        Eigen::Matrix3Xd point;
+        Eigen::Matrix3Xd normal;
+        Eigen::Matrix3Xd tangent1;
+        Eigen::Matrix3Xd tangent2;
+        ShapeMatrix shape;
+    };
+
+    NodePairs() = default;
+    /// Takes the columns over. Throws std::invalid_argument when their lengths differ.
+    CONTACT_API explicit NodePairs(Columns columns);
+
     [[nodiscard]] Index size() const noexcept { return count_; }
     [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
 
@@ -106,6 +126,9 @@ private:
 /// after the SAT test, ordered by (slave, master).
 class SegmentPairs {
 public:
+    SegmentPairs() = default;
+    /// Pairs assembled outside a search. Throws std::invalid_argument when the lengths differ.
+    CONTACT_API SegmentPairs(std::vector<Index> slave, std::vector<Index> master);
     [[nodiscard]] Index size() const noexcept { return count_; }
     [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
     /// Slave segment index.

@@ -2,6 +2,7 @@
 #include "detail/search_common.hpp"
 
 #include "contact/bounds.hpp"
+#include "contact/exact_sum.hpp"
 #include "contact/segment.hpp"
 #include "contact/tolerances.hpp"
 
@@ -107,11 +108,13 @@ double meanSegmentSize(const Surface& surface, const CoordinatesView& x) {
     if (surface.empty()) {
         return 0.0;
     }
-    double sum = 0.0;
+    // An exact sum: the same mean for any order of the segments, so a search split over MPI ranks
+    // (contact_mpi) resolves the same relative capture distance and skin bit for bit.
+    ExactSum sum;
     for (Index s = 0; s < surface.size(); ++s) {
-        sum += characteristicSize(gatherSegment(surface, s, x));
+        sum.add(characteristicSize(gatherSegment(surface, s, x)));
     }
-    return sum / surface.size();
+    return sum.value() / surface.size();
 }
 
 double resolveCapture(const char* fn, const SearchOptions& options, double meanMasterSize) {

@@ -24,7 +24,8 @@ namespace contact::detail {
 void validateSurface(const char* fn, const char* role, const Surface& surface,
                      const CoordinatesView& x);
 
-/// Mean characteristic size of the segments (0 when empty).
+/// Mean characteristic size of the segments (0 when empty): the exact sum (ExactSum) rounded once,
+/// divided by the count; independent of the segment order.
 [[nodiscard]] double meanSegmentSize(const Surface& surface, const CoordinatesView& x);
 
 /// Capture distance in length units; throws std::invalid_argument when not finite or negative.

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// The checks and resolutions of setSurfaces() (setup.cpp) and the decomposition (partition.cpp).
+#pragma once
+
+#include "state.hpp"
+
+namespace contact::mpi::detail {
+
+/// Local: this rank's input as ContactSearch::setSurfaces would check it (throws
+/// std::invalid_argument naming the rank and global ids).
+void validateInput(const State& s, const RankNodes& nodes, const SurfacePart& master,
+                   const SurfacePart* slave, const std::vector<Index>* slaveNodes,
+                   const CoordinatesView& x, bool nodeMode);
+
+/// Collective: the owner of every node a surface uses (flags given, or the lowest rank using
+/// it); checks one owner and equal coordinates on every rank. Fills s.nodeOwner, s.usedNodes,
+/// s.ownedSlaveNodes and s.slaveValence.
+void resolveNodeOwners(State& s, const RankNodes& nodes, const CoordinatesView& x, bool flagsGiven,
+                       long long& bytes);
+
+/// Collective: each segment id given once per surface; sets s.sameSurface (master and slave
+/// are one surface: the same ids with the same types and nodes).
+void checkSegmentIds(State& s, long long& bytes);
+
+/// Collective: two segments running a shared edge (2D: node) the same way, as the serial
+/// search refuses them: one is inside-out, or they are duplicates.
+void checkOrientation(State& s, long long& bytes);
+
+/// Collective: mean master size (exact sum), capture distance and skin, as the serial search
+/// resolves them, and the resolution check of the capture distance.
+void resolveLengths(State& s, const SearchOptions& options, const CoordinatesView& x);
+
+/// Collective: a new RCB partition from the coordinates x (this rank's nodes, the caller's
+/// layout), the migration of owned items, the ghost exchange and the serial search's set-up on
+/// each rank. Fills the contact side of s and the partition fields of stats.
+void repartition(State& s, const SearchOptions& options, const CoordinatesView& x,
+                 DistributedStats& stats);
+
+/// Point to point: the coordinates x (caller side) to the contact ranks that need them, into
+/// dst (dim per contact node). Returns the bytes sent to other ranks.
+long long sendCoordinates(State& s, const CoordinatesView& x, std::vector<double>& dst);
+
+/// Buffered box of a segment as the ghost rule uses it: the Bezier hull's box grown by the
+/// capture distance and a pad of 2^-20 of its scale, which holds every box the serial search
+/// makes of it (its rounding pad of 64 ulps and the rounding to float, 2^-23).
+[[nodiscard]] Box ghostBox(const SegmentNodes& seg, double capture) noexcept;
+
+}  // namespace contact::mpi::detail

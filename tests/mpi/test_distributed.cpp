@@ -1,0 +1,830 @@
+// SPDX-License-Identifier: MIT
+// The distributed search against the serial search, bit for bit, under mpiexec with any rank
+// count: generated scenes and the shipped models, split over the ranks the way a solver might
+// (segments scattered at random, nodes where their segments are, shuffled local numbering), over
+// 20 moving increments with one large motion. Every rank runs the serial search on the whole
+// model and compares the pairs of the slaves it owns; the pair counts summed over the ranks
+// equal the serial count (no pair missing, none twice). Then the bad inputs: one rank's error is
+// every rank's error.
+#include "contact/contact_search.hpp"
+#include "contact/segment.hpp"
+#include "mesh_io/contact_surface.hpp"
+#include "mesh_io/model.hpp"
+
+#include "contact_mpi/distributed_search.hpp"
+#include "surfaces.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace contact::mpi {
+namespace {
+
+using contact::testing::addCurve;
+using contact::testing::addPatch;
+using contact::testing::Mesh;
+
+int commRank() {
+    int r = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+
+int commSize() {
+    int n = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    return n;
+}
+
+long long sumOverRanks(long long v) {
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return v;
+}
+
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// ---- Models: global surfaces, a motion of the nodes per increment.
+
+struct Model {
+    std::string name;
+    int dim = 3;
+    Eigen::Matrix3Xd x0;  // global coordinates at increment 0
+    Surface master;
+    Surface slave;
+    std::vector<Index> slaveNodes;  // a slave given as nodes (then slave is empty)
+    bool self = false;
+    std::vector<std::uint8_t> moves;  // 1 for nodes that move (slave side)
+    Eigen::Vector3d down{0.0, 0.0, -1.0};
+    double size = 1.0;  // extent of the model: the large motion is a third of it
+};
+
+// Mean master segment size: the small motions are a fraction of it.
+double cellSize(const Model& m) {
+    const Eigen::Matrix3Xd& x = m.x0;
+    double sum = 0.0;
+    for (Index k = 0; k < m.master.size(); ++k) {
+        sum += characteristicSize(gatherSegment(m.master, k, CoordinatesView(x)));
+    }
+    return sum / m.master.size();
+}
+
+std::vector<std::uint8_t> movingNodes(const Surface& s, Index n) {
+    std::vector<std::uint8_t> m(static_cast<std::size_t>(n), 0);
+    for (Index v : s.connectivity) {
+        m[v] = 1;
+    }
+    return m;
+}
+
+Model flat() {
+    Model m;
+    m.name = "flat";
+    Mesh mesh;
+    m.master = addPatch(
+        mesh, SegmentType::Quad4, 12, 12,
+        [](double u, double v) { return Eigen::Vector3d(2 * u - 1, 2 * v - 1, 0.0); }, false,
+        "master");
+    m.slave = addPatch(
+        mesh, SegmentType::Quad4, 11, 10,
+        [](double u, double v) { return Eigen::Vector3d(1.8 * u - 0.93, 1.7 * v - 0.8, 0.05); },
+        true, "slave");
+    m.x0 = mesh.coords3();
+    m.moves = movingNodes(m.slave, static_cast<Index>(m.x0.cols()));
+    m.size = 2.0;
+    return m;
+}
+
+Model wavy() {
+    Model m;
+    m.name = "wavy";
+    Mesh mesh;
+    m.master = addPatch(
+        mesh, SegmentType::Tri3, 10, 9,
+        [](double u, double v) {
+            return Eigen::Vector3d(2 * u - 1, 2 * v - 1, 0.06 * std::sin(6 * u) * std::cos(4 * v));
+        },
+        false, "master", true);
+    m.slave = addPatch(
+        mesh, SegmentType::Quad4, 13, 12,
+        [](double u, double v) {
+            return Eigen::Vector3d(1.9 * u - 0.97, 1.9 * v - 0.95,
+                                   0.04 + 0.05 * std::cos(5 * u + 1) * std::sin(3 * v));
+        },
+        true, "slave");
+    m.x0 = mesh.coords3();
+    m.moves = movingNodes(m.slave, static_cast<Index>(m.x0.cols()));
+    m.size = 2.0;
+    return m;
+}
+
+Model graded() {
+    Model m;
+    m.name = "graded";
+    Mesh mesh;
+    m.master = addPatch(
+        mesh, SegmentType::Quad4, 16, 6,
+        [](double u, double v) {
+            return Eigen::Vector3d(2 * testing::graded(u, 100.0) - 1, 2 * v - 1, 0.0);
+        },
+        false, "master");
+    m.slave = addPatch(
+        mesh, SegmentType::Quad4, 12, 7,
+        [](double u, double v) { return Eigen::Vector3d(1.9 * u - 0.95, 1.9 * v - 0.9, 0.03); },
+        true, "slave");
+    m.x0 = mesh.coords3();
+    m.moves = movingNodes(m.slave, static_cast<Index>(m.x0.cols()));
+    m.size = 2.0;
+    return m;
+}
+
+// Curved quadratic faces: a cylinder patch of Quad8 under a Quad9 / Tri6 patch.
+Model quadratic() {
+    Model m;
+    m.name = "quadratic";
+    Mesh mesh;
+    m.master = addPatch(
+        mesh, SegmentType::Quad8, 7, 6,
+        [](double u, double v) {
+            const double a = 1.2 * (u - 0.5);
+            return Eigen::Vector3d(std::sin(a), 2 * v - 1, std::cos(a) - 1.0);
+        },
+        false, "master");
+    m.slave = addPatch(
+        mesh, SegmentType::Tri6, 6, 6,
+        [](double u, double v) {
+            const double a = 1.1 * (u - 0.5);
+            return Eigen::Vector3d(1.02 * std::sin(a), 1.8 * v - 0.9, 1.02 * std::cos(a) - 0.99);
+        },
+        true, "slave");
+    m.x0 = mesh.coords3();
+    m.moves = movingNodes(m.slave, static_cast<Index>(m.x0.cols()));
+    m.size = 1.0;
+    return m;
+}
+
+// 2D: a Line3 arc over a Line2 line.
+Model planar() {
+    Model m;
+    m.name = "2d";
+    m.dim = 2;
+    Mesh mesh;
+    m.master = addCurve(
+        mesh, SegmentType::Line2, 30,
+        [](double u) { return Eigen::Vector2d(2 * u - 1, 0.02 * std::sin(7 * u)); }, false,
+        "master");
+    m.slave = addCurve(
+        mesh, SegmentType::Line3, 17,
+        [](double u) {
+            const double a = 2.0 * (u - 0.5);
+            return Eigen::Vector2d(0.8 * std::sin(a), 0.9 - 0.88 * std::cos(a));
+        },
+        true, "slave");
+    m.x0 = mesh.coords3();
+    m.moves = movingNodes(m.slave, static_cast<Index>(m.x0.cols()));
+    m.down = Eigen::Vector3d(0.0, -1.0, 0.0);
+    m.size = 2.0;
+    return m;
+}
+
+// Self-contact: a sheet folded in a U, its upper leg sagging onto the lower one.
+Model folded() {
+    Model m;
+    m.name = "self";
+    m.self = true;
+    Mesh mesh;
+    m.master = addPatch(
+        mesh, SegmentType::Quad4, 24, 6,
+        [](double u, double v) {
+            const double s = 3.0 * u;  // along the sheet: lower leg, bend, upper leg
+            if (s < 1.0) {
+                return Eigen::Vector3d(s, 2 * v - 1, 0.0);
+            }
+            if (s < 2.0) {
+                const double a = 3.14159265358979 * (s - 1.0);
+                return Eigen::Vector3d(1.0 + 0.12 * std::sin(a), 2 * v - 1,
+                                       0.12 - 0.12 * std::cos(a));
+            }
+            return Eigen::Vector3d(1.0 - (s - 2.0), 2 * v - 1, 0.24);
+        },
+        false, "sheet");
+    m.slave = m.master;
+    m.x0 = mesh.coords3();
+    m.moves.assign(static_cast<std::size_t>(m.x0.cols()), 0);
+    for (Index i = 0; i < m.x0.cols(); ++i) {
+        m.moves[i] = m.x0(2, i) > 0.2 && m.x0(0, i) < 0.9 ? 1 : 0;  // the upper leg
+    }
+    m.size = 1.0;
+    return m;
+}
+
+Model shipped(const std::string& file, const std::string& masterName,
+              const std::string& slaveName) {
+    const mesh_io::Model model =
+        mesh_io::readModel(std::string(CONTACT_EXAMPLES_DATA_DIR) + "/" + file);
+    const mesh_io::ContactSurface master = mesh_io::buildContactSurface(model, masterName);
+    const mesh_io::ContactSurface slave = mesh_io::buildContactSurface(model, slaveName);
+    Model m;
+    m.name = file;
+    m.dim = master.dim;
+    m.x0 = model.coords;
+    m.master = master.surface;
+    if (slave.nodeSurface) {
+        m.slaveNodes = slave.nodes;
+        m.moves.assign(static_cast<std::size_t>(m.x0.cols()), 0);
+        for (Index v : slave.nodes) {
+            m.moves[v] = 1;
+        }
+    } else {
+        m.slave = slave.surface;
+        m.moves = movingNodes(m.slave, static_cast<Index>(m.x0.cols()));
+    }
+    // Masters move the other way, so both sides' nodes move.
+    if (m.dim == 2) {
+        m.down = Eigen::Vector3d(0.0, -1.0, 0.0);
+    }
+    const Eigen::Vector3d lo = m.x0.rowwise().minCoeff();
+    const Eigen::Vector3d hi = m.x0.rowwise().maxCoeff();
+    m.size = (hi - lo).maxCoeff();
+    return m;
+}
+
+// Coordinates at increment t: moving nodes go down and sideways a little every increment, with a
+// shear (not rigid); at increment 10 they jump sideways by a third of the model (the large
+// motion that forces a new partition). The others stay.
+Eigen::Matrix3Xd coordinatesAt(const Model& m, int t) {
+    Eigen::Matrix3Xd x = m.x0;
+    const double step = 0.012 * cellSize(m);
+    for (Index i = 0; i < x.cols(); ++i) {
+        if (m.moves[i] == 0) {
+            continue;
+        }
+        Eigen::Vector3d d = m.down * (step * t);
+        d[0] += step * t * (0.3 + 0.2 * std::sin(3.0 * m.x0(1, i) / m.size));  // shear
+        if (m.dim == 3) {
+            d[1] += 0.5 * step * t;
+        }
+        if (t >= 10) {
+            d[0] += m.size / 3.0;
+        }
+        x.col(i) += d;
+    }
+    if (m.dim == 2) {
+        x.row(2).setZero();
+    }
+    return x;
+}
+
+// ---- One rank's part, as a solver with its own partition would give it.
+
+struct Part {
+    RankNodes nodes;
+    std::vector<Index> global;  // global node index of each local node
+    SurfacePart master;
+    SurfacePart slave;
+    std::vector<Index> slaveNodes;
+    std::vector<int> ownerOf;  // per global node: the owning rank
+};
+
+enum class Split { kScattered, kAllOnRankZero };
+
+Part partOf(const Model& m, int rank, int size, Split split, bool flags, unsigned seed) {
+    std::mt19937 rng(seed);
+    const auto rankOf = [&]() {
+        return split == Split::kScattered ? static_cast<int>(rng() % size) : 0;
+    };
+    std::vector<int> masterRank(m.master.size());
+    std::vector<int> slaveRank(m.slave.size());
+    for (int& r : masterRank) {
+        r = rankOf();
+    }
+    for (int& r : slaveRank) {
+        r = rankOf();
+    }
+    const Index n = static_cast<Index>(m.x0.cols());
+    std::vector<std::vector<int>> holders(static_cast<std::size_t>(n));
+    const auto hold = [&](const Surface& s, const std::vector<int>& ranks) {
+        for (Index k = 0; k < s.size(); ++k) {
+            for (int i = 0; i < nodeCount(s.types[k]); ++i) {
+                holders[s.nodes(k)[i]].push_back(ranks[k]);
+            }
+        }
+    };
+    hold(m.master, masterRank);
+    if (m.self) {
+        // One surface: a solver gives the slave part where it gives the master part.
+        slaveRank = masterRank;
+    }
+    hold(m.slave, slaveRank);
+    std::vector<int> slaveNodeRank(m.slaveNodes.size());
+    for (std::size_t i = 0; i < m.slaveNodes.size(); ++i) {
+        slaveNodeRank[i] = rankOf();
+        holders[m.slaveNodes[i]].push_back(slaveNodeRank[i]);
+    }
+    Part p;
+    p.ownerOf.assign(static_cast<std::size_t>(n), -1);
+    std::vector<Index> mine;
+    for (Index g = 0; g < n; ++g) {
+        auto& h = holders[g];
+        std::sort(h.begin(), h.end());
+        h.erase(std::unique(h.begin(), h.end()), h.end());
+        if (h.empty()) {
+            continue;
+        }
+        // Explicit flags: a holder chosen by the id; none: the lowest holder (the default rule).
+        p.ownerOf[g] = flags ? h[static_cast<std::size_t>(g) % h.size()] : h.front();
+        if (std::find(h.begin(), h.end(), rank) != h.end()) {
+            mine.push_back(g);
+        }
+    }
+    std::shuffle(mine.begin(), mine.end(), rng);  // the local numbering is the solver's own
+    p.global = mine;
+    std::vector<Index> local(static_cast<std::size_t>(n), -1);
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+        local[mine[i]] = static_cast<Index>(i);
+        p.nodes.ids.push_back(1000 + 3 * static_cast<GlobalId>(mine[i]));  // ids need not be 0..n-1
+        if (flags) {
+            p.nodes.owned.push_back(p.ownerOf[mine[i]] == rank ? 1 : 0);
+        }
+    }
+    const auto take = [&](const Surface& s, const std::vector<int>& ranks, SurfacePart& out) {
+        out.surface.name = s.name;
+        for (Index k = 0; k < s.size(); ++k) {
+            if (ranks[k] != rank) {
+                continue;
+            }
+            Index v[kMaxSegmentNodes];
+            for (int i = 0; i < nodeCount(s.types[k]); ++i) {
+                v[i] = local[s.nodes(k)[i]];
+            }
+            out.surface.addSegment(s.types[k], v, nodeCount(s.types[k]));
+            out.ids.push_back(k);  // global id = serial index
+        }
+    };
+    take(m.master, masterRank, p.master);
+    take(m.slave, slaveRank, p.slave);
+    for (std::size_t i = 0; i < m.slaveNodes.size(); ++i) {
+        if (slaveNodeRank[i] == rank) {
+            p.slaveNodes.push_back(local[m.slaveNodes[i]]);
+        }
+    }
+    return p;
+}
+
+GlobalId nodeId(Index g) { return 1000 + 3 * static_cast<GlobalId>(g); }
+
+std::vector<double> localCoords(const Part& p, const Eigen::Matrix3Xd& x, int dim) {
+    std::vector<double> c;
+    for (Index g : p.global) {
+        for (int k = 0; k < dim; ++k) {
+            c.push_back(x(k, g));
+        }
+    }
+    return c;
+}
+
+CoordinatesView viewOf(const std::vector<double>& c, int dim) {
+    return CoordinatesView::interleaved(c.data(), static_cast<Index>(c.size() / dim), dim);
+}
+
+// ---- The comparison.
+
+struct Case {
+    std::string model;
+    SearchMode mode;
+    double captureRel;
+    bool flags;
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+    *os << c.model << (c.mode == SearchMode::kNodeToSegment ? " node" : " segment") << " capture "
+        << c.captureRel << (c.flags ? " owners given" : " default owners");
+}
+
+Model modelOf(const std::string& name) {
+    const std::map<std::string, std::function<Model()>> models = {
+        {"flat", flat},
+        {"wavy", wavy},
+        {"graded", graded},
+        {"quadratic", quadratic},
+        {"2d", planar},
+        {"self", folded},
+        {"punch", [] { return shipped("punch_on_block.inp", "PunchBottom", "BlockTop"); }},
+        {"sphere", [] { return shipped("sphere_on_block.msh", "SphereSurface", "BlockTop"); }},
+        {"sphere_o2",
+         [] { return shipped("sphere_on_block_o2.msh", "SphereSurface", "BlockTop"); }},
+        {"cylinder",
+         [] { return shipped("cylinder_on_block_2d.msh", "CylinderEdge", "BlockTop"); }},
+        {"flat_nodes",  // the slave given as a node list (an Abaqus TYPE=NODE surface)
+         [] {
+             Model m = flat();
+             m.name = "flat_nodes";
+             m.slaveNodes = m.slave.connectivity;
+             std::sort(m.slaveNodes.begin(), m.slaveNodes.end());
+             m.slaveNodes.erase(std::unique(m.slaveNodes.begin(), m.slaveNodes.end()),
+                                m.slaveNodes.end());
+             m.slave = Surface{};
+             return m;
+         }},
+    };
+    return models.at(name)();
+}
+
+// Compares this rank's distributed pairs with the serial pairs of the slaves it owns; returns the
+// number of serial pairs it owns.
+long long compareNodePairs(const NodePairs& serial, const GlobalNodePairs& dist, const Part& p,
+                           int rank) {
+    std::vector<Index> expected;
+    for (Index i = 0; i < serial.size(); ++i) {
+        if (p.ownerOf[serial.slave()[i]] == rank) {
+            expected.push_back(i);
+        }
+    }
+    EXPECT_EQ(dist.size(), static_cast<Index>(expected.size()));
+    const Index n = std::min(dist.size(), static_cast<Index>(expected.size()));
+    int reported = 0;
+    for (Index k = 0; k < n && reported < 5; ++k) {
+        const Index i = expected[k];
+        bool same = dist.slave()[k] == nodeId(serial.slave()[i]) &&
+                    dist.master()[k] == serial.master()[i] &&
+                    p.nodes.ids[dist.slaveLocal()[k]] == dist.slave()[k] &&
+                    sameBits(dist.gap()[k], serial.gap()[i]) &&
+                    sameBits(dist.distance()[k], serial.distance()[i]) &&
+                    dist.status()[k] == serial.status()[i];
+        for (int c = 0; c < 2; ++c) {
+            same = same && sameBits(dist.xi()(c, k), serial.xi()(c, i));
+        }
+        for (int c = 0; c < 3; ++c) {
+            same = same && sameBits(dist.point()(c, k), serial.point()(c, i)) &&
+                   sameBits(dist.normal()(c, k), serial.normal()(c, i)) &&
+                   sameBits(dist.tangent1()(c, k), serial.tangent1()(c, i)) &&
+                   sameBits(dist.tangent2()(c, k), serial.tangent2()(c, i));
+        }
+        for (int c = 0; c < kMaxSegmentNodes; ++c) {
+            same = same && sameBits(dist.shape()(c, k), serial.shape()(c, i));
+        }
+        EXPECT_TRUE(same) << "rank " << rank << ", pair " << k << ": slave " << dist.slave()[k]
+                          << " master " << dist.master()[k] << " gap " << dist.gap()[k]
+                          << "; serial: slave " << nodeId(serial.slave()[i]) << " master "
+                          << serial.master()[i] << " gap " << serial.gap()[i];
+        reported += same ? 0 : 1;
+    }
+    return static_cast<long long>(expected.size());
+}
+
+long long compareSegmentPairs(const SegmentPairs& serial, const GlobalSegmentPairs& dist,
+                              const Part& p, int rank) {
+    std::vector<std::pair<GlobalId, GlobalId>> expected;
+    std::vector<GlobalId> given = p.slave.ids;
+    std::sort(given.begin(), given.end());
+    for (Index i = 0; i < serial.size(); ++i) {
+        if (std::binary_search(given.begin(), given.end(), GlobalId{serial.slave()[i]})) {
+            expected.emplace_back(serial.slave()[i], serial.master()[i]);
+        }
+    }
+    std::vector<std::pair<GlobalId, GlobalId>> got;
+    for (Index k = 0; k < dist.size(); ++k) {
+        got.emplace_back(dist.slave()[k], dist.master()[k]);
+        EXPECT_EQ(p.slave.ids[dist.slaveLocal()[k]], dist.slave()[k]);
+    }
+    EXPECT_EQ(got, expected) << "rank " << rank;
+    return static_cast<long long>(expected.size());
+}
+
+class DistributedVsSerial : public ::testing::TestWithParam<Case> {};
+
+// Runs the serial and the distributed search side by side over `increments` increments and
+// compares them on every rank (collective: every rank calls it with the same model).
+void compareOverIncrements(const Model& m, const SearchOptions& opt, const Part& p, int increments,
+                           bool expectMotion) {
+    const int rank = commRank();
+    const int size = commSize();
+    ContactSearch serial(opt);
+    DistributedSearch dist(MPI_COMM_WORLD, opt);
+    Eigen::Matrix3Xd x = coordinatesAt(m, 0);
+    Eigen::Matrix2Xd x2 = x.topRows<2>();
+    const CoordinatesView gx = m.dim == 3 ? CoordinatesView(x) : CoordinatesView(x2);
+    if (m.slaveNodes.empty()) {
+        serial.setSurfaces(m.master, m.slave, gx);
+    } else {
+        serial.setSurfaces(m.master, m.slaveNodes, gx);
+    }
+    std::vector<double> lx = localCoords(p, x, m.dim);
+    if (m.slaveNodes.empty()) {
+        dist.setSurfaces(p.nodes, p.master, p.slave, viewOf(lx, m.dim));
+    } else {
+        dist.setSurfaces(p.nodes, p.master, p.slaveNodes, viewOf(lx, m.dim));
+    }
+    EXPECT_TRUE(sameBits(dist.captureDistance(), serial.captureDistance()));
+    EXPECT_TRUE(sameBits(dist.skinDistance(), serial.skinDistance()));
+    EXPECT_TRUE(sameBits(dist.meanMasterSize(), serial.meanMasterSize()));
+    const DistributedStats& setup = dist.setupStats();
+    EXPECT_TRUE(setup.repartitioned);
+    if (size > 1 && m.master.size() > 20) {
+        // Ghosts, not an all-gather: no rank holds the whole master surface.
+        EXPECT_LT(setup.ownedMasters + setup.ghostMasters, m.master.size()) << "rank " << rank;
+    }
+    int repartitions = 0;
+    long long totalPairs = 0;
+    for (int t = 0; t < increments; ++t) {
+        SCOPED_TRACE(m.name + ", increment " + std::to_string(t) + ", rank " +
+                     std::to_string(rank) + " of " + std::to_string(size));
+        x = coordinatesAt(m, t);
+        x2 = x.topRows<2>();
+        const UpdateStats ss = serial.update(m.dim == 3 ? CoordinatesView(x) : CoordinatesView(x2));
+        lx = localCoords(p, x, m.dim);
+        const DistributedStats ds = dist.update(viewOf(lx, m.dim));
+        ASSERT_EQ(ss.status, UpdateStatus::kOk);
+        ASSERT_EQ(ds.status, UpdateStatus::kOk) << ds.error;
+        repartitions += ds.repartitioned ? 1 : 0;
+        long long mine = 0;
+        if (opt.mode == SearchMode::kNodeToSegment) {
+            mine = compareNodePairs(serial.nodePairs(), dist.nodePairs(), p, rank);
+            EXPECT_EQ(sumOverRanks(dist.nodePairs().size()), serial.nodePairs().size());
+        } else {
+            mine = compareSegmentPairs(serial.segmentPairs(), dist.segmentPairs(), p, rank);
+            EXPECT_EQ(sumOverRanks(dist.segmentPairs().size()), serial.segmentPairs().size());
+        }
+        EXPECT_EQ(sumOverRanks(mine), ss.pairs);
+        totalPairs += ss.pairs;
+    }
+    EXPECT_GT(totalPairs, 0);
+    if (expectMotion) {
+        // The large motion needs a new partition; small steps reuse the old one (Verlet).
+        EXPECT_GE(repartitions, 1);
+        EXPECT_LT(repartitions, increments * 3 / 4);
+    }
+}
+
+TEST_P(DistributedVsSerial, BitIdenticalOverTwentyIncrements) {
+    const Case c = GetParam();
+    const Model m = modelOf(c.model);
+    SearchOptions opt;
+    opt.mode = c.mode;
+    opt.capture = c.captureRel;
+    opt.selfContact = m.self;
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, c.flags, 17);
+    compareOverIncrements(m, opt, p, 20, true);
+}
+
+std::vector<Case> cases() {
+    std::vector<Case> v;
+    for (const char* model : {"flat", "wavy", "graded", "quadratic", "2d", "self", "punch",
+                              "sphere", "sphere_o2", "cylinder"}) {
+        v.push_back({model, SearchMode::kNodeToSegment, 0.5, false});
+        v.push_back({model, SearchMode::kSegmentToSegment, 0.5, true});
+    }
+    v.push_back({"flat", SearchMode::kNodeToSegment, 1.7, true});  // wide capture: many ghosts
+    v.push_back({"self", SearchMode::kNodeToSegment, 1.2, true});
+    v.push_back({"flat_nodes", SearchMode::kNodeToSegment, 0.5, false});
+    v.push_back({"flat_nodes", SearchMode::kNodeToSegment, 0.5, true});
+    return v;
+}
+
+std::string caseName(const ::testing::TestParamInfo<Case>& info) {
+    std::string n =
+        info.param.model + (info.param.mode == SearchMode::kNodeToSegment ? "_node" : "_segment");
+    if (info.param.captureRel != 0.5) {
+        n += "_wide";
+    }
+    if (info.param.flags) {
+        n += "_owners";
+    }
+    return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, DistributedVsSerial, ::testing::ValuesIn(cases()), caseName);
+
+// ---- A rank with nothing, more ranks than faces.
+
+TEST(DistributedEdgeCases, RanksWithNoFacesGetNothingAndLoseNothing) {
+    const Model m = flat();
+    for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        SearchOptions opt;
+        opt.mode = mode;
+        // The whole model on rank 0, as the tool reads it: the others pass empty parts.
+        const Part p = partOf(m, commRank(), commSize(), Split::kAllOnRankZero, false, 3);
+        compareOverIncrements(m, opt, p, 4, false);
+    }
+}
+
+TEST(DistributedEdgeCases, MoreRanksThanFaces) {
+    Model m;
+    m.name = "three faces";
+    Mesh mesh;
+    m.master = addPatch(
+        mesh, SegmentType::Quad4, 2, 1,
+        [](double u, double v) { return Eigen::Vector3d(2 * u - 1, v, 0.0); }, false, "master");
+    m.slave = addPatch(
+        mesh, SegmentType::Quad4, 1, 1,
+        [](double u, double v) { return Eigen::Vector3d(u - 0.4, 0.8 * v + 0.1, 0.1); }, true,
+        "slave");
+    m.x0 = mesh.coords3();
+    m.moves = movingNodes(m.slave, static_cast<Index>(m.x0.cols()));
+    for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        SearchOptions opt;
+        opt.mode = mode;
+        opt.capture = 1.0;
+        const Part p = partOf(m, commRank(), commSize(), Split::kScattered, true, 5);
+        compareOverIncrements(m, opt, p, 5, false);
+    }
+}
+
+// ---- Bad input on one rank: the same error on every rank, nobody hangs.
+
+// Runs f on every rank; returns the message it threw (std::invalid_argument), "" if none, and
+// checks that every rank got the very same message.
+std::string errorEverywhere(const std::function<void()>& f) {
+    std::string message;
+    try {
+        f();
+    } catch (const std::invalid_argument& e) {
+        message = e.what();
+    }
+    int length = static_cast<int>(message.size());
+    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::string first(static_cast<std::size_t>(length), ' ');
+    if (commRank() == 0) {
+        first = message;
+    }
+    MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+    EXPECT_EQ(message, first) << "rank " << commRank();
+    if (commRank() == 0 && std::getenv("CONTACT_SHOW_ERRORS") != nullptr) {
+        std::printf("error: %s\n", message.c_str());
+    }
+    return message;
+}
+
+struct FlatParts {
+    Model m = flat();
+    Part p;
+    std::vector<double> x;
+    explicit FlatParts(bool flags = false) {
+        p = partOf(m, commRank(), commSize(), Split::kScattered, flags, 29);
+        x = localCoords(p, m.x0, 3);
+    }
+    void run(DistributedSearch& s) { s.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); }
+};
+
+bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
+
+TEST(DistributedErrors, ADegenerateSegmentOnTheLastRank) {
+    FlatParts u;
+    if (commRank() == commSize() - 1) {
+        Surface& s = u.p.master.surface;
+        ASSERT_GT(s.size(), 0);
+        s.connectivity[1] = s.connectivity[0];  // a repeated node: collapsed
+    }
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "rank " + std::to_string(commSize() - 1) + ": master surface")) << e;
+    EXPECT_TRUE(contains(e, "appears twice")) << e;
+    // The search is not set up: an update says so, on every rank.
+    EXPECT_EQ(search.update(viewOf(u.x, 3)).status, UpdateStatus::kNotSetUp);
+}
+
+TEST(DistributedErrors, ASegmentIdGivenTwice) {
+    FlatParts u;
+    // Rank 0's first master id, given again by the last rank (by rank 0 itself on one rank).
+    GlobalId first = u.p.master.ids.empty() ? -1 : u.p.master.ids[0];
+    MPI_Bcast(&first, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (commRank() == commSize() - 1) {
+        u.p.master.ids.back() = first;
+    }
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "master segment id " + std::to_string(first) + " is given by rank"))
+        << e;
+}
+
+TEST(DistributedErrors, ANodeWithDifferentCoordinatesOnTwoRanks) {
+    if (commSize() < 2) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    FlatParts u;
+    // A node rank 0 holds too, moved a little on the last rank only.
+    const Part zero = partOf(u.m, 0, commSize(), Split::kScattered, false, 29);
+    std::vector<GlobalId> zeroIds = zero.nodes.ids;
+    std::sort(zeroIds.begin(), zeroIds.end());
+    if (commRank() == commSize() - 1) {
+        for (std::size_t i = 0; i < u.p.nodes.ids.size(); ++i) {
+            if (std::binary_search(zeroIds.begin(), zeroIds.end(), u.p.nodes.ids[i])) {
+                u.x[3 * i + 2] += 1e-9;
+                break;
+            }
+        }
+    }
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "has different coordinates on ranks")) << e;
+}
+
+TEST(DistributedErrors, ANodeOwnedByTwoRanksOrByNone) {
+    if (commSize() < 2) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    {
+        FlatParts u(true);
+        std::fill(u.p.nodes.owned.begin(), u.p.nodes.owned.end(), 1);  // everyone claims all
+        DistributedSearch search(MPI_COMM_WORLD);
+        EXPECT_TRUE(contains(errorEverywhere([&] { u.run(search); }), "is owned by ranks"));
+    }
+    {
+        FlatParts u(true);
+        std::fill(u.p.nodes.owned.begin(), u.p.nodes.owned.end(), 0);  // nobody owns anything
+        DistributedSearch search(MPI_COMM_WORLD);
+        EXPECT_TRUE(contains(errorEverywhere([&] { u.run(search); }), "but no rank owns it"));
+    }
+    {
+        FlatParts u(true);
+        if (commRank() == 0) {
+            u.p.nodes.owned.clear();  // flags on some ranks only
+        }
+        DistributedSearch search(MPI_COMM_WORLD);
+        EXPECT_TRUE(contains(errorEverywhere([&] { u.run(search); }), "ownership flags"));
+    }
+}
+
+TEST(DistributedErrors, AnInsideOutSegmentOnAnyRank) {
+    FlatParts u;
+    // Master segment 40 turned inside out, on whichever rank holds it: its neighbours, on other
+    // ranks, run their shared edges the same way.
+    for (Index k = 0; k < u.p.master.surface.size(); ++k) {
+        if (u.p.master.ids[k] == 40) {
+            Index* v = u.p.master.surface.connectivity.data() + u.p.master.surface.offsets[k];
+            std::swap(v[1], v[3]);
+        }
+    }
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "in the same direction: one of them is inside-out")) << e;
+}
+
+TEST(DistributedErrors, OneSurfaceWithoutSelfContact) {
+    Model m = folded();
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 2);
+    const std::vector<double> x = localCoords(p, m.x0, 3);
+    DistributedSearch search(MPI_COMM_WORLD);  // selfContact off
+    const std::string e =
+        errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
+    EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
+}
+
+TEST(DistributedErrors, AnUpdateWithNaNOnOneRankFailsOnAll) {
+    FlatParts u;
+    DistributedSearch search(MPI_COMM_WORLD);
+    u.run(search);
+    ASSERT_EQ(search.update(viewOf(u.x, 3)).status, UpdateStatus::kOk);
+    const Index before = search.nodePairs().size();
+    std::vector<double> bad = u.x;
+    if (commRank() == commSize() - 1 && !bad.empty()) {
+        bad[0] = std::nan("");
+    }
+    EXPECT_EQ(search.update(viewOf(bad, 3)).status, UpdateStatus::kNonFiniteCoordinates);
+    EXPECT_EQ(search.nodePairs().size(), before);  // the last good pairs stay
+    std::vector<double> shorter = u.x;
+    if (commRank() == 0) {
+        shorter.resize(shorter.size() - 3);
+    }
+    EXPECT_EQ(search.update(viewOf(shorter, 3)).status, UpdateStatus::kWrongNodeCount);
+    EXPECT_EQ(search.update(viewOf(u.x, 3)).status, UpdateStatus::kOk);
+    EXPECT_EQ(search.nodePairs().size(), before);
+}
+
+}  // namespace
+}  // namespace contact::mpi
+
+int main(int argc, char** argv) {
+    MPI_Init(&argc, &argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank != 0) {  // one report; failures on other ranks still fail the run (exit status)
+        ::testing::GTEST_FLAG(brief) = true;
+    }
+    const int rc = RUN_ALL_TESTS();
+#ifdef __SANITIZE_ADDRESS__
+    // The leak check now, while OpenMPI's components are loaded: what they keep is reachable or
+    // named (lsan_openmpi.supp); after MPI_Finalize unloads them, their blocks have no name.
+    __lsan_do_leak_check();
+#endif
+    MPI_Finalize();
+    return rc;
+}
