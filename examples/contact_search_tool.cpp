@@ -314,7 +314,8 @@ std::vector<Interface> chooseInterfaces(const mesh_io::Model& model, const Args&
             std::string(" (") + terms.surfaces + ": " + (names.empty() ? "none" : names) + ")";
         if (model.format == "gmsh" || model.format == "exodus") {
             throw std::invalid_argument(
-                model.path + (model.format == "gmsh" ? " is a Gmsh file" : " is an Exodus II file") +
+                model.path +
+                (model.format == "gmsh" ? " is a Gmsh file" : " is an Exodus II file") +
                 ": it names " + terms.surfaces +
                 " but no contact pairs; choose them with --master and --slave" + known);
         }

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 namespace mesh_io {

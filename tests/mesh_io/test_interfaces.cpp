@@ -178,10 +178,10 @@ TEST(PrepareInterface, RefusalsNameTheInterfaceLine) {
                                           "type this search knows (NODE TO SURFACE, SURFACE TO "
                                           "SURFACE, MORTAR, LINMORTAR, PGMORTAR, PGLINMORTAR, "
                                           "MASSLESS)");
-    EXPECT_EQ(refusal(m.interfaces[5]),
-              fixture("interfaces.inp") +
-                  ":45: slave surface 'NO_SUCH_SURFACE' is not defined (*SURFACE definitions: UPPER_BOTTOM "
-                  "(nodes), UPPER_BOTTOM, LOWER_TOP)");
+    EXPECT_EQ(refusal(m.interfaces[5]), fixture("interfaces.inp") +
+                                            ":45: slave surface 'NO_SUCH_SURFACE' is not defined "
+                                            "(*SURFACE definitions: UPPER_BOTTOM "
+                                            "(nodes), UPPER_BOTTOM, LOWER_TOP)");
     InterfaceDef d = m.interfaces[0];
     d.master = "UPPER_BOTTOM";  // a node surface only: written as such below
     Model nodesOnly = m;

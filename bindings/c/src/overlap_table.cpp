@@ -38,8 +38,8 @@ void computeOverlapTable(const ContactSearch& search, const CoordinatesView& x, 
         const int count = std::min(p.count, kMaxDrawnVertices);
         out.vertexCount.push_back(count);
         for (int k = 0; k < kMaxDrawnVertices; ++k) {
-            const Eigen::Vector3d v =
-                k < count ? o.points[static_cast<std::size_t>(p.first) + k] : Eigen::Vector3d::Zero();
+            const Eigen::Vector3d v = k < count ? o.points[static_cast<std::size_t>(p.first) + k]
+                                                : Eigen::Vector3d::Zero();
             out.vertices.insert(out.vertices.end(), v.data(), v.data() + 3);
         }
     }

@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
             if (i == 0) {
                 fprintf(out, m == CONTACT_MODE_SEGMENT_TO_SEGMENT
                                  ? "interface,slave_element,slave_face,master_element,master_face,"
-                           "overlap_area,capture_area,penetration_area\n"
+                                   "overlap_area,capture_area,penetration_area\n"
                                  : "interface,slave_node,master_element,master_face,xi,eta,gap,nx,"
                                    "ny,nz\n");
             }

@@ -665,7 +665,8 @@ static void test_segment_mode(void) {
     double area = 0;
     for (int k = 0; k < ov.count; ++k) {
         area += ov.overlap_area[k];
-        /* every gap (kGap) is within the capture distance (0.25): all in contact, none penetrating */
+        /* every gap (kGap) is within the capture distance (0.25): all in contact, none penetrating
+         */
         CHECK(ov.capture_area[k] == ov.overlap_area[k] && ov.penetration_area[k] == 0.0);
         CHECK(fabs(ov.gap_min[k] - kGap) < 1e-12 && fabs(ov.gap_max[k] - kGap) < 1e-12);
         CHECK(ov.vertex_count[k] >= 3 && ov.vertex_count[k] <= CONTACT_MAX_OVERLAP_VERTICES);

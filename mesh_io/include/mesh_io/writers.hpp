@@ -24,8 +24,8 @@ struct WriterOptions {
     bool vtuAscii = false;     ///< ASCII VTU instead of zlib-compressed binary appended data
 };
 
-/// Pairs as CSV, ids as in the file ("<instance>.<id>" in Abaqus assemblies), numbers as %.17g. All reports must use one mode
-/// (std::invalid_argument otherwise).
+/// Pairs as CSV, ids as in the file ("<instance>.<id>" in Abaqus assemblies), numbers as %.17g. All
+/// reports must use one mode (std::invalid_argument otherwise).
 ///   node mode:    interface,slave_node,master_element,master_face,xi,eta,gap,nx,ny,nz
 ///                 (eta and nz zero in 2D), with coordinates also x,y,z (the slave node) and
 ///                 px,py,pz (its closest point)

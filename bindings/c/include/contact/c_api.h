@@ -303,13 +303,13 @@ CONTACT_C_API int contact_search_compute_overlaps(contact_search* search,
  * update, set_surfaces or destroy. */
 typedef struct contact_overlaps_view {
     int32_t count;
-    const int32_t* slave;            /* slave segment */
-    const int32_t* master;           /* master segment */
-    const double* overlap_area;      /* the whole overlap, whatever its gap */
-    const double* capture_area;      /* its part with gap <= capture: in contact */
-    const double* penetration_area;  /* its part with gap < 0 */
-    const double* centroid;          /* 3 per overlap: of the part in contact (NaN: none) */
-    const double* gap_min;           /* gap range over the part in contact (NaN: none) */
+    const int32_t* slave;           /* slave segment */
+    const int32_t* master;          /* master segment */
+    const double* overlap_area;     /* the whole overlap, whatever its gap */
+    const double* capture_area;     /* its part with gap <= capture: in contact */
+    const double* penetration_area; /* its part with gap < 0 */
+    const double* centroid;         /* 3 per overlap: of the part in contact (NaN: none) */
+    const double* gap_min;          /* gap range over the part in contact (NaN: none) */
     const double* gap_max;
     const int32_t* vertex_count; /* points drawing the part in contact (0: none) */
     const double* vertices;      /* 3 x CONTACT_MAX_OVERLAP_VERTICES per overlap */
