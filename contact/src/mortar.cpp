@@ -112,9 +112,12 @@ void mergeColumns(ThreadBuffers& tb, int ns) {
     constexpr std::size_t kScanLimit = 32;
     const std::size_t first = tb.cols.size();
     const std::size_t firstVal = tb.vals.size();
+    const auto width = static_cast<std::size_t>(ns);
+    // Room for as many columns as raw ones, zeroed once; cut to the columns made at the end.
+    tb.vals.resize(firstVal + tb.rawCols.size() * width, 0.0);
     const auto add = [&](std::size_t col, std::size_t raw) {
-        double* dst = tb.vals.data() + firstVal + col * static_cast<std::size_t>(ns);
-        const double* src = tb.rawVals.data() + raw * static_cast<std::size_t>(ns);
+        double* dst = tb.vals.data() + firstVal + col * width;
+        const double* src = tb.rawVals.data() + raw * width;
         for (int a = 0; a < ns; ++a) {
             dst[a] += src[a];
         }
@@ -131,13 +134,12 @@ void mergeColumns(ThreadBuffers& tb, int ns) {
                 break;
             }
             tb.cols.push_back(tb.rawCols[k]);
-            tb.vals.resize(tb.vals.size() + static_cast<std::size_t>(ns), 0.0);
         }
         add(c - first, k);
     }
     if (!scanned) {
         tb.cols.resize(first);
-        tb.vals.resize(firstVal);
+        std::fill(tb.vals.begin() + static_cast<std::ptrdiff_t>(firstVal), tb.vals.end(), 0.0);
         tb.order.clear();
         for (std::size_t k = 0; k < tb.rawCols.size(); ++k) {
             tb.order.emplace_back(tb.rawCols[k], static_cast<int>(k));
@@ -146,12 +148,13 @@ void mergeColumns(ThreadBuffers& tb, int ns) {
         for (std::size_t k = 0; k < tb.order.size(); ++k) {
             if (k == 0 || tb.order[k].first != tb.order[k - 1].first) {
                 tb.cols.push_back(tb.order[k].first);
-                tb.vals.resize(tb.vals.size() + static_cast<std::size_t>(ns), 0.0);
             }
             add(tb.cols.size() - 1 - first, static_cast<std::size_t>(tb.order[k].second));
         }
+        tb.vals.resize(firstVal + (tb.cols.size() - first) * width);
         return;
     }
+    tb.vals.resize(firstVal + (tb.cols.size() - first) * width);
     // Increasing node order: insertion sort of the (few) columns with their values.
     const std::size_t count = tb.cols.size() - first;
     for (std::size_t i = 1; i < count; ++i) {
@@ -495,6 +498,10 @@ void MortarIntegrator::Impl::assemble(const Surface& slave, MortarBasis basis, b
         }
     }
     const auto concat = [&](auto member, auto& dst) {
+        if (threads.size() == 1) {  // hand the buffer over; the thread gets the old one back
+            dst.swap(threads.front().*member);
+            return;
+        }
         dst.clear();
         for (const ThreadBuffers& tb : threads) {
             const auto& src = tb.*member;

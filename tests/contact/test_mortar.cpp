@@ -893,9 +893,15 @@ TEST(MortarPairs, ThreadsAndPairSupersetsGiveTheSameBits) {
         const MortarStats s1 = run(one, f, p, capture);
         (void)run(two, f, p, capture);
         (void)run(every, f, allPairs(f), capture);
+        // An integrator used before, on a larger result: its kept buffers change nothing.
+        MortarIntegrator reused;
+        (void)run(reused, f, allPairs(f), 2.0 * capture);
+        const std::size_t before = reused.operators().M.size();
+        (void)run(reused, f, p, capture);
+        EXPECT_GT(before, reused.operators().M.size());
         EXPECT_GT(s1.integrated, 0);
         EXPECT_GT(s1.beyondCapture, 0);
-        for (const MortarIntegrator* other : {&two, &every}) {
+        for (const MortarIntegrator* other : {&two, &every, &reused}) {
             const MortarOperators& A = one.operators();
             const MortarOperators& B = other->operators();
             ASSERT_EQ(A.nodes, B.nodes);

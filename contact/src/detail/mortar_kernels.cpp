@@ -443,6 +443,11 @@ void inverseLinearN(const PlaneFace& f, int n, const double* qx, const double* q
     const double a3x = f.a3.x();
     const double a3y = f.a3.y();
     const double k2 = f.k2;
+    // Branch-free (selects only), so that the loop vectorizes; k2 == 0 (a parallelogram, a
+    // triangle) leaves one root.
+    const bool twoRoots = k2 != 0.0;
+    const double invK2 = twoRoots ? 1.0 / k2 : 0.0;
+    const double noOther = twoRoots ? 0.0 : std::numeric_limits<double>::infinity();
     for (int g = 0; g < n; ++g) {
         const double rx = qx[g] - a0x;
         const double ry = qy[g] - a0y;
@@ -450,13 +455,13 @@ void inverseLinearN(const PlaneFace& f, int n, const double* qx, const double* q
         const double k0 = -(rx * a2y - ry * a2x);
         const double disc = std::max(0.0, k1 * k1 - 4.0 * k2 * k0);
         const double big = -0.5 * (k1 + std::copysign(std::sqrt(disc), k1));
-        double x = big != 0.0 ? k0 / big : 0.0;
-        if (k2 != 0.0) {
-            const double other = big / k2;
-            const double outX = std::max(0.0, std::abs(x) - 1.0);
-            const double outOther = std::max(0.0, std::abs(other) - 1.0);
-            x = outOther < outX ? other : x;
-        }
+        const bool zero = big == 0.0;
+        const double root = k0 / (zero ? 1.0 : big);
+        double x = zero ? 0.0 : root;
+        const double other = big * invK2;
+        const double outX = std::max(0.0, std::abs(x) - 1.0);
+        const double outOther = std::max(noOther, std::abs(other) - 1.0);
+        x = outOther < outX ? other : x;
         const double dx = a2x + a3x * x;
         const double dy = a2y + a3y * x;
         const double dd = dx * dx + dy * dy;
