@@ -20,7 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = ["bench_kernels", "bench_broad_phase", "bench_search", "bench_io"]
-PEERS = ["cgal", "fcl", "bullet"]
+PEERS = ["nanoflann_plain", "cgal", "fcl", "bullet"]
 
 
 def build_config(build):
@@ -154,13 +154,21 @@ def render(outdir, machine):
         add("## Broad phase alone (build + query, 1 thread)\n")
         add("Pairs of (slave, master) segments whose buffered AABBs overlap, buffer = 0.5 x mean edge "
             "length on every box. Every implementation returned the same pair set as ours before it was "
-            "timed. Ratio = time / time of the fastest comparator (CGAL, FCL, Bullet) in the same run; "
-            "target 1: <= 0.5. ours_sweep: sort and sweep where it scans at most 32 pairs per box "
+            "timed. Comparators: nanoflann_plain (what a user would write with nanoflann alone: a kd-tree "
+            "of the master box centres, a radius search per slave box with radius = its half-diagonal + "
+            "the largest master half-diagonal, the exact box test in the result callback, no pair "
+            "storage), CGAL, FCL, Bullet. Ratio = time / time of the fastest comparator in the same run; "
+            "target: <= 0.5. ours_sweep: sort and sweep where it scans at most 32 pairs per box "
             "(2D curves), else the box tree (what BroadPhaseKind::kSweep does).\n")
-        header("scene", "segments/surface", "pairs", "ours_boxtree ms", "ours_kdtree ms", "ours_sweep ms", "cgal ms", "fcl ms", "bullet ms", "fastest peer", "ours_boxtree ratio", "ours_kdtree ratio", "ours_sweep ratio")
+        ours = ("ours_boxtree", "ours_kdtree", "ours_sweep")
+        header("scene", "segments/surface", "pairs",
+               *(f"{k} ms" for k in ours + tuple(PEERS)), "fastest comparator",
+               *(f"{k} ratio" for k in ours))
         groups = {}
         for b in broad["benchmarks"]:
             p = name_parts(b)
+            if p[0] != "BroadPhase":
+                continue
             if b.get("error_occurred"):
                 groups.setdefault((p[1], int(p[3])), {})[p[2]] = "error: " + b.get("error_message", "")
                 continue
@@ -173,8 +181,8 @@ def render(outdir, machine):
             ref = peers.get(fastest)
             def ratio(k):
                 return g[k] / ref if ref and isinstance(g.get(k), float) else None
-            ours = ("ours_boxtree", "ours_kdtree", "ours_sweep")
-            row(kind, n, fmt(g.get("pairs")), *(fmt(g.get(k)) for k in ours + tuple(PEERS)),
+            row(kind, n, fmt(g.get("pairs")),
+                *(fmt(g.get(k)) for k in ours + tuple(PEERS)),
                 fastest or "-", *(fmt(ratio(k)) for k in ours))
         add("")
 
@@ -218,8 +226,11 @@ def render(outdir, machine):
                 fmt(r.get("segment_full", {}).get("bytes_per_segment")))
         add("")
         if broad:
+            same = broad.get("context", {}).get("date", "")[:10] == search.get("context", {}).get("date", "")[:10]
             add("Target 2 (full node-to-segment search / fastest comparator's broad phase alone, 3D, same "
-                "scene and size; the two programs ran one after the other in this run):\n")
+                "scene and size; " + ("the two programs ran one after the other in this run" if same else
+                f"NOT the same run: broad phase {broad.get('context', {}).get('date', '?')}, search "
+                f"{search.get('context', {}).get('date', '?')}, so this ratio compares two runs") + "):\n")
             header("scene", "n", "node_full ms", "fastest peer broad phase ms", "ratio (<= 1.0)")
             peer_best = {}
             for b in broad["benchmarks"]:
