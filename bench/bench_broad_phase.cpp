@@ -380,9 +380,46 @@ void BM_Bullet(benchmark::State& state, const std::string& kind) {
 }
 #endif
 
+// The limit of item 3 of issue 25: the time to write the pair set alone, 8 bytes a pair (slave,
+// master as two int32, the size of an uncompressed pair list) stored in order into a buffer touched
+// beforehand (no page faults timed), the values from a counter (nothing read). Beside it, the
+// machine's write bandwidth: std::fill of a 256 MiB buffer.
+void BM_PairWrite(benchmark::State& state, const std::string& kind) {
+    const BoxSets& s = boxSets(kind, state.range(0));
+    const std::size_t count = s.pairs.size();
+    std::vector<std::uint64_t> out(count, 1);
+    for (auto _ : state) {
+        std::uint64_t* p = out.data();
+        for (std::size_t i = 0; i < count; ++i) {
+            p[i] = key(static_cast<Index>(i >> 4), static_cast<Index>(i));
+        }
+        benchmark::DoNotOptimize(p);
+        benchmark::ClobberMemory();
+    }
+    state.counters["pairs"] = static_cast<double>(count);
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                            static_cast<std::int64_t>(count * sizeof(std::uint64_t)));
+}
+
+void BM_WriteBandwidth(benchmark::State& state) {
+    std::vector<std::uint64_t> buffer(std::size_t{32} << 20, 1);  // 256 MiB
+    std::uint64_t v = 0;
+    for (auto _ : state) {
+        std::fill(buffer.begin(), buffer.end(), ++v);
+        benchmark::DoNotOptimize(buffer.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                            static_cast<std::int64_t>(buffer.size() * sizeof(std::uint64_t)));
+}
+
 const char* const kKinds[] = {"wavy_quad4", "wavy_line2", "graded_quad4"};
 
 void registerAll() {
+    benchmark::RegisterBenchmark("WriteBandwidth", BM_WriteBandwidth)
+        ->Unit(benchmark::kMillisecond)
+        ->MinTime(0.3)
+        ->UseRealTime();
     for (const char* kind : kKinds) {
         for (long n : bench::benchSizes()) {
             const std::string k = kind;
@@ -398,6 +435,7 @@ void registerAll() {
             reg("ours_kdtree", BM_KdTreeSizeClasses);
             reg("ours_sweep", BM_Sweep);
             reg("nanoflann_plain", BM_NanoflannPlain);
+            reg("pair_write", BM_PairWrite);
 #ifdef CONTACT_BENCH_HAVE_CGAL
             reg("cgal", BM_Cgal);
 #endif

@@ -159,11 +159,17 @@ def render(outdir, machine):
             "the largest master half-diagonal, the exact box test in the result callback, no pair "
             "storage), CGAL, FCL, Bullet. Ratio = time / time of the fastest comparator in the same run; "
             "target: <= 0.5. ours_sweep: sort and sweep where it scans at most 32 pairs per box "
-            "(2D curves), else the box tree (what BroadPhaseKind::kSweep does).\n")
+            "(2D curves), else the box tree (what BroadPhaseKind::kSweep does). pair write ms: the "
+            "pair set alone written to memory, 8 bytes a pair (two int32), into a buffer touched "
+            "beforehand; x limit = fastest of ours / pair write (target: <= 10).\n")
+        bw = next((b.get("bytes_per_second") for b in broad["benchmarks"]
+                   if b["name"].startswith("WriteBandwidth")), None)
+        if bw:
+            add(f"Write bandwidth of this machine, same run (std::fill of 256 MiB): {bw / 1e9:.1f} GB/s.\n")
         ours = ("ours_boxtree", "ours_kdtree", "ours_sweep")
-        header("scene", "segments/surface", "pairs",
+        header("scene", "segments/surface", "pairs", "pair write ms",
                *(f"{k} ms" for k in ours + tuple(PEERS)), "fastest comparator",
-               *(f"{k} ratio" for k in ours))
+               *(f"{k} ratio" for k in ours), "x limit")
         groups = {}
         for b in broad["benchmarks"]:
             p = name_parts(b)
@@ -174,16 +180,20 @@ def render(outdir, machine):
                 continue
             g = groups.setdefault((p[1], int(p[3])), {})
             g[p[2]] = ms(b)
-            g["pairs"] = b.get("pairs")
+            if p[2] != "pair_write":
+                g["pairs"] = b.get("pairs")
         for (kind, n), g in groups.items():
             peers = {k: g[k] for k in PEERS if isinstance(g.get(k), float)}
             fastest = min(peers, key=peers.get) if peers else None
             ref = peers.get(fastest)
             def ratio(k):
                 return g[k] / ref if ref and isinstance(g.get(k), float) else None
-            row(kind, n, fmt(g.get("pairs")),
+            best = min((g[k] for k in ours if isinstance(g.get(k), float)), default=None)
+            limit = g.get("pair_write")
+            row(kind, n, fmt(g.get("pairs")), fmt(limit),
                 *(fmt(g.get(k)) for k in ours + tuple(PEERS)),
-                fastest or "-", *(fmt(ratio(k)) for k in ours))
+                fastest or "-", *(fmt(ratio(k)) for k in ours),
+                fmt(best / limit if best and isinstance(limit, float) and limit > 0 else None))
         add("")
 
     if search:
