@@ -21,15 +21,6 @@ std::uint64_t spreadBits3(std::uint64_t v) noexcept {
     return v;
 }
 
-FloatBox unite(const FloatBox& a, const FloatBox& b) noexcept {
-    FloatBox u;
-    for (int k = 0; k < 3; ++k) {
-        u.lo[k] = std::min(a.lo[k], b.lo[k]);
-        u.hi[k] = std::max(a.hi[k], b.hi[k]);
-    }
-    return u;
-}
-
 }  // namespace
 
 // Morton keys of the box centres in the bounding box of the centres (21 bits per axis), then an
