@@ -3,7 +3,7 @@
 """Runs the contact benchmarks and writes bench/results/<machine>/*.json and bench/RESULTS.md.
 
 usage: bench/run_bench.py [--build build/bench-peers] [--max-size 1000000] [--only PROG ...]
-                          [--render-only] [--machine NAME]
+                          [--render-only] [--machine NAME] [--other-results NAME]
 
 Configure the build first (Release, comparators on):
   cmake -S . -B build/bench-peers -DCMAKE_BUILD_TYPE=Release -DCONTACT_BENCH_PEERS=ON
@@ -103,7 +103,7 @@ def fmt(x, digits=3):
     return f"{x:.{digits}g}"
 
 
-def render(outdir, machine):
+def render(outdir, machine, other=None):
     lines = []
     add = lines.append
 
@@ -117,6 +117,15 @@ def render(outdir, machine):
     broad = load(outdir, "bench_broad_phase")
     search = load(outdir, "bench_search")
     io = load(outdir, "bench_io")
+    borrowed = []  # programs not run here, taken from the results folder `other`
+    if other:
+        otherdir = HERE / "results" / other
+        for prog, data in (("bench_kernels", kernels), ("bench_search", search), ("bench_io", io)):
+            if data is None and load(otherdir, prog) is not None:
+                borrowed.append(prog)
+        kernels = kernels or load(otherdir, "bench_kernels")
+        search = search or load(otherdir, "bench_search")
+        io = io or load(otherdir, "bench_io")
     ctx = (broad or search or kernels or io or {}).get("context", {})
     eff = None
     if search:
@@ -134,6 +143,10 @@ def render(outdir, machine):
     if (outdir / "build.json").exists():
         build = json.loads((outdir / "build.json").read_text())
     add(f"- run: {ctx.get('date', '?')}, load average at start: {ctx.get('load_avg', '?')}")
+    if borrowed:
+        sctx = (search or kernels or io or {}).get("context", {})
+        add(f"- {', '.join(borrowed)}: not rerun; taken from `bench/results/{other}/` (run "
+            f"{sctx.get('date', '?')} on that machine, with the code of that time)")
     add(f"- code measured: CMAKE_BUILD_TYPE={build.get('CMAKE_BUILD_TYPE', '?')}, "
         f"compiler {build.get('CMAKE_CXX_COMPILER', '?')}, "
         f"extra flags '{build.get('CMAKE_CXX_FLAGS', '')}'; Google Benchmark itself (the Debian "
@@ -284,6 +297,8 @@ def main():
     ap.add_argument("--only", nargs="*", default=None, help="programs to run (default: all)")
     ap.add_argument("--render-only", action="store_true", help="only rebuild RESULTS.md from the JSON")
     ap.add_argument("--machine", default=None, help="results folder name (default: from the CPU)")
+    ap.add_argument("--other-results", default=None,
+                    help="results folder to take the programs not run in this one from")
     args = ap.parse_args()
     machine = args.machine or machine_slug()
     outdir = HERE / "results" / machine
@@ -292,7 +307,7 @@ def main():
         for prog in args.only or PROGRAMS:
             run(args.build, prog, outdir, args.max_size)
         (outdir / "build.json").write_text(json.dumps(build_config(args.build), indent=1) + "\n")
-    render(outdir, machine)
+    render(outdir, machine, args.other_results)
 
 
 if __name__ == "__main__":

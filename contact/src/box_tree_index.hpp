@@ -83,9 +83,10 @@ public:
                 const FloatBox& q = group[g];
                 Index found = 0;
                 for (std::size_t c = 0; c < count; ++c) {
-                    const bool hit = gathered.lo0[c] <= q.hi[0] && q.lo[0] <= gathered.hi0[c] &&
-                                     gathered.lo1[c] <= q.hi[1] && q.lo[1] <= gathered.hi1[c] &&
-                                     gathered.lo2[c] <= q.hi[2] && q.lo[2] <= gathered.hi2[c];
+                    // & not &&: no branch per comparison.
+                    const bool hit = (gathered.lo0[c] <= q.hi[0]) & (q.lo[0] <= gathered.hi0[c]) &
+                                     (gathered.lo1[c] <= q.hi[1]) & (q.lo[1] <= gathered.hi1[c]) &
+                                     (gathered.lo2[c] <= q.hi[2]) & (q.lo[2] <= gathered.hi2[c]);
                     hits[found] = gathered.id[c];
                     found += hit ? 1 : 0;
                 }
