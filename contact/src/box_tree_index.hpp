@@ -61,7 +61,8 @@ public:
                     const FloatBox b = queryBox(k + size);
                     const FloatBox grown = unite(u, b);
                     const float largest = std::max(single, extentSum(b));
-                    if (hasNan(b) || !(extentSum(grown) <= kGroupGrowth * largest)) {
+                    if (hasNan(b) ||
+                        !(extentSum(grown) <= kGroupGrowth * std::max(largest, meanExtent_))) {
                         break;
                     }
                     group[size++] = b;
@@ -117,8 +118,9 @@ public:
     [[nodiscard]] bool validate() const;
 
 private:
-    // Queries per group, and how much larger than its largest box the group's union may be (sum
-    // of the extents): about a strip of 8 neighbouring boxes (bench/bench_broad_phase).
+    // Queries per group, and how much larger than its largest box the group's union may be (sums
+    // of the extents; the indexed boxes' mean extent when larger, so that point queries, node
+    // mode, group too): about a strip of 8 neighbouring boxes (bench/bench_broad_phase).
     static constexpr Index kQueryGroup = 8;
     static constexpr float kGroupGrowth = 3.0F;
 
@@ -231,6 +233,7 @@ private:
     std::vector<Index> index_;     // tree order -> input index
     std::vector<Node> nodes_;
     int depth_ = 0;
+    float meanExtent_ = 0.0F;  // mean extentSum() of the finite indexed boxes
 };
 static_assert(checkBoxIndex<BoxTreeIndex>());
 
