@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
 # Installs BUILD_DIR into WORK_DIR/prefix, then configures, builds and runs the consumer project
-# at CONSUMER_SOURCE_DIR against it. Run with cmake -P (the example.find_package_consumer test).
+# at CONSUMER_SOURCE_DIR against it. Run with cmake -P (the example.find_package_consumer tests).
+# With SHARED_FROM=<source dir>, BUILD_DIR is first configured there as the libraries alone
+# (BUILD_SHARED_LIBS=ON, no tests, examples, benchmarks, bindings or MPI) and built: the consumer
+# then links the shared libraries.
 set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
 
@@ -16,12 +19,33 @@ set(flags "")
 if(SANITIZE)
     set(flags "-fsanitize=${SANITIZE}")  # comma-separated, as the build used
 endif()
+if(SHARED_FROM)
+    string(TOUPPER "${BUILD_TYPE}" config)
+    file(REMOVE_RECURSE ${BUILD_DIR})
+    run(${CMAKE_COMMAND} -S ${SHARED_FROM} -B ${BUILD_DIR} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
+        -DBUILD_SHARED_LIBS=ON -DCONTACT_BUILD_TESTS=OFF -DCONTACT_BUILD_EXAMPLES=OFF
+        -DCONTACT_BUILD_BENCH=OFF -DCONTACT_BUILD_BINDINGS=OFF -DCONTACT_MPI=OFF
+        "-DCMAKE_CXX_FLAGS_${config}=-O1 -DNDEBUG")  # what is exported, not how fast
+    include(ProcessorCount)
+    ProcessorCount(jobs)
+    run(${CMAKE_COMMAND} --build ${BUILD_DIR} --parallel ${jobs})
+endif()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} "-DCMAKE_CXX_FLAGS=${flags}"
     "-DCMAKE_C_FLAGS=${flags}" "-DCMAKE_Fortran_FLAGS=${flags}")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
+if(SHARED_FROM)  # the consumer must have linked the shared libraries
+    file(GLOB shared ${prefix}/lib*/libcontact.so*)
+    if(NOT shared)
+        message(FATAL_ERROR "no libcontact.so installed in ${prefix}")
+    endif()
+    execute_process(COMMAND ldd ${WORK_DIR}/build/consumer OUTPUT_VARIABLE deps)
+    if(NOT deps MATCHES "libcontact\\.so")
+        message(FATAL_ERROR "the consumer does not load libcontact.so:\n${deps}")
+    endif()
+endif()
 message("${last_output}")
 foreach(binding consumer_c consumer_fortran)  # the C API and the Fortran module, when installed
     if(EXISTS ${WORK_DIR}/build/${binding})

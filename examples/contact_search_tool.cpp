@@ -104,11 +104,10 @@ interface could not be searched (the others are, and reported); 3 --verify or --
 
 // A validator with our own message: "<option> expects <what>, got '<text>'".
 CLI::Validator expects(const std::string& what, bool (*ok)(const std::string&)) {
-    return CLI::Validator(
-        [what, ok](std::string& text) {
-            return ok(text) ? std::string() : "expects " + what + ", got '" + text + "'";
-        },
-        "", "");
+    return {[what, ok](std::string& text) {
+                return ok(text) ? std::string() : "expects " + what + ", got '" + text + "'";
+            },
+            "", ""};
 }
 
 bool nonNegativeNumber(const std::string& t) {
@@ -565,6 +564,7 @@ int run(const Args& args) {
     }
 
     std::vector<mesh_io::InterfaceReport> reports;
+    reports.reserve(done.size());
     for (const Searched& s : done) {
         reports.push_back(s.report);
     }

@@ -30,7 +30,8 @@ fi
 
 cmake -S . -B build/fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCONTACT_FUZZ=ON "-DCONTACT_SANITIZE=address;undefined" -DCONTACT_BUILD_BENCH=OFF \
-    -DCONTACT_BUILD_EXAMPLES=OFF > /dev/null
+    -DCONTACT_BUILD_EXAMPLES=OFF -DCONTACT_BUILD_BINDINGS=OFF -DCONTACT_MPI=OFF \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" > /dev/null
 cmake --build build/fuzz -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
 
 for t in "${targets[@]}"; do

@@ -59,7 +59,8 @@ void CandidateList::encode(const std::vector<Index>& offsets, std::vector<Index>
         writer.node(k, v + offsets[k], v + offsets[k + 1]);
         if ((k + 1) % blockSize_ == 0 || k + 1 == items_) {
             const Index b = k / blockSize_;
-            firstSlot_[b + 1] = static_cast<std::size_t>(offsets[k + 1] - offsets[b * blockSize_]);
+            firstSlot_[b + 1] = static_cast<std::size_t>(
+                offsets[k + 1] - offsets[static_cast<std::size_t>(b) * blockSize_]);
         }
     }
     count_ = offsets.back();

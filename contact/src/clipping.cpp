@@ -698,7 +698,7 @@ OverlapPolygon clipSegments3d(const SegmentNodes& slave, const SegmentNodes& mas
 
 double flatApproximationBound(const SegmentNodes& s) noexcept {
     double lambda = 0.0;
-    SegmentType linear = s.type;
+    SegmentType linear{};
     switch (s.type) {
     case SegmentType::Line2:
     case SegmentType::Tri3:

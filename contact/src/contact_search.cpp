@@ -45,8 +45,8 @@ const char* orientationName(Orientation o) noexcept {
 struct ContactSearch::Impl {
     explicit Impl(const SearchOptions& o) : options(o) {}
 
-    void setup(const char* fn, Surface& master, Surface& slave,
-               const std::vector<Index>* slaveNodes, const CoordinatesView& x);
+    void setup(const char* fn, Surface& m, Surface& s, const std::vector<Index>* nodeList,
+               const CoordinatesView& x);
     [[nodiscard]] const Surface& slaveSurface() const noexcept {
         return sameSurface ? master : slave;
     }
@@ -91,7 +91,7 @@ void ContactSearch::setSurfaces(Surface master, Surface slave, const Coordinates
     impl_->setup(kFn, master, slave, nullptr, x);
 }
 
-void ContactSearch::setSurfaces(Surface master, std::vector<Index> slaveNodes,
+void ContactSearch::setSurfaces(Surface master, const std::vector<Index>& slaveNodes,
                                 const CoordinatesView& x) {
     constexpr const char* kFn = "contact::ContactSearch::setSurfaces()";
     if (!impl_) {

@@ -62,7 +62,7 @@ public:
 
     /// Appends to `out` the input index of every box that overlaps q (allocates only when `out`
     /// must grow).
-    void queryOne(const FloatBox& q, std::vector<Index>& out) const;
+    void queryOne(const FloatBox& box, std::vector<Index>& out) const;
     /// Number of size classes and slices (kd-trees) built.
     [[nodiscard]] int sizeClasses() const noexcept;
     /// Bytes held: boxes, index map, and nanoflann's index and nodes.

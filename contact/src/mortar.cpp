@@ -171,7 +171,7 @@ struct MortarIntegrator::Impl {
     std::vector<Index> nodes;
     std::vector<Index> incidenceStart;
     std::vector<Index> incidenceSegment;
-    std::vector<std::int8_t> incidenceLocal;
+    std::vector<std::uint8_t> incidenceLocal;
 
     std::vector<Index> groupStart;  // first pair of each slave segment's run, then pairs.size()
     std::vector<SegmentRecord> records;
@@ -220,7 +220,7 @@ void MortarIntegrator::Impl::buildIncidence(const Surface& slave) {
         for (int i = 0; i < nodeCount(slave.types[s]); ++i) {
             const Index k = fill[rank(nd[i])]++;
             incidenceSegment[k] = s;
-            incidenceLocal[k] = static_cast<std::int8_t>(i);
+            incidenceLocal[k] = static_cast<std::uint8_t>(i);
         }
     }
 }
@@ -291,7 +291,7 @@ void MortarIntegrator::Impl::processSegment(Index first, Index last, const Surfa
     mergeColumns(tb, ns);
     rec.ncols = static_cast<int>(tb.cols.size() - rec.colOffset);
     double* D = tb.vals.data() + rec.valOffset;
-    double* g = D + ns * ns;
+    double* g = D + static_cast<std::ptrdiff_t>(ns) * ns;
     double* area = g + ns;
     double* M = area + ns;
 
@@ -356,7 +356,7 @@ void MortarIntegrator::Impl::processSegment(Index first, Index last, const Surfa
     for (int k = 0; k < rec.ncols; ++k) {
         transform(M + static_cast<std::ptrdiff_t>(k) * ns);
     }
-    std::fill(D, D + ns * ns, 0.0);
+    std::fill(D, D + static_cast<std::ptrdiff_t>(ns) * ns, 0.0);
     for (int a = 0; a < ns; ++a) {
         // int Phi_a N_b = (A G)_ab: diag(d) on the part A was made for; lumped otherwise.
         double diag = area[a];
@@ -456,7 +456,8 @@ void MortarIntegrator::Impl::assembleRow(std::size_t u, const Surface& slave, Mo
         }
         const int i = incidenceLocal[k];
         const ThreadBuffers& src = threads[static_cast<std::size_t>(r.thread)];
-        const double* M = src.vals.data() + r.valOffset + r.ns * r.ns + 2 * r.ns;
+        const double* M =
+            src.vals.data() + r.valOffset + static_cast<std::ptrdiff_t>(r.ns) * (r.ns + 2);
         for (int c = 0; c < r.ncols; ++c) {
             tb.rowKeys.emplace_back(src.cols[r.colOffset + static_cast<std::size_t>(c)],
                                     static_cast<int>(tb.rowVals.size()));

@@ -202,11 +202,12 @@ Monomials monomialForm(const SegmentNodes& s) noexcept {
     // Rule along eta for each xi sample, then along xi for each eta coefficient.
     std::array<Vector3d, 9> g;  // g[3 (i + 1) + b]
     for (int i = 0; i < 3; ++i) {
-        const Vector3d& lo = f[3 * i];
-        const Vector3d& mid = f[3 * i + 1];
-        const Vector3d& hi = f[3 * i + 2];
-        g[3 * i] = mid;
-        g[3 * i + 1] = line ? Vector3d::Zero().eval() : (0.5 * (hi - lo)).eval();
+        const std::size_t row = 3 * static_cast<std::size_t>(i);
+        const Vector3d& lo = f[row];
+        const Vector3d& mid = f[row + 1];
+        const Vector3d& hi = f[row + 2];
+        g[row] = mid;
+        g[row + 1] = line ? Vector3d::Zero().eval() : (0.5 * (hi - lo)).eval();
         g[3 * i + 2] = line ? Vector3d::Zero().eval() : (0.5 * (hi + lo) - mid).eval();
     }
     for (int b = 0; b < 3; ++b) {
@@ -323,8 +324,7 @@ Vector2d stepInPlane(const Matrix2d& H, const Matrix2d& G, const Vector2d& g) no
             return Vector2d::Zero();
         }
     }
-    return Vector2d(-(M(1, 1) * g[0] - M(0, 1) * g[1]) / det,
-                    -(M(0, 0) * g[1] - M(1, 0) * g[0]) / det);
+    return {-(M(1, 1) * g[0] - M(0, 1) * g[1]) / det, -(M(0, 0) * g[1] - M(1, 0) * g[0]) / det};
 }
 
 // A search direction and the constraint it slides along (-1: none).

@@ -43,7 +43,7 @@ struct SearchContext {
                                        double capture, SegmentNodes& seg, double& pad,
                                        FloatBox& box, Obb2* obb2) noexcept {
     seg = gatherSegment(master, j, x);
-    const Aabb3 aabb = bufferedAabb(seg, capture, pad);
+    Aabb3 aabb = bufferedAabb(seg, capture, pad);
     box = floatBoxOutward(aabb.lo.data(), aabb.hi.data());
     if (obb2 != nullptr) {
         *obb2 = bufferedObb2(seg, capture, pad);

@@ -292,8 +292,8 @@ ControlPoints controlPoints(const SegmentNodes& s) noexcept {
         for (int b = 0; b < 3; ++b) {
             g[1][b] = lift(g[0][b], g[2][b], g[1][b]);
         }
-        for (int a = 0; a < 3; ++a) {
-            g[a][1] = lift(g[a][0], g[a][2], g[a][1]);
+        for (auto& row : g) {
+            row[1] = lift(row[0], row[2], row[1]);
         }
         cp.count = 9;
         int k = 0;

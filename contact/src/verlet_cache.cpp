@@ -22,17 +22,19 @@ void VerletCache::setup(BroadPhaseKind kind, Index items, Index blockSize) {
 // boxes by input index, in `threads` contiguous parts.
 bool VerletCache::mastersInside(const std::vector<FloatBox>& masterBox, int threads) const {
     int inside = 1;
+    const FloatBox* boxes = masterBox.data();  // a plain pointer: clang's OpenMP lambdas
     std::visit(
-        [&](const auto& index) {
+        [&inside, boxes, threads, n0 = masterBox.size()](const auto& index) {
             const Index n = index.size();
-            CONTACT_ASSERT(static_cast<std::size_t>(n) == masterBox.size());
+            CONTACT_ASSERT(static_cast<std::size_t>(n) == n0);
+            (void)n0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(min : inside)
             for (int t = 0; t < threads; ++t) {
                 const auto from = static_cast<Index>(static_cast<long long>(n) * t / threads);
                 const auto to = static_cast<Index>(static_cast<long long>(n) * (t + 1) / threads);
                 int here = 1;
-                index.visitBoxes(from, to, [&](Index i, const FloatBox& fat) {
-                    here &= static_cast<int>(detail::inside(masterBox[i], fat));
+                index.visitBoxes(from, to, [&here, boxes](Index i, const FloatBox& fat) {
+                    here &= static_cast<int>(detail::inside(boxes[i], fat));
                 });
                 inside = std::min(inside, here);
             }
@@ -42,8 +44,16 @@ bool VerletCache::mastersInside(const std::vector<FloatBox>& masterBox, int thre
 }
 
 std::size_t VerletCache::memoryBytes() const noexcept {
-    return std::visit([](const auto& index) { return index.memoryBytes(); }, index_) +
-           list_.memoryBytes();
+    // std::get_if, not std::visit: visit may throw bad_variant_access, this must not.
+    std::size_t bytes = list_.memoryBytes();
+    if (const auto* kd = std::get_if<KdTreeIndex>(&index_)) {
+        bytes += kd->memoryBytes();
+    } else if (const auto* tree = std::get_if<BoxTreeIndex>(&index_)) {
+        bytes += tree->memoryBytes();
+    } else if (const auto* sweep = std::get_if<SweepIndex>(&index_)) {
+        bytes += sweep->memoryBytes();
+    }
+    return bytes;
 }
 
 std::vector<FloatBox> fatBoxes(const std::vector<FloatBox>& boxes, double h, int threads) {

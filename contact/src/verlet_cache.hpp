@@ -89,8 +89,10 @@ public:
     /// True when p (node k now) lies inside node k's fat box.
     [[nodiscard]] bool inside(Index k, const Eigen::Vector3d& p) const noexcept {
         const float* ref = &ref_[3 * static_cast<std::size_t>(k)];
-        return (std::abs(p[0] - ref[0]) <= reach_) & (std::abs(p[1] - ref[1]) <= reach_) &
-               (std::abs(p[2] - ref[2]) <= reach_);
+        // One test, no branch per axis.
+        return (static_cast<int>(std::abs(p[0] - ref[0]) <= reach_) &
+                static_cast<int>(std::abs(p[1] - ref[1]) <= reach_) &
+                static_cast<int>(std::abs(p[2] - ref[2]) <= reach_)) != 0;
     }
     /// Node k's fat box.
     [[nodiscard]] FloatBox box(Index k) const noexcept;

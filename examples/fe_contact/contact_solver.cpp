@@ -79,9 +79,9 @@ std::vector<double> tributaryAreas(const Model& model, const contact::Surface& s
         }
         constexpr double g = 0.577350269189625765;
         constexpr double r[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
-        for (int q = 0; q < 4; ++q) {
-            const double xi = r[q][0] * g;
-            const double eta = r[q][1] * g;
+        for (const auto& rq : r) {
+            const double xi = rq[0] * g;
+            const double eta = rq[1] * g;
             Eigen::Vector3d dXi = Eigen::Vector3d::Zero();
             Eigen::Vector3d dEta = Eigen::Vector3d::Zero();
             for (int a = 0; a < 4; ++a) {
@@ -136,7 +136,7 @@ ContactSolution solveContact(const Model& model, const ContactSetup& setup, int 
     const auto coordinates = [&](const Eigen::VectorXd& u) -> contact::CoordinatesView {
         for (int i = 0; i < model.numNodes(); ++i) {
             Eigen::Vector3d x = model.X[static_cast<std::size_t>(i)];
-            x.head(dim) += u.segment(dim * i, dim);
+            x.head(dim) += u.segment(static_cast<Eigen::Index>(dim) * i, dim);
             x3.col(i) = x;
             x2.col(i) = x.head<2>();
         }

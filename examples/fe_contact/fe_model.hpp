@@ -31,7 +31,7 @@ struct Model {
     [[nodiscard]] int numDofs() const { return dim * numNodes(); }
     int addNode(const Eigen::Vector3d& x);
     void fix(int node, int component) {
-        fixed[static_cast<std::size_t>(dim * node + component)] = 1;
+        fixed[static_cast<std::size_t>(dim) * node + component] = 1;
     }
 };
 
@@ -42,7 +42,7 @@ struct Grid {
     int nz = 0;
     std::vector<int> node;
     [[nodiscard]] int at(int i, int j, int k = 0) const {
-        return node[static_cast<std::size_t>((k * (ny + 1) + j) * (nx + 1) + i)];
+        return node[(static_cast<std::size_t>(k) * (ny + 1) + j) * (nx + 1) + i];
     }
 };
 

@@ -174,7 +174,8 @@ public:
     /// Throws std::invalid_argument in segment mode, or for node indices out of range or
     /// non-finite coordinates (or beyond 1e30); the self-contact rule has no segments to apply to
     /// here.
-    void setSurfaces(Surface master, std::vector<Index> slaveNodes, const CoordinatesView& x);
+    void setSurfaces(Surface master, const std::vector<Index>& slaveNodes,
+                     const CoordinatesView& x);
 
     /// Searches with the current coordinates. Never throws; problems come back as the status.
     /// \pre setSurfaces() was called; x has the same node count and dimension.

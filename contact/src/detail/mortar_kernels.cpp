@@ -399,11 +399,11 @@ void addPoint(const PairContext& c, const Vector2d& xs, const Vector2d& xm, doub
         const double wa = w * Ns[a];
         S.area[a] += wa;
         S.g[a] += wa * gap;
-        double* Da = S.D.data() + a * kMaxSegmentNodes;
+        double* Da = S.D.data() + static_cast<std::ptrdiff_t>(a) * kMaxSegmentNodes;
         for (int b = a; b < ns; ++b) {
             Da[b] += wa * Ns[b];
         }
-        double* Ma = M + a * kMaxSegmentNodes;
+        double* Ma = M + static_cast<std::ptrdiff_t>(a) * kMaxSegmentNodes;
         for (int k = 0; k < nm; ++k) {
             Ma[k] += wa * Nm[k];
         }
@@ -866,7 +866,8 @@ void startPair(const MortarSlave& slave, const SegmentNodes& master, double capt
                MortarSums& sums, MortarBlock& block, PairContext& c) noexcept {
     block.nm = nodeCount(master.type);
     for (int a = 0; a < slave.face.nn; ++a) {
-        std::fill_n(block.M.begin() + a * kMaxSegmentNodes, block.nm, 0.0);
+        std::fill_n(block.M.begin() + static_cast<std::ptrdiff_t>(a) * kMaxSegmentNodes, block.nm,
+                    0.0);
     }
     c.slave = &slave;
     c.masterNodes = &master;

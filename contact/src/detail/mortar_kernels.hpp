@@ -26,7 +26,7 @@ inline constexpr double kMortarFlatRel = 1e-12;
 struct MortarSums {
     int ns = 0;  ///< slave nodes
     /// int N_a N_b, row-major ns x ns (the upper triangle while accumulating; finishSums mirrors)
-    std::array<double, kMaxSegmentNodes * kMaxSegmentNodes> D{};
+    std::array<double, std::size_t{kMaxSegmentNodes} * kMaxSegmentNodes> D{};
     std::array<double, kMaxSegmentNodes> g{};     ///< int N_a gap
     std::array<double, kMaxSegmentNodes> area{};  ///< int N_a
     long long points = 0;                         ///< quadrature points
@@ -35,7 +35,8 @@ struct MortarSums {
 /// One pair's int N_a N^_c, a < ns, c < nm, at [a * kMaxSegmentNodes + c].
 struct MortarBlock {
     int nm = 0;
-    std::array<double, kMaxSegmentNodes * kMaxSegmentNodes> M;  // zeroed per pair, where used
+    std::array<double, std::size_t{kMaxSegmentNodes} * kMaxSegmentNodes>
+        M;  // zeroed per pair, where used
 };
 
 /// What became of a pair.

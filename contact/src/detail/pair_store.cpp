@@ -72,7 +72,7 @@ Index PairStore::compactBlocks(NodePairs& pairs, const std::vector<Index>& count
     };
     const int numColumns = static_cast<int>(std::size(columns));
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int a = 0; a < numColumns; ++a) {
+    for (int a = 0; a < numColumns; ++a) {  // NOLINT(modernize-loop-convert): an OpenMP loop
         const Column& c = columns[a];
         auto* base = static_cast<unsigned char*>(c.data);
         const std::size_t columnBytes = c.perColumn * c.bytes;
