@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
-declare -A ciRuns=([inp]=60000 [msh]=60000 [search]=6000 [exodus]=3000)
+declare -A ciRuns=([inp]=30000 [msh]=30000 [search]=3000 [exodus]=1500)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(inp msh search exodus)
 

@@ -5,6 +5,8 @@
 
 #include "contact/segment.hpp"
 
+#include "detail/quadrature_rules.hpp"
+
 #include <Eigen/Geometry>
 
 #include <algorithm>
@@ -453,56 +455,8 @@ double faceGap(const SegmentNodes& s, const Vector2d& xiS, const SegmentNodes& m
     return (position(s, xiS) - fm.point).dot(fm.normal);
 }
 
-// Barycentric triangle rules (l0, l1, l2; weight), weights summing to 1.
-struct TriangleRule {
-    int n = 0;
-    double l[kMaxTriangleQuadraturePoints][3] = {};
-    double w[kMaxTriangleQuadraturePoints] = {};
-};
-
-constexpr TriangleRule kRule1{1, {{1.0 / 3, 1.0 / 3, 1.0 / 3}}, {1.0}};
-constexpr TriangleRule kRule2{
-    3,
-    {{2.0 / 3, 1.0 / 6, 1.0 / 6}, {1.0 / 6, 2.0 / 3, 1.0 / 6}, {1.0 / 6, 1.0 / 6, 2.0 / 3}},
-    {1.0 / 3, 1.0 / 3, 1.0 / 3}};
-// Dunavant (1985), degree 4, 6 points.
-constexpr double kD4a = 0.445948490915964886;
-constexpr double kD4b = 0.091576213509770743;
-constexpr double kD4wa = 0.223381589678011466;
-constexpr double kD4wb = 0.109951743655321868;
-constexpr TriangleRule kRule4{6,
-                              {{kD4a, kD4a, 1 - 2 * kD4a},
-                               {kD4a, 1 - 2 * kD4a, kD4a},
-                               {1 - 2 * kD4a, kD4a, kD4a},
-                               {kD4b, kD4b, 1 - 2 * kD4b},
-                               {kD4b, 1 - 2 * kD4b, kD4b},
-                               {1 - 2 * kD4b, kD4b, kD4b}},
-                              {kD4wa, kD4wa, kD4wa, kD4wb, kD4wb, kD4wb}};
-// Radon (1948), degree 5, 7 points: a = (6 - sqrt 15) / 21, b = (6 + sqrt 15) / 21,
-// weights 9/40, (155 - sqrt 15) / 1200, (155 + sqrt 15) / 1200.
-constexpr double kR5a = 0.101286507323456339;
-constexpr double kR5b = 0.470142064105115090;
-constexpr double kR5wa = 0.125939180544827153;
-constexpr double kR5wb = 0.132394152788506181;
-constexpr TriangleRule kRule5{7,
-                              {{1.0 / 3, 1.0 / 3, 1.0 / 3},
-                               {kR5a, kR5a, 1 - 2 * kR5a},
-                               {kR5a, 1 - 2 * kR5a, kR5a},
-                               {1 - 2 * kR5a, kR5a, kR5a},
-                               {kR5b, kR5b, 1 - 2 * kR5b},
-                               {kR5b, 1 - 2 * kR5b, kR5b},
-                               {1 - 2 * kR5b, kR5b, kR5b}},
-                              {9.0 / 40, kR5wa, kR5wa, kR5wa, kR5wb, kR5wb, kR5wb}};
-
-const TriangleRule& triangleRule(int order) noexcept {
-    switch (std::clamp(order, 1, kMaxOverlapQuadratureOrder)) {
-    case 1: return kRule1;
-    case 2: return kRule2;
-    case 3:
-    case 4: return kRule4;
-    default: return kRule5;
-    }
-}
+using detail::TriangleRule;
+using detail::triangleRule;
 
 }  // namespace
 
