@@ -26,7 +26,7 @@ struct SearchContext {
     double capture = 0.0;  ///< length units
     double skin = 0.0;     ///< length units; 0: rebuild the candidate list every update
     int threads = 1;
-    BroadPhaseKind broadPhase = BroadPhaseKind::kKdTree;
+    BroadPhaseKind broadPhase = BroadPhaseKind::kSweep;
 };
 
 /// Slave items per block of work: at least 16 blocks per thread where the items allow (64 items
