@@ -84,12 +84,14 @@ public:
                 const FloatBox& q = group[g];
                 Index found = 0;
                 for (std::size_t c = 0; c < count; ++c) {
-                    // & not &&: no branch per comparison.
-                    const bool hit = (gathered.lo0[c] <= q.hi[0]) & (q.lo[0] <= gathered.hi0[c]) &
-                                     (gathered.lo1[c] <= q.hi[1]) & (q.lo[1] <= gathered.hi1[c]) &
-                                     (gathered.lo2[c] <= q.hi[2]) & (q.lo[2] <= gathered.hi2[c]);
+                    // & on 0/1 integers, not &&: no branch per comparison.
+                    const auto bit = [](bool b) { return static_cast<Index>(b); };
+                    const Index hit =
+                        bit(gathered.lo0[c] <= q.hi[0]) & bit(q.lo[0] <= gathered.hi0[c]) &
+                        bit(gathered.lo1[c] <= q.hi[1]) & bit(q.lo[1] <= gathered.hi1[c]) &
+                        bit(gathered.lo2[c] <= q.hi[2]) & bit(q.lo[2] <= gathered.hi2[c]);
                     hits[found] = gathered.id[c];
-                    found += hit ? 1 : 0;
+                    found += hit;
                 }
                 sink(k + g, hits.data(), found);
             }
