@@ -7,6 +7,8 @@
 //   mpiexec -n P bench_distributed [--kind wavy_quad4] [--size N] [--updates K] [--serial]
 //                                  [--json FILE]
 // --serial (one rank): also times the serial ContactSearch on the same model and updates.
+// OpenMPI binds each rank to one core unless run with `--bind-to none`; the effective cores are
+// measured on threads free of that binding (what the machine gives, not what the binding allows).
 #include "contact/contact_search.hpp"
 
 #include "contact_mpi/distributed_search.hpp"
@@ -15,12 +17,13 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <pthread.h>
+#include <sched.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,26 +38,73 @@ double msSince(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// Cores this process gets now: the same busy loop on one thread, then on two at once.
-double effectiveCores() {
-    const auto spin = [](std::atomic<double>* sink) {
-        double x = 1.0;
+// A fixed busy loop on a new thread that may run on any CPU of the machine (mpiexec binds each
+// rank to one core by default: the measurement must not inherit that). Returns its wall time, ms.
+double spinAnywhere() {
+    double ms = 0.0;
+    std::thread t([&ms] {
+        cpu_set_t all;
+        CPU_ZERO(&all);
+        for (unsigned c = 0; c < std::thread::hardware_concurrency() && c < CPU_SETSIZE; ++c) {
+            CPU_SET(c, &all);
+        }
+        pthread_setaffinity_np(pthread_self(), sizeof all, &all);
+        const auto t0 = Clock::now();
+        volatile double x = 1.0;
         for (long i = 0; i < 200000000L; ++i) {
             x = x * 1.0000001 + 1e-9;
         }
-        *sink = x;
-    };
-    std::atomic<double> a{0.0};
-    std::atomic<double> b{0.0};
-    auto t0 = Clock::now();
-    spin(&a);
-    const double one = msSince(t0);
-    t0 = Clock::now();
-    std::thread t(spin, &a);
-    spin(&b);
+        ms = msSince(t0);
+    });
     t.join();
-    const double two = msSince(t0);
-    return 2.0 * one / two;
+    return ms;
+}
+
+// Waits for the other ranks without spinning (MPI's own waits poll a core).
+void sleepyBarrier(MPI_Comm comm) {
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Ibarrier(comm, &r);
+    int done = 0;
+    while (MPI_Test(&r, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done == 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+// Cores the machine gives the job now: the busy loop alone (rank 0, the others asleep), then
+// two at once (on two ranks, or two threads of one rank): 2 x alone / together. Near 2 on two
+// free cores, near 1 when the other engineers' work takes one.
+double effectiveCores(MPI_Comm comm) {
+    int rank = 0;
+    int size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    double alone = 0.0;
+    if (rank == 0) {
+        alone = spinAnywhere();
+    }
+    sleepyBarrier(comm);
+    double together = 0.0;
+    if (size == 1) {
+        double other = 0.0;
+        std::thread t([&other] { other = spinAnywhere(); });
+        together = spinAnywhere();
+        t.join();
+        together = std::max(together, other);
+    } else {
+        if (rank < 2) {
+            together = spinAnywhere();
+        }
+        MPI_Allreduce(MPI_IN_PLACE, &together, 1, MPI_DOUBLE, MPI_MAX, comm);
+    }
+    sleepyBarrier(comm);
+    return 2.0 * alone / together;
+}
+
+// CPUs this process may run on (1 when mpiexec bound it to a core).
+int boundCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
 }
 
 struct Part {
@@ -152,7 +202,9 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    const double cores = rank == 0 ? effectiveCores() : 0.0;
+    const double cores = effectiveCores(MPI_COMM_WORLD);
+    int bound = boundCpus();
+    MPI_Allreduce(MPI_IN_PLACE, &bound, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     const contact::bench::Scene sc = contact::bench::makeScene(kind, segments);
     const Part p = partOf(sc, rank, size);
     contact::SearchOptions opt;
@@ -241,11 +293,14 @@ int main(int argc, char** argv) {
         }
     }
 
+    const double coresEnd = effectiveCores(MPI_COMM_WORLD);
     if (rank == 0) {
         std::printf("model %s, %d master + %d slave segments, %d ranks, %d updates, pairs %lld, "
-                    "repartitions in updates %d, effective cores %.2f\n",
+                    "repartitions in updates %d, effective cores %.2f (start) %.2f (end), "
+                    "a rank may run on %d CPUs\n",
                     kind.c_str(), static_cast<int>(sc.master.size()),
-                    static_cast<int>(sc.slave.size()), size, updates, pairs, repartitions, cores);
+                    static_cast<int>(sc.slave.size()), size, updates, pairs, repartitions, cores,
+                    coresEnd, bound);
         std::printf("rank  owned  ghosts  slave  setupMB  repartMB  ghostMB  updateMB | "
                     "partition  ghosts  setup | coords  check  search  results  update [ms]\n");
         for (int r = 0; r < size; ++r) {
@@ -266,10 +321,11 @@ int main(int argc, char** argv) {
                 std::fprintf(
                     f,
                     "{\"kind\": \"%s\", \"segments\": %ld, \"ranks\": %d, \"pairs\": %lld,"
-                    " \"effective_cores\": %.3f, \"serial_update_ms\": %.3f,"
+                    " \"effective_cores\": %.3f, \"effective_cores_end\": %.3f,"
+                    " \"bound_cpus\": %d, \"serial_update_ms\": %.3f,"
                     " \"serial_setup_ms\": %.3f, \"serial_update_cpu_ms\": %.3f, \"rows\": [",
-                    kind.c_str(), segments, size, pairs, cores, serialUpdate, serialSetup,
-                    serialCpu);
+                    kind.c_str(), segments, size, pairs, cores, coresEnd, bound, serialUpdate,
+                    serialSetup, serialCpu);
                 for (int r = 0; r < size; ++r) {
                     const RankRow& w = rows[r];
                     std::fprintf(

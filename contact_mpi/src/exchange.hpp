@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -41,6 +42,27 @@ public:
 
 private:
     std::vector<char> bytes_;
+};
+
+/// Bytes left uninitialized, kept between calls and grown with a margin: the per-update buffers
+/// (pairs, records). Fresh pages fault one by one when first written, so they are reused, and a
+/// buffer that grows by a few records does not move to fresh pages every time.
+class RawBuffer {
+public:
+    /// Room for n bytes; the contents are not kept.
+    char* reserve(std::size_t n) {
+        if (n > capacity_) {
+            capacity_ = n + n / 4;
+            bytes_.reset(new char[capacity_]);  // NOLINT(modernize-make-unique): no zeroing
+        }
+        return bytes_.get();
+    }
+    [[nodiscard]] char* data() noexcept { return bytes_.get(); }
+    [[nodiscard]] const char* data() const noexcept { return bytes_.get(); }
+
+private:
+    std::unique_ptr<char[]> bytes_;
+    std::size_t capacity_ = 0;
 };
 
 /// Reads back what a ByteWriter wrote, in the same order.

@@ -23,7 +23,9 @@
 #include "setup.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -53,7 +55,7 @@ void resetOut(std::vector<ByteWriter>& out, int size) {
     }
 }
 
-SegmentRecord recordOf(const State& s, const SurfacePart& part, Index k) {
+SegmentRecord recordOf(const State& s, const SurfacePart& part, Index k, Index slot) {
     SegmentRecord r;
     r.id = part.ids[k];
     r.type = part.surface.types[k];
@@ -63,7 +65,7 @@ SegmentRecord recordOf(const State& s, const SurfacePart& part, Index k) {
         r.owners[i] = s.nodeOwner[v];
     }
     r.origin = s.rank;
-    r.callerIndex = k;
+    r.slot = slot;
     return r;
 }
 
@@ -74,7 +76,7 @@ void putSegment(ByteWriter& w, char kind, const SegmentRecord& r) {
     w.put(static_cast<std::uint8_t>(r.type));
     w.put(r.nodes.data(), static_cast<std::size_t>(n));
     w.put(r.owners.data(), static_cast<std::size_t>(n));
-    w.put(r.callerIndex);
+    w.put(r.slot);
 }
 
 SegmentRecord getSegment(ByteReader& rd, int origin) {
@@ -88,7 +90,7 @@ SegmentRecord getSegment(ByteReader& rd, int origin) {
     for (int i = 0; i < n; ++i) {
         r.owners[i] = rd.get<int>();
     }
-    r.callerIndex = rd.get<Index>();
+    r.slot = rd.get<Index>();
     r.origin = origin;
     return r;
 }
@@ -97,7 +99,7 @@ SegmentRecord getSegment(ByteReader& rd, int origin) {
 struct NodeItem {
     GlobalId id = 0;
     int origin = 0;
-    Index caller = 0;
+    Index slot = 0;  // on the origin (State::slotId)
     Index valence = 0;
 };
 
@@ -203,19 +205,27 @@ long long sendCoordinates(State& s, const CoordinatesView& x, std::vector<double
     const std::size_t nr = s.recvCoords.size();
     const std::size_t ns = s.sendCoords.size();
     s.coordBuffers.resize(nr + ns);
-    std::vector<MPI_Request> requests(nr + ns, MPI_REQUEST_NULL);
+    s.coordRequests.assign(nr + ns, MPI_REQUEST_NULL);
     long long bytes = 0;
+    const Link* selfRecv = nullptr;
+    const Link* selfSend = nullptr;
     for (std::size_t i = 0; i < nr; ++i) {
+        if (s.recvCoords[i].rank == s.rank) {  // this rank's own: copied below, without MPI
+            selfRecv = &s.recvCoords[i];
+            continue;
+        }
         std::vector<double>& b = s.coordBuffers[i];
         b.resize(static_cast<std::size_t>(dim) * s.recvCoords[i].nodes.size());
-        if (s.recvCoords[i].rank != s.rank) {  // this rank's own: copied below, without MPI
-            MPI_Irecv(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, s.recvCoords[i].rank,
-                      kTagCoordinates, s.comm, &requests[i]);
-        }
+        MPI_Irecv(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, s.recvCoords[i].rank,
+                  kTagCoordinates, s.comm, &s.coordRequests[i]);
     }
     for (std::size_t j = 0; j < ns; ++j) {
-        std::vector<double>& b = s.coordBuffers[nr + j];
         const Link& link = s.sendCoords[j];
+        if (link.rank == s.rank) {
+            selfSend = &link;
+            continue;
+        }
+        std::vector<double>& b = s.coordBuffers[nr + j];
         b.resize(static_cast<std::size_t>(dim) * link.nodes.size());
         for (std::size_t t = 0; t < link.nodes.size(); ++t) {
             const Eigen::Vector3d p = x.node(link.nodes[t]);
@@ -223,20 +233,26 @@ long long sendCoordinates(State& s, const CoordinatesView& x, std::vector<double
                 b[dim * t + c] = p[c];
             }
         }
-        if (link.rank == s.rank) {
-            for (std::size_t i = 0; i < nr; ++i) {
-                if (s.recvCoords[i].rank == s.rank) {
-                    s.coordBuffers[i].swap(b);
-                }
-            }
-            continue;
-        }
         bytes += static_cast<long long>(b.size() * sizeof(double));
         MPI_Isend(b.data(), static_cast<int>(b.size()), MPI_DOUBLE, link.rank, kTagCoordinates,
-                  s.comm, &requests[nr + j]);
+                  s.comm, &s.coordRequests[nr + j]);
     }
-    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    if (selfRecv != nullptr && selfSend != nullptr) {
+        // The same nodes in the same order on both sides (the request this rank sent itself).
+        for (std::size_t t = 0; t < selfRecv->nodes.size(); ++t) {
+            const Eigen::Vector3d p = x.node(selfSend->nodes[t]);
+            double* q = dst.data() + static_cast<std::size_t>(dim) * selfRecv->nodes[t];
+            for (int c = 0; c < dim; ++c) {
+                q[c] = p[c];
+            }
+        }
+    }
+    MPI_Waitall(static_cast<int>(s.coordRequests.size()), s.coordRequests.data(),
+                MPI_STATUSES_IGNORE);
     for (std::size_t i = 0; i < nr; ++i) {
+        if (&s.recvCoords[i] == selfRecv) {
+            continue;
+        }
         const std::vector<double>& b = s.coordBuffers[i];
         const std::vector<Index>& nodes = s.recvCoords[i].nodes;
         for (std::size_t t = 0; t < nodes.size(); ++t) {
@@ -246,6 +262,80 @@ long long sendCoordinates(State& s, const CoordinatesView& x, std::vector<double
         }
     }
     return bytes;
+}
+
+namespace {
+
+// ghostBoxOf, inlined into the per-update check.
+inline Box ghostBoxInline(const Surface& surface, Index k, const CoordinatesView& x,
+                          double capture) noexcept {
+    const SegmentType type = surface.types[k];
+    if (isQuadratic(type)) {
+        return ghostBox(gatherSegment(surface, k, x), capture);
+    }
+    // Straight segments: the control points are the nodes; the same operations as segmentAabb
+    // and ghostBox, so the same doubles.
+    const Index* v = surface.nodes(k);
+    std::array<double, 3> lo{};
+    std::array<double, 3> hi{};
+    for (int i = 0; i < nodeCount(type); ++i) {
+        const std::ptrdiff_t at = x.stride * v[i];
+        const double p[3] = {x.x[at], x.y[at], x.z == nullptr ? 0.0 : x.z[at]};
+        for (int c = 0; c < 3; ++c) {
+            lo[c] = i == 0 ? p[c] : std::min(lo[c], p[c]);
+            hi[c] = i == 0 ? p[c] : std::max(hi[c], p[c]);
+        }
+    }
+    double scale = 0.0;
+    for (int c = 0; c < 3; ++c) {
+        lo[c] -= capture;
+        hi[c] += capture;
+        scale = std::max({scale, std::abs(lo[c]), std::abs(hi[c])});
+    }
+    const double pad = 0x1p-20 * (scale + capture) + 0x1p-140;
+    Box b;
+    for (int c = 0; c < 3; ++c) {
+        b.lo[c] = lo[c] - pad;
+        b.hi[c] = hi[c] + pad;
+    }
+    return b;
+}
+
+}  // namespace
+
+Box ghostBoxOf(const Surface& surface, Index k, const CoordinatesView& x, double capture) noexcept {
+    return ghostBoxInline(surface, k, x, capture);
+}
+
+bool boxesInside(const State& s) {
+    const CoordinatesView cx = CoordinatesView::interleaved(
+        s.cCoords.data(), static_cast<Index>(s.cNodeIds.size()), s.dim);
+    const Surface& masters = s.local->master();
+    for (Index k = 0; k < masters.size(); ++k) {  // ghosts' grown boxes are infinite
+        if (!s.cMasterFat[k].contains(ghostBoxInline(masters, k, cx, s.capture))) {
+            return false;
+        }
+    }
+    if (s.nodeMode) {
+        const double* xyz = s.cCoords.data();
+        const Box& fat = s.slaveFat;
+        for (const Index c : s.cSlaveNode) {
+            const double* p = xyz + static_cast<std::size_t>(s.dim) * c;
+            for (int d = 0; d < s.dim; ++d) {
+                if (!(p[d] >= fat.lo[d] && p[d] <= fat.hi[d])) {
+                    return false;
+                }
+            }
+        }
+        return true;  // (2D: z = 0 lies in the box, built from these nodes at z = 0)
+    }
+    const Surface& slaves = s.local->slave();
+    for (Index k = 0; k < slaves.size(); ++k) {
+        if (!s.slaveFat.contains(ghostBoxInline(slaves, k, cx, s.capture))) {
+            return false;
+        }
+    }
+    return true;
 }
 
 void repartition(State& s, const SearchOptions& options, const CoordinatesView& x,
@@ -285,7 +375,7 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
     std::vector<int> sources;
     for (Index k = 0; k < master.size(); ++k) {
         const int dest = s.rcb.owner(&xyz[3 * static_cast<std::size_t>(k)]);
-        putSegment(s.out[dest], 'M', recordOf(s, s.master, k));
+        putSegment(s.out[dest], 'M', recordOf(s, s.master, k, 0));
     }
     if (s.nodeMode) {
         for (std::size_t t = 0; t < s.ownedSlaveNodes.size(); ++t) {
@@ -294,7 +384,7 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
             const int dest = s.rcb.owner(p.data());
             s.out[dest].put('N');
             s.out[dest].put(s.nodeIds[i]);
-            s.out[dest].put(i);
+            s.out[dest].put(static_cast<Index>(t));  // its slot: the nodes are ordered by id
             s.out[dest].put(s.slaveValence[t]);
             sources.push_back(dest);
         }
@@ -302,7 +392,7 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
         for (Index k = 0; k < slave.size(); ++k) {
             const Eigen::Vector3d c = cornerCentroid(slave, k, x);
             const int dest = s.rcb.owner(c.data());
-            putSegment(s.out[dest], 'S', recordOf(s, s.slave, k));
+            putSegment(s.out[dest], 'S', recordOf(s, s.slave, k, s.slaveSlot[k]));
             sources.push_back(dest);
         }
     }
@@ -315,7 +405,7 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
                 dests.push_back(s.rcb.owner(p.data()));
             }
             for (const int dest : sortedUnique(dests)) {
-                putSegment(s.out[dest], 'S', recordOf(s, s.slave, k));
+                putSegment(s.out[dest], 'S', recordOf(s, s.slave, k, 0));
             }
         }
     }
@@ -340,7 +430,7 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
             } else {
                 NodeItem it;
                 it.id = rd.get<GlobalId>();
-                it.caller = rd.get<Index>();
+                it.slot = rd.get<Index>();
                 it.valence = rd.get<Index>();
                 it.origin = r;
                 items.push_back(it);
@@ -397,7 +487,7 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
     } else {
         const Surface slaves = surfaceOf(s, s.cSlaveSegments, "slave");
         for (Index k = 0; k < slaves.size(); ++k) {
-            const Box g = ghostBox(gatherSegment(slaves, k, cx), s.capture);
+            const Box g = ghostBoxOf(slaves, k, cx, s.capture);
             const Eigen::Vector3d c = cornerCentroid(slaves, k, cx);  // in this rank's region
             for (int d = 0; d < 3; ++d) {
                 reach = std::max({reach, g.hi[d] - c[d], c[d] - g.lo[d]});
@@ -424,7 +514,7 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
     std::vector<int> ranks;
     std::vector<Box> fat(s.cMasters.size());
     for (Index k = 0; k < owned.size(); ++k) {
-        fat[k] = ghostBox(gatherSegment(owned, k, cx), s.capture).grown(h);
+        fat[k] = ghostBoxOf(owned, k, cx, s.capture).grown(h);
         if (s.size == 1) {
             continue;
         }
@@ -454,7 +544,10 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
         }
     }
     s.ghostMasters = static_cast<Index>(s.cMasters.size() - ownedCount);
-    fat.resize(s.cMasters.size());
+    Box everywhere;  // a ghost's: the check at each update is its owner's
+    everywhere.lo.fill(-HUGE_VAL);
+    everywhere.hi.fill(HUGE_VAL);
+    fat.resize(s.cMasters.size(), everywhere);
     std::vector<std::size_t> order(s.cMasters.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = i;
@@ -474,17 +567,15 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
     // then the current ones.
     planCoordinates(s, items, bytes);
     s.cSlaveNode.clear();
-    s.cSlaveNodeId.clear();
     s.cSlaveNodeOrigin.clear();
-    s.cSlaveNodeCaller.clear();
+    s.cSlaveNodeSlot.clear();
     s.cSlaveItemOf.assign(s.cNodeIds.size(), -1);
     for (const NodeItem& it : items) {
         const Index c = contactNode(s, it.id);
         s.cSlaveItemOf[c] = static_cast<Index>(s.cSlaveNode.size());
         s.cSlaveNode.push_back(c);
-        s.cSlaveNodeId.push_back(it.id);
         s.cSlaveNodeOrigin.push_back(it.origin);
-        s.cSlaveNodeCaller.push_back(it.caller);
+        s.cSlaveNodeSlot.push_back(it.slot);
     }
     Surface cMaster = surfaceOf(s, s.cMasters, s.master.surface.name.c_str());
     Surface cSlave = surfaceOf(s, s.cSlaveSegments, s.slave.surface.name.c_str());
@@ -495,6 +586,10 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
         std::reverse(s.cMasters.begin(), s.cMasters.end());
         std::reverse(s.cMasterFat.begin(), s.cMasterFat.end());
         cMaster = surfaceOf(s, s.cMasters, s.master.surface.name.c_str());
+    }
+    s.cMasterIds.resize(s.cMasters.size());
+    for (std::size_t k = 0; k < s.cMasters.size(); ++k) {
+        s.cMasterIds[k] = s.cMasters[k].id;
     }
     // Known limit: the serial search judges an edge shared by exactly two of its segments; a
     // master edge shared by three or more (not judged globally) of which only two, running it the

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -325,23 +326,50 @@ void resolveNodeOwners(State& s, const RankNodes& nodes, const CoordinatesView& 
     s.ownedSlaveNodes.clear();
     s.slaveValence.clear();
     const std::vector<NodeAnswer> answers = records<NodeAnswer>(in, s.size);
-    for (const NodeAnswer& a : answers) {
-        const auto it =
-            std::lower_bound(s.idIndex.begin(), s.idIndex.end(), std::make_pair(a.id, Index{0}));
-        const Index i = it->second;
-        s.nodeOwner[i] = a.owner;
-    }
-    for (const NodeAnswer& a : answers) {
+    std::vector<std::pair<GlobalId, Index>> slaves;  // owned slave nodes: id, answer
+    for (std::size_t t = 0; t < answers.size(); ++t) {
+        const NodeAnswer& a = answers[t];
         const Index i =
             std::lower_bound(s.idIndex.begin(), s.idIndex.end(), std::make_pair(a.id, Index{0}))
                 ->second;
+        s.nodeOwner[i] = a.owner;
         s.usedNodes.push_back(i);
         if (a.owner == s.rank && a.slave != 0) {
-            s.ownedSlaveNodes.push_back(i);
-            s.slaveValence.push_back(a.valence);
+            slaves.emplace_back(a.id, static_cast<Index>(t));
         }
     }
     std::sort(s.usedNodes.begin(), s.usedNodes.end());
+    // The owned slave nodes by id: the order of the results.
+    std::sort(slaves.begin(), slaves.end());
+    for (const auto& [id, t] : slaves) {
+        s.ownedSlaveNodes.push_back(
+            std::lower_bound(s.idIndex.begin(), s.idIndex.end(), std::make_pair(id, Index{0}))
+                ->second);
+        s.slaveValence.push_back(answers[t].valence);
+    }
+}
+
+void assignSlots(State& s) {
+    s.slotId.clear();
+    s.slotCaller.clear();
+    s.slaveSlot.clear();
+    if (s.nodeMode) {
+        s.slotCaller = s.ownedSlaveNodes;
+        for (const Index i : s.slotCaller) {
+            s.slotId.push_back(s.nodeIds[i]);
+        }
+        return;
+    }
+    const std::vector<GlobalId>& ids = s.slave.ids;
+    s.slotCaller.resize(ids.size());
+    std::iota(s.slotCaller.begin(), s.slotCaller.end(), Index{0});
+    std::sort(s.slotCaller.begin(), s.slotCaller.end(),
+              [&](Index a, Index b) { return ids[a] < ids[b]; });
+    s.slaveSlot.resize(ids.size());
+    for (std::size_t t = 0; t < ids.size(); ++t) {
+        s.slotId.push_back(ids[s.slotCaller[t]]);
+        s.slaveSlot[s.slotCaller[t]] = static_cast<Index>(t);
+    }
 }
 
 void checkSegmentIds(State& s, long long& bytes) {

@@ -14,9 +14,12 @@ void validateInput(const State& s, const RankNodes& nodes, const SurfacePart& ma
 
 /// Collective: the owner of every node a surface uses (flags given, or the lowest rank using
 /// it); checks one owner and equal coordinates on every rank. Fills s.nodeOwner, s.usedNodes,
-/// s.ownedSlaveNodes and s.slaveValence.
+/// s.ownedSlaveNodes (ordered by id) and s.slaveValence.
 void resolveNodeOwners(State& s, const RankNodes& nodes, const CoordinatesView& x, bool flagsGiven,
                        long long& bytes);
+
+/// Local: the result slots of this rank's slave items, ordered by global id (State::slotId).
+void assignSlots(State& s);
 
 /// Collective: each segment id given once per surface; sets s.sameSurface (master and slave
 /// are one surface: the same ids with the same types and nodes).
@@ -44,5 +47,13 @@ long long sendCoordinates(State& s, const CoordinatesView& x, std::vector<double
 /// capture distance and a pad of 2^-20 of its scale, which holds every box the serial search
 /// makes of it (its rounding pad of 64 ulps and the rounding to float, 2^-23).
 [[nodiscard]] Box ghostBox(const SegmentNodes& seg, double capture) noexcept;
+/// The same box of segment k of a surface, the same doubles (straight segments without the
+/// gather of their nodes).
+[[nodiscard]] Box ghostBoxOf(const Surface& surface, Index k, const CoordinatesView& x,
+                             double capture) noexcept;
+
+/// Local: every owned master's box (ghostBox) inside its grown box of the last partition, and
+/// every slave item inside this rank's grown slave box (the Verlet test of the decomposition).
+[[nodiscard]] bool boxesInside(const State& s);
 
 }  // namespace contact::mpi::detail

@@ -21,9 +21,9 @@ struct SegmentRecord {
     SegmentType type = SegmentType::Line2;
     std::array<GlobalId, kMaxSegmentNodes> nodes{};
     std::array<int, kMaxSegmentNodes> owners{};
-    int origin = 0;         // caller rank that gave it (slave segments: results go there)
-    Index callerIndex = 0;  // its index in that rank's part
-    bool owned = true;      // masters: owned by this rank (else a ghost)
+    int origin = 0;     // caller rank that gave it (slave segments: results go there)
+    Index slot = 0;     // slave segments: its place among the origin's slave items (State::slotId)
+    bool owned = true;  // masters: owned by this rank (else a ghost)
 };
 
 /// Coordinates of a list of nodes, to or from one rank.
@@ -103,10 +103,15 @@ struct State {
     SurfacePart master;
     SurfacePart slave;                   // empty when given as nodes
     std::vector<Index> slaveNodeList;    // the slave as nodes (this rank's indices)
-    std::vector<Index> ownedSlaveNodes;  // node mode: slave nodes this rank owns
+    std::vector<Index> ownedSlaveNodes;  // node mode: slave nodes this rank owns, by id
     std::vector<Index> slaveValence;     // their number of slave segments (global)
-    std::vector<Link> sendCoords;        // to contact ranks, each update
-    std::vector<int> resultSources;      // contact ranks that send this rank its pairs
+    // This rank's slave items (node mode: ownedSlaveNodes; segment mode: its slave segments)
+    // ordered by global id: the result order. Slot t holds item slotCaller[t], id slotId[t].
+    std::vector<GlobalId> slotId;
+    std::vector<Index> slotCaller;
+    std::vector<Index> slaveSlot;    // segment mode: per slave segment of this rank, its slot
+    std::vector<Link> sendCoords;    // to contact ranks, each update
+    std::vector<int> resultSources;  // contact ranks that send this rank its pairs
 
     // ---- Contact side: this rank's region.
     Rcb rcb;
@@ -115,16 +120,16 @@ struct State {
     std::vector<Link> recvCoords;    // from owner ranks, each update
     // Masters held (owned + ghosts), in the order given to the serial search (by global id).
     std::vector<SegmentRecord> cMasters;
-    std::vector<Box> cMasterFat;  // per held master: grown box of the last partition (owned)
+    std::vector<GlobalId> cMasterIds;  // their ids (the pairs' master column)
+    std::vector<Box> cMasterFat;       // per held master: grown box of the last partition (owned)
     Index ghostMasters = 0;
     // Slave items: node mode, the owned slave nodes (contact node index, id, origin, index there);
     // segment mode, the slave segments. cSlave: the slave surface given to the serial search
     // (segment mode; node mode with self-contact: every slave segment holding an owned node).
     std::vector<Index> cSlaveNode;
-    std::vector<GlobalId> cSlaveNodeId;
     std::vector<int> cSlaveNodeOrigin;
-    std::vector<Index> cSlaveNodeCaller;
-    std::vector<Index> cSlaveItemOf;  // node mode: per contact node, its slave item or -1
+    std::vector<Index> cSlaveNodeSlot;  // its slot on the origin rank
+    std::vector<Index> cSlaveItemOf;    // node mode: per contact node, its slave item or -1
     std::vector<SegmentRecord> cSlaveSegments;
     Box slaveFat;  // this rank's slave items at the last partition, grown by skin / 2
     std::vector<int> resultTargets;  // caller ranks this rank sends pairs to
@@ -134,8 +139,15 @@ struct State {
     std::vector<ByteWriter> out;
     Received in;
     std::vector<std::vector<double>> coordBuffers;
-    std::vector<char> resultBuffer;
-    std::vector<std::pair<GlobalId, std::uint32_t>> resultOrder;
+    std::vector<MPI_Request> coordRequests;
+    std::vector<RawBuffer> resultOut;    // per caller rank: its pairs' records
+    std::vector<std::size_t> sendCount;  // records per caller rank
+    std::vector<char*> sendCursor;
+    RawBuffer resultIn;                 // records received, by source
+    std::vector<std::size_t> resultAt;  // per result source: its offset in resultIn
+    std::vector<Index> ownPairs;        // local pairs of this rank's own slave items
+    std::vector<Index> slotStart;       // counting sort of the pairs by slot
+    std::vector<MPI_Request> requests;
 };
 
 }  // namespace contact::mpi::detail

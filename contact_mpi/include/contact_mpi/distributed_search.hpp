@@ -196,6 +196,9 @@ public:
 private:
     void setup(const RankNodes& nodes, SurfacePart& master, SurfacePart* slave,
                std::vector<Index>* slaveNodes, const CoordinatesView& x);
+    long long returnPairs();
+    void placeNodePairs(const NodePairs& p, std::size_t received, std::size_t n);
+    void placeSegmentPairs(const SegmentPairs& p, std::size_t received, std::size_t n);
 
     MPI_Comm comm_ = MPI_COMM_NULL;
     SearchOptions options_;
