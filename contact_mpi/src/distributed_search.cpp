@@ -92,10 +92,12 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
     const auto t0 = Clock::now();
     detail::State& s = *state_;
     s.setUp = false;
+    s.lastUpdateOk = false;
     s.local.reset();
     s.nodeMode = options_.mode == SearchMode::kNodeToSegment;
     s.slaveAsNodes = slaveNodes != nullptr;
     DistributedStats stats;
+    detail::sortNodeIds(s, nodes.ids);
     detail::collectively(
         comm_, [&] { detail::validateInput(s, nodes, master, slave, slaveNodes, x, s.nodeMode); });
 
@@ -126,15 +128,13 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
     s.dim = counts[0] + counts[1] + counts[2] > 0 ? dims[0] : x.dim;
     s.callerDim = x.dim;
     s.numNodes = x.numNodes;
-    s.nodeIds = nodes.ids;
-    s.idIndex.resize(nodes.ids.size());
-    for (std::size_t i = 0; i < nodes.ids.size(); ++i) {
-        s.idIndex[i] = {nodes.ids[i], static_cast<Index>(i)};
-    }
-    std::sort(s.idIndex.begin(), s.idIndex.end());
+    s.nodeIds.assign(nodes.ids.begin(), nodes.ids.end());
     s.master = std::move(master);
     s.slave = slave != nullptr ? std::move(*slave) : SurfacePart{};
-    s.slaveNodeList = slaveNodes != nullptr ? std::move(*slaveNodes) : std::vector<Index>{};
+    s.slaveNodeList.clear();
+    if (slaveNodes != nullptr) {
+        s.slaveNodeList.assign(slaveNodes->begin(), slaveNodes->end());
+    }
     s.globalMasters = counts[0];
     s.globalSlaveSegments = counts[1];
     long long bytes = 0;
@@ -163,16 +163,15 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
             s.setupCoords[static_cast<std::size_t>(s.dim) * i + c] = p[c];
         }
     }
-    detail::repartition(s, options_, x, stats);
+    detail::repartition(s, options_, x, stats, true);
     s.setUp = true;
     nodePairs_ = GlobalNodePairs{};
     segmentPairs_ = GlobalSegmentPairs{};
     stats.status = UpdateStatus::kOk;
     stats.bytesSent += bytes;
-    stats.ownedMasters = static_cast<Index>(s.cMasters.size()) - s.ghostMasters;
+    stats.ownedMasters = static_cast<Index>(s.cMasterIds.size()) - s.ghostMasters;
     stats.ghostMasters = s.ghostMasters;
-    stats.slaveItems =
-        static_cast<Index>(s.nodeMode ? s.cSlaveNode.size() : s.cSlaveSegments.size());
+    stats.slaveItems = static_cast<Index>(s.nodeMode ? s.cSlaveNode.size() : s.cSlaveSegId.size());
     stats.timeTotal = msSince(t0);
     setupStats_ = stats;
 }
@@ -181,6 +180,7 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     const auto t0 = Clock::now();
     DistributedStats stats;
     detail::State& s = *state_;
+    s.lastUpdateOk = false;
     if (!s.setUp) {  // the same on every rank: setSurfaces is collective
         stats.status = UpdateStatus::kNotSetUp;
         return stats;
@@ -217,7 +217,7 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     stats.timeCheck = msSince(t);
     if (inside == 0) {
         try {
-            detail::repartition(s, options_, x, stats);
+            detail::repartition(s, options_, x, stats, false);
         } catch (const std::exception& e) {  // the same on every rank (collective agreement)
             s.setUp = false;
             stats.status = UpdateStatus::kNotSetUp;
@@ -235,10 +235,9 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     stats.timeSearch = msSince(t);
     code = static_cast<int>(stats.local.status);
     MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, comm_);
-    stats.ownedMasters = static_cast<Index>(s.cMasters.size()) - s.ghostMasters;
+    stats.ownedMasters = static_cast<Index>(s.cMasterIds.size()) - s.ghostMasters;
     stats.ghostMasters = s.ghostMasters;
-    stats.slaveItems =
-        static_cast<Index>(s.nodeMode ? s.cSlaveNode.size() : s.cSlaveSegments.size());
+    stats.slaveItems = static_cast<Index>(s.nodeMode ? s.cSlaveNode.size() : s.cSlaveSegId.size());
     if (code != static_cast<int>(UpdateStatus::kOk)) {
         stats.status = static_cast<UpdateStatus>(code);
         stats.timeTotal = msSince(t0);
@@ -251,6 +250,7 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     stats.pairs = s.nodeMode ? nodePairs_.count_ : segmentPairs_.count_;
     stats.timeResults = msSince(t);
     stats.status = UpdateStatus::kOk;
+    s.lastUpdateOk = true;
     stats.timeTotal = msSince(t0);
     return stats;
 }
@@ -279,12 +279,12 @@ long long DistributedSearch::returnPairs() {
             slot = s.cSlaveNodeSlot[item];
             return true;
         }
-        const detail::SegmentRecord& slave = s.cSlaveSegments[sp->slave()[i]];
-        if (s.sameSurface && !(slave.id < s.cMasterIds[sp->master()[i]])) {
+        const Index k = sp->slave()[i];
+        if (s.sameSurface && !(s.cSlaveSegId[k] < s.cMasterIds[sp->master()[i]])) {
             return false;  // one surface: each pair once, slave id < master id
         }
-        origin = slave.origin;
-        slot = slave.slot;
+        origin = s.cSlaveSegOrigin[k];
+        slot = s.cSlaveSegSlot[k];
         return true;
     };
 
@@ -380,7 +380,7 @@ long long DistributedSearch::returnPairs() {
         std::memcpy(&v, in + k * recordSize + slotAt, sizeof v);
         return v;
     };
-    std::vector<Index>& start = s.slotStart;
+    detail::Big<Index>& start = s.slotStart;
     start.assign(s.slotId.size() + 1, 0);
     for (const Index i : s.ownPairs) {
         target(i, origin, slot);
@@ -488,7 +488,7 @@ void DistributedSearch::placeSegmentPairs(const SegmentPairs& p, std::size_t rec
         out.master_[k] = master;
     };
     for (const Index i : s.ownPairs) {
-        put(s.cSlaveSegments[p.slave()[i]].slot, s.cMasterIds[p.master()[i]]);
+        put(s.cSlaveSegSlot[p.slave()[i]], s.cMasterIds[p.master()[i]]);
     }
     const char* in = s.resultIn.data();
     for (std::size_t r = 0; r < received; ++r) {

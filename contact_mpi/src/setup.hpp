@@ -6,6 +6,22 @@
 
 namespace contact::mpi::detail {
 
+/// Local: orders `count` records by the keys keyOf(k) (stable: records of one key keep their
+/// order, rank order for records received from all ranks), into s.order.
+template <class KeyOf>
+void sortRecords(State& s, std::size_t count, KeyOf keyOf) {
+    s.keys.resize(count);
+    s.order.resize(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        s.keys[k] = keyOf(k);
+        s.order[k] = static_cast<Index>(k);
+    }
+    radixSort(s.keys, s.order, s.keyTmp, s.orderTmp);
+}
+
+/// Local: this rank's node ids sorted (s.sortedIds, s.sortedNodes, s.idRank).
+void sortNodeIds(State& s, const std::vector<GlobalId>& ids);
+
 /// Local: this rank's input as ContactSearch::setSurfaces would check it (throws
 /// std::invalid_argument naming the rank and global ids).
 void validateInput(const State& s, const RankNodes& nodes, const SurfacePart& master,
@@ -37,11 +53,11 @@ void resolveLengths(State& s, const SearchOptions& options, const CoordinatesVie
 /// layout), the migration of owned items, the ghost exchange and the serial search's set-up on
 /// each rank. Fills the contact side of s and the partition fields of stats.
 void repartition(State& s, const SearchOptions& options, const CoordinatesView& x,
-                 DistributedStats& stats);
+                 DistributedStats& stats, bool atSetup);
 
 /// Point to point: the coordinates x (caller side) to the contact ranks that need them, into
 /// dst (dim per contact node). Returns the bytes sent to other ranks.
-long long sendCoordinates(State& s, const CoordinatesView& x, std::vector<double>& dst);
+long long sendCoordinates(State& s, const CoordinatesView& x, Big<double>& dst);
 
 /// Buffered box of a segment as the ghost rule uses it: the Bezier hull's box grown by the
 /// capture distance and a pad of 2^-20 of its scale, which holds every box the serial search

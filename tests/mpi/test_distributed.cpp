@@ -303,7 +303,9 @@ struct Part {
 
 enum class Split { kScattered, kAllOnRankZero };
 
-Part partOf(const Model& m, int rank, int size, Split split, bool flags, unsigned seed) {
+// A self-contact model's slave part goes where its master part goes, unless `selfApart`.
+Part partOf(const Model& m, int rank, int size, Split split, bool flags, unsigned seed,
+            bool selfApart = false) {
     std::mt19937 rng(seed);
     const auto rankOf = [&]() {
         return split == Split::kScattered ? static_cast<int>(rng() % size) : 0;
@@ -326,7 +328,7 @@ Part partOf(const Model& m, int rank, int size, Split split, bool flags, unsigne
         }
     };
     hold(m.master, masterRank);
-    if (m.self) {
+    if (m.self && !selfApart) {
         // One surface: a solver gives the slave part where it gives the master part.
         slaveRank = masterRank;
     }
@@ -645,6 +647,16 @@ TEST(DistributedEdgeCases, MoreRanksThanFaces) {
     }
 }
 
+TEST(DistributedEdgeCases, OneSurfaceGivenApartOnEachRank) {
+    // The same surface as master and slave, its two parts scattered over the ranks independently:
+    // recognized as one surface (compared whole across ranks), searched as the serial search does.
+    const Model m = folded();
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 23, true);
+    SearchOptions opt;
+    opt.selfContact = true;
+    compareOverIncrements(m, opt, p, 3, false);
+}
+
 // ---- Bad input on one rank: the same error on every rank, nobody hangs.
 
 // Runs f on every rank; returns the message it threw (std::invalid_argument), "" if none, and
@@ -775,6 +787,54 @@ TEST(DistributedErrors, AnInsideOutSegmentOnAnyRank) {
     DistributedSearch search(MPI_COMM_WORLD);
     const std::string e = errorEverywhere([&] { u.run(search); });
     EXPECT_TRUE(contains(e, "in the same direction: one of them is inside-out")) << e;
+}
+
+TEST(DistributedErrors, ADuplicateSegmentOnTheLastRank) {
+    FlatParts u;
+    GlobalId next = u.p.master.ids.empty()
+                        ? 0
+                        : *std::max_element(u.p.master.ids.begin(), u.p.master.ids.end()) + 1;
+    MPI_Allreduce(MPI_IN_PLACE, &next, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    if (commRank() == commSize() - 1) {
+        Surface& s = u.p.master.surface;
+        ASSERT_GT(s.size(), 0);
+        const std::vector<Index> nodes(s.nodes(0), s.nodes(0) + 4);
+        s.addSegment(SegmentType::Quad4, nodes.data(), 4);  // segment 0 again, under a new id
+        u.p.master.ids.push_back(next);
+    }
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "have the same nodes: a duplicate segment")) << e;
+    EXPECT_TRUE(contains(e, " and " + std::to_string(next) + " ")) << e;
+}
+
+TEST(DistributedErrors, AnInsideOutLineIn2D) {
+    const Model m = planar();
+    Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 31);
+    for (Index k = 0; k < p.master.surface.size(); ++k) {
+        if (p.master.ids[k] == 12) {  // its ends now start and end where its neighbours do
+            Index* v = p.master.surface.connectivity.data() + p.master.surface.offsets[k];
+            std::swap(v[0], v[1]);
+        }
+    }
+    const std::vector<double> x = localCoords(p, m.x0, 2);
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e =
+        errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 2)); });
+    EXPECT_TRUE(contains(e, "segment ids 11 and 12 both end at node") ||
+                contains(e, "segment ids 12 and 13 both start at node"))
+        << e;
+    EXPECT_TRUE(contains(e, "one of them is inside-out")) << e;
+}
+
+TEST(DistributedErrors, OneSurfaceGivenApartWithoutSelfContact) {
+    Model m = folded();
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 2, true);
+    const std::vector<double> x = localCoords(p, m.x0, 3);
+    DistributedSearch search(MPI_COMM_WORLD);  // selfContact off
+    const std::string e =
+        errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
+    EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
 }
 
 TEST(DistributedErrors, OneSurfaceWithoutSelfContact) {

@@ -194,6 +194,7 @@ public:
     [[nodiscard]] MPI_Comm communicator() const noexcept { return comm_; }
 
 private:
+    friend class DistributedMortar;  // reads the contact side: held segments, pairs, owners
     void setup(const RankNodes& nodes, SurfacePart& master, SurfacePart* slave,
                std::vector<Index>* slaveNodes, const CoordinatesView& x);
     long long returnPairs();
