@@ -7,10 +7,12 @@
 // equal the serial count (no pair missing, none twice). Then the bad inputs: one rank's error is
 // every rank's error.
 #include "contact/contact_search.hpp"
+#include "contact/mortar.hpp"
 #include "contact/segment.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/model.hpp"
 
+#include "contact_mpi/distributed_mortar.hpp"
 #include "contact_mpi/distributed_search.hpp"
 #include "surfaces.hpp"
 
@@ -31,6 +33,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace contact::mpi {
@@ -508,6 +511,53 @@ long long compareSegmentPairs(const SegmentPairs& serial, const GlobalSegmentPai
     return static_cast<long long>(expected.size());
 }
 
+// This rank's mortar rows against the serial integrator's rows of the slave nodes it owns, bit
+// for bit; returns the number of serial rows it owns.
+long long compareMortar(const MortarOperators& serial, const GlobalMortarOperators& dist,
+                        const Part& p, int rank) {
+    std::vector<std::size_t> rows;  // serial rows of the nodes this rank owns
+    for (std::size_t r = 0; r < serial.nodes.size(); ++r) {
+        if (p.ownerOf[serial.nodes[r]] == rank) {
+            rows.push_back(r);
+        }
+    }
+    EXPECT_EQ(dist.nodes.size(), rows.size()) << "rank " << rank;
+    if (dist.nodes.size() != rows.size()) {
+        return static_cast<long long>(rows.size());
+    }
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const std::size_t r = rows[k];
+        EXPECT_EQ(dist.nodes[k], nodeId(serial.nodes[r]));
+        EXPECT_EQ(p.nodes.ids[dist.nodesLocal[k]], dist.nodes[k]);
+        EXPECT_TRUE(sameBits(dist.weightedGap[k], serial.weightedGap[r])) << "row " << k;
+        EXPECT_TRUE(sameBits(dist.nodalArea[k], serial.nodalArea[r])) << "row " << k;
+    }
+    // The entries of the owned rows, in order: row and column ids and the value's bits.
+    const auto entries = [&](const SparseTriplets& m) {
+        std::vector<std::tuple<GlobalId, GlobalId, std::uint64_t>> e;
+        for (std::size_t i = 0; i < m.size(); ++i) {
+            if (p.ownerOf[m.row[i]] == rank) {
+                std::uint64_t bits = 0;
+                std::memcpy(&bits, &m.value[i], sizeof bits);
+                e.emplace_back(nodeId(m.row[i]), nodeId(m.col[i]), bits);
+            }
+        }
+        return e;
+    };
+    const auto got = [](const GlobalTriplets& m) {
+        std::vector<std::tuple<GlobalId, GlobalId, std::uint64_t>> e;
+        for (std::size_t i = 0; i < m.size(); ++i) {
+            std::uint64_t bits = 0;
+            std::memcpy(&bits, &m.value[i], sizeof bits);
+            e.emplace_back(m.row[i], m.col[i], bits);
+        }
+        return e;
+    };
+    EXPECT_EQ(got(dist.D), entries(serial.D)) << "rank " << rank;
+    EXPECT_EQ(got(dist.M), entries(serial.M)) << "rank " << rank;
+    return static_cast<long long>(rows.size());
+}
+
 class DistributedVsSerial : public ::testing::TestWithParam<Case> {};
 
 // Runs the serial and the distributed search side by side over `increments` increments and
@@ -561,6 +611,33 @@ void compareOverIncrements(const Model& m, const SearchOptions& opt, const Part&
         } else {
             mine = compareSegmentPairs(serial.segmentPairs(), dist.segmentPairs(), p, rank);
             EXPECT_EQ(sumOverRanks(dist.segmentPairs().size()), serial.segmentPairs().size());
+            if (!m.self && t % 5 == 0) {
+                // Mortar rows, bit for bit: the standard basis, and the dual one where it exists.
+                const bool linear = std::none_of(m.slave.types.begin(), m.slave.types.end(),
+                                                 [](SegmentType ty) { return isQuadratic(ty); });
+                for (const MortarBasis basis : {MortarBasis::kStandard, MortarBasis::kDual}) {
+                    if (basis == MortarBasis::kDual && !linear) {
+                        continue;
+                    }
+                    MortarOptions mo;
+                    mo.basis = basis;
+                    MortarIntegrator serialMortar(mo);
+                    (void)serialMortar.compute(serial, m.dim == 3 ? CoordinatesView(x)
+                                                                  : CoordinatesView(x2));
+                    DistributedMortar distMortar(mo);
+                    (void)distMortar.compute(dist);
+                    const long long rows =
+                        compareMortar(serialMortar.operators(), distMortar.operators(), p, rank);
+                    EXPECT_EQ(sumOverRanks(rows),
+                              static_cast<long long>(serialMortar.operators().nodes.size()));
+                    EXPECT_EQ(
+                        sumOverRanks(static_cast<long long>(distMortar.operators().nodes.size())),
+                        static_cast<long long>(serialMortar.operators().nodes.size()));
+                    if (t == 0) {
+                        EXPECT_GT(serialMortar.operators().nodes.size(), 0U);
+                    }
+                }
+            }
         }
         EXPECT_EQ(sumOverRanks(mine), ss.pairs);
         totalPairs += ss.pairs;
@@ -835,6 +912,25 @@ TEST(DistributedErrors, OneSurfaceGivenApartWithoutSelfContact) {
     const std::string e =
         errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
     EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
+}
+
+TEST(DistributedErrors, MortarNeedsAnUpdatedSegmentSearchAndALinearSlaveForTheDualBasis) {
+    const Model m = quadratic();  // Tri6 slave: no dual basis
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 37);
+    const std::vector<double> x = localCoords(p, m.x0, 3);
+    SearchOptions opt;
+    opt.mode = SearchMode::kSegmentToSegment;
+    DistributedSearch search(MPI_COMM_WORLD, opt);
+    search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3));
+    DistributedMortar standard;
+    EXPECT_THROW((void)standard.compute(search), std::logic_error);  // not updated yet
+    ASSERT_EQ(search.update(viewOf(x, 3)).status, UpdateStatus::kOk);
+    EXPECT_NO_THROW((void)standard.compute(search));
+    MortarOptions mo;
+    mo.basis = MortarBasis::kDual;
+    DistributedMortar dual(mo);
+    const std::string e = errorEverywhere([&] { (void)dual.compute(search); });
+    EXPECT_TRUE(contains(e, "is a Tri6")) << e;
 }
 
 TEST(DistributedErrors, OneSurfaceWithoutSelfContact) {
