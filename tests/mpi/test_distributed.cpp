@@ -34,6 +34,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace contact::mpi {
@@ -558,6 +559,37 @@ long long compareMortar(const MortarOperators& serial, const GlobalMortarOperato
     return static_cast<long long>(rows.size());
 }
 
+// The serial integrator's rows on the whole interface, computed on rank 0 and sent to every rank
+// (each compares the rows it owns; one serial integration keeps the test quick).
+MortarOperators serialMortar(const ContactSearch& serial, const CoordinatesView& x,
+                             const MortarOptions& mo) {
+    MortarOperators op;
+    if (commRank() == 0) {
+        MortarIntegrator mi(mo);
+        (void)mi.compute(serial, x);
+        op = mi.operators();
+    }
+    long long sizes[3] = {static_cast<long long>(op.nodes.size()),
+                          static_cast<long long>(op.D.size()), static_cast<long long>(op.M.size())};
+    MPI_Bcast(sizes, 3, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    const auto send = [](auto& v, long long n) {
+        v.resize(static_cast<std::size_t>(n));
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        MPI_Bcast(v.data(), static_cast<int>(n * static_cast<long long>(sizeof(T))), MPI_BYTE, 0,
+                  MPI_COMM_WORLD);
+    };
+    send(op.nodes, sizes[0]);
+    send(op.weightedGap, sizes[0]);
+    send(op.nodalArea, sizes[0]);
+    for (SparseTriplets* m : {&op.D, &op.M}) {
+        const long long n = m == &op.D ? sizes[1] : sizes[2];
+        send(m->row, n);
+        send(m->col, n);
+        send(m->value, n);
+    }
+    return op;
+}
+
 class DistributedVsSerial : public ::testing::TestWithParam<Case> {};
 
 // Runs the serial and the distributed search side by side over `increments` increments and
@@ -611,8 +643,12 @@ void compareOverIncrements(const Model& m, const SearchOptions& opt, const Part&
         } else {
             mine = compareSegmentPairs(serial.segmentPairs(), dist.segmentPairs(), p, rank);
             EXPECT_EQ(sumOverRanks(dist.segmentPairs().size()), serial.segmentPairs().size());
-            if (!m.self && t % 5 == 0) {
-                // Mortar rows, bit for bit: the standard basis, and the dual one where it exists.
+            // Mortar rows, bit for bit, after the large motion (a new partition): the standard
+            // basis, and the dual one where it exists. One increment, on the models that cover
+            // the segment types (the spheres and the graded mesh add none), keeps the test quick
+            // under sanitizers.
+            if (!m.self && t == 15 && m.name != "sphere_on_block_o2.msh" &&
+                m.name != "sphere_on_block.msh" && m.name != "graded") {
                 const bool linear = std::none_of(m.slave.types.begin(), m.slave.types.end(),
                                                  [](SegmentType ty) { return isQuadratic(ty); });
                 for (const MortarBasis basis : {MortarBasis::kStandard, MortarBasis::kDual}) {
@@ -621,21 +657,17 @@ void compareOverIncrements(const Model& m, const SearchOptions& opt, const Part&
                     }
                     MortarOptions mo;
                     mo.basis = basis;
-                    MortarIntegrator serialMortar(mo);
-                    (void)serialMortar.compute(serial, m.dim == 3 ? CoordinatesView(x)
-                                                                  : CoordinatesView(x2));
+                    const MortarOperators expected = serialMortar(
+                        serial, m.dim == 3 ? CoordinatesView(x) : CoordinatesView(x2), mo);
                     DistributedMortar distMortar(mo);
                     (void)distMortar.compute(dist);
-                    const long long rows =
-                        compareMortar(serialMortar.operators(), distMortar.operators(), p, rank);
-                    EXPECT_EQ(sumOverRanks(rows),
-                              static_cast<long long>(serialMortar.operators().nodes.size()));
+                    const long long rows = compareMortar(expected, distMortar.operators(), p, rank);
+                    const auto all = static_cast<long long>(expected.nodes.size());
+                    EXPECT_EQ(sumOverRanks(rows), all);
                     EXPECT_EQ(
                         sumOverRanks(static_cast<long long>(distMortar.operators().nodes.size())),
-                        static_cast<long long>(serialMortar.operators().nodes.size()));
-                    if (t == 0) {
-                        EXPECT_GT(serialMortar.operators().nodes.size(), 0U);
-                    }
+                        all);
+                    EXPECT_GT(all, 0);
                 }
             }
         }
