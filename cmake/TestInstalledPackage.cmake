@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Installs BUILD_DIR into WORK_DIR/prefix, then configures, builds and runs the consumer project
 # at CONSUMER_SOURCE_DIR against it. Run with cmake -P (the example.find_package_consumer tests).
+# The MPI consumer, where the package has contact_mpi (EXPECT_MPI: it must), runs under MPIEXEC
+# on 2 ranks.
 # With SHARED_FROM=<source dir>, BUILD_DIR is first configured there as the libraries alone
 # (BUILD_SHARED_LIBS=ON, no tests, examples, benchmarks, bindings or MPI) and built: the consumer
 # then links the shared libraries.
@@ -53,3 +55,17 @@ foreach(binding consumer_c consumer_fortran)  # the C API and the Fortran module
         message("${last_output}")
     endif()
 endforeach()
+if(EXPECT_MPI AND NOT EXISTS ${WORK_DIR}/build/consumer_mpi)
+    message(FATAL_ERROR "the package was built with contact_mpi, but find_package(contact) gave "
+                        "no contact::contact_mpi")
+endif()
+if(EXISTS ${WORK_DIR}/build/consumer_mpi)
+    if(NOT MPIEXEC)
+        message(FATAL_ERROR "the package has contact_mpi: give MPIEXEC to run its consumer")
+    endif()
+    run(${MPIEXEC} --oversubscribe -n 2 ${WORK_DIR}/build/consumer_mpi)
+    message("${last_output}")
+    if(NOT last_output MATCHES "consumer_mpi: 2 ranks.*: OK")
+        message(FATAL_ERROR "consumer_mpi did not report OK")
+    endif()
+endif()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "contact_search_mpi.hpp"
 
+#include "contact_mpi/distributed_mortar.hpp"
 #include "contact_mpi/distributed_search.hpp"
 
 #include <mpi.h>
@@ -35,6 +36,9 @@ struct Command {
     std::int32_t broadPhase = 0;
     std::int32_t dim = 3;
     std::int32_t slaveAsNodes = 0;
+    std::int32_t mortar = 0;  // 1: the mortar rows after the search
+    std::int32_t mortarBasis = 0;
+    std::int32_t mortarThreads = 1;
 };
 constexpr std::int32_t kSearch = 1;
 constexpr std::int32_t kDone = 2;
@@ -59,6 +63,13 @@ void broadcast(Command& c) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     MPI_Wait(&request, MPI_STATUS_IGNORE);  // done: a no-op on the completed request
+}
+
+contact::MortarOptions mortarOptionsOf(const Command& c) {
+    contact::MortarOptions o;
+    o.basis = static_cast<contact::MortarBasis>(c.mortarBasis);
+    o.threads = c.mortarThreads;
+    return o;
 }
 
 contact::SearchOptions optionsOf(const Command& c) {
@@ -175,18 +186,22 @@ int MpiSession::serve() const {
             } else {
                 search.setSurfaces(nodes, {}, contact::mpi::SurfacePart{}, x);
             }
-            reduceStats(search, search.update(x), nullptr);
+            const contact::mpi::DistributedStats st = search.update(x);
+            reduceStats(search, st, nullptr);
+            if (c.mortar != 0 && st.status == contact::UpdateStatus::kOk) {
+                contact::mpi::DistributedMortar mortar(mortarOptionsOf(c));
+                (void)mortar.compute(search);
+            }
         } catch (const std::exception&) {
             // Every rank got the same error (collective); rank 0 reports it.
         }
     }
 }
 
-std::unique_ptr<DistributedResult> MpiSession::search(const contact::SearchOptions& options,
-                                                      const contact::Surface& master,
-                                                      const contact::Surface* slave,
-                                                      const std::vector<Index>* slaveNodes,
-                                                      const contact::CoordinatesView& x) const {
+std::unique_ptr<DistributedResult>
+MpiSession::search(const contact::SearchOptions& options, const contact::Surface& master,
+                   const contact::Surface* slave, const std::vector<Index>* slaveNodes,
+                   const contact::CoordinatesView& x, const contact::MortarOptions* mortar) const {
     Command c;
     c.kind = kSearch;
     c.capture = options.capture;
@@ -198,6 +213,11 @@ std::unique_ptr<DistributedResult> MpiSession::search(const contact::SearchOptio
     c.broadPhase = static_cast<std::int32_t>(options.broadPhase);
     c.dim = x.dim;
     c.slaveAsNodes = slaveNodes != nullptr ? 1 : 0;
+    if (mortar != nullptr) {
+        c.mortar = 1;
+        c.mortarBasis = static_cast<std::int32_t>(mortar->basis);
+        c.mortarThreads = mortar->threads;
+    }
     broadcast(c);
 
     // Rank 0 gives the whole model: global ids are the model's node and segment indices.
@@ -266,6 +286,27 @@ std::unique_ptr<DistributedResult> MpiSession::search(const contact::SearchOptio
         }
         out->segmentPairs = contact::SegmentPairs(std::move(s), std::move(m));
         out->stats.pairs = p.size();
+    }
+    if (mortar != nullptr) {
+        // Rank 0 owns every node: every row comes here.
+        contact::mpi::DistributedMortar dm(*mortar);
+        (void)dm.compute(search);
+        const contact::mpi::GlobalMortarOperators& g = dm.operators();
+        auto op = std::make_unique<contact::MortarOperators>();
+        const auto indices = [](const std::vector<contact::mpi::GlobalId>& ids) {
+            return std::vector<Index>(ids.begin(), ids.end());
+        };
+        op->nodes = indices(g.nodes);
+        op->weightedGap = g.weightedGap;
+        op->nodalArea = g.nodalArea;
+        op->D.row = indices(g.D.row);
+        op->D.col = indices(g.D.col);
+        op->D.value = g.D.value;
+        op->M.row = indices(g.M.row);
+        op->M.col = indices(g.M.col);
+        op->M.value = g.M.value;
+        op->basis = g.basis;
+        out->mortar = std::move(op);
     }
     return out;
 }

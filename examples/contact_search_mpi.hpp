@@ -6,6 +6,7 @@
 #pragma once
 
 #include "contact/contact_search.hpp"
+#include "contact/mortar.hpp"
 #include "contact/pairs.hpp"
 #include "contact/surface.hpp"
 
@@ -25,6 +26,9 @@ struct DistributedResult {
     int ranks = 1;
     long long ghostMasters = 0;  ///< ghosts summed over the ranks
     long long bytesSent = 0;     ///< summed over the ranks
+    /// Segment mode, when asked for: the mortar rows, integrated where the ranks hold the slave
+    /// segments and summed on rank 0 (contact::mpi::DistributedMortar), in model indices.
+    std::unique_ptr<contact::MortarOperators> mortar;
 };
 
 /// The MPI session of the tool: active when the process was started by mpiexec with more than
@@ -44,11 +48,12 @@ public:
     /// Ranks other than 0: serve rank 0's searches until it finishes; returns its exit status.
     [[nodiscard]] int serve() const;
     /// Rank 0: one search over all ranks, rank 0 giving the whole model (slave: segments, or
-    /// nodes when slaveNodes is not null). Collective errors are thrown as std::invalid_argument.
+    /// nodes when slaveNodes is not null), and its mortar rows when `mortar` is given (segment
+    /// mode without self-contact). Collective errors are thrown as std::invalid_argument.
     [[nodiscard]] std::unique_ptr<DistributedResult>
     search(const contact::SearchOptions& options, const contact::Surface& master,
            const contact::Surface* slave, const std::vector<contact::Index>* slaveNodes,
-           const contact::CoordinatesView& x) const;
+           const contact::CoordinatesView& x, const contact::MortarOptions* mortar = nullptr) const;
     /// Rank 0: the tool is done with this exit status; the other ranks return it from serve().
     void finish(int status);
 

@@ -351,7 +351,8 @@ struct Searched {
     std::unique_ptr<contact::ContactSearch> search;  // serial runs
     std::unique_ptr<DistributedResult> dist;         // under mpiexec: the search over all ranks
     std::unique_ptr<mesh_io::Overlaps> overlaps;
-    std::unique_ptr<contact::MortarIntegrator> mortar;  // --mortar
+    std::unique_ptr<contact::MortarIntegrator> mortar;     // --mortar, serial runs
+    const contact::MortarOperators* mortarRows = nullptr;  // --mortar: its rows, or dist's
     contact::SearchOptions options;
     mesh_io::InterfaceReport report;
 };
@@ -448,9 +449,14 @@ int run(const Args& args) {
             progress.stage(stage + "searching");
 #ifdef CONTACT_TOOL_MPI
             if (g_mpi != nullptr && g_mpi->active()) {
-                s.dist = g_mpi->search(opt, s.master->surface,
-                                       s.slave->nodeSurface ? nullptr : &s.slave->surface,
-                                       s.slave->nodeSurface ? &s.slave->nodes : nullptr, x);
+                contact::MortarOptions mo;
+                mo.threads = args.threads;
+                const bool mortar = !args.mortar.empty() &&
+                                    opt.mode == SearchMode::kSegmentToSegment && !opt.selfContact &&
+                                    !s.slave->nodeSurface;
+                s.dist = g_mpi->search(
+                    opt, s.master->surface, s.slave->nodeSurface ? nullptr : &s.slave->surface,
+                    s.slave->nodeSurface ? &s.slave->nodes : nullptr, x, mortar ? &mo : nullptr);
                 st = s.dist->stats;
             }
 #endif
@@ -510,9 +516,14 @@ int run(const Args& args) {
                     throw std::invalid_argument(stage + "--mortar: a surface in contact with "
                                                         "itself has no mortar operators here");
                 }
-                s.mortar = std::make_unique<contact::MortarIntegrator>(mo);
-                (void)s.mortar->compute(master.surface, slave.surface, r.segmentPairs->slave(),
-                                        r.segmentPairs->master(), x, r.captureDistance);
+                if (s.dist && s.dist->mortar) {  // under mpiexec: computed over the ranks
+                    s.mortarRows = s.dist->mortar.get();
+                } else {
+                    s.mortar = std::make_unique<contact::MortarIntegrator>(mo);
+                    (void)s.mortar->compute(master.surface, slave.surface, r.segmentPairs->slave(),
+                                            r.segmentPairs->master(), x, r.captureDistance);
+                    s.mortarRows = &s.mortar->operators();
+                }
             }
         }
         mesh_io::VerifyResult v;
@@ -530,8 +541,8 @@ int run(const Args& args) {
                        << s.dist->ghostMasters << " ghost masters, " << s.dist->bytesSent
                        << " bytes sent\n";
             }
-            if (s.mortar) {
-                const contact::MortarOperators& op = s.mortar->operators();
+            if (s.mortarRows != nullptr) {
+                const contact::MortarOperators& op = *s.mortarRows;
                 double area = 0.0;
                 for (const double a : op.nodalArea) {
                     area += a;
@@ -581,10 +592,10 @@ int run(const Args& args) {
         mesh_io::writeVtu(args.vtu, model, reports, wo);
     }
     for (const Searched& s : done) {
-        if (s.mortar) {
+        if (s.mortarRows != nullptr) {
             const mesh_io::InterfaceReport& r = s.report;
             mesh_io::writeMortarFiles(args.mortar, "interface" + std::to_string(r.index), model,
-                                      s.mortar->operators(),
+                                      *s.mortarRows,
                                       "interface " + std::to_string(r.index) + ": slave '" +
                                           r.slave->name + "' -> master '" + r.master->name + "'",
                                       wo.write);

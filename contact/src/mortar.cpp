@@ -555,6 +555,29 @@ MortarIntegrator& MortarIntegrator::operator=(MortarIntegrator&&) noexcept = def
 
 const MortarOperators& MortarIntegrator::operators() const noexcept { return impl_->out; }
 
+MortarSegmentBlock MortarIntegrator::segmentBlock(Index k) const {
+    const Impl& im = *impl_;
+    if (k < 0 || static_cast<std::size_t>(k) >= im.records.size()) {
+        throw std::out_of_range("MortarIntegrator::segmentBlock: slave segment " +
+                                std::to_string(k) + " outside the last compute()'s " +
+                                std::to_string(im.records.size()));
+    }
+    const SegmentRecord& r = im.records[static_cast<std::size_t>(k)];
+    MortarSegmentBlock b;
+    if (r.thread < 0) {
+        return b;
+    }
+    const ThreadBuffers& tb = im.threads[static_cast<std::size_t>(r.thread)];
+    b.nodes = r.ns;
+    b.columns = r.ncols;
+    b.masterNodes = tb.cols.data() + r.colOffset;
+    b.D = tb.vals.data() + r.valOffset;
+    b.gap = b.D + static_cast<std::ptrdiff_t>(r.ns) * r.ns;
+    b.area = b.gap + r.ns;
+    b.M = b.area + r.ns;
+    return b;
+}
+
 MortarStats MortarIntegrator::compute(const ContactSearch& search, const CoordinatesView& x) {
     const char* fn = "MortarIntegrator::compute";
     if (search.options().mode != SearchMode::kSegmentToSegment) {

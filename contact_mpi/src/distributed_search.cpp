@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -22,7 +23,6 @@ double msSince(Clock::time_point t0) {
 
 // A node pair as it travels back to the slave node's owner (no padding: every byte is set).
 struct NodeResult {
-    GlobalId slave;
     GlobalId master;
     double gap;
     double distance;
@@ -32,18 +32,18 @@ struct NodeResult {
     double tangent1[3];
     double tangent2[3];
     double shape[kMaxSegmentNodes];
-    Index caller;
+    Index slot;  // of the slave node on the receiving rank
     std::uint8_t status;
     std::uint8_t pad[3];
 };
-static_assert(sizeof(NodeResult) == 2 * 8 + 25 * 8 + 8, "NodeResult has no hidden padding");
+static_assert(sizeof(NodeResult) == 8 + 25 * 8 + 8, "NodeResult has no hidden padding");
 
 struct SegmentResult {
-    GlobalId slave;
     GlobalId master;
-    Index caller;
+    Index slot;  // of the slave segment on the receiving rank
     std::int32_t pad;
 };
+static_assert(sizeof(SegmentResult) == 16, "SegmentResult has no hidden padding");
 
 const char* const kFn = "contact::mpi::DistributedSearch::setSurfaces()";
 
@@ -92,10 +92,12 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
     const auto t0 = Clock::now();
     detail::State& s = *state_;
     s.setUp = false;
+    s.lastUpdateOk = false;
     s.local.reset();
     s.nodeMode = options_.mode == SearchMode::kNodeToSegment;
     s.slaveAsNodes = slaveNodes != nullptr;
     DistributedStats stats;
+    detail::sortNodeIds(s, nodes.ids);
     detail::collectively(
         comm_, [&] { detail::validateInput(s, nodes, master, slave, slaveNodes, x, s.nodeMode); });
 
@@ -126,15 +128,13 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
     s.dim = counts[0] + counts[1] + counts[2] > 0 ? dims[0] : x.dim;
     s.callerDim = x.dim;
     s.numNodes = x.numNodes;
-    s.nodeIds = nodes.ids;
-    s.idIndex.resize(nodes.ids.size());
-    for (std::size_t i = 0; i < nodes.ids.size(); ++i) {
-        s.idIndex[i] = {nodes.ids[i], static_cast<Index>(i)};
-    }
-    std::sort(s.idIndex.begin(), s.idIndex.end());
+    s.nodeIds.assign(nodes.ids.begin(), nodes.ids.end());
     s.master = std::move(master);
     s.slave = slave != nullptr ? std::move(*slave) : SurfacePart{};
-    s.slaveNodeList = slaveNodes != nullptr ? std::move(*slaveNodes) : std::vector<Index>{};
+    s.slaveNodeList.clear();
+    if (slaveNodes != nullptr) {
+        s.slaveNodeList.assign(slaveNodes->begin(), slaveNodes->end());
+    }
     s.globalMasters = counts[0];
     s.globalSlaveSegments = counts[1];
     long long bytes = 0;
@@ -142,6 +142,7 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
     auto slaveNodeCount = static_cast<long long>(s.ownedSlaveNodes.size());
     MPI_Allreduce(MPI_IN_PLACE, &slaveNodeCount, 1, MPI_LONG_LONG, MPI_SUM, comm_);
     s.globalSlaveItems = s.nodeMode ? slaveNodeCount : s.globalSlaveSegments;
+    detail::assignSlots(s);
     detail::checkSegmentIds(s, bytes);
     detail::collectively(comm_, [&] {
         if (s.sameSurface && !options_.selfContact) {
@@ -162,16 +163,15 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
             s.setupCoords[static_cast<std::size_t>(s.dim) * i + c] = p[c];
         }
     }
-    detail::repartition(s, options_, x, stats);
+    detail::repartition(s, options_, x, stats, true);
     s.setUp = true;
     nodePairs_ = GlobalNodePairs{};
     segmentPairs_ = GlobalSegmentPairs{};
     stats.status = UpdateStatus::kOk;
     stats.bytesSent += bytes;
-    stats.ownedMasters = static_cast<Index>(s.cMasters.size()) - s.ghostMasters;
+    stats.ownedMasters = static_cast<Index>(s.cMasterIds.size()) - s.ghostMasters;
     stats.ghostMasters = s.ghostMasters;
-    stats.slaveItems =
-        static_cast<Index>(s.nodeMode ? s.cSlaveNode.size() : s.cSlaveSegments.size());
+    stats.slaveItems = static_cast<Index>(s.nodeMode ? s.cSlaveNode.size() : s.cSlaveSegId.size());
     stats.timeTotal = msSince(t0);
     setupStats_ = stats;
 }
@@ -180,6 +180,7 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     const auto t0 = Clock::now();
     DistributedStats stats;
     detail::State& s = *state_;
+    s.lastUpdateOk = false;
     if (!s.setUp) {  // the same on every rank: setSurfaces is collective
         stats.status = UpdateStatus::kNotSetUp;
         return stats;
@@ -211,38 +212,12 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     stats.bytesSent += detail::sendCoordinates(s, x, s.cCoords);
     stats.timeCoordinates = msSince(t);
     t = Clock::now();
-    const CoordinatesView cx = CoordinatesView::interleaved(
-        s.cCoords.data(), static_cast<Index>(s.cNodeIds.size()), s.dim);
-    int inside = 1;
-    const Surface& heldMasters = s.local->master();
-    for (Index k = 0; k < heldMasters.size() && inside != 0; ++k) {
-        if (s.cMasters[k].owned && !s.cMasterFat[k].contains(detail::ghostBox(
-                                       gatherSegment(heldMasters, k, cx), s.capture))) {
-            inside = 0;
-        }
-    }
-    if (s.nodeMode) {
-        for (const Index c : s.cSlaveNode) {
-            detail::Box p;
-            p.add(cx.node(c));
-            if (!s.slaveFat.contains(p)) {
-                inside = 0;
-                break;
-            }
-        }
-    } else {
-        const Surface& slaves = s.local->slave();
-        for (Index k = 0; k < slaves.size() && inside != 0; ++k) {
-            if (!s.slaveFat.contains(detail::ghostBox(gatherSegment(slaves, k, cx), s.capture))) {
-                inside = 0;
-            }
-        }
-    }
+    int inside = detail::boxesInside(s) ? 1 : 0;
     MPI_Allreduce(MPI_IN_PLACE, &inside, 1, MPI_INT, MPI_MIN, comm_);
     stats.timeCheck = msSince(t);
     if (inside == 0) {
         try {
-            detail::repartition(s, options_, x, stats);
+            detail::repartition(s, options_, x, stats, false);
         } catch (const std::exception& e) {  // the same on every rank (collective agreement)
             s.setUp = false;
             stats.status = UpdateStatus::kNotSetUp;
@@ -260,10 +235,9 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     stats.timeSearch = msSince(t);
     code = static_cast<int>(stats.local.status);
     MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, comm_);
-    stats.ownedMasters = static_cast<Index>(s.cMasters.size()) - s.ghostMasters;
+    stats.ownedMasters = static_cast<Index>(s.cMasterIds.size()) - s.ghostMasters;
     stats.ghostMasters = s.ghostMasters;
-    stats.slaveItems =
-        static_cast<Index>(s.nodeMode ? s.cSlaveNode.size() : s.cSlaveSegments.size());
+    stats.slaveItems = static_cast<Index>(s.nodeMode ? s.cSlaveNode.size() : s.cSlaveSegId.size());
     if (code != static_cast<int>(UpdateStatus::kOk)) {
         stats.status = static_cast<UpdateStatus>(code);
         stats.timeTotal = msSince(t0);
@@ -272,162 +246,268 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
 
     // 5. Pairs of the slave items this rank holds, to the ranks that own the slaves.
     t = Clock::now();
-    for (detail::ByteWriter& w : s.out) {
-        w.clear();
-    }
-    s.out.resize(static_cast<std::size_t>(s.size));
-    if (s.nodeMode) {
-        const NodePairs& p = s.local->nodePairs();
-        for (Index i = 0; i < p.size(); ++i) {
-            const Index item = s.cSlaveItemOf[p.slave()[i]];
+    stats.bytesSent += returnPairs();
+    stats.pairs = s.nodeMode ? nodePairs_.count_ : segmentPairs_.count_;
+    stats.timeResults = msSince(t);
+    stats.status = UpdateStatus::kOk;
+    s.lastUpdateOk = true;
+    stats.timeTotal = msSince(t0);
+    return stats;
+}
+
+// The pairs found on this rank go to the ranks owning their slaves in the caller's partition,
+// where they are ordered by slave id (segment mode: then master id) by a counting sort over the
+// slots (a rank's slave items ordered by id; each item knows its slot on its owner): a rank's
+// own pairs go from the serial search's columns straight into the result columns, the others
+// travel as flat records in buffers kept between updates. Nothing is allocated per pair, and
+// nothing once the buffers have grown. Returns the bytes sent.
+long long DistributedSearch::returnPairs() {
+    detail::State& s = *state_;
+    const bool node = s.nodeMode;
+    const std::size_t recordSize = node ? sizeof(NodeResult) : sizeof(SegmentResult);
+    const NodePairs* np = node ? &s.local->nodePairs() : nullptr;
+    const SegmentPairs* sp = node ? nullptr : &s.local->segmentPairs();
+    const Index local = node ? np->size() : sp->size();
+    // Where local pair i goes: its caller rank and slot there; false when no rank takes it here.
+    const auto target = [&](Index i, int& origin, Index& slot) {
+        if (node) {
+            const Index item = s.cSlaveItemOf[np->slave()[i]];
             if (item < 0) {
-                continue;  // a node of a neighbouring slave segment: another rank's
+                return false;  // a node of a neighbouring slave segment: another rank's
             }
-            NodeResult r{};
-            r.slave = s.cSlaveNodeId[item];
-            r.master = s.cMasters[p.master()[i]].id;
-            r.gap = p.gap()[i];
-            r.distance = p.distance()[i];
-            for (int c = 0; c < 2; ++c) {
-                r.xi[c] = p.xi()(c, i);
-            }
-            for (int c = 0; c < 3; ++c) {
-                r.point[c] = p.point()(c, i);
-                r.normal[c] = p.normal()(c, i);
-                r.tangent1[c] = p.tangent1()(c, i);
-                r.tangent2[c] = p.tangent2()(c, i);
-            }
-            for (int c = 0; c < kMaxSegmentNodes; ++c) {
-                r.shape[c] = p.shape()(c, i);
-            }
-            r.caller = s.cSlaveNodeCaller[item];
-            r.status = static_cast<std::uint8_t>(p.status()[i]);
-            s.out[s.cSlaveNodeOrigin[item]].put(r);
+            origin = s.cSlaveNodeOrigin[item];
+            slot = s.cSlaveNodeSlot[item];
+            return true;
         }
-    } else {
-        const SegmentPairs& p = s.local->segmentPairs();
-        for (Index i = 0; i < p.size(); ++i) {
-            const detail::SegmentRecord& slave = s.cSlaveSegments[p.slave()[i]];
-            const GlobalId master = s.cMasters[p.master()[i]].id;
-            if (s.sameSurface && !(slave.id < master)) {
-                continue;  // one surface: each pair once, slave id < master id
+        const Index k = sp->slave()[i];
+        if (s.sameSurface && !(s.cSlaveSegId[k] < s.cMasterIds[sp->master()[i]])) {
+            return false;  // one surface: each pair once, slave id < master id
+        }
+        origin = s.cSlaveSegOrigin[k];
+        slot = s.cSlaveSegSlot[k];
+        return true;
+    };
+
+    // Count and pack: own pairs listed, the others written as records per caller rank.
+    std::vector<std::size_t>& count = s.sendCount;
+    count.assign(static_cast<std::size_t>(s.size), 0);
+    s.ownPairs.clear();
+    int origin = 0;
+    Index slot = 0;
+    for (Index i = 0; i < local; ++i) {
+        if (target(i, origin, slot)) {
+            if (origin == s.rank) {
+                s.ownPairs.push_back(i);
+            } else {
+                ++count[origin];
             }
-            SegmentResult r{};
-            r.slave = slave.id;
-            r.master = master;
-            r.caller = slave.callerIndex;
-            s.out[slave.origin].put(r);
         }
     }
-    std::vector<MPI_Request> requests(s.resultTargets.size(), MPI_REQUEST_NULL);
+    s.resultOut.resize(static_cast<std::size_t>(s.size));
+    std::vector<char*>& cursor = s.sendCursor;
+    cursor.assign(static_cast<std::size_t>(s.size), nullptr);
+    for (const int r : s.resultTargets) {
+        if (r != s.rank) {
+            cursor[r] = s.resultOut[r].reserve(count[r] * recordSize);
+        }
+    }
+    if (s.ownPairs.size() != static_cast<std::size_t>(local)) {
+        for (Index i = 0; i < local; ++i) {
+            if (!target(i, origin, slot) || origin == s.rank) {
+                continue;
+            }
+            if (node) {
+                const auto j = static_cast<std::size_t>(i);
+                NodeResult r;
+                r.master = s.cMasterIds[np->master()[i]];
+                r.gap = np->gap()[i];
+                r.distance = np->distance()[i];
+                std::memcpy(r.xi, np->xi().data() + 2 * j, sizeof r.xi);
+                std::memcpy(r.point, np->point().data() + 3 * j, sizeof r.point);
+                std::memcpy(r.normal, np->normal().data() + 3 * j, sizeof r.normal);
+                std::memcpy(r.tangent1, np->tangent1().data() + 3 * j, sizeof r.tangent1);
+                std::memcpy(r.tangent2, np->tangent2().data() + 3 * j, sizeof r.tangent2);
+                std::memcpy(r.shape, np->shape().data() + kMaxSegmentNodes * j, sizeof r.shape);
+                r.slot = slot;
+                r.status = static_cast<std::uint8_t>(np->status()[i]);
+                std::memset(r.pad, 0, sizeof r.pad);
+                std::memcpy(cursor[origin], &r, sizeof r);
+            } else {
+                const SegmentResult r{s.cMasterIds[sp->master()[i]], slot, 0};
+                std::memcpy(cursor[origin], &r, sizeof r);
+            }
+            cursor[origin] += recordSize;
+        }
+    }
+
+    // Send the records, receive this rank's (the sizes first: one buffer, sized once).
+    long long bytes = 0;
+    s.requests.assign(s.resultTargets.size(), MPI_REQUEST_NULL);
     for (std::size_t k = 0; k < s.resultTargets.size(); ++k) {
         const int r = s.resultTargets[k];
         if (r == s.rank) {
-            continue;  // copied below, without MPI
-        }
-        const detail::ByteWriter& w = s.out[r];
-        stats.bytesSent += static_cast<long long>(w.size());
-        MPI_Isend(w.data(), static_cast<int>(w.size()), MPI_BYTE, r, kTagResults, comm_,
-                  &requests[k]);
-    }
-    std::vector<char>& buffer = s.resultBuffer;
-    buffer.clear();
-    // Room with a margin: the pairs grow a little from update to update, and a buffer sized to
-    // the byte would move to fresh pages (a fault each) every time.
-    const auto room = [&buffer](std::size_t more) {
-        if (buffer.size() + more > buffer.capacity()) {
-            buffer.reserve((buffer.size() + more) * 5 / 4);
-        }
-    };
-    for (const int r : s.resultSources) {
-        if (r == s.rank) {
-            const detail::ByteWriter& w = s.out[r];
-            room(w.size());
-            buffer.insert(buffer.end(), w.data(), w.data() + w.size());
             continue;
         }
-        MPI_Status st;
-        MPI_Probe(r, kTagResults, comm_, &st);
+        const std::size_t n = count[r] * recordSize;
+        bytes += static_cast<long long>(n);
+        MPI_Isend(s.resultOut[r].data(), static_cast<int>(n), MPI_BYTE, r, kTagResults, comm_,
+                  &s.requests[k]);
+    }
+    s.resultAt.assign(s.resultSources.size() + 1, 0);
+    for (std::size_t k = 0; k < s.resultSources.size(); ++k) {
         int n = 0;
-        MPI_Get_count(&st, MPI_BYTE, &n);
-        const std::size_t at = buffer.size();
-        room(static_cast<std::size_t>(n));
-        buffer.resize(at + static_cast<std::size_t>(n));
-        MPI_Recv(buffer.data() + at, n, MPI_BYTE, r, kTagResults, comm_, MPI_STATUS_IGNORE);
-    }
-    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-    // Order by slave id (segment mode: then master id) through a list of keys: the records stay
-    // where they arrived, nothing is allocated once the buffers have grown.
-    std::vector<std::pair<GlobalId, std::uint32_t>>& order = s.resultOrder;
-    const std::size_t recordSize = s.nodeMode ? sizeof(NodeResult) : sizeof(SegmentResult);
-    const std::size_t n = buffer.size() / recordSize;
-    order.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        std::memcpy(&order[i].first, buffer.data() + i * recordSize, sizeof(GlobalId));
-        order[i].second = static_cast<std::uint32_t>(i);
-    }
-    if (s.nodeMode) {
-        std::sort(order.begin(), order.end());
-        GlobalNodePairs& out = nodePairs_;
-        out.slave_.resize(n);
-        out.master_.resize(n);
-        out.slaveLocal_.resize(n);
-        out.gap_.resize(n);
-        out.distance_.resize(n);
-        out.status_.resize(n);
-        out.xi_.resize(2 * n);
-        out.point_.resize(3 * n);
-        out.normal_.resize(3 * n);
-        out.tangent1_.resize(3 * n);
-        out.tangent2_.resize(3 * n);
-        out.shape_.resize(kMaxSegmentNodes * n);
-        for (std::size_t i = 0; i < n; ++i) {
-            NodeResult r;
-            std::memcpy(&r, buffer.data() + order[i].second * recordSize, sizeof r);
-            out.slave_[i] = r.slave;
-            out.master_[i] = r.master;
-            out.slaveLocal_[i] = r.caller;
-            out.gap_[i] = r.gap;
-            out.distance_[i] = r.distance;
-            out.status_[i] = static_cast<ProjectionStatus>(r.status);
-            std::copy(r.xi, r.xi + 2, out.xi_.begin() + static_cast<std::ptrdiff_t>(2 * i));
-            const auto at3 = static_cast<std::ptrdiff_t>(3 * i);
-            std::copy(r.point, r.point + 3, out.point_.begin() + at3);
-            std::copy(r.normal, r.normal + 3, out.normal_.begin() + at3);
-            std::copy(r.tangent1, r.tangent1 + 3, out.tangent1_.begin() + at3);
-            std::copy(r.tangent2, r.tangent2 + 3, out.tangent2_.begin() + at3);
-            std::copy(r.shape, r.shape + kMaxSegmentNodes,
-                      out.shape_.begin() + static_cast<std::ptrdiff_t>(kMaxSegmentNodes * i));
+        if (s.resultSources[k] != s.rank) {
+            MPI_Status st;
+            MPI_Probe(s.resultSources[k], kTagResults, comm_, &st);
+            MPI_Get_count(&st, MPI_BYTE, &n);
         }
-        out.count_ = static_cast<Index>(n);
-        stats.pairs = out.count_;
+        s.resultAt[k + 1] = s.resultAt[k] + static_cast<std::size_t>(n);
+    }
+    char* in = s.resultIn.reserve(s.resultAt.back());
+    for (std::size_t k = 0; k < s.resultSources.size(); ++k) {
+        if (s.resultSources[k] != s.rank) {
+            MPI_Recv(in + s.resultAt[k], static_cast<int>(s.resultAt[k + 1] - s.resultAt[k]),
+                     MPI_BYTE, s.resultSources[k], kTagResults, comm_, MPI_STATUS_IGNORE);
+        }
+    }
+    MPI_Waitall(static_cast<int>(s.requests.size()), s.requests.data(), MPI_STATUSES_IGNORE);
+
+    // Counting sort by slot: own pairs and records counted, then placed.
+    const std::size_t received = s.resultAt.back() / recordSize;
+    const std::size_t slotAt = node ? offsetof(NodeResult, slot) : offsetof(SegmentResult, slot);
+    const auto slotOfRecord = [&](std::size_t k) {
+        Index v = 0;
+        std::memcpy(&v, in + k * recordSize + slotAt, sizeof v);
+        return v;
+    };
+    detail::Big<Index>& start = s.slotStart;
+    start.assign(s.slotId.size() + 1, 0);
+    for (const Index i : s.ownPairs) {
+        target(i, origin, slot);
+        ++start[slot + 1];
+    }
+    for (std::size_t k = 0; k < received; ++k) {
+        ++start[slotOfRecord(k) + 1];
+    }
+    for (std::size_t t = 1; t < start.size(); ++t) {
+        start[t] += start[t - 1];
+    }
+    const auto n = static_cast<std::size_t>(start.back());
+    if (node) {
+        placeNodePairs(*np, received, n);
     } else {
-        const auto masterOf = [&](std::uint32_t i) {
-            GlobalId m = 0;
-            std::memcpy(&m, buffer.data() + i * recordSize + sizeof(GlobalId), sizeof m);
-            return m;
-        };
-        std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-            return a.first != b.first ? a.first < b.first : masterOf(a.second) < masterOf(b.second);
-        });
-        GlobalSegmentPairs& out = segmentPairs_;
-        out.slave_.resize(n);
-        out.master_.resize(n);
-        out.slaveLocal_.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            SegmentResult r;
-            std::memcpy(&r, buffer.data() + order[i].second * recordSize, sizeof r);
-            out.slave_[i] = r.slave;
-            out.master_[i] = r.master;
-            out.slaveLocal_[i] = r.caller;
-        }
-        out.count_ = static_cast<Index>(n);
-        stats.pairs = out.count_;
+        placeSegmentPairs(*sp, received, n);
     }
-    stats.timeResults = msSince(t);
-    stats.status = UpdateStatus::kOk;
-    stats.timeTotal = msSince(t0);
-    return stats;
+    return bytes;
+}
+
+namespace {
+
+// Room for n entries, grown with a margin (fresh pages fault one by one: reuse them).
+template <class T>
+void fit(std::vector<T>& v, std::size_t n) {
+    if (n > v.capacity()) {
+        v.reserve(n + n / 4);
+    }
+    v.resize(n);
+}
+
+}  // namespace
+
+void DistributedSearch::placeNodePairs(const NodePairs& p, std::size_t received, std::size_t n) {
+    detail::State& s = *state_;
+    GlobalNodePairs& out = nodePairs_;
+    fit(out.slave_, n);
+    fit(out.master_, n);
+    fit(out.slaveLocal_, n);
+    fit(out.gap_, n);
+    fit(out.distance_, n);
+    fit(out.status_, n);
+    fit(out.xi_, 2 * n);
+    fit(out.point_, 3 * n);
+    fit(out.normal_, 3 * n);
+    fit(out.tangent1_, 3 * n);
+    fit(out.tangent2_, 3 * n);
+    fit(out.shape_, kMaxSegmentNodes * n);
+    // Entry k of the result from slot t: the slave's id and index here, then the pair's values.
+    const auto head = [&](Index t) {
+        const auto k = static_cast<std::size_t>(s.slotStart[t]++);
+        out.slave_[k] = s.slotId[t];
+        out.slaveLocal_[k] = s.slotCaller[t];
+        return k;
+    };
+    const auto put3 = [](std::vector<double>& col, std::size_t k, const double* v) {
+        std::memcpy(col.data() + 3 * k, v, 3 * sizeof(double));
+    };
+    for (const Index i : s.ownPairs) {
+        const Index item = s.cSlaveItemOf[p.slave()[i]];
+        const std::size_t k = head(s.cSlaveNodeSlot[item]);
+        const auto j = static_cast<std::size_t>(i);
+        out.master_[k] = s.cMasterIds[p.master()[i]];
+        out.gap_[k] = p.gap()[i];
+        out.distance_[k] = p.distance()[i];
+        out.status_[k] = p.status()[i];
+        std::memcpy(out.xi_.data() + 2 * k, p.xi().data() + 2 * j, 2 * sizeof(double));
+        put3(out.point_, k, p.point().data() + 3 * j);
+        put3(out.normal_, k, p.normal().data() + 3 * j);
+        put3(out.tangent1_, k, p.tangent1().data() + 3 * j);
+        put3(out.tangent2_, k, p.tangent2().data() + 3 * j);
+        std::memcpy(out.shape_.data() + kMaxSegmentNodes * k,
+                    p.shape().data() + kMaxSegmentNodes * j, kMaxSegmentNodes * sizeof(double));
+    }
+    const char* in = s.resultIn.data();
+    for (std::size_t r = 0; r < received; ++r) {
+        NodeResult rec;
+        std::memcpy(&rec, in + r * sizeof(NodeResult), sizeof rec);
+        const std::size_t k = head(rec.slot);
+        out.master_[k] = rec.master;
+        out.gap_[k] = rec.gap;
+        out.distance_[k] = rec.distance;
+        out.status_[k] = static_cast<ProjectionStatus>(rec.status);
+        std::memcpy(out.xi_.data() + 2 * k, rec.xi, sizeof rec.xi);
+        put3(out.point_, k, rec.point);
+        put3(out.normal_, k, rec.normal);
+        put3(out.tangent1_, k, rec.tangent1);
+        put3(out.tangent2_, k, rec.tangent2);
+        std::memcpy(out.shape_.data() + kMaxSegmentNodes * k, rec.shape, sizeof rec.shape);
+    }
+    out.count_ = static_cast<Index>(n);
+}
+
+void DistributedSearch::placeSegmentPairs(const SegmentPairs& p, std::size_t received,
+                                          std::size_t n) {
+    detail::State& s = *state_;
+    GlobalSegmentPairs& out = segmentPairs_;
+    fit(out.slave_, n);
+    fit(out.master_, n);
+    fit(out.slaveLocal_, n);
+    const auto put = [&](Index t, GlobalId master) {
+        const auto k = static_cast<std::size_t>(s.slotStart[t]++);
+        out.slave_[k] = s.slotId[t];
+        out.slaveLocal_[k] = s.slotCaller[t];
+        out.master_[k] = master;
+    };
+    for (const Index i : s.ownPairs) {
+        put(s.cSlaveSegSlot[p.slave()[i]], s.cMasterIds[p.master()[i]]);
+    }
+    const char* in = s.resultIn.data();
+    for (std::size_t r = 0; r < received; ++r) {
+        SegmentResult rec;
+        std::memcpy(&rec, in + r * sizeof(SegmentResult), sizeof rec);
+        put(rec.slot, rec.master);
+    }
+    // A slave segment's pairs come from one rank in the serial search's order, by master index
+    // there: by id, unless that rank reversed its masters (partition.cpp). Sort the few that
+    // are not in order.
+    Index first = 0;
+    for (const Index end : s.slotStart) {
+        if (end - first > 1 &&
+            !std::is_sorted(out.master_.begin() + first, out.master_.begin() + end)) {
+            std::sort(out.master_.begin() + first, out.master_.begin() + end);
+        }
+        first = end;
+    }
+    out.count_ = static_cast<Index>(n);
 }
 
 const GlobalNodePairs& DistributedSearch::nodePairs() const {

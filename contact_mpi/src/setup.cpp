@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -79,13 +80,13 @@ void validatePart(int rank, const char* role, const SurfacePart& part, const Ran
                             "node index " + std::to_string(v[i]) + " out of range [0, " +
                                 std::to_string(x.numNodes) + ") of this rank's nodes");
             }
-            const std::string node = "node " + std::to_string(nodes.ids[v[i]]);
+            const auto node = [&] { return "node " + std::to_string(nodes.ids[v[i]]); };
             if (const char* bad = badCoordinates(x, v[i])) {
-                failSegment(rank, role, part, s, node + bad);
+                failSegment(rank, role, part, s, node() + bad);
             }
             for (int k = 0; k < i; ++k) {
                 if (nodes.ids[v[k]] == nodes.ids[v[i]]) {
-                    failSegment(rank, role, part, s, node + " appears twice (collapsed segment)");
+                    failSegment(rank, role, part, s, node() + " appears twice (collapsed segment)");
                 }
             }
         }
@@ -109,35 +110,60 @@ void validatePart(int rank, const char* role, const SurfacePart& part, const Ran
     }
 }
 
-// ---- Directory records (plain, fixed size).
+// ---- Directory records (plain, fixed size, no padding: every byte is set).
 
 enum NodeFlag : std::uint8_t { kOwnedClaim = 1, kNoFlags = 2, kUsed = 4, kSlave = 8 };
 
+// A node at its home: how the claiming rank holds it (NodeFlag, low 4 bits) and the slave
+// segments there holding it (the bits above); the rank is the run it arrives in.
 struct NodeClaim {
+    GlobalId id;
+    Index local;  // the node's index on the claiming rank (echoed in the answer)
+    std::uint32_t valenceAndFlags;
+};
+static_assert(sizeof(NodeClaim) == 16, "NodeClaim has no hidden padding");
+
+enum AnswerFlag : std::uint32_t { kSlaveNode = 1, kShared = 2 };  // shared: held by two ranks
+
+struct NodeAnswer {
+    Index local;
+    std::int32_t owner;
+    std::uint32_t valenceAndFlags;  // slave segments holding it over all ranks, AnswerFlag
+};
+static_assert(sizeof(NodeAnswer) == 12, "NodeAnswer has no hidden padding");
+
+// The coordinates of a node held by several ranks, compared at its home.
+struct NodePosition {
     GlobalId id;
     double xyz[3];
     std::int32_t rank;
-    std::int32_t valence;  // slave segments of this rank holding the node
-    std::uint8_t flags;
-    std::uint8_t pad[7];
-};
-
-struct NodeAnswer {
-    GlobalId id;
-    std::int32_t owner;
-    std::int32_t valence;  // slave segments holding it, over all ranks
-    std::int32_t slave;    // 1: a slave node
     std::int32_t pad;
 };
+static_assert(sizeof(NodePosition) == 40, "NodePosition has no hidden padding");
 
+// A segment id at its home: which rank gives it, in which role, and whether that rank also
+// gives the other role's segment of the same id with the same type and nodes.
 struct SegmentClaim {
     GlobalId id;
-    GlobalId nodes[kMaxSegmentNodes];
+    std::uint64_t contents;  // hash of the type and node ids
     std::int32_t rank;
     std::uint8_t role;  // 0 master, 1 slave
     std::uint8_t type;
+    std::uint8_t pairedHere;  // 1: the same segment in the other role on this rank
+    std::uint8_t pad;
+};
+static_assert(sizeof(SegmentClaim) == 24, "SegmentClaim has no hidden padding");
+
+// The whole segment, for the exact comparison of segments given in both roles on two ranks.
+struct SegmentContents {
+    GlobalId id;
+    GlobalId nodes[kMaxSegmentNodes];
+    std::int32_t rank;
+    std::uint8_t role;
+    std::uint8_t type;
     std::uint8_t pad[2];
 };
+static_assert(sizeof(SegmentContents) == 88, "SegmentContents has no hidden padding");
 
 struct EdgeClaim {
     GlobalId lo;
@@ -149,33 +175,97 @@ struct EdgeClaim {
     std::uint8_t line;  // a 2D segment end (lo == hi): forward = its start
     std::uint8_t pad[5];
 };
-
-template <class T>
-std::vector<T> records(const Received& in, int size) {
-    std::vector<T> all;
-    all.reserve(in.data.size() / sizeof(T));
-    for (int r = 0; r < size; ++r) {
-        ByteReader rd = in.from(r);
-        while (!rd.done()) {
-            all.push_back(rd.get<T>());
-        }
-    }
-    return all;
-}
-
-void resetOut(std::vector<ByteWriter>& out, int size) {
-    out.resize(static_cast<std::size_t>(size));
-    for (ByteWriter& w : out) {
-        w.clear();
-    }
-}
+static_assert(sizeof(EdgeClaim) == 40, "EdgeClaim has no hidden padding");
 
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) noexcept {
     h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6U) + (h >> 2U);
     return h;
 }
 
+// Segments of a part in id order (their indices, in s.order).
+void partInIdOrder(State& s, const SurfacePart& part) {
+    sortRecords(s, part.ids.size(), [&](std::size_t k) { return idKey(part.ids[k]); });
+}
+
+// Each role's segments of this rank in id order.
+struct PartOrders {
+    Big<Index> of[2];
+};
+
+// (role, id) order of segment records.
+const auto kByRoleAndId = [](const auto& a, const auto& b) {
+    return a.role != b.role ? a.role < b.role : a.id < b.id;
+};
+
+// The exact comparison for segments given in both roles by two ranks: every rank sends the
+// segments not paired on its own rank to their homes. Returns the pairs matched there.
+long long matchAcrossRanks(State& s, const PartOrders& orders,
+                           const std::vector<std::uint8_t> (&pairedHere)[2], long long& bytes) {
+    Exchange& ex = s.ex;
+    const SurfacePart* parts[2] = {&s.master, &s.slave};
+    const auto each = [&](auto&& f) {
+        for (int role = 0; role < 2; ++role) {
+            for (const Index k : orders.of[role]) {
+                if (pairedHere[role][k] == 0) {
+                    f(role, *parts[role], k);
+                }
+            }
+        }
+    };
+    ex.start(s.size);
+    each([&](int, const SurfacePart& part, Index k) {
+        ex.count(homeRank(part.ids[k], s.size), sizeof(SegmentContents));
+    });
+    ex.allocate();
+    each([&](int role, const SurfacePart& part, Index k) {
+        SegmentContents c{};
+        c.id = part.ids[k];
+        c.rank = s.rank;
+        c.role = static_cast<std::uint8_t>(role);
+        c.type = static_cast<std::uint8_t>(part.surface.types[k]);
+        for (int i = 0; i < nodeCount(part.surface.types[k]); ++i) {
+            c.nodes[i] = s.nodeIds[part.surface.nodes(k)[i]];
+        }
+        ex.put(homeRank(c.id, s.size), c);
+    });
+    ex.run(s.comm, bytes);
+    const SegmentContents* c = ex.records<SegmentContents>();
+    mergeRuns<SegmentContents>(ex, s.size, kByRoleAndId, s.order);
+    const std::size_t m = s.order.size();
+    std::size_t b = 0;
+    while (b < m && c[s.order[b]].role == 0) {
+        ++b;
+    }
+    long long matched = 0;
+    for (std::size_t a = 0; a < m && c[s.order[a]].role == 0; ++a) {
+        const SegmentContents& ma = c[s.order[a]];
+        while (b < m && c[s.order[b]].id < ma.id) {
+            ++b;
+        }
+        if (b < m) {
+            const SegmentContents& sl = c[s.order[b]];
+            matched += sl.id == ma.id && sl.type == ma.type &&
+                               std::memcmp(sl.nodes, ma.nodes, sizeof ma.nodes) == 0
+                           ? 1
+                           : 0;
+        }
+    }
+    return matched;
+}
+
 }  // namespace
+
+void sortNodeIds(State& s, const std::vector<GlobalId>& ids) {
+    sortRecords(s, ids.size(), [&](std::size_t i) { return idKey(ids[i]); });
+    const std::size_t n = ids.size();
+    s.sortedIds.resize(n);
+    s.sortedNodes.assign(s.order.begin(), s.order.end());
+    s.idRank.resize(n);
+    for (std::size_t t = 0; t < n; ++t) {
+        s.sortedIds[t] = ids[s.sortedNodes[t]];
+        s.idRank[s.sortedNodes[t]] = static_cast<Index>(t);
+    }
+}
 
 void validateInput(const State& s, const RankNodes& nodes, const SurfacePart& master,
                    const SurfacePart* slave, const std::vector<Index>* slaveNodes,
@@ -194,10 +284,8 @@ void validateInput(const State& s, const RankNodes& nodes, const SurfacePart& ma
                                     " ownership flags for " + std::to_string(nodes.ids.size()) +
                                     " nodes");
     }
-    std::vector<GlobalId> sorted = nodes.ids;
-    std::sort(sorted.begin(), sorted.end());
-    const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
-    if (dup != sorted.end()) {
+    const auto dup = std::adjacent_find(s.sortedIds.begin(), s.sortedIds.end());
+    if (dup != s.sortedIds.end()) {
         throw std::invalid_argument(prefix(rank) + "node id " + std::to_string(*dup) +
                                     " appears twice in this rank's nodes");
     }
@@ -224,11 +312,14 @@ void validateInput(const State& s, const RankNodes& nodes, const SurfacePart& ma
     }
 }
 
+// Two rounds at the nodes' homes: who holds each node (the owner, whether other ranks hold it),
+// then the coordinates of the nodes several ranks hold. Each rank sends its records in id
+// order, so a home merges its runs (no sort).
 void resolveNodeOwners(State& s, const RankNodes& nodes, const CoordinatesView& x, bool flagsGiven,
                        long long& bytes) {
     const Index n = x.numNodes;
-    std::vector<std::uint8_t> flags(static_cast<std::size_t>(n), 0);
-    std::vector<std::int32_t> valence(static_cast<std::size_t>(n), 0);
+    Big<std::uint8_t> flags(static_cast<std::size_t>(n), 0);
+    Big<std::int32_t> valence(static_cast<std::size_t>(n), 0);
     for (const Index v : s.master.surface.connectivity) {
         flags[v] |= kUsed;
     }
@@ -242,247 +333,587 @@ void resolveNodeOwners(State& s, const RankNodes& nodes, const CoordinatesView& 
     for (const Index v : s.slaveNodeList) {
         flags[v] |= kUsed | kSlave;
     }
-    resetOut(s.out, s.size);
-    for (Index i = 0; i < n; ++i) {
-        const bool owned = flagsGiven && nodes.owned[i] != 0;
-        if ((flags[i] & kUsed) == 0 && !owned) {
+    const auto claims = [&](Index i) {
+        return (flags[i] & kUsed) != 0 || (flagsGiven && nodes.owned[i] != 0);
+    };
+    Exchange& ex = s.ex;
+    ex.start(s.size);
+    for (const Index i : s.sortedNodes) {
+        if (claims(i)) {
+            ex.count(homeRank(nodes.ids[i], s.size), sizeof(NodeClaim));
+        }
+    }
+    ex.allocate();
+    for (const Index i : s.sortedNodes) {
+        if (!claims(i)) {
             continue;
         }
-        NodeClaim c{};
-        c.id = nodes.ids[i];
-        const Eigen::Vector3d p = x.node(i);
-        for (int k = 0; k < 3; ++k) {
-            c.xyz[k] = p[k];
-        }
-        c.rank = s.rank;
-        c.valence = valence[i];
-        c.flags = static_cast<std::uint8_t>(flags[i] | (owned ? kOwnedClaim : 0) |
-                                            (flagsGiven ? 0 : kNoFlags));
-        s.out[homeRank(c.id, s.size)].put(c);
+        const bool owned = flagsGiven && nodes.owned[i] != 0;
+        const auto f = static_cast<std::uint32_t>(flags[i] | (owned ? kOwnedClaim : 0) |
+                                                  (flagsGiven ? 0 : kNoFlags));
+        const NodeClaim c{nodes.ids[i], i, static_cast<std::uint32_t>(valence[i]) << 4U | f};
+        ex.put(homeRank(c.id, s.size), c);
     }
-    Received& in = s.in;
-    exchange(s.comm, s.out, in, bytes);
+    ex.run(s.comm, bytes);
 
-    // Home: one owner per used node, the same coordinates everywhere.
-    std::vector<NodeClaim> claims = records<NodeClaim>(in, s.size);
-    std::sort(claims.begin(), claims.end(), [](const NodeClaim& a, const NodeClaim& b) {
-        return a.id != b.id ? a.id < b.id : a.rank < b.rank;
-    });
-    resetOut(s.out, s.size);
+    // Home: one owner per used node. A node's claims in rank order.
+    const NodeClaim* claim = ex.records<NodeClaim>();
+    const auto byId = [](const auto& a, const auto& b) { return a.id < b.id; };
+    mergeRuns<NodeClaim>(ex, s.size, byId, s.order);
+    const std::size_t m = s.order.size();
+    const auto rankOf = [&](Index k) {  // the rank claim k came from
+        return ex.sourceOf(static_cast<std::size_t>(k) * sizeof(NodeClaim));
+    };
     std::string error;
-    for (std::size_t i = 0; i < claims.size();) {
+    // The group of claims from order[i] on: its answer; returns the end of the group.
+    const auto group = [&](std::size_t i, NodeAnswer& a, bool& used) {
+        const NodeClaim& first = claim[s.order[i]];
         std::size_t j = i;
-        bool used = false;
         bool slave = false;
         std::int32_t val = 0;
         int owner = -1;
         int owners = 0;
         int secondOwner = -1;
         int firstUser = -1;
-        for (; j < claims.size() && claims[j].id == claims[i].id; ++j) {
-            const NodeClaim& c = claims[j];
-            used = used || (c.flags & kUsed) != 0;
-            slave = slave || (c.flags & kSlave) != 0;
-            val += c.valence;
-            if ((c.flags & kOwnedClaim) != 0) {
+        used = false;
+        for (; j < m && claim[s.order[j]].id == first.id; ++j) {
+            const NodeClaim& c = claim[s.order[j]];
+            const std::uint32_t f = c.valenceAndFlags & 15U;
+            used = used || (f & kUsed) != 0;
+            slave = slave || (f & kSlave) != 0;
+            val += static_cast<std::int32_t>(c.valenceAndFlags >> 4U);
+            if ((f & kOwnedClaim) != 0) {
                 ++owners;
-                (owner < 0 ? owner : secondOwner) = c.rank;
+                (owner < 0 ? owner : secondOwner) = rankOf(s.order[j]);
             }
-            if ((c.flags & kUsed) != 0 && firstUser < 0) {
-                firstUser = c.rank;
-            }
-            if (error.empty() && (c.xyz[0] != claims[i].xyz[0] || c.xyz[1] != claims[i].xyz[1] ||
-                                  c.xyz[2] != claims[i].xyz[2])) {
-                error = std::string(kFn) + ": node " + std::to_string(c.id) +
-                        " has different coordinates on ranks " + std::to_string(claims[i].rank) +
-                        " and " + std::to_string(c.rank);
+            if ((f & kUsed) != 0 && firstUser < 0) {
+                firstUser = rankOf(s.order[j]);
             }
         }
         if (used) {
             if (!flagsGiven) {
                 owner = firstUser;
             } else if (owners == 0 && error.empty()) {
-                error = std::string(kFn) + ": node " + std::to_string(claims[i].id) +
+                error = std::string(kFn) + ": node " + std::to_string(first.id) +
                         " is used by rank " + std::to_string(firstUser) +
                         "'s surfaces, but no rank owns it (RankNodes::owned)";
             } else if (owners > 1 && error.empty()) {
-                error = std::string(kFn) + ": node " + std::to_string(claims[i].id) +
+                error = std::string(kFn) + ": node " + std::to_string(first.id) +
                         " is owned by ranks " + std::to_string(owner) + " and " +
                         std::to_string(secondOwner);
             }
-            for (std::size_t k = i; k < j; ++k) {
-                const NodeAnswer a{claims[i].id, owner, val, slave ? 1 : 0, 0};
-                s.out[claims[k].rank].put(a);
+        }
+        a = NodeAnswer{0, owner,
+                       static_cast<std::uint32_t>(val) << 2U | (slave ? kSlaveNode : 0U) |
+                           (j - i > 1 ? kShared : 0U)};
+        return j;
+    };
+    // Answers to every rank holding a used node: counted, then written.
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 0) {
+            ex.start(s.size);
+        } else {
+            ex.allocate(true);  // the claims are read while the answers are written
+        }
+        for (std::size_t i = 0; i < m;) {
+            NodeAnswer a{};
+            bool used = false;
+            const std::size_t j = group(i, a, used);
+            for (; used && i < j; ++i) {
+                const int r = rankOf(s.order[i]);
+                if (pass == 0) {
+                    ex.count(r, sizeof(NodeAnswer));
+                } else {
+                    a.local = claim[s.order[i]].local;
+                    ex.put(r, a);
+                }
+            }
+            i = j;
+        }
+        if (pass == 0) {
+            agreeOnErrors(s.comm, error);
+        }
+    }
+    ex.run(s.comm, bytes);
+
+    s.nodeOwner.assign(static_cast<std::size_t>(n), -1);
+    s.nodeShared.assign(static_cast<std::size_t>(n), 0);
+    const NodeAnswer* got = ex.records<NodeAnswer>();
+    const std::size_t count = ex.received() / sizeof(NodeAnswer);
+    long long shared = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+        const NodeAnswer& a = got[k];
+        const bool isShared = (a.valenceAndFlags & kShared) != 0;
+        s.nodeOwner[a.local] = a.owner;
+        s.nodeShared[a.local] = isShared ? 1 : 0;
+        valence[a.local] = static_cast<std::int32_t>(a.valenceAndFlags >> 2U);
+        flags[a.local] = (a.valenceAndFlags & kSlaveNode) != 0 ? kSlave : 0;
+        shared += isShared ? 1 : 0;
+    }
+    s.usedNodes.clear();
+    s.usedNodes.reserve(count);
+    for (Index i = 0; i < n; ++i) {
+        if (s.nodeOwner[i] >= 0) {
+            s.usedNodes.push_back(i);
+        }
+    }
+    // The owned slave nodes in id order: the order of the results.
+    s.ownedSlaveNodes.clear();
+    s.slaveValence.clear();
+    for (const Index i : s.sortedNodes) {
+        if (s.nodeOwner[i] == s.rank && flags[i] == kSlave) {
+            s.ownedSlaveNodes.push_back(i);
+            s.slaveValence.push_back(valence[i]);
+        }
+    }
+
+    // The nodes several ranks hold: the same coordinates on each.
+    MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_LONG_LONG, MPI_SUM, s.comm);
+    if (shared == 0) {
+        return;
+    }
+    ex.start(s.size);
+    for (const Index i : s.sortedNodes) {
+        if (s.nodeShared[i] != 0) {
+            ex.count(homeRank(nodes.ids[i], s.size), sizeof(NodePosition));
+        }
+    }
+    ex.allocate();
+    for (const Index i : s.sortedNodes) {
+        if (s.nodeShared[i] != 0) {
+            NodePosition q{};
+            q.id = nodes.ids[i];
+            const Eigen::Vector3d p = x.node(i);
+            for (int k = 0; k < 3; ++k) {
+                q.xyz[k] = p[k];
+            }
+            q.rank = s.rank;
+            ex.put(homeRank(q.id, s.size), q);
+        }
+    }
+    ex.run(s.comm, bytes);
+    const NodePosition* pos = ex.records<NodePosition>();
+    mergeRuns<NodePosition>(ex, s.size, byId, s.order);
+    for (std::size_t i = 0; i < s.order.size() && error.empty();) {
+        const NodePosition& first = pos[s.order[i]];
+        std::size_t j = i;
+        for (; j < s.order.size() && pos[s.order[j]].id == first.id; ++j) {
+            const NodePosition& q = pos[s.order[j]];
+            if (q.xyz[0] != first.xyz[0] || q.xyz[1] != first.xyz[1] || q.xyz[2] != first.xyz[2]) {
+                error = std::string(kFn) + ": node " + std::to_string(q.id) +
+                        " has different coordinates on ranks " + std::to_string(first.rank) +
+                        " and " + std::to_string(q.rank);
+                break;
             }
         }
         i = j;
     }
     agreeOnErrors(s.comm, error);
-    exchange(s.comm, s.out, in, bytes);
-
-    s.nodeOwner.assign(static_cast<std::size_t>(n), -1);
-    s.usedNodes.clear();
-    s.ownedSlaveNodes.clear();
-    s.slaveValence.clear();
-    const std::vector<NodeAnswer> answers = records<NodeAnswer>(in, s.size);
-    for (const NodeAnswer& a : answers) {
-        const auto it =
-            std::lower_bound(s.idIndex.begin(), s.idIndex.end(), std::make_pair(a.id, Index{0}));
-        const Index i = it->second;
-        s.nodeOwner[i] = a.owner;
-    }
-    for (const NodeAnswer& a : answers) {
-        const Index i =
-            std::lower_bound(s.idIndex.begin(), s.idIndex.end(), std::make_pair(a.id, Index{0}))
-                ->second;
-        s.usedNodes.push_back(i);
-        if (a.owner == s.rank && a.slave != 0) {
-            s.ownedSlaveNodes.push_back(i);
-            s.slaveValence.push_back(a.valence);
-        }
-    }
-    std::sort(s.usedNodes.begin(), s.usedNodes.end());
 }
 
+void assignSlots(State& s) {
+    s.slotId.clear();
+    s.slotCaller.clear();
+    s.slaveSlot.clear();
+    if (s.nodeMode) {
+        s.slotCaller = s.ownedSlaveNodes;
+        for (const Index i : s.slotCaller) {
+            s.slotId.push_back(s.nodeIds[i]);
+        }
+        return;
+    }
+    const std::vector<GlobalId>& ids = s.slave.ids;
+    partInIdOrder(s, s.slave);
+    s.slotCaller.assign(s.order.begin(), s.order.end());
+    s.slaveSlot.resize(ids.size());
+    s.slotId.resize(ids.size());
+    for (std::size_t t = 0; t < ids.size(); ++t) {
+        s.slotId[t] = ids[s.slotCaller[t]];
+        s.slaveSlot[s.slotCaller[t]] = static_cast<Index>(t);
+    }
+}
+
+// Duplicate ids go to the ids' homes. Whether master and slave are one surface: a master and a
+// slave of the same id given by one rank are compared there; the rest, when they could still
+// make one surface, are compared whole at their homes (matchAcrossRanks). Each rank sends its
+// records in (role, id) order, so a home merges its runs.
 void checkSegmentIds(State& s, long long& bytes) {
-    resetOut(s.out, s.size);
-    const auto claim = [&](const SurfacePart& part, std::uint8_t role) {
-        for (Index k = 0; k < part.surface.size(); ++k) {
+    const SurfacePart* parts[2] = {&s.master, &s.slave};
+    PartOrders orders;
+    for (int role = 0; role < 2; ++role) {
+        partInIdOrder(s, *parts[role]);
+        orders.of[role].assign(s.order.begin(), s.order.end());
+    }
+    // 1. On this rank: masters and slaves of the same id, type and nodes.
+    const Surface& master = s.master.surface;
+    const Surface& slave = s.slave.surface;
+    std::vector<std::uint8_t> pairedHere[2] = {
+        std::vector<std::uint8_t>(static_cast<std::size_t>(master.size()), 0),
+        std::vector<std::uint8_t>(static_cast<std::size_t>(slave.size()), 0)};
+    const Big<Index>& slaveOrder = orders.of[1];
+    std::size_t b = 0;
+    for (const Index k : orders.of[0]) {
+        const GlobalId id = s.master.ids[k];
+        while (b < slaveOrder.size() && s.slave.ids[slaveOrder[b]] < id) {
+            ++b;
+        }
+        if (b == slaveOrder.size() || s.slave.ids[slaveOrder[b]] != id) {
+            continue;
+        }
+        const Index l = slaveOrder[b];
+        bool same = master.types[k] == slave.types[l];
+        for (int i = 0; same && i < nodeCount(master.types[k]); ++i) {
+            same = s.nodeIds[master.nodes(k)[i]] == s.nodeIds[slave.nodes(l)[i]];
+        }
+        pairedHere[0][k] = same ? 1 : 0;
+        pairedHere[1][l] = same ? 1 : 0;
+    }
+    // 2. At the homes: ids given twice in a role; pairs made on one rank, candidates across.
+    Exchange& ex = s.ex;
+    ex.start(s.size);
+    for (const SurfacePart* part : parts) {
+        for (const GlobalId id : part->ids) {
+            ex.count(homeRank(id, s.size), sizeof(SegmentClaim));
+        }
+    }
+    ex.allocate();
+    for (int role = 0; role < 2; ++role) {
+        const SurfacePart& part = *parts[role];
+        for (const Index k : orders.of[role]) {
             SegmentClaim c{};
             c.id = part.ids[k];
-            c.rank = s.rank;
-            c.role = role;
-            c.type = static_cast<std::uint8_t>(part.surface.types[k]);
-            for (int i = 0; i < nodeCount(part.surface.types[k]); ++i) {
-                c.nodes[i] = s.nodeIds[part.surface.nodes(k)[i]];
+            const SegmentType t = part.surface.types[k];
+            c.contents = static_cast<std::uint64_t>(t);
+            for (int i = 0; i < nodeCount(t); ++i) {
+                c.contents = mix(c.contents,
+                                 static_cast<std::uint64_t>(s.nodeIds[part.surface.nodes(k)[i]]));
             }
-            s.out[homeRank(c.id, s.size)].put(c);
+            c.rank = s.rank;
+            c.role = static_cast<std::uint8_t>(role);
+            c.type = static_cast<std::uint8_t>(t);
+            c.pairedHere = pairedHere[role][k];
+            ex.put(homeRank(c.id, s.size), c);
         }
-    };
-    claim(s.master, 0);
-    claim(s.slave, 1);
-    Received& in = s.in;
-    exchange(s.comm, s.out, in, bytes);
-    std::vector<SegmentClaim> claims = records<SegmentClaim>(in, s.size);
-    std::sort(claims.begin(), claims.end(), [](const SegmentClaim& a, const SegmentClaim& b) {
-        return a.role != b.role ? a.role < b.role : a.id != b.id ? a.id < b.id : a.rank < b.rank;
-    });
+    }
+    ex.run(s.comm, bytes);
+    const SegmentClaim* claim = ex.records<SegmentClaim>();
+    mergeRuns<SegmentClaim>(ex, s.size, kByRoleAndId, s.order);
+    const std::size_t m = s.order.size();
     std::string error;
-    long long matched = 0;
-    std::size_t slaveAt = static_cast<std::size_t>(
-        std::find_if(claims.begin(), claims.end(), [](const SegmentClaim& c) { return c.role; }) -
-        claims.begin());
-    for (std::size_t i = 0; i < claims.size(); ++i) {
-        const SegmentClaim& c = claims[i];
-        if (i + 1 < claims.size() && claims[i + 1].role == c.role && claims[i + 1].id == c.id &&
+    long long matched[2] = {0, 0};  // on one rank; candidates across ranks
+    std::size_t slaveAt = 0;
+    while (slaveAt < m && claim[s.order[slaveAt]].role == 0) {
+        ++slaveAt;
+    }
+    for (std::size_t i = 0; i < m; ++i) {
+        const SegmentClaim& c = claim[s.order[i]];
+        if (i + 1 < m && claim[s.order[i + 1]].role == c.role && claim[s.order[i + 1]].id == c.id &&
             error.empty()) {
             error = std::string(kFn) + ": " + (c.role == 0 ? "master" : "slave") + " segment id " +
                     std::to_string(c.id) + " is given by rank " + std::to_string(c.rank) +
-                    " and by rank " + std::to_string(claims[i + 1].rank);
+                    " and by rank " + std::to_string(claim[s.order[i + 1]].rank);
         }
         if (c.role != 0) {
             continue;
         }
-        while (slaveAt < claims.size() && claims[slaveAt].id < c.id) {
+        while (slaveAt < m && claim[s.order[slaveAt]].id < c.id) {
             ++slaveAt;
         }
-        if (slaveAt < claims.size() && claims[slaveAt].id == c.id &&
-            claims[slaveAt].type == c.type &&
-            std::memcmp(claims[slaveAt].nodes, c.nodes, sizeof c.nodes) == 0) {
-            ++matched;
+        if (slaveAt < m && claim[s.order[slaveAt]].id == c.id) {
+            const SegmentClaim& d = claim[s.order[slaveAt]];
+            if (d.rank == c.rank) {
+                matched[0] += c.pairedHere != 0 && d.pairedHere != 0 ? 1 : 0;
+            } else if (d.type == c.type && d.contents == c.contents) {
+                ++matched[1];
+            }
         }
     }
     agreeOnErrors(s.comm, error);
-    MPI_Allreduce(MPI_IN_PLACE, &matched, 1, MPI_LONG_LONG, MPI_SUM, s.comm);
-    s.sameSurface = !s.slaveAsNodes && s.globalMasters > 0 && matched == s.globalMasters &&
-                    s.globalSlaveSegments == s.globalMasters;
+    MPI_Allreduce(MPI_IN_PLACE, matched, 2, MPI_LONG_LONG, MPI_SUM, s.comm);
+    const bool couldBe = !s.slaveAsNodes && s.globalMasters > 0 &&
+                         s.globalSlaveSegments == s.globalMasters &&
+                         matched[0] + matched[1] == s.globalMasters;
+    if (couldBe && matched[1] > 0) {
+        matched[1] = matchAcrossRanks(s, orders, pairedHere, bytes);
+        MPI_Allreduce(MPI_IN_PLACE, &matched[1], 1, MPI_LONG_LONG, MPI_SUM, s.comm);
+    }
+    s.sameSurface = couldBe && matched[0] + matched[1] == s.globalMasters;
 }
 
+namespace {
+
+// What an edge check found: two segments running a shared edge (2D: node) the same way.
+struct EdgeError {
+    int role = 2;  // none
+    GlobalId lo = 0, hi = 0;
+    GlobalId a = 0, b = 0;  // segment ids, a < b
+    bool duplicate = false;
+    bool line = false;
+    bool forward = false;
+    [[nodiscard]] bool before(const EdgeError& o) const noexcept {
+        return role != o.role ? role < o.role : lo != o.lo ? lo < o.lo : hi < o.hi;
+    }
+};
+
+std::string edgeMessage(const State& s, const EdgeError& e) {
+    const SurfacePart& part = e.role == 0 ? s.master : s.slave;
+    std::string error = std::string(kFn) + ": " + (e.role == 0 ? "master" : "slave") +
+                        " surface '" + part.surface.name + "', segment ids " + std::to_string(e.a) +
+                        " and " + std::to_string(e.b);
+    if (e.duplicate) {
+        return error + " have the same nodes: a duplicate segment";
+    }
+    error += e.line ? " both " + std::string(e.forward ? "start" : "end") + " at node " +
+                          std::to_string(e.lo)
+                    : " share the edge between nodes " + std::to_string(e.lo) + " and " +
+                          std::to_string(e.hi) + " in the same direction";
+    return error + ": one of them is inside-out";
+}
+
+// Whether segments k and j of a surface have the same node ids.
+bool sameNodes(const State& s, const Surface& surface, Index k, Index j) {
+    if (surface.types[k] != surface.types[j]) {
+        return false;
+    }
+    const int n = nodeCount(surface.types[k]);
+    GlobalId a[kMaxSegmentNodes];
+    GlobalId b[kMaxSegmentNodes];
+    for (int i = 0; i < n; ++i) {
+        a[i] = s.nodeIds[surface.nodes(k)[i]];
+        b[i] = s.nodeIds[surface.nodes(j)[i]];
+    }
+    std::sort(a, a + n);
+    std::sort(b, b + n);
+    return std::equal(a, a + n, b);
+}
+
+// The edges (2D: segment ends) of a part that only this rank can hold, those with a node no other
+// rank uses, checked here through the segments around each node: an edge held by exactly two
+// segments must run one way in one and the other way in the other. Returns the first error by
+// (lo, hi), or none.
+EdgeError checkEdgesHere(const State& s, int role, const SurfacePart& part) {
+    const Surface& surface = part.surface;
+    const auto n = static_cast<std::size_t>(s.numNodes);
+    // Segments around each node (corners only).
+    Big<Index> start(n + 1, 0);
+    for (Index k = 0; k < surface.size(); ++k) {
+        for (int i = 0; i < cornerCount(surface.types[k]); ++i) {
+            ++start[surface.nodes(k)[i] + 1];
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        start[i + 1] += start[i];
+    }
+    Big<Index> around(static_cast<std::size_t>(start[n]));
+    {
+        Big<Index> at(start.begin(), start.end() - 1);
+        for (Index k = 0; k < surface.size(); ++k) {
+            for (int i = 0; i < cornerCount(surface.types[k]); ++i) {
+                around[at[surface.nodes(k)[i]]++] = k;
+            }
+        }
+    }
+    EdgeError first;
+    const auto report = [&](Index k, Index j, GlobalId lo, GlobalId hi, bool line, bool forward) {
+        EdgeError e;
+        e.role = role;
+        e.lo = lo;
+        e.hi = hi;
+        e.a = std::min(part.ids[k], part.ids[j]);
+        e.b = std::max(part.ids[k], part.ids[j]);
+        e.duplicate = sameNodes(s, surface, k, j);
+        e.line = line;
+        e.forward = forward;
+        if (e.before(first)) {
+            first = e;
+        }
+    };
+    for (Index k = 0; k < surface.size(); ++k) {
+        const SegmentType t = surface.types[k];
+        const Index* v = surface.nodes(k);
+        if (parametricDim(t) == 1) {
+            for (int end = 0; end < 2; ++end) {  // segment ends at node a: starts, or ends
+                const Index a = v[end];
+                if (s.nodeShared[a] != 0) {
+                    continue;  // judged at the node's home
+                }
+                int count = 0;
+                Index other = -1;
+                bool otherForward = false;
+                for (Index p = start[a]; p < start[a + 1]; ++p) {
+                    const Index j = around[p];
+                    const Index* w = surface.nodes(j);
+                    for (int e = 0; e < 2; ++e) {
+                        if (w[e] == a) {
+                            ++count;
+                            if (j != k) {
+                                other = j;
+                                otherForward = e == 0;
+                            }
+                        }
+                    }
+                }
+                if (count == 2 && other > k && otherForward == (end == 0)) {
+                    const GlobalId id = s.nodeIds[a];
+                    report(k, other, id, id, true, end == 0);
+                }
+            }
+            continue;
+        }
+        const int nc = cornerCount(t);
+        for (int i = 0; i < nc; ++i) {
+            const Index a = v[i];
+            const Index b = v[(i + 1) % nc];
+            if (s.nodeShared[a] != 0 && s.nodeShared[b] != 0) {
+                continue;  // judged at the edge's home
+            }
+            // The segments holding edge a-b, and which way they run it.
+            int count = 0;
+            Index other = -1;
+            bool otherAlong = false;  // runs it a -> b, as k does
+            for (Index p = start[a]; p < start[a + 1]; ++p) {
+                const Index j = around[p];
+                const Index* w = surface.nodes(j);
+                const int mc = cornerCount(surface.types[j]);
+                for (int c = 0; c < mc; ++c) {
+                    const bool along = w[c] == a && w[(c + 1) % mc] == b;
+                    const bool against = w[c] == b && w[(c + 1) % mc] == a;
+                    if (along || against) {
+                        ++count;
+                        if (j != k) {
+                            other = j;
+                            otherAlong = along;
+                        }
+                    }
+                }
+            }
+            if (count == 2 && other > k && otherAlong) {
+                const GlobalId ia = s.nodeIds[a];
+                const GlobalId ib = s.nodeIds[b];
+                report(k, other, std::min(ia, ib), std::max(ia, ib), false, false);
+            }
+        }
+    }
+    return first;
+}
+
+}  // namespace
+
 void checkOrientation(State& s, long long& bytes) {
-    resetOut(s.out, s.size);
-    const auto claim = [&](const SurfacePart& part, std::uint8_t role) {
-        for (Index k = 0; k < part.surface.size(); ++k) {
+    const SurfacePart* parts[2] = {&s.master, &s.slave};
+    const int roles = s.sameSurface ? 1 : 2;
+    // 1. Edges with a node no other rank uses: here.
+    EdgeError first;
+    for (int role = 0; role < roles; ++role) {
+        const EdgeError e = checkEdgesHere(s, role, *parts[role]);
+        if (e.before(first)) {
+            first = e;
+        }
+    }
+    // 2. The others at their homes (by the hash of their two nodes).
+    Exchange& ex = s.ex;
+    const auto each = [&](auto&& put) {
+        for (int role = 0; role < roles; ++role) {
+            const SurfacePart& part = *parts[role];
+            for (Index k = 0; k < part.surface.size(); ++k) {
+                const SegmentType t = part.surface.types[k];
+                const Index* v = part.surface.nodes(k);
+                if (parametricDim(t) == 1) {
+                    for (int end = 0; end < 2; ++end) {
+                        if (s.nodeShared[v[end]] != 0) {
+                            put(role, part, k, v[end], v[end], end == 0, true);
+                        }
+                    }
+                    continue;
+                }
+                const int nc = cornerCount(t);
+                for (int i = 0; i < nc; ++i) {
+                    const Index a = v[i];
+                    const Index b = v[(i + 1) % nc];
+                    if (s.nodeShared[a] != 0 && s.nodeShared[b] != 0) {
+                        put(role, part, k, a, b, s.nodeIds[a] < s.nodeIds[b], false);
+                    }
+                }
+            }
+        }
+    };
+    const auto home = [&](Index a, Index b) {
+        const GlobalId lo = std::min(s.nodeIds[a], s.nodeIds[b]);
+        const GlobalId hi = std::max(s.nodeIds[a], s.nodeIds[b]);
+        return homeRank(static_cast<GlobalId>(
+                            mix(static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi))),
+                        s.size);
+    };
+    ex.start(s.size);
+    each([&](int, const SurfacePart&, Index, Index a, Index b, bool, bool) {
+        ex.count(home(a, b), sizeof(EdgeClaim));
+    });
+    ex.allocate();
+    each(
+        [&](int role, const SurfacePart& part, Index k, Index a, Index b, bool forward, bool line) {
             const SegmentType t = part.surface.types[k];
-            const Index* v = part.surface.nodes(k);
             GlobalId ids[kMaxSegmentNodes];
             for (int i = 0; i < nodeCount(t); ++i) {
-                ids[i] = s.nodeIds[v[i]];
+                ids[i] = s.nodeIds[part.surface.nodes(k)[i]];
             }
             std::sort(ids, ids + nodeCount(t));
             auto h = static_cast<std::uint64_t>(nodeCount(t));
             for (int i = 0; i < nodeCount(t); ++i) {
                 h = mix(h, static_cast<std::uint64_t>(ids[i]));
             }
-            const auto put = [&](GlobalId a, GlobalId b, bool forward, bool line) {
-                EdgeClaim e{};
-                e.lo = std::min(a, b);
-                e.hi = std::max(a, b);
-                e.segment = part.ids[k];
-                e.nodeSet = h;
-                e.role = role;
-                e.forward = forward ? 1 : 0;
-                e.line = line ? 1 : 0;
-                const auto key = static_cast<GlobalId>(
-                    mix(static_cast<std::uint64_t>(e.lo), static_cast<std::uint64_t>(e.hi)));
-                s.out[homeRank(key, s.size)].put(e);
-            };
-            if (parametricDim(t) == 1) {
-                put(s.nodeIds[v[0]], s.nodeIds[v[0]], true, true);
-                put(s.nodeIds[v[1]], s.nodeIds[v[1]], false, true);
-                continue;
-            }
-            const int nc = cornerCount(t);
-            for (int i = 0; i < nc; ++i) {
-                const GlobalId a = s.nodeIds[v[i]];
-                const GlobalId b = s.nodeIds[v[(i + 1) % nc]];
-                put(a, b, a < b, false);
-            }
-        }
-    };
-    claim(s.master, 0);
-    if (!s.sameSurface) {
-        claim(s.slave, 1);
-    }
-    Received& in = s.in;
-    exchange(s.comm, s.out, in, bytes);
-    std::vector<EdgeClaim> edges = records<EdgeClaim>(in, s.size);
-    std::sort(edges.begin(), edges.end(), [](const EdgeClaim& a, const EdgeClaim& b) {
+            EdgeClaim e{};
+            e.lo = std::min(s.nodeIds[a], s.nodeIds[b]);
+            e.hi = std::max(s.nodeIds[a], s.nodeIds[b]);
+            e.segment = part.ids[k];
+            e.nodeSet = h;
+            e.role = static_cast<std::uint8_t>(role);
+            e.forward = forward ? 1 : 0;
+            e.line = line ? 1 : 0;
+            ex.put(home(a, b), e);
+        });
+    ex.run(s.comm, bytes);
+    const EdgeClaim* edge = ex.records<EdgeClaim>();
+    const std::size_t m = ex.received() / sizeof(EdgeClaim);
+    std::vector<Index> sorted(m);
+    std::iota(sorted.begin(), sorted.end(), Index{0});
+    std::sort(sorted.begin(), sorted.end(), [&](Index x, Index y) {
+        const EdgeClaim& a = edge[x];
+        const EdgeClaim& b = edge[y];
         return a.role != b.role ? a.role < b.role
                : a.lo != b.lo   ? a.lo < b.lo
                : a.hi != b.hi   ? a.hi < b.hi
                                 : a.segment < b.segment;
     });
-    std::string error;
-    for (std::size_t i = 0; i < edges.size() && error.empty();) {
+    for (std::size_t i = 0; i < m;) {
+        const EdgeClaim& a = edge[sorted[i]];
         std::size_t j = i;
-        while (j < edges.size() && edges[j].role == edges[i].role && edges[j].lo == edges[i].lo &&
-               edges[j].hi == edges[i].hi) {
+        while (j < m && edge[sorted[j]].role == a.role && edge[sorted[j]].lo == a.lo &&
+               edge[sorted[j]].hi == a.hi) {
             ++j;
         }
-        const EdgeClaim& a = edges[i];
-        if (j - i == 2 && a.forward == edges[i + 1].forward && a.segment != edges[i + 1].segment) {
-            const EdgeClaim& b = edges[i + 1];
-            const SurfacePart& part = a.role == 0 ? s.master : s.slave;
-            error = std::string(kFn) + ": " + (a.role == 0 ? "master" : "slave") + " surface '" +
-                    part.surface.name + "', segment ids " + std::to_string(a.segment) + " and " +
-                    std::to_string(b.segment);
-            if (a.nodeSet == b.nodeSet) {
-                error += " have the same nodes: a duplicate segment";
-            } else {
-                error += a.line != 0
-                             ? " both " + std::string(a.forward != 0 ? "start" : "end") +
-                                   " at node " + std::to_string(a.lo)
-                             : " share the edge between nodes " + std::to_string(a.lo) + " and " +
-                                   std::to_string(a.hi) + " in the same direction";
-                error += ": one of them is inside-out";
+        const EdgeClaim& b = edge[sorted[std::min(i + 1, m - 1)]];
+        if (j - i == 2 && a.forward == b.forward && a.segment != b.segment) {
+            EdgeError e;
+            e.role = a.role;
+            e.lo = a.lo;
+            e.hi = a.hi;
+            e.a = a.segment;
+            e.b = b.segment;
+            e.duplicate = a.nodeSet == b.nodeSet;
+            e.line = a.line != 0;
+            e.forward = a.forward != 0;
+            if (e.before(first)) {
+                first = e;
             }
+            break;  // the first in this order
         }
         i = j;
     }
-    agreeOnErrors(s.comm, error);
+    agreeOnErrors(s.comm, first.role < 2 ? edgeMessage(s, first) : std::string());
 }
 
 void resolveLengths(State& s, const SearchOptions& options, const CoordinatesView& x) {
+
     ExactSum sum;
     double largest = 0.0;
     for (Index k = 0; k < s.master.surface.size(); ++k) {

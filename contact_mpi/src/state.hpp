@@ -15,21 +15,10 @@
 
 namespace contact::mpi::detail {
 
-/// A segment as it travels: global id, type, node global ids and the rank owning each node.
-struct SegmentRecord {
-    GlobalId id = 0;
-    SegmentType type = SegmentType::Line2;
-    std::array<GlobalId, kMaxSegmentNodes> nodes{};
-    std::array<int, kMaxSegmentNodes> owners{};
-    int origin = 0;         // caller rank that gave it (slave segments: results go there)
-    Index callerIndex = 0;  // its index in that rank's part
-    bool owned = true;      // masters: owned by this rank (else a ghost)
-};
-
 /// Coordinates of a list of nodes, to or from one rank.
 struct Link {
     int rank = 0;
-    std::vector<Index> nodes;  // local node indices (caller side: RankNodes; contact side: cNode)
+    Big<Index> nodes;  // local node indices (caller side: RankNodes; contact side: cNode)
 };
 
 /// A box in 3D (2D: z = 0), closed; empty when lo > hi.
@@ -74,6 +63,73 @@ struct Box {
     }
 };
 
+/// Scratch of a repartition, kept between repartitions (fresh pages are dear).
+/// A box kept in float, rounded outward: it holds the box it was made from.
+struct FloatBox {
+    std::array<float, 3> lo{};
+    std::array<float, 3> hi{};
+    [[nodiscard]] static FloatBox outward(const Box& b) noexcept {
+        FloatBox f;
+        for (int k = 0; k < 3; ++k) {
+            f.lo[k] = static_cast<float>(b.lo[k]);
+            if (static_cast<double>(f.lo[k]) > b.lo[k]) {
+                f.lo[k] = std::nextafter(f.lo[k], -HUGE_VALF);
+            }
+            f.hi[k] = static_cast<float>(b.hi[k]);
+            if (static_cast<double>(f.hi[k]) < b.hi[k]) {
+                f.hi[k] = std::nextafter(f.hi[k], HUGE_VALF);
+            }
+        }
+        return f;
+    }
+    [[nodiscard]] Box widened() const noexcept {
+        Box b;
+        for (int k = 0; k < 3; ++k) {
+            b.lo[k] = lo[k];
+            b.hi[k] = hi[k];
+        }
+        return b;
+    }
+    [[nodiscard]] bool contains(const Box& b) const noexcept {
+        for (int k = 0; k < 3; ++k) {
+            if (!(b.lo[k] >= static_cast<double>(lo[k]) && b.hi[k] <= static_cast<double>(hi[k]))) {
+                return false;
+            }
+        }
+        return true;
+    }
+};
+
+struct MigrationScratch {
+    // Caller side: RCB points, each item's destination, items and nodes grouped by destination.
+    std::vector<double> xyz;
+    std::vector<float> weights;
+    std::vector<double> sampleXyz;  // what Zoltan partitions: a sample of the points
+    std::vector<float> sampleWeights;
+    Big<int> dest[5];             // per item of each kind (Kind in partition.cpp)
+    Big<Index> copyOf;            // per copy (kind 2): its slave segment
+    Big<Index> ghostOf;           // per ghost (kind 4): its master
+    std::vector<Index> first[5];  // items of destination r: item[kind][first[kind][r], ...)
+    Big<Index> item[5];
+    Big<Index> stamp;              // per caller node: last destination it was listed for
+    Big<Index> position;           // per caller node: its place in the current destination's list
+    std::vector<Index> nodeFirst;  // per destination: its node list in nodes[nodeFirst[r], ...)
+    Big<Index> nodes;              // caller nodes, each destination's in id order
+    std::vector<double> boxes;     // per rank: its slave box (lo, then -hi), all ranks'
+    // Contact side: what arrived, read in place (byte offsets into the received bytes).
+    std::vector<std::size_t> runAt;  // per source: where its node ids start
+    std::vector<Index> runBase;      // per source: its first node entry
+    Big<Index> entryNode;            // per node entry: its contact node
+    Big<Index> itemAt[2];            // masters (owned, then ghosts), slave segments: records
+    Big<int> itemSource[2];
+    Big<Index> nEntry;  // slave nodes: node entry, origin, slot, valence
+    Big<int> nOrigin;
+    Big<Index> nSlot;
+    Big<Index> nValence;
+    Big<std::uint8_t> owned;  // per held master (arrival order): 1 = owned
+    Big<double> setupCoords;  // contact nodes' coordinates at setSurfaces
+};
+
 struct State {
     explicit State(MPI_Comm comm) : rcb(comm) {}
 
@@ -95,47 +151,70 @@ struct State {
 
     // ---- Caller side: this rank's input.
     Index numNodes = 0;
-    std::vector<GlobalId> nodeIds;
-    std::vector<std::pair<GlobalId, Index>> idIndex;  // sorted by id
-    std::vector<int> nodeOwner;    // per node: owning rank; -1 for nodes no surface uses
-    std::vector<Index> usedNodes;  // nodes a surface uses or this rank owns (checked each update)
-    std::vector<double> setupCoords;  // dim per node, as at setSurfaces
+    Big<GlobalId> nodeIds;
+    Big<GlobalId> sortedIds;       // the node ids, sorted
+    Big<Index> sortedNodes;        // the node of each (the nodes in id order)
+    Big<Index> idRank;             // per node: its place in id order
+    Big<int> nodeOwner;            // per node: owning rank; -1 for nodes no surface uses
+    Big<std::uint8_t> nodeShared;  // per node: 1 when other ranks use it too (set-up)
+    Big<Index> usedNodes;          // nodes a surface uses or this rank owns (checked each update)
+    Big<double> setupCoords;       // dim per node, as at setSurfaces
     SurfacePart master;
-    SurfacePart slave;                   // empty when given as nodes
-    std::vector<Index> slaveNodeList;    // the slave as nodes (this rank's indices)
-    std::vector<Index> ownedSlaveNodes;  // node mode: slave nodes this rank owns
-    std::vector<Index> slaveValence;     // their number of slave segments (global)
-    std::vector<Link> sendCoords;        // to contact ranks, each update
-    std::vector<int> resultSources;      // contact ranks that send this rank its pairs
+    SurfacePart slave;           // empty when given as nodes
+    Big<Index> slaveNodeList;    // the slave as nodes (this rank's indices)
+    Big<Index> ownedSlaveNodes;  // node mode: slave nodes this rank owns, by id
+    Big<Index> slaveValence;     // their number of slave segments (global)
+    // This rank's slave items (node mode: ownedSlaveNodes; segment mode: its slave segments)
+    // ordered by global id: the result order. Slot t holds item slotCaller[t], id slotId[t].
+    Big<GlobalId> slotId;
+    Big<Index> slotCaller;
+    Big<Index> slaveSlot;            // segment mode: per slave segment of this rank, its slot
+    std::vector<Link> sendCoords;    // to contact ranks, each update
+    std::vector<int> resultSources;  // contact ranks that send this rank its pairs
 
     // ---- Contact side: this rank's region.
     Rcb rcb;
-    std::vector<GlobalId> cNodeIds;  // sorted; contact node index = position
-    std::vector<double> cCoords;     // dim per contact node, current
-    std::vector<Link> recvCoords;    // from owner ranks, each update
+    Big<GlobalId> cNodeIds;        // sorted; contact node index = position
+    Big<int> cNodeOwner;           // the owner of each (where its coordinates come from)
+    Big<double> cCoords;           // dim per contact node, current
+    std::vector<Link> recvCoords;  // from owner ranks, each update
     // Masters held (owned + ghosts), in the order given to the serial search (by global id).
-    std::vector<SegmentRecord> cMasters;
-    std::vector<Box> cMasterFat;  // per held master: grown box of the last partition (owned)
+    Big<GlobalId> cMasterIds;  // their ids (the pairs' master column)
+    // Their grown box F of the last partition, in float (ghosts: unbounded; their owner checks).
+    Big<FloatBox> cMasterFat;
     Index ghostMasters = 0;
-    // Slave items: node mode, the owned slave nodes (contact node index, id, origin, index there);
-    // segment mode, the slave segments. cSlave: the slave surface given to the serial search
-    // (segment mode; node mode with self-contact: every slave segment holding an owned node).
+    // Slave items: node mode, the owned slave nodes (contact node index, origin, slot there);
+    // segment mode, the slave segments (id, origin, slot there). The slave surface given to the
+    // serial search (segment mode; node mode with self-contact: every slave segment holding an
+    // owned node) is ordered by id.
     std::vector<Index> cSlaveNode;
-    std::vector<GlobalId> cSlaveNodeId;
-    std::vector<int> cSlaveNodeOrigin;
-    std::vector<Index> cSlaveNodeCaller;
-    std::vector<Index> cSlaveItemOf;  // node mode: per contact node, its slave item or -1
-    std::vector<SegmentRecord> cSlaveSegments;
+    Big<int> cSlaveNodeOrigin;
+    Big<Index> cSlaveNodeSlot;  // its slot on the origin rank
+    Big<Index> cSlaveItemOf;    // node mode: per contact node, its slave item or -1
+    Big<GlobalId> cSlaveSegId;
+    Big<int> cSlaveSegOrigin;
+    Big<Index> cSlaveSegSlot;
     Box slaveFat;  // this rank's slave items at the last partition, grown by skin / 2
     std::vector<int> resultTargets;  // caller ranks this rank sends pairs to
     std::unique_ptr<ContactSearch> local;
+    bool lastUpdateOk = false;  // the last update() succeeded (the same on every rank)
 
+    // Scratch of the set-up and the repartitions, kept (fresh pages are dear).
+    Exchange ex;
+    MigrationScratch mig;
+    Scratch<std::uint64_t> keys, keyTmp;
+    Scratch<Index> order, orderTmp;
     // Scratch reused between updates.
-    std::vector<ByteWriter> out;
-    Received in;
-    std::vector<std::vector<double>> coordBuffers;
-    std::vector<char> resultBuffer;
-    std::vector<std::pair<GlobalId, std::uint32_t>> resultOrder;
+    std::vector<Big<double>> coordBuffers;
+    std::vector<MPI_Request> coordRequests;
+    std::vector<RawBuffer> resultOut;    // per caller rank: its pairs' records
+    std::vector<std::size_t> sendCount;  // records per caller rank
+    std::vector<char*> sendCursor;
+    RawBuffer resultIn;                 // records received, by source
+    std::vector<std::size_t> resultAt;  // per result source: its offset in resultIn
+    Big<Index> ownPairs;                // local pairs of this rank's own slave items
+    Big<Index> slotStart;               // counting sort of the pairs by slot
+    std::vector<MPI_Request> requests;
 };
 
 }  // namespace contact::mpi::detail

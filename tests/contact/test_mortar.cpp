@@ -934,6 +934,78 @@ TEST(MortarPairs, ThreadsAndPairSupersetsGiveTheSameBits) {
     }
 }
 
+TEST(MortarPairs, SegmentBlocksSummedInSegmentOrderAreTheRowsBitForBit) {
+    // What a distributed assembly does with the blocks (contact::mpi::DistributedMortar): each
+    // node's row as the sum over its segments in index order, gap and area from 0, D and M per
+    // column. Waves about the capture, so that segments are partly covered; both bases.
+    for (const MortarBasis basis : {MortarBasis::kStandard, MortarBasis::kDual}) {
+        SCOPED_TRACE(basis == MortarBasis::kDual ? "dual" : "standard");
+        Interface f;
+        f.slave = testing::addPatch(
+            f.mesh, SegmentType::Quad4, 8, 7,
+            [](double u, double v) { return Vector3d(u, v, 0.025 * std::sin(9 * u + 4 * v)); },
+            false, "s");
+        f.master = testing::addPatch(
+            f.mesh, SegmentType::Tri3, 6, 9,
+            [](double u, double v) {
+                const double x = -0.1 + 1.2 * u;
+                const double y = -0.1 + 1.2 * v;
+                return Vector3d(x, y, 0.01 + 0.025 * std::cos(7 * x - 3 * y));
+            },
+            true, "m");
+        MortarOptions o;
+        o.basis = basis;
+        MortarIntegrator mi(o);
+        (void)run(mi, f, searchPairs(f, 0.03), 0.03);
+        const MortarOperators& op = mi.operators();
+        ASSERT_GT(op.nodes.size(), 0U);
+        std::map<Index, double> gap;
+        std::map<Index, double> area;
+        std::map<std::pair<Index, Index>, double> D;
+        std::map<std::pair<Index, Index>, double> M;
+        const auto add = [](auto& map, const auto& key, double v) {
+            const auto it = map.find(key);
+            if (it == map.end()) {
+                map.emplace(key, v);
+            } else {
+                it->second += v;
+            }
+        };
+        for (Index k = 0; k < f.slave.size(); ++k) {
+            const MortarSegmentBlock b = mi.segmentBlock(k);
+            const Index* sn = f.slave.nodes(k);
+            for (int i = 0; i < b.nodes; ++i) {
+                gap.emplace(sn[i], 0.0).first->second += b.gap[i];
+                area.emplace(sn[i], 0.0).first->second += b.area[i];
+                for (int j = 0; j < b.nodes; ++j) {
+                    if (basis == MortarBasis::kStandard || i == j) {
+                        add(D, std::make_pair(sn[i], sn[j]), b.D[i * b.nodes + j]);
+                    }
+                }
+                for (int c = 0; c < b.columns; ++c) {
+                    add(M, std::make_pair(sn[i], b.masterNodes[c]), b.M[c * b.nodes + i]);
+                }
+            }
+        }
+        ASSERT_EQ(gap.size(), op.nodes.size());
+        for (std::size_t r = 0; r < op.nodes.size(); ++r) {
+            EXPECT_EQ(std::memcmp(&gap[op.nodes[r]], &op.weightedGap[r], sizeof(double)), 0);
+            EXPECT_EQ(std::memcmp(&area[op.nodes[r]], &op.nodalArea[r], sizeof(double)), 0);
+        }
+        ASSERT_EQ(D.size(), op.D.size());
+        ASSERT_EQ(M.size(), op.M.size());
+        for (std::size_t e = 0; e < op.D.size(); ++e) {
+            const double v = D[{op.D.row[e], op.D.col[e]}];
+            EXPECT_EQ(std::memcmp(&v, &op.D.value[e], sizeof v), 0);
+        }
+        for (std::size_t e = 0; e < op.M.size(); ++e) {
+            const double v = M[{op.M.row[e], op.M.col[e]}];
+            EXPECT_EQ(std::memcmp(&v, &op.M.value[e], sizeof v), 0);
+        }
+        EXPECT_THROW((void)mi.segmentBlock(f.slave.size()), std::out_of_range);
+    }
+}
+
 TEST(MortarPairs, FromASearchAndFromItsPairsAgree) {
     const Interface f = flat3d(SegmentType::Quad4, SegmentType::Tri3, 4, 5, 0.01, 0.03);
     SearchOptions o;

@@ -7,10 +7,12 @@
 // equal the serial count (no pair missing, none twice). Then the bad inputs: one rank's error is
 // every rank's error.
 #include "contact/contact_search.hpp"
+#include "contact/mortar.hpp"
 #include "contact/segment.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/model.hpp"
 
+#include "contact_mpi/distributed_mortar.hpp"
 #include "contact_mpi/distributed_search.hpp"
 #include "surfaces.hpp"
 
@@ -31,6 +33,8 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace contact::mpi {
@@ -303,7 +307,9 @@ struct Part {
 
 enum class Split { kScattered, kAllOnRankZero };
 
-Part partOf(const Model& m, int rank, int size, Split split, bool flags, unsigned seed) {
+// A self-contact model's slave part goes where its master part goes, unless `selfApart`.
+Part partOf(const Model& m, int rank, int size, Split split, bool flags, unsigned seed,
+            bool selfApart = false) {
     std::mt19937 rng(seed);
     const auto rankOf = [&]() {
         return split == Split::kScattered ? static_cast<int>(rng() % size) : 0;
@@ -326,7 +332,7 @@ Part partOf(const Model& m, int rank, int size, Split split, bool flags, unsigne
         }
     };
     hold(m.master, masterRank);
-    if (m.self) {
+    if (m.self && !selfApart) {
         // One surface: a solver gives the slave part where it gives the master part.
         slaveRank = masterRank;
     }
@@ -506,6 +512,84 @@ long long compareSegmentPairs(const SegmentPairs& serial, const GlobalSegmentPai
     return static_cast<long long>(expected.size());
 }
 
+// This rank's mortar rows against the serial integrator's rows of the slave nodes it owns, bit
+// for bit; returns the number of serial rows it owns.
+long long compareMortar(const MortarOperators& serial, const GlobalMortarOperators& dist,
+                        const Part& p, int rank) {
+    std::vector<std::size_t> rows;  // serial rows of the nodes this rank owns
+    for (std::size_t r = 0; r < serial.nodes.size(); ++r) {
+        if (p.ownerOf[serial.nodes[r]] == rank) {
+            rows.push_back(r);
+        }
+    }
+    EXPECT_EQ(dist.nodes.size(), rows.size()) << "rank " << rank;
+    if (dist.nodes.size() != rows.size()) {
+        return static_cast<long long>(rows.size());
+    }
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const std::size_t r = rows[k];
+        EXPECT_EQ(dist.nodes[k], nodeId(serial.nodes[r]));
+        EXPECT_EQ(p.nodes.ids[dist.nodesLocal[k]], dist.nodes[k]);
+        EXPECT_TRUE(sameBits(dist.weightedGap[k], serial.weightedGap[r])) << "row " << k;
+        EXPECT_TRUE(sameBits(dist.nodalArea[k], serial.nodalArea[r])) << "row " << k;
+    }
+    // The entries of the owned rows, in order: row and column ids and the value's bits.
+    const auto entries = [&](const SparseTriplets& m) {
+        std::vector<std::tuple<GlobalId, GlobalId, std::uint64_t>> e;
+        for (std::size_t i = 0; i < m.size(); ++i) {
+            if (p.ownerOf[m.row[i]] == rank) {
+                std::uint64_t bits = 0;
+                std::memcpy(&bits, &m.value[i], sizeof bits);
+                e.emplace_back(nodeId(m.row[i]), nodeId(m.col[i]), bits);
+            }
+        }
+        return e;
+    };
+    const auto got = [](const GlobalTriplets& m) {
+        std::vector<std::tuple<GlobalId, GlobalId, std::uint64_t>> e;
+        for (std::size_t i = 0; i < m.size(); ++i) {
+            std::uint64_t bits = 0;
+            std::memcpy(&bits, &m.value[i], sizeof bits);
+            e.emplace_back(m.row[i], m.col[i], bits);
+        }
+        return e;
+    };
+    EXPECT_EQ(got(dist.D), entries(serial.D)) << "rank " << rank;
+    EXPECT_EQ(got(dist.M), entries(serial.M)) << "rank " << rank;
+    return static_cast<long long>(rows.size());
+}
+
+// The serial integrator's rows on the whole interface, computed on rank 0 and sent to every rank
+// (each compares the rows it owns; one serial integration keeps the test quick).
+MortarOperators serialMortar(const ContactSearch& serial, const CoordinatesView& x,
+                             const MortarOptions& mo) {
+    MortarOperators op;
+    if (commRank() == 0) {
+        MortarIntegrator mi(mo);
+        (void)mi.compute(serial, x);
+        op = mi.operators();
+    }
+    long long sizes[3] = {static_cast<long long>(op.nodes.size()),
+                          static_cast<long long>(op.D.size()), static_cast<long long>(op.M.size())};
+    MPI_Bcast(sizes, 3, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    const auto send = [](auto& v, long long n) {
+        v.resize(static_cast<std::size_t>(n));
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        MPI_Bcast(v.data(), static_cast<int>(n * static_cast<long long>(sizeof(T))), MPI_BYTE, 0,
+                  MPI_COMM_WORLD);
+    };
+    send(op.nodes, sizes[0]);
+    send(op.weightedGap, sizes[0]);
+    send(op.nodalArea, sizes[0]);
+    for (SparseTriplets* m : {&op.D, &op.M}) {
+        const long long n = m == &op.D ? sizes[1] : sizes[2];
+        send(m->row, n);
+        send(m->col, n);
+        send(m->value, n);
+    }
+    return op;
+}
+
 class DistributedVsSerial : public ::testing::TestWithParam<Case> {};
 
 // Runs the serial and the distributed search side by side over `increments` increments and
@@ -559,6 +643,33 @@ void compareOverIncrements(const Model& m, const SearchOptions& opt, const Part&
         } else {
             mine = compareSegmentPairs(serial.segmentPairs(), dist.segmentPairs(), p, rank);
             EXPECT_EQ(sumOverRanks(dist.segmentPairs().size()), serial.segmentPairs().size());
+            // Mortar rows, bit for bit, after the large motion (a new partition): the standard
+            // basis, and the dual one where it exists. One increment, on the models that cover
+            // the segment types (the spheres and the graded mesh add none), keeps the test quick
+            // under sanitizers.
+            if (!m.self && t == 15 && m.name != "sphere_on_block_o2.msh" &&
+                m.name != "sphere_on_block.msh" && m.name != "graded") {
+                const bool linear = std::none_of(m.slave.types.begin(), m.slave.types.end(),
+                                                 [](SegmentType ty) { return isQuadratic(ty); });
+                for (const MortarBasis basis : {MortarBasis::kStandard, MortarBasis::kDual}) {
+                    if (basis == MortarBasis::kDual && !linear) {
+                        continue;
+                    }
+                    MortarOptions mo;
+                    mo.basis = basis;
+                    const MortarOperators expected = serialMortar(
+                        serial, m.dim == 3 ? CoordinatesView(x) : CoordinatesView(x2), mo);
+                    DistributedMortar distMortar(mo);
+                    (void)distMortar.compute(dist);
+                    const long long rows = compareMortar(expected, distMortar.operators(), p, rank);
+                    const auto all = static_cast<long long>(expected.nodes.size());
+                    EXPECT_EQ(sumOverRanks(rows), all);
+                    EXPECT_EQ(
+                        sumOverRanks(static_cast<long long>(distMortar.operators().nodes.size())),
+                        all);
+                    EXPECT_GT(all, 0);
+                }
+            }
         }
         EXPECT_EQ(sumOverRanks(mine), ss.pairs);
         totalPairs += ss.pairs;
@@ -643,6 +754,16 @@ TEST(DistributedEdgeCases, MoreRanksThanFaces) {
         const Part p = partOf(m, commRank(), commSize(), Split::kScattered, true, 5);
         compareOverIncrements(m, opt, p, 5, false);
     }
+}
+
+TEST(DistributedEdgeCases, OneSurfaceGivenApartOnEachRank) {
+    // The same surface as master and slave, its two parts scattered over the ranks independently:
+    // recognized as one surface (compared whole across ranks), searched as the serial search does.
+    const Model m = folded();
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 23, true);
+    SearchOptions opt;
+    opt.selfContact = true;
+    compareOverIncrements(m, opt, p, 3, false);
 }
 
 // ---- Bad input on one rank: the same error on every rank, nobody hangs.
@@ -775,6 +896,73 @@ TEST(DistributedErrors, AnInsideOutSegmentOnAnyRank) {
     DistributedSearch search(MPI_COMM_WORLD);
     const std::string e = errorEverywhere([&] { u.run(search); });
     EXPECT_TRUE(contains(e, "in the same direction: one of them is inside-out")) << e;
+}
+
+TEST(DistributedErrors, ADuplicateSegmentOnTheLastRank) {
+    FlatParts u;
+    GlobalId next = u.p.master.ids.empty()
+                        ? 0
+                        : *std::max_element(u.p.master.ids.begin(), u.p.master.ids.end()) + 1;
+    MPI_Allreduce(MPI_IN_PLACE, &next, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    if (commRank() == commSize() - 1) {
+        Surface& s = u.p.master.surface;
+        ASSERT_GT(s.size(), 0);
+        const std::vector<Index> nodes(s.nodes(0), s.nodes(0) + 4);
+        s.addSegment(SegmentType::Quad4, nodes.data(), 4);  // segment 0 again, under a new id
+        u.p.master.ids.push_back(next);
+    }
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "have the same nodes: a duplicate segment")) << e;
+    EXPECT_TRUE(contains(e, " and " + std::to_string(next) + " ")) << e;
+}
+
+TEST(DistributedErrors, AnInsideOutLineIn2D) {
+    const Model m = planar();
+    Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 31);
+    for (Index k = 0; k < p.master.surface.size(); ++k) {
+        if (p.master.ids[k] == 12) {  // its ends now start and end where its neighbours do
+            Index* v = p.master.surface.connectivity.data() + p.master.surface.offsets[k];
+            std::swap(v[0], v[1]);
+        }
+    }
+    const std::vector<double> x = localCoords(p, m.x0, 2);
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e =
+        errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 2)); });
+    EXPECT_TRUE(contains(e, "segment ids 11 and 12 both end at node") ||
+                contains(e, "segment ids 12 and 13 both start at node"))
+        << e;
+    EXPECT_TRUE(contains(e, "one of them is inside-out")) << e;
+}
+
+TEST(DistributedErrors, OneSurfaceGivenApartWithoutSelfContact) {
+    Model m = folded();
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 2, true);
+    const std::vector<double> x = localCoords(p, m.x0, 3);
+    DistributedSearch search(MPI_COMM_WORLD);  // selfContact off
+    const std::string e =
+        errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
+    EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
+}
+
+TEST(DistributedErrors, MortarNeedsAnUpdatedSegmentSearchAndALinearSlaveForTheDualBasis) {
+    const Model m = quadratic();  // Tri6 slave: no dual basis
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 37);
+    const std::vector<double> x = localCoords(p, m.x0, 3);
+    SearchOptions opt;
+    opt.mode = SearchMode::kSegmentToSegment;
+    DistributedSearch search(MPI_COMM_WORLD, opt);
+    search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3));
+    DistributedMortar standard;
+    EXPECT_THROW((void)standard.compute(search), std::logic_error);  // not updated yet
+    ASSERT_EQ(search.update(viewOf(x, 3)).status, UpdateStatus::kOk);
+    EXPECT_NO_THROW((void)standard.compute(search));
+    MortarOptions mo;
+    mo.basis = MortarBasis::kDual;
+    DistributedMortar dual(mo);
+    const std::string e = errorEverywhere([&] { (void)dual.compute(search); });
+    EXPECT_TRUE(contains(e, "is a Tri6")) << e;
 }
 
 TEST(DistributedErrors, OneSurfaceWithoutSelfContact) {

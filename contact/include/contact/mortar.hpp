@@ -79,6 +79,19 @@ struct MortarOperators {
     MortarBasis basis = MortarBasis::kStandard;
 };
 
+/// One slave segment's integrals before they are summed into node rows: what a distributed
+/// assembly sends to the owners of the segment's nodes (contact::mpi::DistributedMortar). Views
+/// into the integrator's buffers, valid until its next compute().
+struct MortarSegmentBlock {
+    int nodes = 0;    ///< the slave segment's node count ns; 0: the segment carries no integral
+    int columns = 0;  ///< master nodes it couples to
+    const Index* masterNodes = nullptr;  ///< those, increasing (node indices into x)
+    const double* D = nullptr;           ///< ns x ns, row-major: D[a * ns + b] = int Phi_a N_b
+    const double* gap = nullptr;         ///< ns: int Phi_a g
+    const double* area = nullptr;        ///< ns: int Phi_a
+    const double* M = nullptr;           ///< columns x ns: M[c * ns + a] = int Phi_a N^_c
+};
+
 /// Counters and time of one compute().
 struct MortarStats {
     Index pairs = 0;             ///< segment pairs given
@@ -160,6 +173,10 @@ public:
 
     /// The result of the last compute() (empty before the first).
     [[nodiscard]] const MortarOperators& operators() const noexcept;
+    /// Slave segment k's integrals in the last compute(), before the node rows summed them (in
+    /// segment order, each node's rows over its segments: the rows of operators()). Throws
+    /// std::out_of_range for k outside the last compute()'s slave surface.
+    [[nodiscard]] MortarSegmentBlock segmentBlock(Index k) const;
     [[nodiscard]] const MortarOptions& options() const noexcept { return options_; }
 
 private:

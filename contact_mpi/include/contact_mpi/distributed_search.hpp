@@ -194,8 +194,12 @@ public:
     [[nodiscard]] MPI_Comm communicator() const noexcept { return comm_; }
 
 private:
+    friend class DistributedMortar;  // reads the contact side: held segments, pairs, owners
     void setup(const RankNodes& nodes, SurfacePart& master, SurfacePart* slave,
                std::vector<Index>* slaveNodes, const CoordinatesView& x);
+    long long returnPairs();
+    void placeNodePairs(const NodePairs& p, std::size_t received, std::size_t n);
+    void placeSegmentPairs(const SegmentPairs& p, std::size_t received, std::size_t n);
 
     MPI_Comm comm_ = MPI_COMM_NULL;
     SearchOptions options_;
