@@ -68,8 +68,7 @@ WarmStart::WarmStart(unsigned rank, const Eigen::Vector2d& xi, SegmentType type)
     std::uint64_t code = std::uint64_t{std::min(rank, kNoRank)} << 40;
     for (int d = 0; d < 2; ++d) {
         const double t = std::clamp((xi[d] - domainLow(type)) / domainWidth(type), 0.0, 1.0);
-        code |= static_cast<std::uint64_t>(std::lround(t * static_cast<double>(kWarmSteps)))
-                << (20 * d);
+        code |= static_cast<std::uint64_t>(t * static_cast<double>(kWarmSteps) + 0.5) << (20 * d);
     }
     for (int w = 0; w < 3; ++w) {
         bits_[w] = static_cast<std::uint16_t>(code >> (16 * w));
@@ -326,9 +325,9 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
                     const SegmentNodes seg = gatherSegment(master, j, x);
                     WarmClosest pr;
                     if (warm && hasWarmPath(seg.type)) {
-                        const Eigen::Vector2d start = last.xi(seg.type);
                         const bool mine = last.rank() != WarmStart::kNoRank &&
                                           last.rank() == static_cast<unsigned>(v.rank);
+                        const Eigen::Vector2d start = mine ? last.xi(seg.type) : Eigen::Vector2d();
                         pr = warmClosestXi(seg, p, mine ? &start : nullptr);
                         v.tie = warmTie(masterBox_[j]);
                         anyWarm = true;

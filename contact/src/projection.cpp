@@ -165,12 +165,30 @@ Vector3d quad8Centre(const SegmentNodes& s) noexcept {
     return y;
 }
 
+// The sample cell 3 (xi + 1) + (eta + 1) of each node of a line or quad type (nodes on the grid
+// {-1, 0, 1}^2), from nodeLocalCoordinates once.
+const std::array<int, kMaxSegmentNodes>& nodeCells(SegmentType type) noexcept {
+    static const auto table = [] {
+        std::array<std::array<int, kMaxSegmentNodes>, 7> cells{};
+        for (const SegmentType t : {SegmentType::Line2, SegmentType::Line3, SegmentType::Quad4,
+                                    SegmentType::Quad8, SegmentType::Quad9}) {
+            for (int k = 0; k < nodeCount(t); ++k) {
+                const Vector2d r = nodeLocalCoordinates(t, k);
+                cells[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)] =
+                    3 * (static_cast<int>(r[0]) + 1) + (static_cast<int>(r[1]) + 1);
+            }
+        }
+        return cells;
+    }();
+    return table[static_cast<std::size_t>(type)];
+}
+
 Monomials monomialForm(const SegmentNodes& s) noexcept {
     Monomials m;
-    for (Vector3d& v : m.c) {
-        v.setZero();
-    }
     if (s.type == SegmentType::Quad4) {  // nodes at (-1,-1), (1,-1), (1,1), (-1,1)
+        for (Vector3d& v : m.c) {
+            v.setZero();
+        }
         m.c[0] = 0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3]);
         m.c[3] = 0.25 * (-s.x[0] + s.x[1] + s.x[2] - s.x[3]);
         m.c[1] = 0.25 * (-s.x[0] - s.x[1] + s.x[2] + s.x[3]);
@@ -179,26 +197,22 @@ Monomials monomialForm(const SegmentNodes& s) noexcept {
     }
     const bool line = parametricDim(s.type) == 1;
     std::array<Vector3d, 9> f;  // f[3 (i + 1) + (j + 1)] = y(i, j)
-    // Where a node sits on a sample point (Line3, Quad8, Quad9), y there is that node: the shape
-    // functions are exactly 1 and 0 at the nodes, so this is the value position() would return.
-    std::array<bool, 9> atNode{};
-    if (!isTriangle(s.type)) {
-        for (int k = 0; k < nodeCount(s.type); ++k) {
-            const Vector2d r = nodeLocalCoordinates(s.type, k);
-            const int cell = 3 * (static_cast<int>(r[0]) + 1) + (static_cast<int>(r[1]) + 1);
-            f[cell] = s.x[k];
-            atNode[cell] = true;
-        }
-    }
-    for (int i = -1; i <= 1; ++i) {
-        for (int j = -1; j <= 1; ++j) {
-            const int cell = 3 * (i + 1) + (j + 1);
-            if (line && j != 0) {
-                f[cell].setZero();
-            } else if (!atNode[cell]) {
-                f[cell] =
-                    s.type == SegmentType::Quad8 ? quad8Centre(s) : position(s, Vector2d(i, j));
+    if (isTriangle(s.type)) {   // Tri6: the shape functions extrapolate outside the domain
+        for (int i = -1; i <= 1; ++i) {
+            for (int j = -1; j <= 1; ++j) {
+                f[static_cast<std::size_t>(3 * (i + 1) + (j + 1))] = position(s, Vector2d(i, j));
             }
+        }
+    } else {
+        // Line3, Quad8, Quad9: a node on each sample (lines use the row eta = 0 only), and the
+        // shape functions are exactly 1 and 0 at the nodes, so y there is the node, as position()
+        // would return it; a Quad8 has no centre node.
+        const std::array<int, kMaxSegmentNodes>& cells = nodeCells(s.type);
+        for (int k = 0; k < nodeCount(s.type); ++k) {
+            f[static_cast<std::size_t>(cells[static_cast<std::size_t>(k)])] = s.x[k];
+        }
+        if (s.type == SegmentType::Quad8) {
+            f[4] = quad8Centre(s);
         }
     }
     // Rule along eta for each xi sample, then along xi for each eta coefficient.
@@ -304,7 +318,8 @@ struct BilinearGeometry {
 // keeps that one; at() and position() give the same y bit for bit.
 struct HornerGeometry {
     const Monomials& m;
-    [[nodiscard]] LocalGeometry at(const Vector2d& xi) const noexcept {
+    // Inlined into the Newton loop (three calls a projection), where the compiler would not.
+    [[nodiscard, gnu::always_inline]] LocalGeometry at(const Vector2d& xi) const noexcept {
         const double u = xi[0];
         const double v = xi[1];
         std::array<Vector3d, 3> a;   // A_a(eta)
@@ -1188,7 +1203,6 @@ bool nearStatusEdge(SegmentType type, const Eigen::Vector2d& xi) noexcept {
 // is degenerate (it looks for a normal next to the point).
 Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
                             const WarmClosest& w) noexcept {
-    const Shifted sh = shiftToNode0(s, p);
     const Vector2d& xi = w.closest.xi;
     LocalGeometry l;
     if (w.geometry) {
@@ -1196,19 +1210,21 @@ Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
         l.yXi = w.yXi;
         l.yEta = w.yEta;
     } else {
-        const Monomials mono = monomialForm(sh.s);
+        const Monomials mono = monomialForm(shiftToNode0(s, p).s);
         l = HornerGeometry{mono}.at(xi);
     }
+    // shiftToNode0's q and node differences, computed alike.
+    const Vector3d q = p - s.x[0];
     double spread = 0.0;
     for (int i = 1; i < cornerCount(s.type); ++i) {
-        spread = std::max(spread, sh.s.x[i].cwiseAbs().maxCoeff());
+        spread = std::max(spread, (s.x[i] - s.x[0]).cwiseAbs().maxCoeff());
     }
     Vector3d normal;
     Vector3d tangent1;
     if (parametricDim(s.type) == 1) {
         const double jacobian = l.yXi.norm();
         if (!(jacobian > tol::kDegenerateJacobianRel * spread)) {
-            return finish(s, sh, xi, w.closest.converged);
+            return finish(s, shiftToNode0(s, p), xi, w.closest.converged);
         }
         tangent1 = l.yXi / jacobian;
         normal = Vector3d(tangent1.y(), -tangent1.x(), 0.0);
@@ -1216,7 +1232,7 @@ Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
         const Vector3d c = l.yXi.cross(l.yEta);
         const double jacobian = c.norm();
         if (!(jacobian > tol::kDegenerateJacobianRel * spread * spread)) {
-            return finish(s, sh, xi, w.closest.converged);
+            return finish(s, shiftToNode0(s, p), xi, w.closest.converged);
         }
         normal = c / jacobian;
         tangent1 = l.yXi.normalized();
@@ -1224,7 +1240,7 @@ Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
     Projection out;
     out.xi = xi;
     out.N = shapeValues(s.type, xi);
-    const Vector3d d = sh.q - l.y;
+    const Vector3d d = q - l.y;
     out.point = s.x[0] + l.y;
     out.distance = d.norm();
     out.normal = normal;

@@ -293,27 +293,39 @@ INSTANTIATE_TEST_SUITE_P(Curved, WarmSearch,
                                            SegmentType::Quad8, SegmentType::Quad9),
                          [](const auto& info) { return std::string(segmentTypeName(info.param)); });
 
-// Matching meshes: every slave node lies exactly above a master node, on the edge or corner shared
-// by two or four masters, so their distances tie (a fresh search picks the lowest index, or the
-// last bit). The slave moves along the normal only, keeping the ties, and the list is reused: the
-// warm path must leave these choices to the cold path and give the fresh search's masters.
+// Matching meshes: every slave node lies on the normal of the master surface through a master
+// node, at the gap g, so its closest point is that node, on the edge or corner shared by two or
+// four masters: their distances tie (exactly; computed, in the last bits), and a fresh search
+// picks by those bits, else the lowest index. The master is curved (z = 0.3 x^2 + 0.1 y^2, which
+// Quad8 and Quad9 hold exactly, smooth across the element edges), g grows a little every update
+// (the list is reused): the warm path must leave these choices to the cold path.
 TEST(WarmSearch, TiesOverSharedEdgesAndCornersPickTheFreshMaster) {
+    const auto surface = [](double u, double v, double g) -> Vector3d {
+        const double x = 2 * u - 1;
+        const double y = 2 * v - 1;
+        const Vector3d n = Vector3d(-0.6 * x, -0.2 * y, 1.0).normalized();
+        return Vector3d(x, y, 0.3 * x * x + 0.1 * y * y) + g * n;
+    };
     for (SegmentType type : {SegmentType::Quad8, SegmentType::Quad9}) {
         SCOPED_TRACE(segmentTypeName(type));
-        Model m;
-        const auto plane = [](double u, double v) { return Vector3d(u, 0.7 * v + 0.2 * u, 0.0); };
-        m.master = addPatch(m.mesh, type, 6, 6, plane, false, "master");
-        m.slave = addPatch(m.mesh, type, 6, 6, plane, true, "slave");
-        const Eigen::Matrix3Xd x0 = m.mesh.coords3();
+        // The model at gap g: the same nodes, numbered alike, at their positions for g.
+        const auto model = [&](double g) {
+            Model m;
+            m.master = addPatch(
+                m.mesh, type, 6, 6, [&](double u, double v) { return surface(u, v, 0.0); }, false,
+                "master");
+            m.slave = addPatch(
+                m.mesh, type, 6, 6, [&](double u, double v) { return surface(u, v, g); }, true,
+                "slave");
+            return m;
+        };
+        const Model m = model(0.01);
         ContactSearch warm(warmOptions(true));
-        warm.setSurfaces(m.master, m.slave, x0);
+        warm.setSurfaces(m.master, m.slave, m.mesh.coords3());
         int reused = 0;
         for (int inc = 0; inc < 12; ++inc) {
             SCOPED_TRACE("increment " + std::to_string(inc));
-            Eigen::Matrix3Xd x = x0;
-            for (Index n : m.slave.connectivity) {
-                x(2, n) = 0.01 + 0.002 * inc;
-            }
+            const Eigen::Matrix3Xd x = model(0.01 + 0.002 * inc).mesh.coords3();
             const UpdateStats st = warm.update(x);
             ASSERT_EQ(st.status, UpdateStatus::kOk);
             reused += st.rebuilt ? 0 : 1;
