@@ -602,8 +602,38 @@ bool certifyFace(SegmentType type, const Vector2d& centre, const Vector3d& jc0, 
 // Certified when sigma_min(J)^2 exceeds the last bound with a margin far above rounding.
 // Fills `start` with the Newton start: the linearized closest point at the centre, in D.
 //
-// termBound(mono, c0q, norms) bounds sum_k |c'_k . c_mono| (norms[k] = |c_k|): dotSums below is
-// that sum itself; cheapTermBound the looser |r|max |c_mono| (Cauchy-Schwarz), a proof as well.
+// TermBound::operator()(m, mono, c0q, norms, aMax, bMax) bounds S_mono = sum_k |c'_k . c_mono|
+// (norms[k] = |c_k|; a, b up to aMax, bMax): DotSums is that sum itself, CheapBound the looser
+// |r|max |c_mono| (Cauchy-Schwarz), a proof as well.
+struct DotSums {
+    double operator()(const Monomials& m, int mono, const Vector3d& c0q,
+                      const std::array<double, 9>& /*norms*/, int aMax, int bMax) const noexcept {
+        double sum = 0.0;
+        for (int a = 0; a <= aMax; ++a) {
+            for (int b = 0; b <= bMax; ++b) {
+                const Vector3d& ck = a + b == 0 ? c0q : m.c[3 * a + b];
+                sum += std::abs(ck.dot(m.c[mono]));
+            }
+        }
+        return sum;
+    }
+};
+
+struct CheapBound {
+    mutable double rMax = -1.0;  // |r| <= sum_k |c'_k| over D; made at the first call
+    double operator()(const Monomials& /*m*/, int mono, const Vector3d& c0q,
+                      const std::array<double, 9>& norms, int /*aMax*/,
+                      int /*bMax*/) const noexcept {
+        if (rMax < 0.0) {
+            rMax = c0q.norm();
+            for (std::size_t k = 1; k < norms.size(); ++k) {
+                rMax += norms[k];
+            }
+        }
+        return rMax * norms[static_cast<std::size_t>(mono)];
+    }
+};
+
 template <class TermBound>
 bool singleMinimumWith(SegmentType type, const Monomials& m, const Vector3d& q, Vector2d& start,
                        const TermBound& termBound) noexcept {
@@ -647,7 +677,7 @@ bool singleMinimumWith(SegmentType type, const Monomials& m, const Vector3d& q, 
             if (!(xixi || xieta || etaeta)) {
                 continue;
             }
-            const double sm = termBound(3 * a + b, c0q, norms);
+            const double sm = termBound(m, 3 * a + b, c0q, norms, aMax, bMax);
             bound[0] += xixi ? 2.0 * sm : 0.0;
             bound[1] += xieta ? double(a * b) * sm : 0.0;
             bound[2] += etaeta ? 2.0 * sm : 0.0;
@@ -668,19 +698,7 @@ bool singleMinimumWith(SegmentType type, const Monomials& m, const Vector3d& q, 
 
 bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
                    Vector2d& start) noexcept {
-    const int aMax = type == SegmentType::Quad4 ? 1 : 2;
-    const int bMax = parametricDim(type) == 1 ? 0 : aMax;
-    const auto dotSums = [&](int mono, const Vector3d& c0q, const std::array<double, 9>&) {
-        double sum = 0.0;
-        for (int a = 0; a <= aMax; ++a) {
-            for (int b = 0; b <= bMax; ++b) {
-                const Vector3d& ck = a + b == 0 ? c0q : m.c[3 * a + b];
-                sum += std::abs(ck.dot(m.c[mono]));
-            }
-        }
-        return sum;
-    };
-    return singleMinimumWith(type, m, q, start, dotSums);
+    return singleMinimumWith(type, m, q, start, DotSums{});
 }
 
 // The warm path's certificate: first with |c'_k . c_m| <= |c'_k| |c_m| (nine norms instead of 54
@@ -688,18 +706,7 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
 // Both are proofs. Either way `start` is the linearized closest point.
 bool singleMinimumCheapFirst(SegmentType type, const Monomials& m, const Vector3d& q,
                              Vector2d& start) noexcept {
-    double rMax = -1.0;  // |r| <= sum_k |c'_k| over D; made at the first call
-    const auto cheapTermBound = [&rMax](int mono, const Vector3d& c0q,
-                                        const std::array<double, 9>& norms) {
-        if (rMax < 0.0) {
-            rMax = c0q.norm();
-            for (std::size_t k = 1; k < norms.size(); ++k) {
-                rMax += norms[k];
-            }
-        }
-        return rMax * norms[static_cast<std::size_t>(mono)];
-    };
-    return singleMinimumWith(type, m, q, start, cheapTermBound) || singleMinimum(type, m, q, start);
+    return singleMinimumWith(type, m, q, start, CheapBound{}) || singleMinimum(type, m, q, start);
 }
 
 // singleMinimum for a Quad4, written out: centre (0, 0), J(centre) = [c3 c1], e0 = e1 = |c4|, and
