@@ -10,6 +10,10 @@
 // difference stops that benchmark with an error. Counters: pairs, ns_per_pair, tree_bytes_per_box
 // (ours). Bullet runs up to 100k segments in 3D and 10k in 2D only: beyond that one run takes
 // minutes (2.1 s at 10k in 2D on the reference machine).
+//
+// Always built: nanoflann_plain, the query a user would write with nanoflann alone (a kd-tree of
+// the master box centres, one radius search per slave box, the exact box test in the result
+// callback), a comparator like the others.
 #include "bench_common.hpp"
 #include "box_tree_index.hpp"
 #include "float_box.hpp"
@@ -17,6 +21,7 @@
 #include "sweep_index.hpp"
 
 #include <benchmark/benchmark.h>
+#include <nanoflann.hpp>
 
 #ifdef CONTACT_BENCH_HAVE_CGAL
 #include <CGAL/box_intersection_d.h>
@@ -153,6 +158,84 @@ void BM_Sweep(benchmark::State& state, const std::string& kind) {
 void BM_KdTreeSizeClasses(benchmark::State& state, const std::string& kind) {
     detail::KdTreeIndex kd;
     measure(state, kind, [&](const BoxSets& s, auto&& emit) { ours(s, kd, emit); });
+}
+
+// The plain nanoflann baseline: a kd-tree (L2, default leaf size) over the centres of the master
+// boxes in double, and for each slave box a radius search around its centre with radius = its
+// half-diagonal + the largest master half-diagonal (two boxes that share a point have centres at
+// most that far apart), padded by 1e-12 relative for rounding; the result callback keeps the
+// centres whose boxes overlap in double and stores nothing. L2 because nanoflann's kd-tree prunes
+// with per-axis distances summed, which bounds L1 and L2 metrics but not L-inf.
+template <int N>
+struct CentreCloud {
+    std::vector<double> c;  // N per box
+    [[nodiscard]] std::size_t kdtree_get_point_count() const { return c.size() / N; }
+    [[nodiscard]] double kdtree_get_pt(std::uint32_t i, std::size_t d) const {
+        return c[N * i + d];
+    }
+    template <class Bbox>
+    bool kdtree_get_bbox(Bbox& /*unused*/) const {
+        return false;
+    }
+};
+
+template <class Emit>
+struct BoxFilterResult {
+    using DistanceType = double;
+    using IndexType = std::uint32_t;
+    const BoxSets* s;
+    Index slave;
+    double radiusSq;
+    Emit* emit;
+    void init() {}
+    void clear() {}
+    [[nodiscard]] std::size_t size() const { return 0; }
+    [[nodiscard]] bool full() const { return true; }
+    [[nodiscard]] double worstDist() const { return radiusSq; }
+    bool addPoint(double /*distSq*/, std::uint32_t master) {
+        if (overlapD(s->slo, s->shi, slave, s->mlo, s->mhi, static_cast<Index>(master))) {
+            (*emit)(slave, static_cast<Index>(master));
+        }
+        return true;
+    }
+};
+
+template <int N, class Emit>
+void nanoflannPlainRun(const BoxSets& s, Emit& emit) {
+    using Tree = nanoflann::KDTreeSingleIndexAdaptor<
+        nanoflann::L2_Simple_Adaptor<double, CentreCloud<N>, double, std::uint32_t>, CentreCloud<N>,
+        N, std::uint32_t>;
+    const Index m = s.mlo.cols();
+    CentreCloud<N> cloud;
+    cloud.c.resize(static_cast<std::size_t>(m) * N);
+    double largest = 0.0;
+    for (Index j = 0; j < m; ++j) {
+        for (int d = 0; d < N; ++d) {
+            cloud.c[static_cast<std::size_t>(N * j + d)] = 0.5 * (s.mlo(d, j) + s.mhi(d, j));
+        }
+        largest = std::max(largest, 0.5 * (s.mhi.col(j) - s.mlo.col(j)).norm());
+    }
+    Tree tree(N, cloud);
+    const nanoflann::SearchParams params(32, 0.0F, false);
+    double q[N];
+    for (Index k = 0; k < s.slo.cols(); ++k) {
+        for (int d = 0; d < N; ++d) {
+            q[d] = 0.5 * (s.slo(d, k) + s.shi(d, k));
+        }
+        const double r = (0.5 * (s.shi.col(k) - s.slo.col(k)).norm() + largest) * (1.0 + 1e-12);
+        BoxFilterResult<Emit> result{&s, k, r * r, &emit};
+        tree.radiusSearchCustomCallback(q, result, params);
+    }
+}
+
+void BM_NanoflannPlain(benchmark::State& state, const std::string& kind) {
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) {
+        if (s.dim == 2) {
+            nanoflannPlainRun<2>(s, emit);
+        } else {
+            nanoflannPlainRun<3>(s, emit);
+        }
+    });
 }
 
 #ifdef CONTACT_BENCH_HAVE_CGAL
@@ -297,9 +380,46 @@ void BM_Bullet(benchmark::State& state, const std::string& kind) {
 }
 #endif
 
+// The limit of item 3 of issue 25: the time to write the pair set alone, 8 bytes a pair (slave,
+// master as two int32, the size of an uncompressed pair list) stored in order into a buffer touched
+// beforehand (no page faults timed), the values from a counter (nothing read). Beside it, the
+// machine's write bandwidth: std::fill of a 256 MiB buffer.
+void BM_PairWrite(benchmark::State& state, const std::string& kind) {
+    const BoxSets& s = boxSets(kind, state.range(0));
+    const std::size_t count = s.pairs.size();
+    std::vector<std::uint64_t> out(count, 1);
+    for (auto _ : state) {
+        std::uint64_t* p = out.data();
+        for (std::size_t i = 0; i < count; ++i) {
+            p[i] = key(static_cast<Index>(i >> 4), static_cast<Index>(i));
+        }
+        benchmark::DoNotOptimize(p);
+        benchmark::ClobberMemory();
+    }
+    state.counters["pairs"] = static_cast<double>(count);
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                            static_cast<std::int64_t>(count * sizeof(std::uint64_t)));
+}
+
+void BM_WriteBandwidth(benchmark::State& state) {
+    std::vector<std::uint64_t> buffer(std::size_t{32} << 20, 1);  // 256 MiB
+    std::uint64_t v = 0;
+    for (auto _ : state) {
+        std::fill(buffer.begin(), buffer.end(), ++v);
+        benchmark::DoNotOptimize(buffer.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                            static_cast<std::int64_t>(buffer.size() * sizeof(std::uint64_t)));
+}
+
 const char* const kKinds[] = {"wavy_quad4", "wavy_line2", "graded_quad4"};
 
 void registerAll() {
+    benchmark::RegisterBenchmark("WriteBandwidth", BM_WriteBandwidth)
+        ->Unit(benchmark::kMillisecond)
+        ->MinTime(0.3)
+        ->UseRealTime();
     for (const char* kind : kKinds) {
         for (long n : bench::benchSizes()) {
             const std::string k = kind;
@@ -314,6 +434,8 @@ void registerAll() {
             reg("ours_boxtree", BM_BoxTree);
             reg("ours_kdtree", BM_KdTreeSizeClasses);
             reg("ours_sweep", BM_Sweep);
+            reg("nanoflann_plain", BM_NanoflannPlain);
+            reg("pair_write", BM_PairWrite);
 #ifdef CONTACT_BENCH_HAVE_CGAL
             reg("cgal", BM_Cgal);
 #endif

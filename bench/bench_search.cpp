@@ -179,7 +179,7 @@ void registerAll() {
         SearchMode mode;
         Motion motion;
         int threads;
-        BroadPhaseKind broadPhase = BroadPhaseKind::kKdTree;
+        BroadPhaseKind broadPhase = SearchOptions{}.broadPhase;  // the default
     };
     const Case cases[] = {
         {"node_full", SearchMode::kNodeToSegment, Motion::kFull, 1},
@@ -189,15 +189,16 @@ void registerAll() {
         {"segment_full", SearchMode::kSegmentToSegment, Motion::kFull, 1},
         {"segment_full_2threads", SearchMode::kSegmentToSegment, Motion::kFull, 2},
         {"segment_small_motion", SearchMode::kSegmentToSegment, Motion::kSmall, 1},
-        // The sort and sweep, for the 2D curves it is meant for.
-        {"node_full_sweep", SearchMode::kNodeToSegment, Motion::kFull, 1, BroadPhaseKind::kSweep},
-        {"segment_full_sweep", SearchMode::kSegmentToSegment, Motion::kFull, 1,
-         BroadPhaseKind::kSweep},
+        // The kd-trees, the default before issue 25, for comparison.
+        {"node_full_kdtree", SearchMode::kNodeToSegment, Motion::kFull, 1, BroadPhaseKind::kKdTree},
+        {"segment_full_kdtree", SearchMode::kSegmentToSegment, Motion::kFull, 1,
+         BroadPhaseKind::kKdTree},
     };
     for (const std::string& kind : bench::sceneKinds()) {
         for (long n : bench::benchSizes()) {
             for (const Case& c : cases) {
-                if (c.broadPhase == BroadPhaseKind::kSweep && kind != "wavy_line2") {
+                if (c.broadPhase == BroadPhaseKind::kKdTree && kind != "wavy_line2" &&
+                    kind != "wavy_quad4") {
                     continue;
                 }
                 benchmark::RegisterBenchmark(("Search/" + kind + "/" + c.name).c_str(),

@@ -3,7 +3,7 @@
 """Runs the contact benchmarks and writes bench/results/<machine>/*.json and bench/RESULTS.md.
 
 usage: bench/run_bench.py [--build build/bench-peers] [--max-size 1000000] [--only PROG ...]
-                          [--render-only] [--machine NAME]
+                          [--render-only] [--machine NAME] [--other-results NAME]
 
 Configure the build first (Release, comparators on):
   cmake -S . -B build/bench-peers -DCMAKE_BUILD_TYPE=Release -DCONTACT_BENCH_PEERS=ON
@@ -20,7 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = ["bench_kernels", "bench_broad_phase", "bench_search", "bench_io"]
-PEERS = ["cgal", "fcl", "bullet"]
+PEERS = ["nanoflann_plain", "cgal", "fcl", "bullet"]
 
 
 def build_config(build):
@@ -103,7 +103,7 @@ def fmt(x, digits=3):
     return f"{x:.{digits}g}"
 
 
-def render(outdir, machine):
+def render(outdir, machine, other=None):
     lines = []
     add = lines.append
 
@@ -117,6 +117,15 @@ def render(outdir, machine):
     broad = load(outdir, "bench_broad_phase")
     search = load(outdir, "bench_search")
     io = load(outdir, "bench_io")
+    borrowed = []  # programs not run here, taken from the results folder `other`
+    if other:
+        otherdir = HERE / "results" / other
+        for prog, data in (("bench_kernels", kernels), ("bench_search", search), ("bench_io", io)):
+            if data is None and load(otherdir, prog) is not None:
+                borrowed.append(prog)
+        kernels = kernels or load(otherdir, "bench_kernels")
+        search = search or load(otherdir, "bench_search")
+        io = io or load(otherdir, "bench_io")
     ctx = (broad or search or kernels or io or {}).get("context", {})
     eff = None
     if search:
@@ -134,6 +143,10 @@ def render(outdir, machine):
     if (outdir / "build.json").exists():
         build = json.loads((outdir / "build.json").read_text())
     add(f"- run: {ctx.get('date', '?')}, load average at start: {ctx.get('load_avg', '?')}")
+    if borrowed:
+        sctx = (search or kernels or io or {}).get("context", {})
+        add(f"- {', '.join(borrowed)}: not rerun; taken from `bench/results/{other}/` (run "
+            f"{sctx.get('date', '?')} on that machine, with the code of that time)")
     add(f"- code measured: CMAKE_BUILD_TYPE={build.get('CMAKE_BUILD_TYPE', '?')}, "
         f"compiler {build.get('CMAKE_CXX_COMPILER', '?')}, "
         f"extra flags '{build.get('CMAKE_CXX_FLAGS', '')}'; Google Benchmark itself (the Debian "
@@ -154,28 +167,46 @@ def render(outdir, machine):
         add("## Broad phase alone (build + query, 1 thread)\n")
         add("Pairs of (slave, master) segments whose buffered AABBs overlap, buffer = 0.5 x mean edge "
             "length on every box. Every implementation returned the same pair set as ours before it was "
-            "timed. Ratio = time / time of the fastest comparator (CGAL, FCL, Bullet) in the same run; "
-            "target 1: <= 0.5. ours_sweep: sort and sweep where it scans at most 32 pairs per box "
-            "(2D curves), else the box tree (what BroadPhaseKind::kSweep does).\n")
-        header("scene", "segments/surface", "pairs", "ours_boxtree ms", "ours_kdtree ms", "ours_sweep ms", "cgal ms", "fcl ms", "bullet ms", "fastest peer", "ours_boxtree ratio", "ours_kdtree ratio", "ours_sweep ratio")
+            "timed. Comparators: nanoflann_plain (what a user would write with nanoflann alone: a kd-tree "
+            "of the master box centres, a radius search per slave box with radius = its half-diagonal + "
+            "the largest master half-diagonal, the exact box test in the result callback, no pair "
+            "storage), CGAL, FCL, Bullet. Ratio = time / time of the fastest comparator in the same run; "
+            "target: <= 0.5. ours_sweep: sort and sweep where it scans at most 32 pairs per box "
+            "(2D curves), else the box tree (what BroadPhaseKind::kSweep does). pair write ms: the "
+            "pair set alone written to memory, 8 bytes a pair (two int32), into a buffer touched "
+            "beforehand; x limit = fastest of ours / pair write (target: <= 10).\n")
+        bw = next((b.get("bytes_per_second") for b in broad["benchmarks"]
+                   if b["name"].startswith("WriteBandwidth")), None)
+        if bw:
+            add(f"Write bandwidth of this machine, same run (std::fill of 256 MiB): {bw / 1e9:.1f} GB/s.\n")
+        ours = ("ours_boxtree", "ours_kdtree", "ours_sweep")
+        header("scene", "segments/surface", "pairs", "pair write ms",
+               *(f"{k} ms" for k in ours + tuple(PEERS)), "fastest comparator",
+               *(f"{k} ratio" for k in ours), "x limit")
         groups = {}
         for b in broad["benchmarks"]:
             p = name_parts(b)
+            if p[0] != "BroadPhase":
+                continue
             if b.get("error_occurred"):
                 groups.setdefault((p[1], int(p[3])), {})[p[2]] = "error: " + b.get("error_message", "")
                 continue
             g = groups.setdefault((p[1], int(p[3])), {})
             g[p[2]] = ms(b)
-            g["pairs"] = b.get("pairs")
+            if p[2] != "pair_write":
+                g["pairs"] = b.get("pairs")
         for (kind, n), g in groups.items():
             peers = {k: g[k] for k in PEERS if isinstance(g.get(k), float)}
             fastest = min(peers, key=peers.get) if peers else None
             ref = peers.get(fastest)
             def ratio(k):
                 return g[k] / ref if ref and isinstance(g.get(k), float) else None
-            ours = ("ours_boxtree", "ours_kdtree", "ours_sweep")
-            row(kind, n, fmt(g.get("pairs")), *(fmt(g.get(k)) for k in ours + tuple(PEERS)),
-                fastest or "-", *(fmt(ratio(k)) for k in ours))
+            best = min((g[k] for k in ours if isinstance(g.get(k), float)), default=None)
+            limit = g.get("pair_write")
+            row(kind, n, fmt(g.get("pairs")), fmt(limit),
+                *(fmt(g.get(k)) for k in ours + tuple(PEERS)),
+                fastest or "-", *(fmt(ratio(k)) for k in ours),
+                fmt(best / limit if best and isinstance(limit, float) and limit > 0 else None))
         add("")
 
     if search:
@@ -218,8 +249,11 @@ def render(outdir, machine):
                 fmt(r.get("segment_full", {}).get("bytes_per_segment")))
         add("")
         if broad:
+            same = broad.get("context", {}).get("date", "")[:10] == search.get("context", {}).get("date", "")[:10]
             add("Target 2 (full node-to-segment search / fastest comparator's broad phase alone, 3D, same "
-                "scene and size; the two programs ran one after the other in this run):\n")
+                "scene and size; " + ("the two programs ran one after the other in this run" if same else
+                f"NOT the same run: broad phase {broad.get('context', {}).get('date', '?')}, search "
+                f"{search.get('context', {}).get('date', '?')}, so this ratio compares two runs") + "):\n")
             header("scene", "n", "node_full ms", "fastest peer broad phase ms", "ratio (<= 1.0)")
             peer_best = {}
             for b in broad["benchmarks"]:
@@ -263,6 +297,8 @@ def main():
     ap.add_argument("--only", nargs="*", default=None, help="programs to run (default: all)")
     ap.add_argument("--render-only", action="store_true", help="only rebuild RESULTS.md from the JSON")
     ap.add_argument("--machine", default=None, help="results folder name (default: from the CPU)")
+    ap.add_argument("--other-results", default=None,
+                    help="results folder to take the programs not run in this one from")
     args = ap.parse_args()
     machine = args.machine or machine_slug()
     outdir = HERE / "results" / machine
@@ -271,7 +307,7 @@ def main():
         for prog in args.only or PROGRAMS:
             run(args.build, prog, outdir, args.max_size)
         (outdir / "build.json").write_text(json.dumps(build_config(args.build), indent=1) + "\n")
-    render(outdir, machine)
+    render(outdir, machine, args.other_results)
 
 
 if __name__ == "__main__":

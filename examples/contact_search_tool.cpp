@@ -72,7 +72,7 @@ struct Args {
     bool coordinates = false;
     bool force = false;
     int threads = 1;
-    contact::BroadPhaseKind broadPhase = contact::BroadPhaseKind::kKdTree;
+    contact::BroadPhaseKind broadPhase = contact::BroadPhaseKind::kSweep;
     bool verify = false;
     long verifySample = 0;
     unsigned seed = 1;
@@ -130,7 +130,7 @@ Args parseArgs(int argc, char** argv) {
     app.get_formatter()->column_width(32);
     std::string capture;
     std::string captureRel;
-    std::string broad = "kdtree";
+    std::string broad = "sweep";
     app.add_option("MODEL", a.model, "the model file (.inp, .msh)");
     app.allow_extras();  // unknown options and extra files: our own messages below
     auto* master = app.add_option("--master", a.master,
@@ -175,8 +175,8 @@ Args parseArgs(int argc, char** argv) {
         ->check(expects("a whole number from 1 to 1024",
                         [](const std::string& t) { return wholeNumber(t, 1, 1024); }));
     app.add_option("--broad-phase", broad,
-                   "candidate search structure (default kdtree); the same\npairs; sweep: fastest "
-                   "on 2D curves")
+                   "candidate search structure (default sweep: sort and sweep\non 2D curves, box "
+                   "tree on surfaces); the same pairs")
         ->type_name("kdtree|boxtree|sweep")
         ->check(expects("kdtree, boxtree or sweep", [](const std::string& t) {
             return t == "kdtree" || t == "boxtree" || t == "sweep";
@@ -220,9 +220,9 @@ Args parseArgs(int argc, char** argv) {
         a.captureRelative = capture.empty();
         a.capture = std::strtod((capture.empty() ? captureRel : capture).c_str(), nullptr);
     }
-    a.broadPhase = broad == "boxtree" ? contact::BroadPhaseKind::kBoxTree
-                   : broad == "sweep" ? contact::BroadPhaseKind::kSweep
-                                      : contact::BroadPhaseKind::kKdTree;
+    a.broadPhase = broad == "boxtree"  ? contact::BroadPhaseKind::kBoxTree
+                   : broad == "kdtree" ? contact::BroadPhaseKind::kKdTree
+                                       : contact::BroadPhaseKind::kSweep;
     return a;
 }
 

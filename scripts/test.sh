@@ -13,6 +13,8 @@ if [ ${#presets[@]} -eq 0 ]; then
     all=1
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
+start=$SECONDS
+stamp() { echo "== [$((SECONDS - start)) s] $*"; }  # elapsed time of each phase in the log
 tidy_pid=""
 # A failing step ends the script: stop the background clang-tidy with it.
 trap 'if [ -n "$tidy_pid" ]; then pkill -TERM -P "$tidy_pid" 2>/dev/null || true; fi' EXIT
@@ -20,6 +22,7 @@ if [ "$all" -eq 1 ]; then
     scripts/check_style.sh format  # seconds: a formatting difference fails before any build
 fi
 for preset in "${presets[@]}"; do
+    stamp "set-up and build, preset '$preset'"
     scripts/setup.sh "$preset"
     if [ "$all" -eq 1 ] && [ -z "$tidy_pid" ]; then
         # clang-tidy takes a core for minutes: it runs beside the rest, at low priority, filling
@@ -28,14 +31,16 @@ for preset in "${presets[@]}"; do
         nice -n 10 scripts/check_style.sh tidy > build/tidy.log 2>&1 &
         tidy_pid=$!
     fi
-    echo "== ctest, preset '$preset'"
+    stamp "ctest, preset '$preset'"
     ctest --preset "$preset" -j "$jobs"
 done
 if [ "$all" -eq 1 ]; then
+    stamp "fuzzing"
     scripts/fuzz.sh ci
-    echo "== clang-tidy (started after the first build)"
+    stamp "waiting for clang-tidy (started after the first build)"
     status=0
     wait "$tidy_pid" || status=$?
     cat build/tidy.log
+    stamp "done"
     exit "$status"
 fi

@@ -353,7 +353,7 @@ contains
     ! ---- Search ----
 
     !> Creates a search. Defaults: capture = 0.5 x mean master segment size (capture_relative),
-    !> node-to-segment mode, one thread, skin_relative 0.1, kd-tree broad phase.
+    !> node-to-segment mode, one thread, skin_relative 0.1, sweep broad phase (box tree on surfaces).
     subroutine contact_create(search, ierr, capture, capture_relative, mode, self_contact, &
                               threads, skin_relative, broad_phase)
         type(contact_search), intent(inout) :: search

@@ -26,11 +26,12 @@
 //   std::size_t memoryBytes() const noexcept
 //
 // Implementations, and when each is used (SearchOptions::broadPhase, contact_search.hpp):
-//   KdTreeIndex      nanoflann kd-trees of box centres per size class: the design's default.
-//   BoxTreeIndex     a bounding-volume tree of the float boxes: faster in 3D (bench/RESULTS.md:
-//                    0.29x CGAL's time against the kd-tree's 0.40x on 1M Quad4 segments).
-//   SweepIndex       sort and sweep along the long axis: the fastest on the contact curves of 2D
-//                    models (0.41x CGAL's time); a box tree where a slab holds many boxes.
+//   KdTreeIndex      nanoflann kd-trees of box centres per size class: the design's first choice,
+//                    slower than the other two on every scene of bench/RESULTS.md.
+//   BoxTreeIndex     a bounding-volume tree of the float boxes, queried by groups of neighbouring
+//                    query boxes: the fastest on 3D surfaces.
+//   SweepIndex       the default: sort and sweep along the long axis, the fastest on the contact
+//                    curves of 2D models; a box tree where a slab holds many boxes.
 //   BruteForceIndex  every box against every query: the reference the others are tested against.
 #pragma once
 

@@ -21,15 +21,6 @@ std::uint64_t spreadBits3(std::uint64_t v) noexcept {
     return v;
 }
 
-FloatBox unite(const FloatBox& a, const FloatBox& b) noexcept {
-    FloatBox u;
-    for (int k = 0; k < 3; ++k) {
-        u.lo[k] = std::min(a.lo[k], b.lo[k]);
-        u.hi[k] = std::max(a.hi[k], b.hi[k]);
-    }
-    return u;
-}
-
 }  // namespace
 
 // Morton keys of the box centres in the bounding box of the centres (21 bits per axis), then an
@@ -101,6 +92,7 @@ std::int32_t BoxTreeIndex::buildRange(std::int32_t begin, std::int32_t end, int 
 void BoxTreeIndex::build(std::vector<FloatBox> boxes, int /*threads*/) {
     nodes_.clear();
     depth_ = 0;
+    meanExtent_ = 0.0F;
     const std::size_t n = boxes.size();
     if (n == 0) {
         boxes_.clear();
@@ -109,9 +101,17 @@ void BoxTreeIndex::build(std::vector<FloatBox> boxes, int /*threads*/) {
     }
     sortByMorton(boxes);
     boxes_.resize(n);
+    double extents = 0.0;
+    std::size_t finite = 0;
     for (std::size_t i = 0; i < n; ++i) {
         boxes_[i] = boxes[index_[i]];
+        const float e = extentSum(boxes_[i]);
+        if (std::isfinite(e)) {
+            extents += e;
+            ++finite;
+        }
     }
+    meanExtent_ = finite > 0 ? static_cast<float>(extents / static_cast<double>(finite)) : 0.0F;
     // A binary tree over L leaves has 2L - 1 nodes; reserving them keeps buildRange from moving
     // the vector while it recurses.
     const std::size_t leaves = (n + kLeafSize - 1) / kLeafSize;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// A static bounding-volume tree of float boxes (box_index.hpp has the interface). Faster than the
-// kd-tree on 3D surfaces (bench/RESULTS.md). Internal; never installed.
+// A static bounding-volume tree of float boxes (box_index.hpp has the interface): the broad phase
+// of 3D surfaces (bench/RESULTS.md). Internal; never installed.
 #pragma once
 
 #include "contact/types.hpp"
@@ -9,6 +9,8 @@
 #include "detail/assert.hpp"
 #include "float_box.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -36,13 +38,64 @@ public:
     [[nodiscard]] Index size() const noexcept { return static_cast<Index>(index_.size()); }
     [[nodiscard]] bool concurrentQueries() const noexcept { return true; }
 
+    /// Queries in groups of consecutive items whose boxes lie close together (mesh order keeps
+    /// neighbours close): one descent with the union of the group's boxes gathers the boxes that
+    /// overlap the union, and each query of the group tests those alone. A box that overlaps a
+    /// query overlaps the union (the union's ends are the min/max of the queries' ends), so no
+    /// hit is lost; each query's test makes the comparisons of overlaps(), so the hits are the
+    /// same. A query with a NaN, or one that would spread the union, goes alone.
     template <class QueryBox, class Sink>
     void query(Index first, Index last, const QueryBox& queryBox, Sink&& sink) const {
         std::vector<Index> hits;
-        for (Index k = first; k < last; ++k) {
-            hits.clear();
-            queryOne(queryBox(k), [&hits](Index i) { hits.push_back(i); });
-            sink(k, hits.data(), static_cast<Index>(hits.size()));
+        Gathered gathered;
+        FloatBox group[kQueryGroup];
+        Index k = first;
+        while (k < last) {
+            // The group: k, then the next items while the union stays compact.
+            group[0] = queryBox(k);
+            Index size = 1;
+            FloatBox u = group[0];
+            if (!hasNan(u)) {
+                float single = extentSum(u);
+                while (size < kQueryGroup && k + size < last) {
+                    const FloatBox b = queryBox(k + size);
+                    const FloatBox grown = unite(u, b);
+                    const float largest = std::max(single, extentSum(b));
+                    if (hasNan(b) ||
+                        !(extentSum(grown) <= kGroupGrowth * std::max(largest, meanExtent_))) {
+                        break;
+                    }
+                    group[size++] = b;
+                    u = grown;
+                    single = largest;
+                }
+            }
+            if (size == 1) {
+                hits.clear();
+                queryOne(group[0], [&hits](Index i) { hits.push_back(i); });
+                sink(k, hits.data(), static_cast<Index>(hits.size()));
+                ++k;
+                continue;
+            }
+            gather(u, gathered);
+            const std::size_t count = gathered.id.size();
+            hits.resize(count);
+            for (Index g = 0; g < size; ++g) {
+                const FloatBox& q = group[g];
+                Index found = 0;
+                for (std::size_t c = 0; c < count; ++c) {
+                    // & on 0/1 integers, not &&: no branch per comparison.
+                    const auto bit = [](bool b) { return static_cast<Index>(b); };
+                    const Index hit =
+                        bit(gathered.lo0[c] <= q.hi[0]) & bit(q.lo[0] <= gathered.hi0[c]) &
+                        bit(gathered.lo1[c] <= q.hi[1]) & bit(q.lo[1] <= gathered.hi1[c]) &
+                        bit(gathered.lo2[c] <= q.hi[2]) & bit(q.lo[2] <= gathered.hi2[c]);
+                    hits[found] = gathered.id[c];
+                    found += hit;
+                }
+                sink(k + g, hits.data(), found);
+            }
+            k += size;
         }
     }
 
@@ -56,6 +109,73 @@ public:
     /// Calls visit(i) for every indexed box i that overlaps q, in no particular order.
     template <class Visit>
     void queryOne(const FloatBox& q, Visit&& visit) const {
+        visitOverlapping(q, [&](std::int32_t i) { visit(index_[i]); });
+    }
+
+    /// Bytes held (boxes, index map, nodes).
+    [[nodiscard]] std::size_t memoryBytes() const noexcept;
+    /// Depth of the deepest leaf (root = 0).
+    [[nodiscard]] int depth() const noexcept { return depth_; }
+    /// Checks the structure: every node box encloses its children, every box appears once.
+    [[nodiscard]] bool validate() const;
+
+private:
+    // Queries per group, and how much larger than its largest box the group's union may be (sums
+    // of the extents; the indexed boxes' mean extent when larger, so that point queries, node
+    // mode, group too): about a strip of 8 neighbouring boxes (bench/bench_broad_phase).
+    static constexpr Index kQueryGroup = 8;
+    static constexpr float kGroupGrowth = 3.0F;
+
+    // The boxes overlapping a group's union, by columns for the tests of its queries, ascending
+    // by input index: each query's hits come sorted (the candidate list sorts them otherwise).
+    struct Gathered {
+        std::vector<std::uint64_t> key;  // input index << 32 | storage position
+        std::vector<float> lo0, hi0, lo1, hi1, lo2, hi2;
+        std::vector<Index> id;
+    };
+
+    static bool hasNan(const FloatBox& b) noexcept {
+        return std::isnan(b.lo[0] + b.hi[0] + b.lo[1] + b.hi[1] + b.lo[2] + b.hi[2]);
+    }
+    static float extentSum(const FloatBox& b) noexcept {
+        return (b.hi[0] - b.lo[0]) + (b.hi[1] - b.lo[1]) + (b.hi[2] - b.lo[2]);
+    }
+    static FloatBox unite(const FloatBox& a, const FloatBox& b) noexcept {
+        FloatBox u;
+        for (int d = 0; d < 3; ++d) {
+            u.lo[d] = std::min(a.lo[d], b.lo[d]);
+            u.hi[d] = std::max(a.hi[d], b.hi[d]);
+        }
+        return u;
+    }
+    // Clears `out`, then appends every indexed box that overlaps q.
+    void gather(const FloatBox& q, Gathered& out) const {
+        out.key.clear();
+        visitOverlapping(q, [&](std::int32_t i) {
+            out.key.push_back(static_cast<std::uint64_t>(index_[i]) << 32 |
+                              static_cast<std::uint32_t>(i));
+        });
+        std::sort(out.key.begin(), out.key.end());
+        const std::size_t n = out.key.size();
+        for (auto* column : {&out.lo0, &out.hi0, &out.lo1, &out.hi1, &out.lo2, &out.hi2}) {
+            column->resize(n);
+        }
+        out.id.resize(n);
+        for (std::size_t c = 0; c < n; ++c) {
+            const FloatBox& b = boxes_[static_cast<std::uint32_t>(out.key[c])];
+            out.lo0[c] = b.lo[0];
+            out.hi0[c] = b.hi[0];
+            out.lo1[c] = b.lo[1];
+            out.hi1[c] = b.hi[1];
+            out.lo2[c] = b.lo[2];
+            out.hi2[c] = b.hi[2];
+            out.id[c] = static_cast<Index>(out.key[c] >> 32);
+        }
+    }
+
+    // Calls visit(position) for every stored box that overlaps q.
+    template <class Visit>
+    void visitOverlapping(const FloatBox& q, Visit&& visit) const {
         if (nodes_.empty()) {
             return;
         }
@@ -71,7 +191,7 @@ public:
                 const std::int32_t end = node.first + node.count;
                 for (std::int32_t i = node.first; i < end; ++i) {
                     if (overlaps(boxes_[i], q)) {
-                        visit(index_[i]);
+                        visit(i);
                     }
                 }
             } else {
@@ -98,14 +218,6 @@ public:
         }
     }
 
-    /// Bytes held (boxes, index map, nodes).
-    [[nodiscard]] std::size_t memoryBytes() const noexcept;
-    /// Depth of the deepest leaf (root = 0).
-    [[nodiscard]] int depth() const noexcept { return depth_; }
-    /// Checks the structure: every node box encloses its children, every box appears once.
-    [[nodiscard]] bool validate() const;
-
-private:
     // A median split halves the count, so the depth is at most log2(n / kLeafSize) + 1 < 40; the
     // stack holds one pending right child per level.
     static constexpr int kMaxDepth = 64;
@@ -123,6 +235,7 @@ private:
     std::vector<Index> index_;     // tree order -> input index
     std::vector<Node> nodes_;
     int depth_ = 0;
+    float meanExtent_ = 0.0F;  // mean extentSum() of the finite indexed boxes
 };
 static_assert(checkBoxIndex<BoxTreeIndex>());
 

@@ -10,7 +10,9 @@ void CandidateWriter::node(Index k, Index* first, Index* last) {
         blockStart_[k / blockSize_] = out_.size();
         previous_ = 0;
     }
-    std::sort(first, last);
+    if (!std::is_sorted(first, last)) {  // the box tree hands most lists over sorted
+        std::sort(first, last);
+    }
     // At most 5 bytes per varint: room first, then cut to what was written (no check per byte).
     std::vector<std::uint8_t>& out = out_;
     const std::size_t at = out.size();

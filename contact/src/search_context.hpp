@@ -26,7 +26,7 @@ struct SearchContext {
     double capture = 0.0;  ///< length units
     double skin = 0.0;     ///< length units; 0: rebuild the candidate list every update
     int threads = 1;
-    BroadPhaseKind broadPhase = BroadPhaseKind::kKdTree;
+    BroadPhaseKind broadPhase = BroadPhaseKind::kSweep;
     bool warmStart = false;  ///< SearchOptions::warmStart (node mode's reuse path)
 };
 

@@ -10,7 +10,8 @@
 namespace contact::detail {
 
 // build: sweep axis (where the box centres spread most relative to the mean box width, so that a
-// box meets the fewest others along it) -> boxes sorted along it -> count of the pairs a sweep of
+// box meets the fewest others along it) -> the tree at once if an even spread would scan far past
+// the limit -> boxes sorted along it -> count of the pairs a sweep of
 // the boxes against themselves scans (the lower-bound walk alone, stopping past the limit) -> keep
 // the sort, or build the box tree from the boxes and free it.
 void SweepIndex::build(std::vector<FloatBox> boxes, int threads) {
@@ -41,6 +42,17 @@ void SweepIndex::build(std::vector<FloatBox> boxes, int threads) {
         }
     }
     const auto count = static_cast<Index>(boxes.size());
+    // Boxes spread evenly along the axis would each scan about n x mean width / spread others: far
+    // past the limit (a surface), the tree is built without sorting first.
+    const double spread = cmax[axis_] - cmin[axis_];
+    const double estimate = spread > 0.0 ? width[axis_] / spread : n;
+    if (estimate > kSkipSortFactor * static_cast<double>(kScanPerBoxLimit)) {
+        scanned_ = -1;
+        swept_ = false;
+        boxes_ = Sorted{};
+        tree_.build(std::move(boxes), threads);
+        return;
+    }
     sortSet(
         count, [&boxes](Index i) -> const FloatBox& { return boxes[i]; }, boxes_);
     const long long limit = kScanPerBoxLimit * static_cast<long long>(count);

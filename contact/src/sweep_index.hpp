@@ -37,6 +37,10 @@ public:
     /// Scanned pairs per box beyond which a tree is the better choice: a tree query costs about as
     /// much as this many key comparisons and box tests (bench/, broad phase on surfaces).
     static constexpr long long kScanPerBoxLimit = 32;
+    /// Estimated scans per box (n x mean width / spread along the axis) beyond this many times the
+    /// limit build the tree without sorting and counting first: on a surface the estimate is
+    /// hundreds, on a curve a few.
+    static constexpr double kSkipSortFactor = 4.0;
 
     void build(std::vector<FloatBox> boxes, int threads = 1);
     [[nodiscard]] Index size() const noexcept;
@@ -71,7 +75,8 @@ public:
     [[nodiscard]] bool swept() const noexcept { return swept_; }
     /// The sweep axis chosen by the last build.
     [[nodiscard]] int axis() const noexcept { return axis_; }
-    /// Pairs of indexed boxes the last build's count scanned (it stops past the limit).
+    /// Pairs of indexed boxes the last build's count scanned (it stops past the limit); -1 when the
+    /// estimate sent the build to the tree without counting.
     [[nodiscard]] long long scanned() const noexcept { return scanned_; }
     /// Bytes held (sorted keys and boxes, or the fallback tree).
     [[nodiscard]] std::size_t memoryBytes() const noexcept;

@@ -13,6 +13,7 @@
 #include "element_types.hpp"
 #include "general_contact.hpp"
 #include "line_reader.hpp"
+#include "text.hpp"
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -385,6 +386,7 @@ private:
                                           const std::string& name);
     void finishModel();
 
+    // In each group below, the small members sit together so that they share words.
     Scope root_;                                          // the model (and assembly)
     std::vector<std::unique_ptr<Scope>> parts_;           // every *PART
     std::vector<std::unique_ptr<Scope>> instances_;       // every *INSTANCE (placed: lookups only)
@@ -395,12 +397,12 @@ private:
     Scope* part_ = nullptr;      // the open *PART
     Scope* instance_ = nullptr;  // the open *INSTANCE
     Where assemblyAt_;
-    bool assembly_ = false;
     std::vector<GeneralContactRead> general_;
+    bool assembly_ = false;
 
+    int file_ = 0;                          // current file (index into files_)
     std::vector<std::string> files_;        // every file read, for Where
     std::vector<std::string> openFiles_;    // canonical paths of the include chain
-    int file_ = 0;                          // current file (index into files_)
     std::string_view line_;                 // the current data line, trimmed
     std::vector<std::string_view> fields_;  // its fields
 
@@ -413,20 +415,20 @@ private:
 
     // The open section and its state.
     Section section_ = Section::kNone;
+    Index block_ = 0;
     Where sectionAt_;                                // where it opened
     std::vector<Index>* nodeSet_ = nullptr;          // *NODE, NSET= / *NSET target
     std::vector<ElementRef>* elementSet_ = nullptr;  // *ELEMENT, ELSET= / *ELSET target
-    bool generate_ = false;
-    Index block_ = 0;
-    bool pending_ = false;  // an element waits for continuation lines
-    long pendingId_ = 0;
+    long pendingId_ = 0;                             // the element waiting (pending_)
     std::vector<Index> pendingNodes_;
     Where pendingAt_;            // its last line so far
     long unsupportedCount_ = 0;  // elements of an unsupported type seen
     std::string dropReason_;     // why that block cannot be kept
     std::size_t surface_ = 0;    // *SURFACE being read
     InterfaceDef iface_;         // template for *CONTACT PAIR / *TIE lines
-    bool skipIface_ = false;     // a *TIE that is no contact (cyclic symmetry, multistage)
+    bool generate_ = false;
+    bool pending_ = false;    // an element waits for continuation lines
+    bool skipIface_ = false;  // a *TIE that is no contact (cyclic symmetry, multistage)
 };
 
 int Reader::fileIndex(const std::string& path) {
@@ -1432,7 +1434,8 @@ void Reader::setLine(LineReader& in, std::vector<T>& set, std::size_t ids, Looku
             continue;
         }
         if (f.empty() || it == sets.end()) {
-            in.expected(article + " " + noun + " id or a defined " + noun + " set", shown(f));
+            in.expected(detail::concat(article, " ", noun, " id or a defined ", noun, " set"),
+                        shown(f));
         }
         if (&it->second != &set) {  // a set naming itself adds nothing
             set.insert(set.end(), it->second.begin(), it->second.end());

@@ -7,6 +7,7 @@
 #include "element_types.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
 
 namespace mesh_io {
@@ -30,7 +31,7 @@ double signedArea2(const Model& m, const Index* nodes, int corners) {
 // Reverses a segment's orientation keeping midside nodes on their edges:
 // corners c0, c(n-1), ..., c1; midsides follow the reversed edges; a centre node stays.
 void reverseSegment(SegmentType t, Index* n) {
-    const int nc = contact::cornerCount(t);
+    const std::ptrdiff_t nc = contact::cornerCount(t);
     if (nc == 2) {
         std::swap(n[0], n[1]);
         return;

@@ -13,36 +13,36 @@ using contact::SegmentType;
 // A shape: what every name of one element family shares.
 struct Shape {
     int nodes;
-    ElementKind kind;
     int dim;
     int corners;
+    ElementKind kind;
     Topo topo;
     Numbering numbering = Numbering::kAbaqus;
 };
 
 constexpr ElementType type(std::string_view name, const Shape& s) {
-    return {name, s.nodes, s.kind, s.dim, s.corners, s.topo, s.numbering};
+    return {name, s.nodes, s.dim, s.corners, s.kind, s.topo, s.numbering};
 }
 
-constexpr Shape kTet4{4, ElementKind::kSolid, 3, 4, Topo::kTet};
-constexpr Shape kTet10{10, ElementKind::kSolid, 3, 4, Topo::kTet};
-constexpr Shape kWedge6{6, ElementKind::kSolid, 3, 6, Topo::kWedge};
-constexpr Shape kWedge15{15, ElementKind::kSolid, 3, 6, Topo::kWedge};
-constexpr Shape kHex8{8, ElementKind::kSolid, 3, 8, Topo::kHex};
-constexpr Shape kHex20{20, ElementKind::kSolid, 3, 8, Topo::kHex};
-constexpr Shape kTri3{3, ElementKind::kPlanar, 2, 3, Topo::kTri};
-constexpr Shape kTri6{6, ElementKind::kPlanar, 2, 3, Topo::kTri};
-constexpr Shape kQuad4{4, ElementKind::kPlanar, 2, 4, Topo::kQuad};
-constexpr Shape kQuad8{8, ElementKind::kPlanar, 2, 4, Topo::kQuad};
-constexpr Shape kQuad9{9, ElementKind::kPlanar, 2, 4, Topo::kQuad};
-constexpr Shape kShell3{3, ElementKind::kShell, 2, 3, Topo::kTri};
-constexpr Shape kShell6{6, ElementKind::kShell, 2, 3, Topo::kTri};
-constexpr Shape kShell4{4, ElementKind::kShell, 2, 4, Topo::kQuad};
-constexpr Shape kShell8{8, ElementKind::kShell, 2, 4, Topo::kQuad};
-constexpr Shape kShell9{9, ElementKind::kShell, 2, 4, Topo::kQuad};
-constexpr Shape kRigidTri{3, ElementKind::kRigid, 2, 3, Topo::kTri};
-constexpr Shape kRigidQuad{4, ElementKind::kRigid, 2, 4, Topo::kQuad};
-constexpr Shape kRigidLine{2, ElementKind::kRigid, 1, 2, Topo::kLine};
+constexpr Shape kTet4{4, 3, 4, ElementKind::kSolid, Topo::kTet};
+constexpr Shape kTet10{10, 3, 4, ElementKind::kSolid, Topo::kTet};
+constexpr Shape kWedge6{6, 3, 6, ElementKind::kSolid, Topo::kWedge};
+constexpr Shape kWedge15{15, 3, 6, ElementKind::kSolid, Topo::kWedge};
+constexpr Shape kHex8{8, 3, 8, ElementKind::kSolid, Topo::kHex};
+constexpr Shape kHex20{20, 3, 8, ElementKind::kSolid, Topo::kHex};
+constexpr Shape kTri3{3, 2, 3, ElementKind::kPlanar, Topo::kTri};
+constexpr Shape kTri6{6, 2, 3, ElementKind::kPlanar, Topo::kTri};
+constexpr Shape kQuad4{4, 2, 4, ElementKind::kPlanar, Topo::kQuad};
+constexpr Shape kQuad8{8, 2, 4, ElementKind::kPlanar, Topo::kQuad};
+constexpr Shape kQuad9{9, 2, 4, ElementKind::kPlanar, Topo::kQuad};
+constexpr Shape kShell3{3, 2, 3, ElementKind::kShell, Topo::kTri};
+constexpr Shape kShell6{6, 2, 3, ElementKind::kShell, Topo::kTri};
+constexpr Shape kShell4{4, 2, 4, ElementKind::kShell, Topo::kQuad};
+constexpr Shape kShell8{8, 2, 4, ElementKind::kShell, Topo::kQuad};
+constexpr Shape kShell9{9, 2, 4, ElementKind::kShell, Topo::kQuad};
+constexpr Shape kRigidTri{3, 2, 3, ElementKind::kRigid, Topo::kTri};
+constexpr Shape kRigidQuad{4, 2, 4, ElementKind::kRigid, Topo::kQuad};
+constexpr Shape kRigidLine{2, 1, 2, ElementKind::kRigid, Topo::kLine};
 
 constexpr Shape exodus(Shape s) {
     s.numbering = Numbering::kExodus;
@@ -137,25 +137,25 @@ const ElementType kTypes[] = {
     type("EXODUS:SHELL4", exodus(kShell4)), type("EXODUS:SHELL8", exodus(kShell8)),
     type("EXODUS:SHELL9", exodus(kShell9)),
     // Gmsh: surface elements are segments; volumes and points are not
-    {"GMSH:1", 2, ElementKind::kSegment, 1, 2, Topo::kLine},
-    {"GMSH:2", 3, ElementKind::kSegment, 2, 3, Topo::kTri},
-    {"GMSH:3", 4, ElementKind::kSegment, 2, 4, Topo::kQuad},
-    {"GMSH:4", 4, ElementKind::kOther, 3, 4, Topo::kNone},
-    {"GMSH:5", 8, ElementKind::kOther, 3, 8, Topo::kNone},
-    {"GMSH:6", 6, ElementKind::kOther, 3, 6, Topo::kNone},
-    {"GMSH:7", 5, ElementKind::kOther, 3, 5, Topo::kNone},
-    {"GMSH:8", 3, ElementKind::kSegment, 1, 2, Topo::kLine},
-    {"GMSH:9", 6, ElementKind::kSegment, 2, 3, Topo::kTri},
-    {"GMSH:10", 9, ElementKind::kSegment, 2, 4, Topo::kQuad},
-    {"GMSH:11", 10, ElementKind::kOther, 3, 4, Topo::kNone},
-    {"GMSH:12", 27, ElementKind::kOther, 3, 8, Topo::kNone},
-    {"GMSH:13", 18, ElementKind::kOther, 3, 6, Topo::kNone},
-    {"GMSH:14", 14, ElementKind::kOther, 3, 5, Topo::kNone},
-    {"GMSH:15", 1, ElementKind::kOther, 0, 1, Topo::kNone},
-    {"GMSH:16", 8, ElementKind::kSegment, 2, 4, Topo::kQuad},
-    {"GMSH:17", 20, ElementKind::kOther, 3, 8, Topo::kNone},
-    {"GMSH:18", 15, ElementKind::kOther, 3, 6, Topo::kNone},
-    {"GMSH:19", 13, ElementKind::kOther, 3, 5, Topo::kNone},
+    {"GMSH:1", 2, 1, 2, ElementKind::kSegment, Topo::kLine},
+    {"GMSH:2", 3, 2, 3, ElementKind::kSegment, Topo::kTri},
+    {"GMSH:3", 4, 2, 4, ElementKind::kSegment, Topo::kQuad},
+    {"GMSH:4", 4, 3, 4, ElementKind::kOther, Topo::kNone},
+    {"GMSH:5", 8, 3, 8, ElementKind::kOther, Topo::kNone},
+    {"GMSH:6", 6, 3, 6, ElementKind::kOther, Topo::kNone},
+    {"GMSH:7", 5, 3, 5, ElementKind::kOther, Topo::kNone},
+    {"GMSH:8", 3, 1, 2, ElementKind::kSegment, Topo::kLine},
+    {"GMSH:9", 6, 2, 3, ElementKind::kSegment, Topo::kTri},
+    {"GMSH:10", 9, 2, 4, ElementKind::kSegment, Topo::kQuad},
+    {"GMSH:11", 10, 3, 4, ElementKind::kOther, Topo::kNone},
+    {"GMSH:12", 27, 3, 8, ElementKind::kOther, Topo::kNone},
+    {"GMSH:13", 18, 3, 6, ElementKind::kOther, Topo::kNone},
+    {"GMSH:14", 14, 3, 5, ElementKind::kOther, Topo::kNone},
+    {"GMSH:15", 1, 0, 1, ElementKind::kOther, Topo::kNone},
+    {"GMSH:16", 8, 2, 4, ElementKind::kSegment, Topo::kQuad},
+    {"GMSH:17", 20, 3, 8, ElementKind::kOther, Topo::kNone},
+    {"GMSH:18", 15, 3, 6, ElementKind::kOther, Topo::kNone},
+    {"GMSH:19", 13, 3, 5, ElementKind::kOther, Topo::kNone},
 };
 // clang-format on
 

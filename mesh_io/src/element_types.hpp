@@ -35,9 +35,9 @@ enum class Numbering : std::uint8_t { kAbaqus, kExodus };
 struct ElementType {
     std::string_view name;  ///< Abaqus name (upper case), "GMSH:<n>" or "EXODUS:<TYPE>"
     int nodes = 0;
-    ElementKind kind = ElementKind::kOther;
     int dim = 3;      ///< dimension of the element's own geometry (1 line, 2 area, 3 volume)
     int corners = 0;  ///< corner nodes (first in the node list)
+    ElementKind kind = ElementKind::kOther;  // the one-byte fields last: no padding in the table
     Topo topo = Topo::kNone;
     Numbering numbering = Numbering::kAbaqus;
 };

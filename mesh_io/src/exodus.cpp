@@ -9,6 +9,7 @@
 #if defined(CONTACT_HAVE_EXODUS)
 #include "element_types.hpp"
 #include "memory.hpp"
+#include "text.hpp"
 
 #include <exodusII.h>
 
@@ -164,8 +165,8 @@ void Reader::read() {
 void Reader::readNodes(std::int64_t nodes) {
     const Index n = count(nodes, 4 * sizeof(double), "the node count");
     std::vector<double> xyz[3];
-    for (int d = 0; d < 3; ++d) {
-        xyz[d].assign(static_cast<std::size_t>(n), 0.0);
+    for (std::vector<double>& axis : xyz) {
+        axis.assign(static_cast<std::size_t>(n), 0.0);
     }
     if (n > 0) {
         file.check(ex_get_coord(file.id(), xyz[0].data(), xyz[1].data(),
@@ -263,9 +264,9 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
             }
         }
         if (t == nullptr) {
-            m.notes.push_back(path + ": " + what + ": " + std::to_string(n) + " elements of type " +
-                              topology + " with " + std::to_string(npe) +
-                              " nodes, which have no faces the search takes");
+            m.notes.push_back(detail::concat(
+                path, ": ", what, ": ", std::to_string(n), " elements of type ", topology, " with ",
+                std::to_string(npe), " nodes, which have no faces the search takes"));
         }
         auto& set = m.elementSets[blockNames[b]];
         for (Index e = 0; e < n; ++e) {

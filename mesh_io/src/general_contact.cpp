@@ -30,9 +30,6 @@ struct FaceKey {
     friend bool operator<(const FaceKey& a, const FaceKey& b) {
         return std::tie(a.block, a.element, a.face) < std::tie(b.block, b.element, b.face);
     }
-    friend bool operator==(const FaceKey& a, const FaceKey& b) {
-        return a.block == b.block && a.element == b.element && a.face == b.face;
-    }
 };
 
 FaceKey keyOf(const FaceRef& f) { return {f.element.block, f.element.element, f.face}; }
@@ -310,7 +307,7 @@ void addGeneralContact(Model& model, const GeneralContact& gc) {
                 }
             }
             if (withRest) {
-                name = name.empty() ? "ALL EXTERIOR" : "ALL EXTERIOR except " + name;
+                name.insert(0, name.empty() ? "ALL EXTERIOR" : "ALL EXTERIOR except ");
             }
             std::sort(faces.begin(), faces.end(),
                       [](const FaceRef& a, const FaceRef& b) { return keyOf(a) < keyOf(b); });

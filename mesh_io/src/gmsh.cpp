@@ -740,11 +740,11 @@ private:
                 bin.failIn(buf.data(), i * kNode,
                            "expected a node id (a positive integer), got " + str(int{id}));
             }
-            for (int k = 0; k < 3; ++k) {
+            for (std::size_t k = 0; k < 3; ++k) {
                 double x = 0;
                 std::memcpy(&x, p + 4 + 8 * k, 8);
                 if (!std::isfinite(x)) {
-                    bin.failIn(buf.data(), i * kNode + 4 + 8 * static_cast<std::size_t>(k),
+                    bin.failIn(buf.data(), i * kNode + 4 + 8 * k,
                                "expected a finite coordinate of node " + str(int{id}));
                 }
                 xyz_.push(x);
@@ -916,7 +916,7 @@ private:
                            "element count mismatch: the blocks hold more than the " + str(total) +
                                " elements the $Elements header declares");
             }
-            const auto per = static_cast<std::size_t>(1 + t->nodes);
+            const std::size_t per = 1 + static_cast<std::size_t>(t->nodes);
             bin.require(n, 8 * per, "elements");
             const Index block = blockFor(type, *t, line);
             ElementBlock& eb = m_.blocks[static_cast<std::size_t>(block)];

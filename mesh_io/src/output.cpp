@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "mesh_io/output.hpp"
 
+#include "text.hpp"
+
 #include <climits>
 
 #include <cerrno>
@@ -12,6 +14,7 @@
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace mesh_io {
 namespace {
@@ -43,8 +46,11 @@ std::string followLinks(std::string p) {
         if (n < 0) {
             fail("cannot write " + p + ": cannot read the symlink: " + errnoText());
         }
-        const std::string to(buf, static_cast<std::size_t>(n));
-        p = !to.empty() && to[0] == '/' ? to : dirOf(p) + "/" + to;
+        std::string to(buf, static_cast<std::size_t>(n));
+        if (to.empty() || to[0] != '/') {  // relative to the link's directory
+            to.insert(0, dirOf(p) + "/");
+        }
+        p = std::move(to);
     }
     fail("cannot write " + p + ": too many levels of symbolic links");
 }
@@ -148,15 +154,15 @@ std::string createTemporary(const std::string& path, const std::string& target, 
     static int counter = 0;
     const std::string dir = dirOf(target);
     for (int attempt = 0; attempt < 100; ++attempt) {
-        const std::string tmp = dir + "/." + baseOf(target) + ".tmp." + std::to_string(::getpid()) +
-                                "." + std::to_string(counter++);
+        std::string tmp = dir + "/." + baseOf(target) + ".tmp." + std::to_string(::getpid()) + "." +
+                          std::to_string(counter++);
         const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno == EEXIST) {
             continue;
         }
         if (fd < 0) {
-            fail("cannot write " + path + ": cannot create a temporary file in " + dir + ": " +
-                 errnoText());
+            fail(detail::concat("cannot write ", path, ": cannot create a temporary file in ", dir,
+                                ": ", errnoText()));
         }
         if (mode != 0) {
             (void)::fchmod(fd, mode);  // the replaced file's permission bits

@@ -15,4 +15,13 @@ namespace mesh_io::detail {
     return s;
 }
 
+/// The parts (strings, string views, literals) joined into one string, without the temporary
+/// strings a chain of `+` makes: for messages built from several named strings.
+template <class... Parts>
+[[nodiscard]] std::string concat(const Parts&... parts) {
+    std::string s;
+    (s.append(parts), ...);
+    return s;
+}
+
 }  // namespace mesh_io::detail

@@ -136,8 +136,8 @@ void writePiece(VtuEncoder& vtu, const PieceSource& src) {
             const SegmentOrigin m = src.masterOrigin != nullptr ? (*src.masterOrigin)[o.master]
                                                                 : SegmentOrigin{o.master, 0};
             pc.cell(o.count == 2 ? kVtkLine : kVtkPolygon, 3, m.elementId, m.face, 1);
-            for (int k = 0; k < o.count; ++k) {
-                const auto at = static_cast<std::size_t>(o.first + k);
+            const auto first = static_cast<std::size_t>(o.first);
+            for (std::size_t at = first; at < first + static_cast<std::size_t>(o.count); ++at) {
                 pc.connectivity.push_back(modelPoints + static_cast<Index>(pc.extra.size()));
                 pc.extra.push_back(ov.points[at]);
                 extraGap.push_back(ov.gap[at]);
@@ -330,7 +330,7 @@ void VtuSeries::writeCollection() {
         const auto slash = files_[k].rfind('/');
         char t[32];
         std::snprintf(t, sizeof t, "%.12g", times_[k]);
-        out << "    <DataSet timestep=\"" << t << "\" part=\"0\" file=\""
+        out << R"(    <DataSet timestep=")" << t << R"(" part="0" file=")"
             << (slash == std::string::npos ? files_[k] : files_[k].substr(slash + 1)) << "\"/>\n";
     }
     out << "  </Collection>\n</VTKFile>\n";

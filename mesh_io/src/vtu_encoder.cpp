@@ -91,7 +91,7 @@ void VtuEncoder::open(const char* type, const char* name, int components) {
     if (ascii_) {
         out_ << " format=\"ascii\">\n";
     } else {
-        out_ << " format=\"appended\" offset=\"" << appended_.size() << "\"/>\n";
+        out_ << R"( format="appended" offset=")" << appended_.size() << "\"/>\n";
     }
 }
 

@@ -210,12 +210,12 @@ void writeJsonReport(const std::string& path, const Model& model,
         const GapSummary& g = r.gaps;
         const contact::UpdateStats& st = r.stats;
         const Index pairs = nodeMode ? r.nodePairs->size() : r.segmentPairs->size();
-        out << (k ? "," : "") << "\n    {\n";
+        out << (k > 0 ? "," : "") << "\n    {\n";
         out << "      \"index\": " << r.index << ",\n";
         out << "      \"kind\": " << jsonString(r.kind) << ",\n";
         out << "      \"slave\": " << jsonString(r.slave->name) << ",\n";
         out << "      \"master\": " << jsonString(r.master->name) << ",\n";
-        out << "      \"mode\": \"" << modeName(r.mode) << "\",\n";
+        out << R"(      "mode": ")" << modeName(r.mode) << "\",\n";
         out << "      \"capture_distance\": " << jsonNum(r.captureDistance) << ",\n";
         out << "      \"capture_relative\": "
             << (r.captureRelative ? jsonNum(r.captureFactor) : "null") << ",\n";
@@ -226,9 +226,9 @@ void writeJsonReport(const std::string& path, const Model& model,
         out << "      \"sat_survivors\": " << st.satSurvivors << ",\n";
         out << "      \"pairs\": " << pairs << ",\n";
         if (g.count > 0) {
-            out << "      \"gap\": {\"min\": " << jsonNum(g.min) << ", \"p05\": " << jsonNum(g.p05)
-                << ", \"median\": " << jsonNum(g.median) << ", \"p95\": " << jsonNum(g.p95)
-                << ", \"max\": " << jsonNum(g.max) << "},\n";
+            out << R"(      "gap": {"min": )" << jsonNum(g.min) << R"(, "p05": )" << jsonNum(g.p05)
+                << R"(, "median": )" << jsonNum(g.median) << R"(, "p95": )" << jsonNum(g.p95)
+                << R"(, "max": )" << jsonNum(g.max) << "},\n";
         } else {
             out << "      \"gap\": null,\n";
         }
@@ -250,13 +250,11 @@ void writeJsonReport(const std::string& path, const Model& model,
                    "      \"overlap_area\": null,\n      \"capture_area\": null,\n"
                    "      \"capture_area_error\": null,\n      \"penetration_area\": null,\n";
         }
-        out << "      \"time_ms\": {\"read\": " << jsonNum(r.timeRead)
-            << ", \"bounds\": " << jsonNum(st.timeBounds)
-            << ", \"broad\": " << jsonNum(st.timeBroad)
-            << ", \"narrow\": " << jsonNum(st.timeNarrow)
-            << ", \"projection\": " << jsonNum(st.timeProjection)
-            << ", \"overlaps\": " << jsonNum(r.timeOverlaps)
-            << ", \"total\": " << jsonNum(r.timeRead + st.timeTotal() + r.timeOverlaps) << "},\n";
+        out << R"(      "time_ms": {"read": )" << jsonNum(r.timeRead) << R"(, "bounds": )"
+            << jsonNum(st.timeBounds) << R"(, "broad": )" << jsonNum(st.timeBroad)
+            << R"(, "narrow": )" << jsonNum(st.timeNarrow) << R"(, "projection": )"
+            << jsonNum(st.timeProjection) << R"(, "overlaps": )" << jsonNum(r.timeOverlaps)
+            << R"(, "total": )" << jsonNum(r.timeRead + st.timeTotal() + r.timeOverlaps) << "},\n";
         out << "      \"pairs_file\": " << (r.pairsFile.empty() ? "null" : jsonString(r.pairsFile));
         if (options.jsonPairs) {
             out << ",\n      \"pair_list\": [";
@@ -264,7 +262,7 @@ void writeJsonReport(const std::string& path, const Model& model,
                 const contact::NodePairs& p = *r.nodePairs;
                 for (Index i = 0; i < p.size(); ++i) {
                     const SegmentOrigin m = r.master->origin[p.master()[i]];
-                    out << (i ? "," : "") << "\n        {\"slave_node\": ";
+                    out << (i > 0 ? "," : "") << "\n        {\"slave_node\": ";
                     putNode(out, model, p.slave()[i], true);
                     out << ", \"master_element\": ";
                     putElement(out, model, m, true);
@@ -286,7 +284,7 @@ void writeJsonReport(const std::string& path, const Model& model,
                     const SegmentOrigin m = r.master->origin[p.master()[i]];
                     const PairOverlap* found = overlapOf(p.slave()[i], p.master()[i]);
                     const PairOverlap& o = found != nullptr ? *found : kNoOverlap;
-                    out << (i ? "," : "") << "\n        {\"slave_element\": ";
+                    out << (i > 0 ? "," : "") << "\n        {\"slave_element\": ";
                     putElement(out, model, s, true);
                     out << ", \"slave_face\": " << s.face << ", \"master_element\": ";
                     putElement(out, model, m, true);
@@ -301,7 +299,7 @@ void writeJsonReport(const std::string& path, const Model& model,
                     out << "}";
                 }
             }
-            out << (pairs ? "\n      ]" : "]");
+            out << (pairs > 0 ? "\n      ]" : "]");
         }
         out << "\n    }";
     }

@@ -227,6 +227,21 @@ std::vector<BoxCase> structuredCases() {
         surface.queries.push_back(surface.boxes[static_cast<std::size_t>(i * 13 % 4900)]);
     }
     cases.push_back(surface);
+    // The same surface queried in mesh order, so that neighbouring queries form the box tree's
+    // groups; a few queries hold a NaN (overlapping nothing, even inside a group) or are inverted
+    // along x (lo > hi: they still overlap the boxes that span [hi, lo]).
+    BoxCase ordered{"surface in order, NaN and inverted queries", surface.boxes, surface.boxes};
+    for (std::size_t i = 0; i < ordered.queries.size(); ++i) {
+        FloatBox& q = ordered.queries[i];
+        if (i % 37 == 5) {
+            q.lo[1] = std::numeric_limits<float>::quiet_NaN();
+        } else if (i % 53 == 7) {
+            std::swap(q.lo[0], q.hi[0]);
+        } else if (i % 41 == 0) {
+            q.lo[2] = q.hi[2] = std::numeric_limits<float>::quiet_NaN();
+        }
+    }
+    cases.push_back(ordered);
     cases.push_back({"no boxes", {}, {cube(0, 1)}});
     cases.push_back({"no queries", {cube(0, 1), cube(2, 3)}, {}});
     cases.push_back({"empty", {}, {}});
@@ -405,22 +420,33 @@ TEST(SweepIndex, SweepsACurveAlongItsLongAxisAndCountsTheScanExactly) {
     EXPECT_LT(sweep.scanned(), 4 * 3000);
 }
 
-// A flat grid: every axis of the plane crosses a whole row, far more than kScanPerBoxLimit pairs
-// per box, so the build falls back to the box tree, which answers concurrently.
-TEST(SweepIndex, FallsBackToTheTreeOnASurface) {
+// Flat grids: every axis of the plane crosses a whole row, far more than kScanPerBoxLimit pairs
+// per box, so the build falls back to the box tree, which answers concurrently. On the 60 x 60
+// grid the estimate (n x mean width / spread = 72 per box) is below kSkipSortFactor x the limit, so
+// the build sorts and counts; on the 120 x 120 grid (144 per box) it goes to the tree at once.
+std::vector<FloatBox> flatGrid(int cells) {
     std::vector<FloatBox> boxes;
-    for (int i = 0; i < 120; ++i) {
-        for (int j = 0; j < 120; ++j) {
+    for (int i = 0; i < cells; ++i) {
+        for (int j = 0; j < cells; ++j) {
             const double lo[3] = {i - 0.1, j - 0.1, -0.1};
             const double hi[3] = {i + 1.1, j + 1.1, 0.1};
             boxes.push_back(floatBoxOutward(lo, hi));
         }
     }
+    return boxes;
+}
+
+TEST(SweepIndex, FallsBackToTheTreeOnASurface) {
     SweepIndex sweep;
+    const std::vector<FloatBox> counted = flatGrid(60);
+    sweep.build(counted, 1);
+    EXPECT_FALSE(sweep.swept());
+    EXPECT_GT(sweep.scanned(), SweepIndex::kScanPerBoxLimit * 60 * 60);
+    const std::vector<FloatBox> boxes = flatGrid(120);
     sweep.build(boxes, 1);
     EXPECT_FALSE(sweep.swept());
     EXPECT_TRUE(sweep.concurrentQueries());
-    EXPECT_GT(sweep.scanned(), SweepIndex::kScanPerBoxLimit * 120 * 120);
+    EXPECT_EQ(sweep.scanned(), -1) << "estimated, not counted";
     BoxTreeIndex tree;
     tree.build(boxes);
     EXPECT_EQ(sweep.memoryBytes(), tree.memoryBytes()) << "only the tree is kept";

@@ -667,6 +667,7 @@ TEST(ContactSearch, SweepOnCurvesTreeFallbackOnLargeSurfaces) {
             SCOPED_TRACE(std::string(r.m.dim == 2 ? "2D" : "3D") + (r.m.self ? ", self" : "") +
                          (mode == SearchMode::kNodeToSegment ? ", node mode" : ", segment mode"));
             SearchOptions o = optionsFor(r.m, mode, 1.5, 2);
+            o.broadPhase = BroadPhaseKind::kKdTree;
             ContactSearch kd(o);
             o.broadPhase = BroadPhaseKind::kSweep;
             ContactSearch sweep(o);

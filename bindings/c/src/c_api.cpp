@@ -382,7 +382,7 @@ void contact_search_options_default(contact_search_options* options) {
     options->self_contact = d.selfContact ? 1 : 0;
     options->threads = d.threads;
     options->skin_relative = d.skinRelative;
-    options->broad_phase = CONTACT_BROAD_PHASE_KDTREE;
+    options->broad_phase = CONTACT_BROAD_PHASE_SWEEP;
 }
 
 int contact_search_create(const contact_search_options* options, contact_search** search) {

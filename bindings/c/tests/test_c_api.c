@@ -156,7 +156,7 @@ static void test_names_and_options(void) {
     contact_search_options o;
     contact_search_options_default(&o);
     CHECK(o.capture == 0.5 && o.capture_relative == 1 && o.threads == 1);
-    CHECK(o.mode == CONTACT_MODE_NODE_TO_SEGMENT && o.broad_phase == CONTACT_BROAD_PHASE_KDTREE);
+    CHECK(o.mode == CONTACT_MODE_NODE_TO_SEGMENT && o.broad_phase == CONTACT_BROAD_PHASE_SWEEP);
     contact_search_options_default(NULL); /* no crash */
 
     contact_search* s = NULL;

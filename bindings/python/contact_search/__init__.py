@@ -131,7 +131,7 @@ class ContactSearch(_core.ContactSearch):
     """Contact search between a master and a slave surface, updated every increment.
 
     ContactSearch(capture=0.5, capture_relative=True, mode="node", threads=1,
-                  skin_relative=0.1, self_contact=False, broad_phase="kdtree")
+                  skin_relative=0.1, self_contact=False, broad_phase="sweep")
 
     capture: the capture distance, a length or (capture_relative) a fraction of the mean master
     segment size. mode: "node" (node-to-segment) or "segment" (segment-to-segment). threads:

@@ -665,7 +665,7 @@ PYBIND11_MODULE(_core, m) {
         .def(py::init<double, bool, const std::string&, int, double, bool, const std::string&>(),
              py::arg("capture") = 0.5, py::arg("capture_relative") = true, py::arg("mode") = "node",
              py::arg("threads") = 1, py::arg("skin_relative") = 0.1,
-             py::arg("self_contact") = false, py::arg("broad_phase") = "kdtree")
+             py::arg("self_contact") = false, py::arg("broad_phase") = "sweep")
         .def("set_surfaces", &PySearch::setSurfaces, py::arg("master"), py::arg("slave"),
              py::arg("coords"))
         .def("update", &PySearch::update, py::arg("coords"))

@@ -27,16 +27,15 @@ enum class SearchMode : std::uint8_t {
 /// overlapping fat boxes: the pairs never depend on this choice, only speed and memory do;
 /// bench/RESULTS.md has the measurements).
 enum class BroadPhaseKind : std::uint8_t {
-    /// nanoflann kd-trees of box centres per size class: the design's default, good everywhere.
+    /// nanoflann kd-trees of box centres per size class (the design's first choice; slower than
+    /// the other two on every benchmark scene).
     kKdTree,
-    /// A bounding-volume tree of float boxes: faster than the kd-tree on 3D surfaces (1M Quad4
-    /// segments: 0.29x CGAL's broad-phase time against the kd-tree's 0.40x). Pick it for large 3D
-    /// models.
+    /// A bounding-volume tree of float boxes, queried by groups of neighbouring slave boxes: the
+    /// fastest on 3D surfaces.
     kBoxTree,
-    /// Sort and sweep along the long axis of the boxes: the fastest for the contact curves of 2D
-    /// models (1M Line2 segments: 0.41x CGAL's time, the trees 1.2-1.3x). Pick it for 2D. It runs
-    /// on one thread, and where it would scan more than 32 pairs per master box (a surface), it
-    /// builds the box tree instead (UpdateStats::swept says which ran).
+    /// The default: sort and sweep along the long axis of the boxes for the contact curves of 2D
+    /// models, where it is the fastest (on one thread), and the box tree where a sweep would scan
+    /// more than 32 pairs per master box (a surface; UpdateStats::swept says which ran).
     kSweep,
 };
 
@@ -59,7 +58,7 @@ struct SearchOptions {
     double skinRelative = 0.1;
     /// Worker threads (OpenMP); results are bit-identical and in the same order for any count.
     int threads = 1;
-    BroadPhaseKind broadPhase = BroadPhaseKind::kKdTree;
+    BroadPhaseKind broadPhase = BroadPhaseKind::kSweep;
     /// Warm starts: in node mode, on curved masters (Line3, Tri6, Quad8, Quad9), an update that
     /// reuses the candidate list starts each closest point from the node's local coordinates of
     /// the last update (where a certificate proves that the distance has a single minimum on the

@@ -149,7 +149,7 @@ typedef struct contact_search_options {
     int32_t self_contact;     /* 1: master and slave may be one surface (see contact_search.hpp) */
     int32_t threads;          /* >= 1; results are identical for any count */
     double skin_relative;     /* Verlet skin x mean master segment size (default 0.1), >= 0 */
-    int32_t broad_phase;      /* CONTACT_BROAD_PHASE_* */
+    int32_t broad_phase;      /* CONTACT_BROAD_PHASE_* (default SWEEP) */
 } contact_search_options;
 
 CONTACT_C_API void contact_search_options_default(contact_search_options* options);
