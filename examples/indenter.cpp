@@ -13,9 +13,11 @@
 // file is replaced only with --force.
 #include "contact/contact_search.hpp"
 #include "contact/reference_search.hpp"
+#include "contact/segment.hpp"
 #include "mesh_io/output.hpp"
 #include "mesh_io/vtu.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -249,14 +251,23 @@ int main(int argc, char** argv) {
             // The last increment against the exhaustive reference, before the response moves nodes.
             const contact::ReferenceResult ref =
                 contact::referenceSearch(m.indenter, m.block, coords(), options);
+            // The same pairs; the gaps bit for bit, or with the warm starts of a reused list
+            // (SearchOptions::warmStart, on by default) within 1e-12 of max(master size, distance).
             const contact::NodePairs& r = ref.nodePairs;
             same = r.size() == p.size();
+            double worst = 0.0;
             for (Index i = 0; same && i < p.size(); ++i) {
-                same = r.slave()[i] == p.slave()[i] && r.master()[i] == p.master()[i] &&
-                       r.gap()[i] == p.gap()[i];
+                same = r.slave()[i] == p.slave()[i] && r.master()[i] == p.master()[i];
+                const double length = std::max(contact::characteristicSize(contact::gatherSegment(
+                                                   m.indenter, r.master()[i], coords())),
+                                               r.distance()[i]);
+                worst = std::max(worst, std::abs(r.gap()[i] - p.gap()[i]) / length);
             }
-            std::printf("\nexhaustive reference on the last increment: %s (%d pairs)\n",
-                        same ? "identical" : "DIFFERENT", static_cast<int>(ref.nodePairs.size()));
+            same = same && worst <= 1e-12;
+            std::printf("\nexhaustive reference on the last increment: %s (%d pairs, gaps within "
+                        "%.1e)\n",
+                        same ? "same pairs" : "DIFFERENT", static_cast<int>(ref.nodePairs.size()),
+                        worst);
             break;
         }
         // Penalty response: each penetrating block node moves back 90% of its penetration.

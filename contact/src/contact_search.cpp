@@ -146,6 +146,7 @@ void ContactSearch::Impl::setup(const char* fn, Surface& m, Surface& s,
     c.skin = skin;
     c.threads = options.threads;
     c.broadPhase = options.broadPhase;
+    c.warmStart = options.warmStart;
     if (nodeMode()) {
         nodeSearch.setup(c, nodeList != nullptr ? detail::sortedUnique(*nodeList)
                                                 : detail::uniqueNodes(slaveSurface()));

@@ -5,13 +5,16 @@
 #include "contact/tolerances.hpp"
 
 #include "detail/assert.hpp"
+#include "detail/margins.hpp"
 #include "detail/pair_store.hpp"
 #include "detail/search_common.hpp"
 #include "detail/timing.hpp"
+#include "detail/warm_projection.hpp"
 #include "orientation.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace contact::detail {
 namespace {
@@ -44,7 +47,44 @@ private:
     std::vector<Index> set_;
 };
 
+// WarmStart's code: 2^20 - 1 steps per local coordinate over the reference domain, which is
+// [domainLow, domainLow + domainWidth] in each.
+constexpr std::uint64_t kWarmSteps = (std::uint64_t{1} << 20) - 1;
+double domainLow(SegmentType type) noexcept { return isTriangle(type) ? 0.0 : -1.0; }
+double domainWidth(SegmentType type) noexcept { return isTriangle(type) ? 1.0 : 2.0; }
+
+// The margin a warm path's distance to master j may be off by: kWarmTieRel of j's box size.
+double warmTie(const FloatBox& b) noexcept {
+    float size = 0.0F;
+    for (int d = 0; d < 3; ++d) {
+        size = std::max(size, b.hi[d] - b.lo[d]);
+    }
+    return kWarmTieRel * static_cast<double>(size);
+}
+
 }  // namespace
+
+WarmStart::WarmStart(unsigned rank, const Eigen::Vector2d& xi, SegmentType type) noexcept {
+    std::uint64_t code = std::uint64_t{std::min(rank, kNoRank)} << 40;
+    for (int d = 0; d < 2; ++d) {
+        const double t = std::clamp((xi[d] - domainLow(type)) / domainWidth(type), 0.0, 1.0);
+        code |= static_cast<std::uint64_t>(t * static_cast<double>(kWarmSteps) + 0.5) << (20 * d);
+    }
+    for (int w = 0; w < 3; ++w) {
+        bits_[w] = static_cast<std::uint16_t>(code >> (16 * w));
+    }
+}
+
+Eigen::Vector2d WarmStart::xi(SegmentType type) const noexcept {
+    const std::uint64_t code =
+        std::uint64_t{bits_[0]} | (std::uint64_t{bits_[1]} << 16) | (std::uint64_t{bits_[2]} << 32);
+    Eigen::Vector2d xi;
+    for (int d = 0; d < 2; ++d) {
+        const auto q = static_cast<double>((code >> (20 * d)) & kWarmSteps);
+        xi[d] = domainLow(type) + q / static_cast<double>(kWarmSteps) * domainWidth(type);
+    }
+    return xi;
+}
 
 void NodeSearch::setup(const SearchContext& c, std::vector<Index> nodes) {
     c_ = c;
@@ -67,6 +107,10 @@ void NodeSearch::setup(const SearchContext& c, std::vector<Index> nodes) {
         exclusions_.encode(offsets, sets);
     }
     threadOrder_.resize(static_cast<std::size_t>(c.threads));
+    const bool curved = std::any_of(c.master->types.begin(), c.master->types.end(),
+                                    [](SegmentType t) { return hasWarmPath(t); });
+    warm_.assign(c.warmStart && curved ? static_cast<std::size_t>(s) : 0, WarmStart{});
+    warmValid_ = false;
     blockPairs_.assign(static_cast<std::size_t>(verlet_.list().blocks()), 0);
     PairStore::reserve(pairs_, s);
 }
@@ -76,6 +120,7 @@ void NodeSearch::update(const CoordinatesView& x, UpdateStats& stats) {
     computeBoxes(x, stats, inside);
     if (stats.status != UpdateStatus::kOk) {  // the pairs stay those of the last good update
         verlet_.invalidate();
+        warmValid_ = false;
         return;
     }
     const auto t0 = Clock::now();
@@ -85,7 +130,9 @@ void NodeSearch::update(const CoordinatesView& x, UpdateStats& stats) {
     }
     stats.listSize = verlet_.list().size();
     stats.timeBroad = msSince(t0);
-    project(x, stats);
+    // The warm path only on a reused list: the ranks of warm_ index the candidates of that list.
+    project(x, stats, warmValid_ && !stats.rebuilt);
+    warmValid_ = !warm_.empty();
     const auto t1 = Clock::now();
     stats.orientation = judgeNodePairs(pairs_, *c_.slave, nodes_, nodeSegment_, x, c_.capture);
     stats.timeProjection += msSince(t1);
@@ -185,7 +232,20 @@ bool NodeSearch::rebuild(const CoordinatesView& x) {
 // node's column on; the blocks are closed up (whole runs of columns moved per array,
 // PairStore::compactBlocks), and the threads then fill the frames in place, so the order is by
 // node whatever the thread count and the large columns are written once.
-void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats) {
+//
+// warm (SearchOptions::warmStart on a reused list): curved masters are projected by the warm path
+// (warmClosestXi, from the node's closest point of the last update when it was on that master),
+// whose distance d' is within tie = kWarmTieRel x box size of the cold path's d. The pairs stay a
+// fresh search's:
+//   - the visit stops, and skips, only where the lower bound exceeds best + tie(best): a skipped
+//     segment's d > best' + tie >= best's cold d;
+//   - a visited master whose d' > best' + tie(best) + tie(it) has d > best's cold d: it loses;
+//   - if another visited master is within that of the best, or the best within tie(best) of the
+//     capture distance, or its xi near where the status turns kOnBoundary (nearStatusEdge), the
+//     masters within it are projected again by the cold path and the choice is made on those
+//     distances, as a fresh search makes it.
+// Frames of curved masters come from warmProjectionAt, on one thread or several alike.
+void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm) {
     const auto t0 = Clock::now();
     const Surface& master = *c_.master;
     const double capture = c_.capture;
@@ -194,14 +254,21 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats) {
     long long survivors = 0;
     long long projections = 0;
     const bool inOrder = c_.threads == 1;
+    const bool record = !warm_.empty();
     const auto s = static_cast<Index>(nodes_.size());
     const Index blockSize = list.blockSize();
     const Index blocks = list.blocks();
+    // The frame of a closest point: the warm path's for curved masters in a warm update.
+    const auto frame = [&](Index j, const Eigen::Vector3d& p, const WarmClosest& w) {
+        const SegmentNodes seg = gatherSegment(master, j, x);
+        return warm && hasWarmPath(seg.type) ? warmProjectionAt(seg, p, w)
+                                             : projectionAt(seg, p, w.closest);
+    };
     Index next = 0;  // one thread: the next free column
 #pragma omp parallel num_threads(c_.threads) reduction(+ : candidates, survivors, projections)
     {
         // A local, not a reference into threadOrder_: no shared cache line written per push_back.
-        std::vector<std::pair<double, Index>> order;
+        std::vector<Visit> order;
         order.swap(threadOrder_[threadIndex()]);
 #pragma omp for schedule(dynamic, 1)
         for (Index block = 0; block < blocks; ++block) {
@@ -212,7 +279,8 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats) {
             for (Index k = begin; k < end; ++k) {
                 const Eigen::Vector3d p = x.node(nodes_[k]);
                 order.clear();
-                for (Index c = reader.beginNode(); c > 0; --c) {
+                Index rank = 0;
+                for (Index c = reader.beginNode(); c > 0; --c, ++rank) {
                     const Index j = reader.next();
                     CONTACT_ASSERT(j >= 0 && j < master.size());
                     const FloatBox& b = masterBox_[j];
@@ -226,16 +294,21 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats) {
                         const double e = std::max({below, above, 0.0});
                         lbSq += e * e;
                     }
-                    order.emplace_back(std::sqrt(lbSq), j);
+                    order.emplace_back(std::sqrt(lbSq), j, rank);
                 }
                 candidates += static_cast<long long>(order.size());
                 std::sort(order.begin(), order.end());
-                ClosestXi best;
+                const WarmStart last = warm ? warm_[k] : WarmStart{};
+                WarmClosest best;
                 Index bestJ = kNoIndex;
-                for (const auto& [lbBox, j] : order) {
-                    if (bestJ != kNoIndex && lbBox > best.distance) {
+                Index bestRank = 0;
+                double bestTie = 0.0;
+                bool anyWarm = false;
+                for (Visit& v : order) {
+                    if (bestJ != kNoIndex && v.lb > best.closest.distance + bestTie) {
                         break;
                     }
+                    const Index j = v.master;
                     double lbObb = 0.0;
                     const bool in = c_.dim == 3
                                         ? obbContains(unpackObb(masterObb3_[j], masterBox_[j]), p,
@@ -245,24 +318,67 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats) {
                         continue;
                     }
                     ++survivors;
-                    if (bestJ != kNoIndex && lbObb > best.distance) {
+                    if (bestJ != kNoIndex && lbObb > best.closest.distance + bestTie) {
                         continue;
                     }
                     ++projections;
-                    const ClosestXi pr = closestXi(gatherSegment(master, j, x), p);
-                    if (bestJ == kNoIndex || closer(pr.distance, j, best.distance, bestJ)) {
+                    const SegmentNodes seg = gatherSegment(master, j, x);
+                    WarmClosest pr;
+                    if (warm && hasWarmPath(seg.type)) {
+                        const bool mine = last.rank() != WarmStart::kNoRank &&
+                                          last.rank() == static_cast<unsigned>(v.rank);
+                        const Eigen::Vector2d start = mine ? last.xi(seg.type) : Eigen::Vector2d();
+                        pr = warmClosestXi(seg, p, mine ? &start : nullptr);
+                        v.tie = warmTie(masterBox_[j]);
+                        anyWarm = true;
+                    } else {
+                        pr.closest = closestXi(seg, p);
+                    }
+                    v.distance = pr.closest.distance;
+                    if (bestJ == kNoIndex || closer(v.distance, j, best.closest.distance, bestJ)) {
                         best = pr;
                         bestJ = j;
+                        bestRank = v.rank;
+                        bestTie = v.tie;
                     }
                 }
-                if (bestJ == kNoIndex || best.distance > capture) {
+                if (anyWarm) {
+                    // Near ties, the capture distance within reach, or the best's xi at the
+                    // status edge: the cold path decides.
+                    const double reach = best.closest.distance + bestTie;
+                    const auto near =
+                        std::count_if(order.begin(), order.end(),
+                                      [&](const Visit& v) { return v.distance <= reach + v.tie; });
+                    if (near > 1 || std::abs(best.closest.distance - capture) <= bestTie ||
+                        (bestTie > 0.0 && nearStatusEdge(master.types[bestJ], best.closest.xi))) {
+                        bestJ = kNoIndex;
+                        for (const Visit& v : order) {
+                            if (!(v.distance <= reach + v.tie)) {
+                                continue;
+                            }
+                            ++projections;
+                            const ClosestXi c = closestXi(gatherSegment(master, v.master, x), p);
+                            if (bestJ == kNoIndex ||
+                                closer(c.distance, v.master, best.closest.distance, bestJ)) {
+                                best = WarmClosest{c};
+                                bestJ = v.master;
+                                bestRank = v.rank;
+                            }
+                        }
+                    }
+                }
+                if (record) {
+                    warm_[k] = bestJ == kNoIndex ? WarmStart{}
+                                                 : WarmStart(static_cast<unsigned>(bestRank),
+                                                             best.closest.xi, master.types[bestJ]);
+                }
+                if (bestJ == kNoIndex || best.closest.distance > capture) {
                     continue;
                 }
                 if (inOrder) {
-                    PairStore::store(pairs_, col++, nodes_[k], bestJ,
-                                     projectionAt(gatherSegment(master, bestJ, x), p, best));
+                    PairStore::store(pairs_, col++, nodes_[k], bestJ, frame(bestJ, p, best));
                 } else {
-                    PairStore::storeClosest(pairs_, col++, nodes_[k], bestJ, best);
+                    PairStore::storeClosest(pairs_, col++, nodes_[k], bestJ, best.closest);
                 }
             }
             CONTACT_ASSERT(reader.position() == list.blockEnd(block));
@@ -280,11 +396,10 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats) {
         // The closed-up closest points get their frames in place, each column by one thread.
 #pragma omp parallel for num_threads(c_.threads) schedule(static)
         for (Index i = 0; i < count; ++i) {
-            const ClosestXi c = PairStore::loadClosest(pairs_, i);
+            const WarmClosest c{PairStore::loadClosest(pairs_, i)};
             const Index j = PairStore::masterAt(pairs_, i);
             const Index k = PairStore::slaveAt(pairs_, i);
-            PairStore::store(pairs_, i, k, j,
-                             projectionAt(gatherSegment(master, j, x), x.node(k), c));
+            PairStore::store(pairs_, i, k, j, frame(j, x.node(k), c));
         }
     }
     ProjectionStatus worst = ProjectionStatus::kConverged;
@@ -308,6 +423,7 @@ std::size_t NodeSearch::memoryBytes() const noexcept {
     for (const auto& v : threadOrder_) {
         total += bytes(v);
     }
+    total += bytes(warm_);
     return total;
 }
 

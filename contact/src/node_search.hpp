@@ -14,10 +14,47 @@
 #include "verlet_cache.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
 namespace contact::detail {
+
+/// SearchOptions::warmStart: a slave node's closest point of the last update, for the next one
+/// when it reuses the candidate list: the rank of its master in the node's candidates (list
+/// order; kNoRank: none, or a rank beyond 254) and its local coordinates, 20 bits each over the
+/// reference domain (within 2^-21 of its width: once the motion between updates is as small,
+/// Newton needs one step less from there than from the linearized start). 6 bytes.
+class WarmStart {
+public:
+    static constexpr unsigned kNoRank = 255;
+    WarmStart() = default;
+    WarmStart(unsigned rank, const Eigen::Vector2d& xi, SegmentType type) noexcept;
+    [[nodiscard]] unsigned rank() const noexcept { return bits_[2] >> 8; }
+    /// The local coordinates stored (within 2^-20 of the domain of those given).
+    [[nodiscard]] Eigen::Vector2d xi(SegmentType type) const noexcept;
+
+private:
+    // xi in bits 0-19, eta in bits 20-39, the rank in bits 40-47.
+    std::uint16_t bits_[3] = {0, 0, static_cast<std::uint16_t>(kNoRank << 8)};
+};
+
+/// A listed master of one slave node, in the order of the visit: nearest lower bound first.
+struct Visit {
+    // Made in place (emplace_back): a temporary, written in parts and copied whole, stalls the
+    // store forwarding on the hot path.
+    Visit(double lowerBound, Index j, Index position) noexcept
+        : lb(lowerBound), master(j), rank(position) {}
+    double lb;  // lower bound of the distance from the float box
+    Index master;
+    Index rank;  // position in the node's candidates (list order)
+    double distance = std::numeric_limits<double>::infinity();  // where projected: its distance
+    double tie = 0.0;  // warm path: the margin its distance may be off by (0: exact)
+    bool operator<(const Visit& o) const noexcept {
+        return lb < o.lb || (!(o.lb < lb) && master < o.master);
+    }
+};
 
 /// update(x): master boxes (and the Verlet check) -> candidate list rebuilt when a box left its fat
 /// box -> per slave node, the listed masters nearest first, OBB test, closest point -> pairs.
@@ -36,7 +73,7 @@ public:
 private:
     void computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& inside);
     bool rebuild(const CoordinatesView& x);
-    void project(const CoordinatesView& x, UpdateStats& stats);
+    void project(const CoordinatesView& x, UpdateStats& stats, bool warm);
 
     SearchContext c_;
     std::vector<Index> nodes_;  // the slave nodes searched (sorted, unique)
@@ -52,8 +89,12 @@ private:
     // Self-contact: per slave node, the nodes it must not pair with (those of every slave segment
     // holding it), coded as the candidate list is; built once.
     CandidateList exclusions_;
-    // Per thread: (lower bound, master) of one node's survivors.
-    std::vector<std::vector<std::pair<double, Index>>> threadOrder_;
+    // Per thread: one node's survivors of the box test.
+    std::vector<std::vector<Visit>> threadOrder_;
+    // SearchOptions::warmStart with curved masters: per slave node, its closest point of the last
+    // update; warmValid_ when they were found on the current candidate list.
+    std::vector<WarmStart> warm_;
+    bool warmValid_ = false;
     std::vector<Index> blockPairs_;  // pairs found per block (threads > 1)
     NodePairs pairs_;
 };

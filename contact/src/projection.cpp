@@ -6,6 +6,7 @@
 #include "contact/tolerances.hpp"
 
 #include "detail/margins.hpp"
+#include "detail/warm_projection.hpp"
 
 #include <algorithm>
 #include <array>
@@ -22,6 +23,7 @@ using detail::kMaxBacktracks;
 using detail::kNoiseUlps;
 using detail::kNormalNudge;
 using detail::kPdMargin;
+using detail::kStatusEdge;
 using detail::kTightSlack;
 using Eigen::Matrix2d;
 using Eigen::Vector2d;
@@ -163,12 +165,30 @@ Vector3d quad8Centre(const SegmentNodes& s) noexcept {
     return y;
 }
 
+// The sample cell 3 (xi + 1) + (eta + 1) of each node of a line or quad type (nodes on the grid
+// {-1, 0, 1}^2), from nodeLocalCoordinates once.
+const std::array<int, kMaxSegmentNodes>& nodeCells(SegmentType type) noexcept {
+    static const auto table = [] {
+        std::array<std::array<int, kMaxSegmentNodes>, 7> cells{};
+        for (const SegmentType t : {SegmentType::Line2, SegmentType::Line3, SegmentType::Quad4,
+                                    SegmentType::Quad8, SegmentType::Quad9}) {
+            for (int k = 0; k < nodeCount(t); ++k) {
+                const Vector2d r = nodeLocalCoordinates(t, k);
+                cells[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)] =
+                    3 * (static_cast<int>(r[0]) + 1) + (static_cast<int>(r[1]) + 1);
+            }
+        }
+        return cells;
+    }();
+    return table[static_cast<std::size_t>(type)];
+}
+
 Monomials monomialForm(const SegmentNodes& s) noexcept {
     Monomials m;
-    for (Vector3d& v : m.c) {
-        v.setZero();
-    }
     if (s.type == SegmentType::Quad4) {  // nodes at (-1,-1), (1,-1), (1,1), (-1,1)
+        for (Vector3d& v : m.c) {
+            v.setZero();
+        }
         m.c[0] = 0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3]);
         m.c[3] = 0.25 * (-s.x[0] + s.x[1] + s.x[2] - s.x[3]);
         m.c[1] = 0.25 * (-s.x[0] - s.x[1] + s.x[2] + s.x[3]);
@@ -177,26 +197,22 @@ Monomials monomialForm(const SegmentNodes& s) noexcept {
     }
     const bool line = parametricDim(s.type) == 1;
     std::array<Vector3d, 9> f;  // f[3 (i + 1) + (j + 1)] = y(i, j)
-    // Where a node sits on a sample point (Line3, Quad8, Quad9), y there is that node: the shape
-    // functions are exactly 1 and 0 at the nodes, so this is the value position() would return.
-    std::array<bool, 9> atNode{};
-    if (!isTriangle(s.type)) {
-        for (int k = 0; k < nodeCount(s.type); ++k) {
-            const Vector2d r = nodeLocalCoordinates(s.type, k);
-            const int cell = 3 * (static_cast<int>(r[0]) + 1) + (static_cast<int>(r[1]) + 1);
-            f[cell] = s.x[k];
-            atNode[cell] = true;
-        }
-    }
-    for (int i = -1; i <= 1; ++i) {
-        for (int j = -1; j <= 1; ++j) {
-            const int cell = 3 * (i + 1) + (j + 1);
-            if (line && j != 0) {
-                f[cell].setZero();
-            } else if (!atNode[cell]) {
-                f[cell] =
-                    s.type == SegmentType::Quad8 ? quad8Centre(s) : position(s, Vector2d(i, j));
+    if (isTriangle(s.type)) {   // Tri6: the shape functions extrapolate outside the domain
+        for (int i = -1; i <= 1; ++i) {
+            for (int j = -1; j <= 1; ++j) {
+                f[static_cast<std::size_t>(3 * (i + 1) + (j + 1))] = position(s, Vector2d(i, j));
             }
+        }
+    } else {
+        // Line3, Quad8, Quad9: a node on each sample (lines use the row eta = 0 only), and the
+        // shape functions are exactly 1 and 0 at the nodes, so y there is the node, as position()
+        // would return it; a Quad8 has no centre node.
+        const std::array<int, kMaxSegmentNodes>& cells = nodeCells(s.type);
+        for (int k = 0; k < nodeCount(s.type); ++k) {
+            f[static_cast<std::size_t>(cells[static_cast<std::size_t>(k)])] = s.x[k];
+        }
+        if (s.type == SegmentType::Quad8) {
+            f[4] = quad8Centre(s);
         }
     }
     // Rule along eta for each xi sample, then along xi for each eta coefficient.
@@ -296,6 +312,44 @@ struct BilinearGeometry {
     }
 };
 
+// MonomialGeometry by Horner's rule, for the warm path (detail::warmClosestXi): y = A0 + xi (A1 +
+// xi A2) with A_a = c_a0 + eta (c_a1 + eta c_a2), about half the operations. Rounds differently
+// from MonomialGeometry, so the cold path, whose results must match the reference bit for bit,
+// keeps that one; at() and position() give the same y bit for bit.
+struct HornerGeometry {
+    const Monomials& m;
+    // Inlined into the Newton loop (three calls a projection), where the compiler would not.
+    [[nodiscard, gnu::always_inline]] LocalGeometry at(const Vector2d& xi) const noexcept {
+        const double u = xi[0];
+        const double v = xi[1];
+        std::array<Vector3d, 3> a;   // A_a(eta)
+        std::array<Vector3d, 3> da;  // dA_a / deta
+        for (std::size_t k = 0; k < 3; ++k) {
+            const Vector3d& c0 = m.c[3 * k];
+            const Vector3d& c1 = m.c[3 * k + 1];
+            const Vector3d& c2 = m.c[3 * k + 2];
+            a[k] = c0 + v * (c1 + v * c2);
+            da[k] = c1 + (2.0 * v) * c2;
+        }
+        LocalGeometry l;
+        l.y = a[0] + u * (a[1] + u * a[2]);
+        l.yXi = a[1] + (2.0 * u) * a[2];
+        l.yXiXi = 2.0 * a[2];
+        l.yEta = da[0] + u * (da[1] + u * da[2]);
+        l.yXiEta = da[1] + (2.0 * u) * da[2];
+        l.yEtaEta = 2.0 * (m.c[2] + u * (m.c[5] + u * m.c[8]));
+        return l;
+    }
+    [[nodiscard]] Vector3d position(const Vector2d& xi) const noexcept {
+        const double u = xi[0];
+        const double v = xi[1];
+        const Vector3d a0 = m.c[0] + v * (m.c[1] + v * m.c[2]);
+        const Vector3d a1 = m.c[3] + v * (m.c[4] + v * m.c[5]);
+        const Vector3d a2 = m.c[6] + v * (m.c[7] + v * m.c[8]);
+        return a0 + u * (a1 + u * a2);
+    }
+};
+
 // Newton step along the unit direction t: -(t.g / t.H.t) t; Gauss-Newton curvature t.G.t plus a
 // Levenberg shift where t.H.t is not safely positive. Zero when there is no curvature at all.
 Vector2d stepAlong(const Matrix2d& H, const Matrix2d& G, const Vector2d& g,
@@ -392,13 +446,18 @@ Direction chooseDirection(const Domain& dom, int dim, const std::array<bool, 4>&
 //
 // f differences are taken as dy . (r + dy / 2) with dy = y(xi_new) - y(xi), which avoids the
 // cancellation of |r|^2 - |r_new|^2 for far points.
+//
+// With `last`, the evaluation at the returned xi, when the iteration stopped on one (the usual
+// stop: the step there is below the tolerance), goes to *last and `evaluated` is set.
 struct Minimum {
     Vector2d xi = Vector2d::Zero();
     bool converged = false;
+    bool evaluated = false;  // *last holds the geometry at xi
 };
 
 template <class Geometry>
-Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi) noexcept {
+Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
+                        LocalGeometry* last = nullptr) noexcept {
     const SegmentType type = sh.s.type;
     const Domain dom = referenceDomain(type);
     const int dim = parametricDim(type);
@@ -432,6 +491,10 @@ Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi
         // Stop on a tiny step, or when the slope along d is down to the rounding of g.
         const double gNoise = kNoiseUlps * tol::kEps * (l.yXi.norm() + l.yEta.norm()) * extent;
         if (!(length >= tol::kProjectionStepTol) || -slope <= gNoise * length) {
+            if (last != nullptr) {
+                *last = l;
+                return {xi, true, true};
+            }
             return {xi, true};
         }
 
@@ -474,6 +537,10 @@ Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi
             alpha *= 0.5;
         }
         if (!accepted) {
+            if (last != nullptr) {
+                *last = l;
+                return {xi, true, true};
+            }
             return {xi, true};
         }
         const double step = (trial - xi).norm();
@@ -534,8 +601,42 @@ bool certifyFace(SegmentType type, const Vector2d& centre, const Vector3d& jc0, 
 //   ||[r . d2y_uv]||_2 <= its Frobenius norm
 // Certified when sigma_min(J)^2 exceeds the last bound with a margin far above rounding.
 // Fills `start` with the Newton start: the linearized closest point at the centre, in D.
-bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
-                   Vector2d& start) noexcept {
+//
+// TermBound::operator()(m, mono, c0q, norms, aMax, bMax) bounds S_mono = sum_k |c'_k . c_mono|
+// (norms[k] = |c_k|; a, b up to aMax, bMax): DotSums is that sum itself, CheapBound the looser
+// |r|max |c_mono| (Cauchy-Schwarz), a proof as well.
+struct DotSums {
+    double operator()(const Monomials& m, int mono, const Vector3d& c0q,
+                      const std::array<double, 9>& /*norms*/, int aMax, int bMax) const noexcept {
+        double sum = 0.0;
+        for (int a = 0; a <= aMax; ++a) {
+            for (int b = 0; b <= bMax; ++b) {
+                const Vector3d& ck = a + b == 0 ? c0q : m.c[3 * a + b];
+                sum += std::abs(ck.dot(m.c[mono]));
+            }
+        }
+        return sum;
+    }
+};
+
+struct CheapBound {
+    mutable double rMax = -1.0;  // |r| <= sum_k |c'_k| over D; made at the first call
+    double operator()(const Monomials& /*m*/, int mono, const Vector3d& c0q,
+                      const std::array<double, 9>& norms, int /*aMax*/,
+                      int /*bMax*/) const noexcept {
+        if (rMax < 0.0) {
+            rMax = c0q.norm();
+            for (std::size_t k = 1; k < norms.size(); ++k) {
+                rMax += norms[k];
+            }
+        }
+        return rMax * norms[static_cast<std::size_t>(mono)];
+    }
+};
+
+template <class TermBound>
+bool singleMinimumWith(SegmentType type, const Monomials& m, const Vector3d& q, Vector2d& start,
+                       const TermBound& termBound) noexcept {
     const bool line = parametricDim(type) == 1;
     const Vector2d centre = referenceCentre(type);
     const int aMax = type == SegmentType::Quad4 ? 1 : 2;  // highest power present
@@ -546,10 +647,12 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
     Vector3d jc1 = Vector3d::Zero();
     double e0 = 0.0;
     double e1 = 0.0;
+    std::array<double, 9> norms{};
     for (int a = 0; a <= aMax; ++a) {
         for (int b = 0; b <= bMax; ++b) {
             const Vector3d& c = m.c[3 * a + b];
             const double cn = c.norm();
+            norms[3 * a + b] = cn;
             yc += powInt(centre[0], a) * powInt(centre[1], b) * c;
             if (a >= 1) {
                 jc0 += a * powInt(centre[0], a - 1) * powInt(centre[1], b) * c;
@@ -565,16 +668,6 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
     // y_xieta: a b c_{a,b}; y_etaeta: 2 c_{a,2}), and scaling by a power of two is exact, so each
     // bound is a weighted sum of S_m = sum_k |c'_k . c_m| (c'_0 = c_0 - q).
     const Vector3d c0q = m.c[0] - q;
-    const auto dotSum = [&](int mono) {
-        double sum = 0.0;
-        for (int a = 0; a <= aMax; ++a) {
-            for (int b = 0; b <= bMax; ++b) {
-                const Vector3d& ck = a + b == 0 ? c0q : m.c[3 * a + b];
-                sum += std::abs(ck.dot(m.c[mono]));
-            }
-        }
-        return sum;
-    };
     std::array<double, 3> bound{};
     for (int a = 0; a <= aMax; ++a) {
         for (int b = 0; b <= bMax; ++b) {
@@ -584,7 +677,7 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
             if (!(xixi || xieta || etaeta)) {
                 continue;
             }
-            const double sm = dotSum(3 * a + b);
+            const double sm = termBound(m, 3 * a + b, c0q, norms, aMax, bMax);
             bound[0] += xixi ? 2.0 * sm : 0.0;
             bound[1] += xieta ? double(a * b) * sm : 0.0;
             bound[2] += etaeta ? 2.0 * sm : 0.0;
@@ -601,6 +694,19 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
         std::sqrt(bound[0] * bound[0] + 2.0 * bound[1] * bound[1] + bound[2] * bound[2]);
     return certifyFace(type, centre, jc0, jc1, rc, std::sqrt(e0 * e0 + e1 * e1), perturbation,
                        start);
+}
+
+bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
+                   Vector2d& start) noexcept {
+    return singleMinimumWith(type, m, q, start, DotSums{});
+}
+
+// The warm path's certificate: first with |c'_k . c_m| <= |c'_k| |c_m| (nine norms instead of 54
+// dot products; it passes on mildly curved segments), then, where that fails, singleMinimum's.
+// Both are proofs. Either way `start` is the linearized closest point.
+bool singleMinimumCheapFirst(SegmentType type, const Monomials& m, const Vector3d& q,
+                             Vector2d& start) noexcept {
+    return singleMinimumWith(type, m, q, start, CheapBound{}) || singleMinimum(type, m, q, start);
 }
 
 // singleMinimum for a Quad4, written out: centre (0, 0), J(centre) = [c3 c1], e0 = e1 = |c4|, and
@@ -1051,3 +1157,111 @@ Projection closestPoint(const SegmentNodes& s, const Eigen::Vector3d& p) noexcep
 }
 
 }  // namespace contact
+
+namespace contact::detail {
+
+// Warm path (warm_projection.hpp):
+//
+//   certificate: singleMinimumCheapFirst (a proof either way); none -> closestXi(s, p)
+//   xi = activeSetNewton from start (clamped into D) or the linearized start, on HornerGeometry;
+//        the evaluation at which it stops is kept for the frame
+//   not converged -> closestXi(s, p)
+//
+// With a single minimum, every start reaches it; the start changes only the rounding of the
+// result, within the Newton tolerance (1e-13 in xi: the tests measure it against closestPoint).
+WarmClosest warmClosestXi(const SegmentNodes& s, const Eigen::Vector3d& p,
+                          const Eigen::Vector2d* start) noexcept {
+    WarmClosest out;
+    const Shifted sh = shiftToNode0(s, p);
+    const Monomials mono = monomialForm(sh.s);
+    Vector2d xi;
+    if (!hasWarmPath(s.type) || !singleMinimumCheapFirst(s.type, mono, sh.q, xi)) {
+        out.closest = closestXi(s, p);
+        return out;
+    }
+    if (start != nullptr && start->allFinite()) {
+        xi = *start;
+        clampToDomain(s.type, xi);
+    }
+    const HornerGeometry geometry{mono};
+    LocalGeometry l;
+    const Minimum m = activeSetNewton(sh, geometry, xi, &l);
+    if (!m.converged) {
+        out.closest = closestXi(s, p);
+        return out;
+    }
+    if (!m.evaluated) {
+        l = geometry.at(m.xi);
+    }
+    out.closest = {m.xi, (sh.q - l.y).norm(), true};
+    out.y = l.y;
+    out.yXi = l.yXi;
+    out.yEta = l.yEta;
+    out.geometry = true;
+    return out;
+}
+
+bool nearStatusEdge(SegmentType type, const Eigen::Vector2d& xi) noexcept {
+    return std::abs(boundarySlack(type, xi) - tol::kOnBoundaryTol) <= kStatusEdge;
+}
+
+// finish() with the point and the derivatives given: the same frame formulas as segmentFrame,
+// the same degeneracy test (nodeSpread of the shifted nodes), and finish() itself where the frame
+// is degenerate (it looks for a normal next to the point).
+Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
+                            const WarmClosest& w) noexcept {
+    const Vector2d& xi = w.closest.xi;
+    LocalGeometry l;
+    if (w.geometry) {
+        l.y = w.y;
+        l.yXi = w.yXi;
+        l.yEta = w.yEta;
+    } else {
+        const Monomials mono = monomialForm(shiftToNode0(s, p).s);
+        l = HornerGeometry{mono}.at(xi);
+    }
+    // shiftToNode0's q and node differences, computed alike.
+    const Vector3d q = p - s.x[0];
+    double spread = 0.0;
+    for (int i = 1; i < cornerCount(s.type); ++i) {
+        spread = std::max(spread, (s.x[i] - s.x[0]).cwiseAbs().maxCoeff());
+    }
+    Vector3d normal;
+    Vector3d tangent1;
+    if (parametricDim(s.type) == 1) {
+        const double jacobian = l.yXi.norm();
+        if (!(jacobian > tol::kDegenerateJacobianRel * spread)) {
+            return finish(s, shiftToNode0(s, p), xi, w.closest.converged);
+        }
+        tangent1 = l.yXi / jacobian;
+        normal = Vector3d(tangent1.y(), -tangent1.x(), 0.0);
+    } else {
+        const Vector3d c = l.yXi.cross(l.yEta);
+        const double jacobian = c.norm();
+        if (!(jacobian > tol::kDegenerateJacobianRel * spread * spread)) {
+            return finish(s, shiftToNode0(s, p), xi, w.closest.converged);
+        }
+        normal = c / jacobian;
+        tangent1 = l.yXi.normalized();
+    }
+    Projection out;
+    out.xi = xi;
+    out.N = shapeValues(s.type, xi);
+    const Vector3d d = q - l.y;
+    out.point = s.x[0] + l.y;
+    out.distance = d.norm();
+    out.normal = normal;
+    out.tangent1 = tangent1;
+    out.tangent2 = normal.cross(tangent1);
+    out.gap = d.dot(normal);
+    if (!w.closest.converged) {
+        out.status = ProjectionStatus::kNotConverged;
+    } else if (boundarySlack(s.type, xi) <= tol::kOnBoundaryTol) {
+        out.status = ProjectionStatus::kOnBoundary;
+    } else {
+        out.status = ProjectionStatus::kConverged;
+    }
+    return out;
+}
+
+}  // namespace contact::detail

@@ -27,6 +27,7 @@ struct SearchContext {
     double skin = 0.0;     ///< length units; 0: rebuild the candidate list every update
     int threads = 1;
     BroadPhaseKind broadPhase = BroadPhaseKind::kSweep;
+    bool warmStart = false;  ///< SearchOptions::warmStart (node mode's reuse path)
 };
 
 /// Slave items per block of work: at least 16 blocks per thread where the items allow (64 items

@@ -6,6 +6,7 @@
 
 #include "pair_columns.hpp"
 #include "surfaces.hpp"
+#include "warm_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -300,8 +301,15 @@ TEST(ApiSafety, CoordinateLayoutsGiveIdenticalResults) {
                 ASSERT_GT(columns(interleaved).size(), 0);
                 expectSame(columns(separate), columns(interleaved));
                 expectSame(columns(strided), columns(interleaved));
-                expectSame(columns(interleaved),
-                           columns(referenceSearch(s.master, s.slave, v[0], options(mode))));
+                // The reference projects cold: on a reused list the warm starts (the default; the
+                // 2D scene has Line3 masters) differ from it in the last bits only.
+                const ReferenceResult ref = referenceSearch(s.master, s.slave, v[0], options(mode));
+                if (mode == SearchMode::kNodeToSegment && !a.rebuilt) {
+                    testing::expectWithinWarmBound(interleaved.nodePairs(), ref.nodePairs, s.master,
+                                                   v[0]);
+                } else {
+                    expectSame(columns(interleaved), columns(ref));
+                }
             }
         }
     }

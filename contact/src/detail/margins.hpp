@@ -72,6 +72,17 @@ inline constexpr double kNoiseUlps = 16.0;
 /// A domain constraint with slack below this (reference units) is tight. Iterates are snapped
 /// exactly onto the constraints they hit, so this only absorbs the rounding of xi + eta.
 inline constexpr double kTightSlack = 1e-14;
+/// SearchOptions::warmStart: the margin, relative to a master's box size, by which a distance of
+/// the warm path may differ from the cold path's (closestXi). Both are the one minimum the
+/// certificate proves, to the Newton tolerance of 1e-13 in xi, so they differ by about 1e-13 of
+/// the segment's size or less; 1e-9 is 10^4 above that. Candidates whose distances lie within it
+/// of the closest, or a closest within it of the capture distance, are decided by the cold path,
+/// so the pairs are a fresh search's. Too small could change a pair; too large only costs time.
+inline constexpr double kWarmTieRel = 1e-9;
+/// SearchOptions::warmStart: a closest point whose distance from the domain's boundary lies within
+/// this (reference units) of tol::kOnBoundaryTol is found again by the cold path, whose xi decides
+/// the status (kConverged or kOnBoundary). 100 times the 1e-13 a warm xi may differ by.
+inline constexpr double kStatusEdge = 1e-11;
 /// Relative margin of the single-minimum certificate over the rounding of its bounds (a few ulps
 /// of the node coordinates); dimensionless. Too small could certify a segment with two minima.
 inline constexpr double kCertificateMargin = 1e-8;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The contact search across MPI ranks, bit for bit the serial search (docs/design.md, "Beyond
-// one machine"): Zoltan's RCB over the contact faces, master segments ghosted only to the ranks
-// whose grown box they reach, the serial search on each rank, the pairs sent back to the ranks
-// that own the slaves in the caller's partition.
+// one machine"; with SearchOptions::warmStart, the same pairs and values within 1e-12): Zoltan's
+// RCB over the contact faces, master segments ghosted only to the ranks whose grown box they reach,
+// the serial search on each rank, the pairs sent back to the ranks that own the slaves in the
+// caller's partition.
 #pragma once
 
 #include "contact/contact_search.hpp"
@@ -47,7 +48,8 @@ struct SurfacePart {
 };
 
 /// Node-to-segment pairs of the slave nodes this rank owns, ordered by slave global id; the
-/// values are bit for bit those of the serial search (NodePairs).
+/// values are bit for bit those of the serial search (NodePairs); with warm starts
+/// (SearchOptions::warmStart) on curved masters, within their 1e-12.
 class GlobalNodePairs {
 public:
     [[nodiscard]] Index size() const noexcept { return count_; }

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// The warm path of the projection kernel (SearchOptions::warmStart): node mode's reused list
+// projects curved masters from the last local coordinates and takes the frame from the last
+// Newton evaluation. Its results differ from closestXi()/projectionAt() in the last bits only
+// (the same minimum, proved single, to the Newton tolerance). Internal; never installed.
+#pragma once
+
+#include "contact/projection.hpp"
+#include "contact/types.hpp"
+
+#include <Eigen/Core>
+
+namespace contact::detail {
+
+/// Segment types with a warm path: the curved ones (Line3, Tri6, Quad8, Quad9). Line2 and Tri3
+/// are solved in closed form, and Quad4's projection gained nothing from it (bench/RESULTS.md).
+[[nodiscard]] constexpr bool hasWarmPath(SegmentType t) noexcept {
+    return t == SegmentType::Line3 || t == SegmentType::Tri6 || t == SegmentType::Quad8 ||
+           t == SegmentType::Quad9;
+}
+
+/// A closest point of the warm path, with the geometry its frame is made from.
+struct WarmClosest {
+    ClosestXi closest;
+    /// y(xi) - x_0 and its derivatives at closest.xi (x_0: the segment's first node), from the
+    /// monomial form; only when `geometry`.
+    Eigen::Vector3d y = Eigen::Vector3d::Zero();
+    Eigen::Vector3d yXi = Eigen::Vector3d::Zero();
+    Eigen::Vector3d yEta = Eigen::Vector3d::Zero();
+    bool geometry = false;
+};
+
+/// closestXi() of a segment with hasWarmPath(s.type), from `start` (any point: clamped into the
+/// domain; nullptr: the linearized closest point) where the single-minimum certificate holds, by
+/// Horner's rule on the monomial form. Where it does not hold, or Newton does not converge, it is
+/// closestXi(s, p) exactly (several minima: a warm start could land in the wrong one).
+/// The distance is |p - x(xi)| with x(xi) from the monomial form. Never throws, never allocates.
+[[nodiscard]] WarmClosest warmClosestXi(const SegmentNodes& s, const Eigen::Vector3d& p,
+                                        const Eigen::Vector2d* start) noexcept;
+
+/// projectionAt() for a warm closest point: the frame, gap and distance from the monomial form's
+/// derivatives at w.closest.xi (w's own when w.geometry, else computed, bit for bit the same), the
+/// shape functions and status as projectionAt(). A degenerate frame is projectionAt()'s.
+[[nodiscard]] Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
+                                          const WarmClosest& w) noexcept;
+
+/// True when xi lies within 1e-11 of the distance from the domain's boundary at which the status
+/// turns from kConverged to kOnBoundary (tol::kOnBoundaryTol): a warm and a cold xi there, 1e-13
+/// apart, could get different statuses, so the search takes the cold one.
+[[nodiscard]] bool nearStatusEdge(SegmentType type, const Eigen::Vector2d& xi) noexcept;
+
+}  // namespace contact::detail
