@@ -27,7 +27,7 @@ if(SHARED_FROM)
     run(${CMAKE_COMMAND} -S ${SHARED_FROM} -B ${BUILD_DIR} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
         -DBUILD_SHARED_LIBS=ON -DCONTACT_BUILD_TESTS=OFF -DCONTACT_BUILD_EXAMPLES=OFF
         -DCONTACT_BUILD_BENCH=OFF -DCONTACT_BUILD_BINDINGS=OFF -DCONTACT_MPI=OFF
-        "-DCMAKE_CXX_FLAGS_${config}=-O1 -DNDEBUG")  # what is exported, not how fast
+        "-DCMAKE_CXX_FLAGS_${config}=-O0 -DNDEBUG")  # what is exported, not how fast
     include(ProcessorCount)
     ProcessorCount(jobs)
     run(${CMAKE_COMMAND} --build ${BUILD_DIR} --parallel ${jobs})

@@ -200,7 +200,8 @@ Monomials monomialForm(const SegmentNodes& s) noexcept {
     if (isTriangle(s.type)) {   // Tri6: the shape functions extrapolate outside the domain
         for (int i = -1; i <= 1; ++i) {
             for (int j = -1; j <= 1; ++j) {
-                f[static_cast<std::size_t>(3 * (i + 1) + (j + 1))] = position(s, Vector2d(i, j));
+                const int k = 3 * (i + 1) + (j + 1);
+                f[static_cast<std::size_t>(k)] = position(s, Vector2d(i, j));
             }
         }
     } else {
