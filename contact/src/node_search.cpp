@@ -68,7 +68,8 @@ WarmStart::WarmStart(unsigned rank, const Eigen::Vector2d& xi, SegmentType type)
     std::uint64_t code = std::uint64_t{std::min(rank, kNoRank)} << 40;
     for (int d = 0; d < 2; ++d) {
         const double t = std::clamp((xi[d] - domainLow(type)) / domainWidth(type), 0.0, 1.0);
-        code |= static_cast<std::uint64_t>(std::lround(t * static_cast<double>(kWarmSteps))) << (20 * d);
+        code |= static_cast<std::uint64_t>(std::lround(t * static_cast<double>(kWarmSteps)))
+                << (20 * d);
     }
     for (int w = 0; w < 3; ++w) {
         bits_[w] = static_cast<std::uint16_t>(code >> (16 * w));
