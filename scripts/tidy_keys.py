@@ -74,8 +74,8 @@ def main():
         h.update(version.encode())
         h.update(config)
         h.update(portable(" ".join(args)).encode())
-        for d in sorted(set(deps)):
-            h.update(portable(d).encode())
+        for name, d in sorted({(portable(d), d) for d in deps}):  # in the portable names' order
+            h.update(name.encode())
             h.update(file_digest(d).encode())
         return h.hexdigest()
 
