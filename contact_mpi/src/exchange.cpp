@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "exchange.hpp"
 
+#include "detail/radix_sort.hpp"
+
 #include <climits>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -165,8 +166,6 @@ void Exchange::run(MPI_Comm comm, long long& bytesSent) {
 
 void radixSort(Scratch<std::uint64_t>& keys, Scratch<Index>& values, Scratch<std::uint64_t>& keyTmp,
                Scratch<Index>& valueTmp) {
-    constexpr int kDigitBits = 11;
-    constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
     const std::size_t n = keys.size();
     if (n < 2) {
         return;
@@ -186,26 +185,7 @@ void radixSort(Scratch<std::uint64_t>& keys, Scratch<Index>& values, Scratch<std
     }
     keyTmp.resize(n);
     valueTmp.resize(n);
-    std::array<std::size_t, kBuckets> count{};
-    for (int shift = 0; shift < bits; shift += kDigitBits) {
-        count.fill(0);
-        for (std::size_t i = 0; i < n; ++i) {
-            ++count[(keys[i] >> shift) & (kBuckets - 1)];
-        }
-        std::size_t sum = 0;
-        for (std::size_t& c : count) {
-            const std::size_t c0 = c;
-            c = sum;
-            sum += c0;
-        }
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::size_t d = count[(keys[i] >> shift) & (kBuckets - 1)]++;
-            keyTmp[d] = keys[i];
-            valueTmp[d] = values[i];
-        }
-        std::swap(keys, keyTmp);
-        std::swap(values, valueTmp);
-    }
+    contact::detail::radixSortPasses(keys, &values, keyTmp, &valueTmp, 0, bits);
 }
 
 void agreeOnErrors(MPI_Comm comm, const std::string& error) {

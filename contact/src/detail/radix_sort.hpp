@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The radix sort of 64-bit keys shared by the box tree (Morton keys) and the sweep (lower bounds).
+// The radix sort of 64-bit keys shared by the box tree (Morton keys), the sweep (lower bounds) and
+// contact_mpi's directories (global ids).
 // Internal; never installed.
 #pragma once
 
@@ -8,23 +9,24 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace contact::detail {
 
-// LSD radix sort of keys by their bits [firstBit, lastBit), 11-bit digits, carrying index along
-// when given; stable, so ties keep their order. A pass where every key has the same digit is
-// skipped (an already sorted input still pays the counting).
-inline void radixSort(std::vector<std::uint64_t>& keys, std::vector<Index>* index, int firstBit,
-                      int lastBit) {
+// The passes of an LSD radix sort of keys by their bits [firstBit, lastBit), 11-bit digits,
+// carrying *values along when given; stable, so ties keep their order. keyTmp and valueTmp are
+// scratch of at least the keys' size; containers swap with them after each pass. A pass where
+// every key has the same digit is skipped. Keys and Values: std::vector or contact_mpi's Scratch.
+template <class Keys, class Values>
+void radixSortPasses(Keys& keys, Values* values, Keys& keyTmp, Values* valueTmp, int firstBit,
+                     int lastBit) {
     constexpr int kDigitBits = 11;
-    constexpr int kBuckets = 1 << kDigitBits;
+    constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
     const std::size_t n = keys.size();
     if (n == 0) {
         return;
     }
-    std::vector<std::uint64_t> keysTmp(n);
-    std::vector<Index> indexTmp(index != nullptr ? n : 0);
     std::vector<std::size_t> count(kBuckets);
     for (int shift = firstBit; shift < lastBit; shift += kDigitBits) {
         std::fill(count.begin(), count.end(), 0);
@@ -42,16 +44,25 @@ inline void radixSort(std::vector<std::uint64_t>& keys, std::vector<Index>* inde
         }
         for (std::size_t i = 0; i < n; ++i) {
             const std::size_t d = count[(keys[i] >> shift) & (kBuckets - 1)]++;
-            keysTmp[d] = keys[i];
-            if (index != nullptr) {
-                indexTmp[d] = (*index)[i];
+            keyTmp[d] = keys[i];
+            if (values != nullptr) {
+                (*valueTmp)[d] = (*values)[i];
             }
         }
-        keys.swap(keysTmp);
-        if (index != nullptr) {
-            index->swap(indexTmp);
+        std::swap(keys, keyTmp);
+        if (values != nullptr) {
+            std::swap(*values, *valueTmp);
         }
     }
+}
+
+// radixSortPasses with scratch of its own: keys by their bits [firstBit, lastBit), index along
+// when given.
+inline void radixSort(std::vector<std::uint64_t>& keys, std::vector<Index>* index, int firstBit,
+                      int lastBit) {
+    std::vector<std::uint64_t> keysTmp(keys.size());
+    std::vector<Index> indexTmp(index != nullptr ? keys.size() : 0);
+    radixSortPasses(keys, index, keysTmp, &indexTmp, firstBit, lastBit);
 }
 
 }  // namespace contact::detail
