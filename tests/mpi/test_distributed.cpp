@@ -936,16 +936,6 @@ TEST(DistributedErrors, AnInsideOutLineIn2D) {
     EXPECT_TRUE(contains(e, "one of them is inside-out")) << e;
 }
 
-TEST(DistributedErrors, OneSurfaceGivenApartWithoutSelfContact) {
-    Model m = folded();
-    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 2, true);
-    const std::vector<double> x = localCoords(p, m.x0, 3);
-    DistributedSearch search(MPI_COMM_WORLD);  // selfContact off
-    const std::string e =
-        errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
-    EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
-}
-
 TEST(DistributedErrors, MortarNeedsAnUpdatedSegmentSearchAndALinearSlaveForTheDualBasis) {
     const Model m = quadratic();  // Tri6 slave: no dual basis
     const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 37);
@@ -965,14 +955,19 @@ TEST(DistributedErrors, MortarNeedsAnUpdatedSegmentSearchAndALinearSlaveForTheDu
     EXPECT_TRUE(contains(e, "is a Tri6")) << e;
 }
 
+// One surface as master and slave without selfContact: given whole, or apart (its master part
+// and slave part on different ranks).
 TEST(DistributedErrors, OneSurfaceWithoutSelfContact) {
-    Model m = folded();
-    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 2);
-    const std::vector<double> x = localCoords(p, m.x0, 3);
-    DistributedSearch search(MPI_COMM_WORLD);  // selfContact off
-    const std::string e =
-        errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
-    EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
+    const Model m = folded();
+    for (const bool apart : {false, true}) {
+        SCOPED_TRACE(apart ? "given apart" : "given whole");
+        const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 2, apart);
+        const std::vector<double> x = localCoords(p, m.x0, 3);
+        DistributedSearch search(MPI_COMM_WORLD);  // selfContact off
+        const std::string e =
+            errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
+        EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
+    }
 }
 
 TEST(DistributedErrors, AnUpdateWithNaNOnOneRankFailsOnAll) {
