@@ -19,32 +19,48 @@
 namespace contact::detail {
 namespace {
 
-// Self-contact filter of node mode: a master sharing a node with the slave node's exclusion set
-// (the nodes of every slave segment holding it) is dropped. Reads the sets in item order from a
-// block start, as the candidate list is built.
+// Self-contact filter of node mode: a master sharing a node with any slave segment that holds the
+// slave node (its one-ring) is dropped. The ring comes from the node -> slave segments map made for
+// the rebuild (segmentsOfNodes); its nodes are marked in the thread's stamp array with the item's
+// number + 1, unique within a rebuild, so a master costs one look-up per node and nothing is kept
+// between rebuilds.
 class ExclusionFilter {
 public:
-    ExclusionFilter(const CandidateList& sets, const Surface& master) noexcept
-        : sets_(sets), master_(master) {}
+    ExclusionFilter(const std::vector<Index>& ringOffsets, const std::vector<Index>& ringSegments,
+                    const Surface& slave, const Surface& master, const std::vector<Index>& nodes,
+                    std::vector<Index>& stamp) noexcept
+        : offsets_(ringOffsets), segments_(ringSegments), slave_(slave), master_(master),
+          nodes_(nodes), stamp_(stamp) {}
     Index* operator()(Index k, Index* first, Index* last) {
-        if (k % sets_.blockSize() == 0) {
-            reader_ = sets_.reader(k / sets_.blockSize());
+        if (first == last) {
+            return last;
         }
-        set_.clear();
-        for (Index c = reader_.beginNode(); c > 0; --c) {
-            set_.push_back(reader_.next());
+        const Index mark = k + 1;
+        const Index p = nodes_[k];
+        for (Index r = offsets_[p]; r < offsets_[p + 1]; ++r) {
+            const Index s = segments_[r];
+            const Index* n = slave_.nodes(s);
+            for (int i = 0; i < nodeCount(slave_.types[s]); ++i) {
+                stamp_[n[i]] = mark;
+            }
         }
-        const Index* setFirst = set_.data();
-        const Index* setLast = set_.data() + set_.size();
-        return std::remove_if(first, last,
-                              [&](Index j) { return sharesNode(master_, j, setFirst, setLast); });
+        return std::remove_if(first, last, [&](Index j) {
+            const Index* n = master_.nodes(j);
+            bool shares = false;
+            for (int i = 0; i < nodeCount(master_.types[j]); ++i) {
+                shares = shares || stamp_[n[i]] == mark;
+            }
+            return shares;
+        });
     }
 
 private:
-    const CandidateList& sets_;
+    const std::vector<Index>& offsets_;
+    const std::vector<Index>& segments_;
+    const Surface& slave_;
     const Surface& master_;
-    CandidateReader reader_{nullptr};
-    std::vector<Index> set_;
+    const std::vector<Index>& nodes_;
+    std::vector<Index>& stamp_;
 };
 
 // WarmStart's code: 2^20 - 1 steps per local coordinate over the reference domain, which is
@@ -100,13 +116,6 @@ void NodeSearch::setup(const SearchContext& c, std::vector<Index> nodes) {
     verlet_.setup(c.broadPhase, s, blockSize);
     fat_.resize(s);
     nodeSegment_ = c.slave->empty() ? std::vector<Index>{} : segmentOfEachNode(*c.slave, nodes_);
-    exclusions_.setup(c.selfContact ? s : 0, blockSize);
-    if (c.selfContact) {
-        std::vector<Index> offsets;
-        std::vector<Index> sets;
-        exclusionSets(*c.slave, nodes_, c.numNodes, true, offsets, sets);
-        exclusions_.encode(offsets, sets);
-    }
     threadOrder_.resize(static_cast<std::size_t>(c.threads));
     const bool curved = std::any_of(c.master->types.begin(), c.master->types.end(),
                                     [](SegmentType t) { return hasWarmPath(t); });
@@ -207,7 +216,18 @@ bool NodeSearch::rebuild(const CoordinatesView& x) {
     fat_.record(x, nodes_, h, c_.threads);
     const auto queryBox = [this](Index k) { return fat_.box(k); };
     if (c_.selfContact) {
-        const auto filter = [this] { return ExclusionFilter(exclusions_, *c_.master); };
+        std::vector<Index> ringOffsets;
+        std::vector<Index> ringSegments;
+        segmentsOfNodes(*c_.slave, c_.numNodes, ringOffsets, ringSegments);
+        // One stamp array per thread, sized by the first filter a thread makes.
+        std::vector<std::vector<Index>> stamps(static_cast<std::size_t>(c_.threads));
+        const auto filter = [&] {
+            std::vector<Index>& stamp = stamps[threadIndex()];
+            if (stamp.empty()) {
+                stamp.assign(static_cast<std::size_t>(c_.numNodes), 0);
+            }
+            return ExclusionFilter(ringOffsets, ringSegments, *c_.slave, *c_.master, nodes_, stamp);
+        };
         return verlet_.rebuild(fatBoxes(masterBox_, h, c_.threads), queryBox, filter, c_.threads);
     }
     const auto all = [] { return [](Index /*k*/, Index* /*first*/, Index* last) { return last; }; };
@@ -418,7 +438,7 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
 
 std::size_t NodeSearch::memoryBytes() const noexcept {
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-    std::size_t total = verlet_.memoryBytes() + fat_.memoryBytes() + exclusions_.memoryBytes();
+    std::size_t total = verlet_.memoryBytes() + fat_.memoryBytes();
     total += bytes(masterBox_) + bytes(masterObb3_) + bytes(masterObb2_);
     total += bytes(nodes_) + bytes(blockPairs_) + bytes(nodeSegment_);
     for (const auto& v : threadOrder_) {

@@ -86,9 +86,6 @@ private:
     VerletCache verlet_;
     NodeFatBoxes fat_;
     std::vector<Index> nodeSegment_;  // per slave node, a slave segment holding it (orientation)
-    // Self-contact: per slave node, the nodes it must not pair with (those of every slave segment
-    // holding it), coded as the candidate list is; built once.
-    CandidateList exclusions_;
     // Per thread: one node's survivors of the box test.
     std::vector<std::vector<Visit>> threadOrder_;
     // SearchOptions::warmStart with curved masters: per slave node, its closest point of the last

@@ -169,6 +169,26 @@ void validateNodes(const char* fn, const std::vector<Index>& nodes, const Coordi
     }
 }
 
+void segmentsOfNodes(const Surface& slave, Index numNodes, std::vector<Index>& offsets,
+                     std::vector<Index>& segments) {
+    offsets.assign(static_cast<std::size_t>(numNodes) + 1, 0);
+    for (Index s = 0; s < slave.size(); ++s) {
+        for (int i = 0; i < nodeCount(slave.types[s]); ++i) {
+            ++offsets[slave.nodes(s)[i] + 1];
+        }
+    }
+    for (Index i = 0; i < numNodes; ++i) {
+        offsets[i + 1] += offsets[i];
+    }
+    segments.resize(static_cast<std::size_t>(offsets.back()));
+    std::vector<Index> fill(offsets.begin(), offsets.end() - 1);
+    for (Index s = 0; s < slave.size(); ++s) {
+        for (int i = 0; i < nodeCount(slave.types[s]); ++i) {
+            segments[fill[slave.nodes(s)[i]]++] = s;
+        }
+    }
+}
+
 void exclusionSets(const Surface& slave, const std::vector<Index>& slaveNodes, Index numNodes,
                    bool nodeMode, std::vector<Index>& offsets, std::vector<Index>& nodes) {
     offsets.assign(1, 0);
@@ -183,23 +203,9 @@ void exclusionSets(const Surface& slave, const std::vector<Index>& slaveNodes, I
         }
         return;
     }
-    // Node -> slave segments holding it (CSR), then the union of their nodes per slave node.
-    std::vector<Index> count(static_cast<std::size_t>(numNodes) + 1, 0);
-    for (Index s = 0; s < slave.size(); ++s) {
-        for (int i = 0; i < nodeCount(slave.types[s]); ++i) {
-            ++count[slave.nodes(s)[i] + 1];
-        }
-    }
-    for (Index i = 0; i < numNodes; ++i) {
-        count[i + 1] += count[i];
-    }
-    std::vector<Index> segs(count.back());
-    std::vector<Index> fill(count.begin(), count.end() - 1);
-    for (Index s = 0; s < slave.size(); ++s) {
-        for (int i = 0; i < nodeCount(slave.types[s]); ++i) {
-            segs[fill[slave.nodes(s)[i]]++] = s;
-        }
-    }
+    std::vector<Index> count;
+    std::vector<Index> segs;
+    segmentsOfNodes(slave, numNodes, count, segs);
     for (Index p : slaveNodes) {
         const auto begin = nodes.size();
         for (Index k = count[p]; k < count[p + 1]; ++k) {

@@ -86,6 +86,11 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
 /// coordinates.
 void validateNodes(const char* fn, const std::vector<Index>& nodes, const CoordinatesView& x);
 
+/// Node -> the slave segments holding it, CSR over the numNodes nodes: node p's segments are
+/// segments[offsets[p], offsets[p + 1]), ascending.
+void segmentsOfNodes(const Surface& slave, Index numNodes, std::vector<Index>& offsets,
+                     std::vector<Index>& segments);
+
 /// Self-contact exclusion sets, CSR over slave items: in node mode, for slave node k, the nodes of
 /// every slave segment holding it; in segment mode, the nodes of slave segment k. A master segment
 /// with any node in the set never pairs with item k. Sets are sorted.
