@@ -3,17 +3,24 @@
 
 #include "contact/bounds.hpp"
 
+#include "detail/assert.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace contact::detail {
 namespace {
 
-// The float quaternion of a proper rotation, by Shepperd's method: from the largest of w, x, y, z
-// (no cancellation); the identity's for a non-finite matrix.
-void quaternionOf(const Eigen::Matrix3d& r, float* out) noexcept {
+// t (in [-32767, 32767]) rounded to the nearest integer, halves away from zero: by truncation, no
+// library call (the searches pack every segment each update).
+std::int16_t nearestInt16(double t) noexcept {
+    return static_cast<std::int16_t>(t + (t >= 0.0 ? 0.5 : -0.5));
+}
+
+// The quaternion q (x, y, z, w, up to a common positive factor) of a proper rotation, by
+// Shepperd's method: from the largest of w, x, y, z (no cancellation).
+void shepperd(const Eigen::Matrix3d& r, double* q) noexcept {
     const double tr = r(0, 0) + r(1, 1) + r(2, 2);
-    double q[4];  // x, y, z, w, up to a common positive factor
     if (tr >= r(0, 0) && tr >= r(1, 1) && tr >= r(2, 2)) {
         q[3] = 1.0 + tr;
         q[0] = r(2, 1) - r(1, 2);
@@ -35,6 +42,12 @@ void quaternionOf(const Eigen::Matrix3d& r, float* out) noexcept {
         q[2] = 1.0 + r(2, 2) - r(0, 0) - r(1, 1);
         q[3] = r(1, 0) - r(0, 1);
     }
+}
+
+// The float quaternion of a proper rotation (shepperd); the identity's for a non-finite matrix.
+void quaternionOf(const Eigen::Matrix3d& r, float* out) noexcept {
+    double q[4];
+    shepperd(r, q);
     float norm = 0.0F;
     for (int k = 0; k < 4; ++k) {
         out[k] = static_cast<float>(q[k]);
@@ -46,13 +59,50 @@ void quaternionOf(const Eigen::Matrix3d& r, float* out) noexcept {
     }
 }
 
-}  // namespace
+// The int16 quaternion of a proper rotation (shepperd), scaled so that its largest component is
+// +-32767; the identity's for a non-finite matrix.
+void quaternionOf(const Eigen::Matrix3d& r, std::int16_t* out) noexcept {
+    double q[4];
+    shepperd(r, q);
+    const double largest =
+        std::max({std::abs(q[0]), std::abs(q[1]), std::abs(q[2]), std::abs(q[3])});
+    if (!(largest > 0.0) || !std::isfinite(largest)) {
+        out[0] = out[1] = out[2] = 0;
+        out[3] = 32767;
+        return;
+    }
+    const double scale = 32767.0 / largest;
+    for (int k = 0; k < 4; ++k) {
+        out[k] = nearestInt16(scale * q[k]);
+    }
+}
 
-Eigen::Matrix3d rotationOf(const float* q) noexcept {
-    const double x = q[0];
-    const double y = q[1];
-    const double z = q[2];
-    const double w = q[3];
+// The nearest of the 2 x 32767 + 1 offsets of v from b's centre along axis k (0 for NaN).
+std::int16_t offsetOf(double v, const FloatBox& b, int k) noexcept {
+    const double half = 0.5 * (static_cast<double>(b.hi[k]) - static_cast<double>(b.lo[k]));
+    const double mid = 0.5 * (static_cast<double>(b.lo[k]) + static_cast<double>(b.hi[k]));
+    const double steps = half > 0.0 ? 32767.0 * (v - mid) / half : 0.0;
+    return nearestInt16(std::isfinite(steps) ? std::clamp(steps, -32767.0, 32767.0) : 0.0);
+}
+
+// Half extent e in whole steps, rounded up: the code c with c x step >= e (0 for e <= 0 or NaN),
+// from e x inverse (inverse = 1 / step, rounded) by truncation and at most two steps up. e never
+// needs more than about 65000 steps (obbExtentStep); the clamp only guards the cast.
+std::uint16_t extentSteps(double e, double step, double inverse) noexcept {
+    if (!(e > 0.0)) {
+        return 0;
+    }
+    const double guess = e * inverse;
+    auto code = static_cast<std::uint16_t>(guess < 65535.0 ? guess : 65535.0);
+    while (static_cast<double>(code) * step < e && code < 65535) {
+        ++code;
+    }
+    CONTACT_ASSERT(static_cast<double>(code) * step >= e);
+    return code;
+}
+
+// The rotation matrix of quaternion (x, y, z, w), any positive scale.
+Eigen::Matrix3d rotationOfQuaternion(double x, double y, double z, double w) noexcept {
     const double s = 2.0 / (x * x + y * y + z * z + w * w);
     const double xx = s * x * x;
     const double yy = s * y * y;
@@ -74,6 +124,16 @@ Eigen::Matrix3d rotationOf(const float* q) noexcept {
     r(2, 1) = yz + xw;
     r(2, 2) = 1.0 - (xx + yy);
     return r;
+}
+
+}  // namespace
+
+Eigen::Matrix3d rotationOf(const float* q) noexcept {
+    return rotationOfQuaternion(q[0], q[1], q[2], q[3]);
+}
+
+Eigen::Matrix3d rotationOf(const std::int16_t* q) noexcept {
+    return rotationOfQuaternion(q[0], q[1], q[2], q[3]);
 }
 
 Obb3 unpackObb(const PackedObb3& p) noexcept {
@@ -100,29 +160,26 @@ PackedObb3 packedBufferedObb3(const SegmentNodes& s, double capture, double pad)
 CentredObb3 centredBufferedObb3(const SegmentNodes& s, double capture, double pad,
                                 const FloatBox& box, const CentredObb3* keep) noexcept {
     CentredObb3 p;
+    const double step = obbExtentStep(box);
+    const double inverse = 1.0 / step;
     if (keep != nullptr) {
         p = *keep;
         const Obb3 b =
             segmentObb3dAbout(s, rotationOf(p.rotation), obbCentre(p.offset, box), capture + pad);
         for (int k = 0; k < 3; ++k) {
-            p.halfExtent[k] = floatUp(b.halfExtent[k]);
+            p.halfExtent[k] = extentSteps(b.halfExtent[k], step, inverse);
         }
         return p;
     }
     quaternionOf(faceAxes(s), p.rotation);
     const Obb3 tight = segmentObb3dAlong(s, rotationOf(p.rotation), capture + pad);
     for (int k = 0; k < 3; ++k) {
-        const double half = 0.5 * (static_cast<double>(box.hi[k]) - static_cast<double>(box.lo[k]));
-        const double mid = 0.5 * (static_cast<double>(box.lo[k]) + static_cast<double>(box.hi[k]));
-        const double steps = half > 0.0 ? 127.0 * (tight.center[k] - mid) / half : 0.0;
-        // Nearest step by truncation (no library call); NaN gives 0.
-        const double t = std::isfinite(steps) ? std::clamp(steps, -127.0, 127.0) : 0.0;
-        p.offset[k] = static_cast<std::int8_t>(t + (t >= 0.0 ? 0.5 : -0.5));
+        p.offset[k] = offsetOf(tight.center[k], box, k);
     }
     const Eigen::Vector3d shift =
         tight.axes.transpose() * (obbCentre(p.offset, box) - tight.center);
     for (int k = 0; k < 3; ++k) {
-        p.halfExtent[k] = floatUp(tight.halfExtent[k] + std::abs(shift[k]));
+        p.halfExtent[k] = extentSteps(tight.halfExtent[k] + std::abs(shift[k]), step, inverse);
     }
     return p;
 }
@@ -131,7 +188,9 @@ Obb3 unpackObb(const CentredObb3& p, const FloatBox& box) noexcept {
     Obb3 b;
     b.center = obbCentre(p.offset, box);
     b.axes = rotationOf(p.rotation);
-    b.halfExtent = Eigen::Vector3d(p.halfExtent[0], p.halfExtent[1], p.halfExtent[2]);
+    const double step = obbExtentStep(box);
+    b.halfExtent =
+        Eigen::Vector3d(p.halfExtent[0] * step, p.halfExtent[1] * step, p.halfExtent[2] * step);
     return b;
 }
 

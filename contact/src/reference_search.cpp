@@ -29,34 +29,35 @@ constexpr const char* kFn = "contact::referenceSearch()";
 struct MasterData {
     std::vector<SegmentNodes> seg;
     std::vector<Aabb3> box;          // buffered AABB (capture + rounding pad), as the search has it
-    std::vector<FloatBox> floatBox;  // node mode: that box rounded outward to float, as kept there
+    std::vector<FloatBox> floatBox;  // that box rounded outward to float, as the searches keep it
     std::vector<Aabb3> hull;         // node mode: Bezier-hull AABB grown by its rounding pad
     std::vector<Obb3> obb3;
     std::vector<Obb2> obb2;
 };
 
-MasterData masterData(const Surface& master, const CoordinatesView& x, double d, bool nodeMode) {
+MasterData masterData(const Surface& master, const CoordinatesView& x, double d, bool nodeMode,
+                      bool same) {
     MasterData m;
     const auto n = static_cast<std::size_t>(master.size());
     m.seg.resize(n);
     m.box.resize(n);
     m.obb3.resize(x.dim == 3 ? n : 0);
     m.obb2.resize(x.dim == 2 ? n : 0);
-    m.floatBox.resize(nodeMode ? n : 0);
+    m.floatBox.resize(n);
     m.hull.resize(nodeMode ? n : 0);
     for (Index j = 0; j < master.size(); ++j) {
         m.seg[j] = gatherSegment(master, j, x);
         double pad = 0.0;
         m.box[j] = detail::bufferedAabb(m.seg[j], d, pad);
+        m.floatBox[j] = floatBoxOutward(m.box[j].lo.data(), m.box[j].hi.data());
         if (nodeMode) {
-            m.floatBox[j] = floatBoxOutward(m.box[j].lo.data(), m.box[j].hi.data());
             Aabb3 hull = segmentAabb<3>(m.seg[j], 0.0);
             const double hullPad = detail::roundingPad(hull, 0.0);
             hull.lo.array() -= hullPad;
             hull.hi.array() += hullPad;
             m.hull[j] = hull;
         }
-        if (x.dim == 3 && nodeMode) {  // node mode's OBB: about the float AABB's centre
+        if (x.dim == 3 && (nodeMode || same)) {  // packed about the float AABB, as kept there
             m.obb3[j] = detail::unpackObb(
                 detail::centredBufferedObb3(m.seg[j], d, pad, m.floatBox[j], nullptr),
                 m.floatBox[j]);
@@ -158,9 +159,12 @@ void segmentLoop(const Run& run, const MasterData& m, const std::vector<Index>& 
         const SegmentNodes seg = gatherSegment(run.slave, k, run.x);
         double pad = 0.0;
         const Aabb3 box = detail::bufferedAabb(seg, run.capture, pad);
-        const Obb3 obb3 = run.x.dim == 3
-                              ? detail::unpackObb(detail::packedBufferedObb3(seg, run.capture, pad))
-                              : Obb3{};
+        // One surface: the slave segment's OBB is its master OBB, packed alike.
+        Obb3 obb3;
+        if (run.x.dim == 3) {
+            obb3 = same ? m.obb3[k]
+                        : detail::unpackObb(detail::packedBufferedObb3(seg, run.capture, pad));
+        }
         const Obb2 obb2 = run.x.dim == 2 ? detail::bufferedObb2(seg, run.capture, pad) : Obb2{};
         for (Index j = 0; j < run.master.size(); ++j) {
             if ((same && run.options.selfContact && k >= j) || run.excluded(k, j) ||
@@ -223,11 +227,11 @@ ReferenceResult search(const Surface& master, const Surface& slave,
     if (options.selfContact) {
         detail::exclusionSets(slave, items, x.numNodes, nodeMode, run.exclOffsets, run.exclNodes);
     }
-    const MasterData m = masterData(master, x, r.captureDistance, nodeMode);
+    const bool same = !nodeMode && detail::sameSurface(master, slave);
+    const MasterData m = masterData(master, x, r.captureDistance, nodeMode, same);
     if (nodeMode) {
         nodeLoop(run, m, items, r);
     } else {
-        const bool same = nodeList == nullptr && detail::sameSurface(master, slave);
         segmentLoop(run, m, items, same, r);
     }
     return r;

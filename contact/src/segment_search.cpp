@@ -54,7 +54,8 @@ void SegmentSearch::setup(const SearchContext& c) {
     const Index m = c.master->size();
     const Index s = c.slave->size();
     masterBox_.assign(m, FloatBox{});
-    masterObb3_.assign(c.dim == 3 ? m : 0, PackedObb3{});
+    masterObb3_.assign(c.dim == 3 && !c.sameSurface ? m : 0, PackedObb3{});
+    sameObb3_.assign(c.dim == 3 && c.sameSurface ? m : 0, CentredObb3{});
     masterObb2_.assign(c.dim == 2 ? m : 0, Obb2{});
     slaveFat_.assign(c.sameSurface ? 0 : s, FloatBox{});
     verlet_.setup(c.broadPhase, s, blockSizeFor(s, c.threads));
@@ -115,7 +116,11 @@ void SegmentSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
             const Aabb3 box = masterBoxes(master, j, x, capture, seg, pad, masterBox_[j],
                                           c_.dim == 2 ? &masterObb2_[j] : nullptr);
             if (c_.dim == 3) {
-                masterObb3_[j] = packedBufferedObb3(seg, capture, pad);
+                if (c_.sameSurface) {
+                    sameObb3_[j] = centredBufferedObb3(seg, capture, pad, masterBox_[j], nullptr);
+                } else {
+                    masterObb3_[j] = packedBufferedObb3(seg, capture, pad);
+                }
             }
             noteRange(box, finite, largest);
         }
@@ -238,7 +243,7 @@ void SegmentSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
             if (c_.sameSurface) {
                 slaveBox = masterBox_[k];
                 if (c_.dim == 3) {
-                    slaveObb = unpackObb(masterObb3_[k]);
+                    slaveObb = unpackObb(sameObb3_[k], masterBox_[k]);
                 } else {
                     slaveObb2 = masterObb2_[k];
                 }
@@ -262,10 +267,16 @@ void SegmentSearch::narrowPhase(const CoordinatesView& x, UpdateStats& stats) {
                     continue;
                 }
                 ++candidates;
-                const bool overlap = c_.dim == 3
-                                         ? overlapWitness(slaveObb, masterObb3_[j]) ||
-                                               satOverlap3d(slaveObb, unpackObb(masterObb3_[j]))
-                                         : satOverlap2d(slaveObb2, masterObb2_[j]);
+                bool overlap = false;
+                if (c_.dim == 2) {
+                    overlap = satOverlap2d(slaveObb2, masterObb2_[j]);
+                } else if (c_.sameSurface) {
+                    overlap = overlapWitness(slaveObb, sameObb3_[j], masterBox_[j]) ||
+                              satOverlap3d(slaveObb, unpackObb(sameObb3_[j], masterBox_[j]));
+                } else {
+                    overlap = overlapWitness(slaveObb, masterObb3_[j]) ||
+                              satOverlap3d(slaveObb, unpackObb(masterObb3_[j]));
+                }
                 if (!overlap) {
                     continue;
                 }
@@ -321,8 +332,8 @@ void SegmentSearch::collectPairs(UpdateStats& stats) {
 
 std::size_t SegmentSearch::memoryBytes() const noexcept {
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-    return verlet_.memoryBytes() + bytes(masterBox_) + bytes(masterObb3_) + bytes(masterObb2_) +
-           bytes(slaveFat_) + bytes(survivor_) + bytes(blockPairs_);
+    return verlet_.memoryBytes() + bytes(masterBox_) + bytes(masterObb3_) + bytes(sameObb3_) +
+           bytes(masterObb2_) + bytes(slaveFat_) + bytes(survivor_) + bytes(blockPairs_);
 }
 
 }  // namespace contact::detail

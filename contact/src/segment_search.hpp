@@ -49,10 +49,13 @@ private:
 
     SearchContext c_;
     // Master buffered boxes now (capture + rounding pad): the AABB rounded outward to float, and
-    // the OBB, 3D packed (PackedObb3), 2D as it is. A slave segment's boxes are made from the
-    // coordinates when the narrow phase reaches it.
+    // the OBB, 3D packed (PackedObb3; with one surface on both sides, the 20-byte CentredObb3
+    // about that AABB in sameObb3_, which keeps self-contact under 100 bytes a segment for about
+    // 14 ns more a pair), 2D as it is. A slave segment's boxes are made from the coordinates when
+    // the narrow phase reaches it.
     std::vector<FloatBox> masterBox_;
     std::vector<PackedObb3> masterObb3_;
+    std::vector<CentredObb3> sameObb3_;
     std::vector<Obb2> masterObb2_;
     double boxScale_ = 0.0;  // bound of |end| of the float boxes (the fat boxes')
     VerletCache verlet_;

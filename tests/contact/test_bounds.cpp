@@ -188,19 +188,26 @@ TEST(Bounds, TranslationMovesTheBoxes) {
 }  // namespace contact
 
 // ---------------------------------------------------------------------------------------------
-// Packed OBBs (the search's storage): the box encloses every point within the capture distance
+// Packed OBBs (the searches' storage): the box encloses every point within the capture distance
 // of the segment, and, shrunk by the capture distance, still gives a lower bound of the distance
 // to the segment (the node search prunes with it).
 namespace contact {
 namespace {
 
-// A random segment of the PackedObb tests, a capture distance of 0.01 .. 1 of its size, and the
+// A random segment of the CentredObb tests, a capture distance of 0.01 .. 1 of its size, and the
 // rounding pad its buffered boxes get (detail::bufferedAabb).
 struct BufferedSegment {
     SegmentNodes s;
     double capture = 0.0;
     double pad = 0.0;
 };
+
+// The segment's buffered AABB (capture + rounding pad, given in pad) rounded outward to float: what
+// the searches pack its OBB about.
+detail::FloatBox floatBoxOf(const SegmentNodes& s, double capture, double& pad) {
+    const Aabb3 aabb = detail::bufferedAabb(s, capture, pad);
+    return detail::floatBoxOutward(aabb.lo.data(), aabb.hi.data());
+}
 
 BufferedSegment randomBufferedSegment(SegmentType type, std::mt19937& rng,
                                       const testing::RandomSegmentOptions& opt) {
@@ -273,36 +280,41 @@ TEST(PackedObb, EnclosesTheBufferedSegmentAndBoundsTheDistanceFromBelow) {
     EXPECT_GT(near, 30000);
 }
 
-// Node mode's OBB with its centre as an offset in the float AABB (CentredObb3), along the face
-// frame (even cases), or along the axes and about the offset kept from an earlier increment
+// The 20-byte OBB (CentredObb3: packed about the float AABB; node mode, and one surface), along the
+// face frame (even cases), or along the axes and about the offset kept from an earlier increment
 // (random ones here, odd cases): it must enclose the buffered segment and bound the distance from
-// below like the packed OBB, and along the face frame stay nearly as tight as the box about its
-// own centre.
+// below, and along the face frame stay nearly as tight as the double box about its own centre.
 TEST(CentredObb, EnclosesTheBufferedSegmentAlongAnyAxes) {
     const int near =
         nearInBoxesOfRandomFaces(4343, [](int c, const BufferedSegment& b, std::mt19937& rng) {
-            double aabbPad = 0.0;
-            const Aabb3 aabb = detail::bufferedAabb(b.s, b.capture, aabbPad);
-            const detail::FloatBox fb = detail::floatBoxOutward(aabb.lo.data(), aabb.hi.data());
+            double pad = 0.0;
+            const detail::FloatBox fb = floatBoxOf(b.s, b.capture, pad);
             // Kept: the axes and offset of a box packed about another segment.
             const bool kept = c % 2 == 1;
             detail::CentredObb3 other;
             if (kept) {
                 const Eigen::Quaterniond q(testing::randomRotation(rng));
-                other.rotation[0] = static_cast<float>(q.x());
-                other.rotation[1] = static_cast<float>(q.y());
-                other.rotation[2] = static_cast<float>(q.z());
-                other.rotation[3] = static_cast<float>(q.w());
+                const double big = q.coeffs().cwiseAbs().maxCoeff();
+                for (int k = 0; k < 4; ++k) {  // coeffs(): x, y, z, w
+                    other.rotation[k] =
+                        static_cast<std::int16_t>(std::lround(32767.0 * q.coeffs()[k] / big));
+                }
                 for (auto& o : other.offset) {
-                    o = static_cast<std::int8_t>(static_cast<int>(rng() % 255) - 127);
+                    o = static_cast<std::int16_t>(static_cast<int>(rng() % 65535) - 32767);
                 }
             }
             const detail::CentredObb3 packed =
                 detail::centredBufferedObb3(b.s, b.capture, b.pad, fb, kept ? &other : nullptr);
             const Obb3 box = detail::unpackObb(packed, fb);
-            if (!kept) {  // about as tight as the box along the same axes about its own centre
+            if (!kept) {
+                // Orthonormal axes; about as tight as the box along the same axes about its own
+                // centre, and as the double box along the face frame.
+                EXPECT_TRUE(
+                    allNear(box.axes.transpose() * box.axes, Eigen::Matrix3d::Identity(), 1e-14));
                 const Obb3 own = segmentObb3dAlong(b.s, box.axes, b.capture + b.pad);
-                EXPECT_LE(box.halfExtent.sum(), own.halfExtent.sum() * 1.03);
+                EXPECT_LE(box.halfExtent.sum(), own.halfExtent.sum() * (1.0 + 1e-3));
+                const Obb3 exact = segmentObb3d(b.s, b.capture + b.pad);
+                EXPECT_LE(box.halfExtent.sum(), exact.halfExtent.sum() * (1.0 + 2e-3));
             } else {
                 EXPECT_EQ(box.center, detail::obbCentre(other.offset, fb));
             }
@@ -311,10 +323,40 @@ TEST(CentredObb, EnclosesTheBufferedSegmentAlongAnyAxes) {
     EXPECT_GT(near, 30000);
 }
 
+// A packing of the searches (PackedObb3 or CentredObb3) for the witness test: box(s, capture, pad)
+// is the unpacked box, witness(a, s, capture, pad) what overlapWitness says of a against it.
+struct PackedOnly {
+    static Obb3 box(const SegmentNodes& s, double capture, double pad) {
+        return detail::unpackObb(detail::packedBufferedObb3(s, capture, pad));
+    }
+    static bool witness(const Obb3& a, const SegmentNodes& s, double capture, double pad) {
+        return detail::overlapWitness(a, detail::packedBufferedObb3(s, capture, pad));
+    }
+};
+struct CentredAboutBox {
+    static Obb3 box(const SegmentNodes& s, double capture, double pad) {
+        double boxPad = 0.0;
+        const detail::FloatBox fb = floatBoxOf(s, capture, boxPad);
+        EXPECT_EQ(boxPad, pad);
+        return detail::unpackObb(detail::centredBufferedObb3(s, capture, pad, fb, nullptr), fb);
+    }
+    static bool witness(const Obb3& a, const SegmentNodes& s, double capture, double pad) {
+        double boxPad = 0.0;
+        const detail::FloatBox fb = floatBoxOf(s, capture, boxPad);
+        return detail::overlapWitness(a, detail::centredBufferedObb3(s, capture, pad, fb, nullptr),
+                                      fb);
+    }
+};
+
+template <class T>
+class OverlapWitness : public ::testing::Test {};
+using Packings = ::testing::Types<PackedOnly, CentredAboutBox>;
+TYPED_TEST_SUITE(OverlapWitness, Packings);
+
 // detail::overlapWitness lets the segment narrow phase skip the SAT: it may only vouch for boxes
 // the SAT finds overlapping, also when they merely touch or miss by a hair, and it must vouch for
 // most overlapping pairs or it saves nothing.
-TEST(PackedObb, OverlapWitnessOnlyVouchesForBoxesTheSatFindsOverlapping) {
+TYPED_TEST(OverlapWitness, OnlyVouchesForBoxesTheSatFindsOverlapping) {
     std::mt19937 rng(777);
     const SegmentType types[] = {SegmentType::Tri3, SegmentType::Quad4, SegmentType::Quad8};
     long overlapping = 0;
@@ -327,7 +369,7 @@ TEST(PackedObb, OverlapWitnessOnlyVouchesForBoxesTheSatFindsOverlapping) {
         opt.offset = c % 5 == 0 ? 1e4 : 10.0;
         const auto [sa, capture, pad] = randomBufferedSegment(type, rng, opt);
         const double size = characteristicSize(sa);
-        const Obb3 a = detail::unpackObb(detail::packedBufferedObb3(sa, capture, pad));
+        const Obb3 a = TypeParam::box(sa, capture, pad);
         // B: a shifted copy of A (parallel faces; every 4th case shifted along A's normal to touch,
         // or to miss or overlap by a relative 1e-13 .. 1e-9), or another segment near A.
         SegmentNodes sb = c % 2 == 0 ? sa : testing::randomSegment(type, rng, opt);
@@ -345,11 +387,12 @@ TEST(PackedObb, OverlapWitnessOnlyVouchesForBoxesTheSatFindsOverlapping) {
         for (int i = 0; i < nodeCount(type); ++i) {
             sb.x[i] += shift;
         }
-        const detail::PackedObb3 pb = detail::packedBufferedObb3(sb, capture, pad);
-        const Obb3 b = detail::unpackObb(pb);
+        double padB = 0.0;
+        (void)floatBoxOf(sb, capture, padB);
+        const Obb3 b = TypeParam::box(sb, capture, padB);
         const bool overlap = !satDisjoint3d(a, b).separated;
         ASSERT_EQ(satOverlap3d(a, b), overlap) << "case " << c;
-        const bool witness = detail::overlapWitness(a, pb);
+        const bool witness = TypeParam::witness(a, sb, capture, padB);
         overlapping += overlap ? 1 : 0;
         witnessed += witness ? 1 : 0;
         if (witness) {
