@@ -60,13 +60,15 @@ void quaternionOf(const Eigen::Matrix3d& r, float* out) noexcept {
 }
 
 // The int16 quaternion of a proper rotation (shepperd), scaled so that its largest component is
-// +-32767; the identity's for a non-finite matrix.
+// +-32767; the identity's for a non-finite matrix (a segment collapsed by the coordinates).
 void quaternionOf(const Eigen::Matrix3d& r, std::int16_t* out) noexcept {
     double q[4];
     shepperd(r, q);
     const double largest =
         std::max({std::abs(q[0]), std::abs(q[1]), std::abs(q[2]), std::abs(q[3])});
-    if (!(largest > 0.0) || !std::isfinite(largest)) {
+    // A NaN component must not reach the integer cast (max() may pass over it).
+    const bool finite = std::isfinite(q[0] + q[1] + q[2] + q[3]);
+    if (!finite || !(largest > 0.0)) {
         out[0] = out[1] = out[2] = 0;
         out[3] = 32767;
         return;

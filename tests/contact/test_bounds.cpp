@@ -323,6 +323,31 @@ TEST(CentredObb, EnclosesTheBufferedSegmentAlongAnyAxes) {
     EXPECT_GT(near, 30000);
 }
 
+// Coordinates may collapse a segment to a point, or be NaN (the search flags them after packing
+// every box): packing then gives a box about the point, and NaN never reaches an integer code
+// (the sanitizer build checks the casts).
+TEST(CentredObb, CollapsedOrNanSegmentPacksWithoutUndefinedCasts) {
+    SegmentNodes s;
+    s.type = SegmentType::Quad4;
+    const Eigen::Vector3d point(1.0, 2.0, 3.0);
+    for (int i = 0; i < 4; ++i) {
+        s.x[i] = point;
+    }
+    double pad = 0.0;
+    const detail::FloatBox fb = floatBoxOf(s, 0.1, pad);
+    const Obb3 box = detail::unpackObb(detail::centredBufferedObb3(s, 0.1, pad, fb, nullptr), fb);
+    EXPECT_TRUE(box.axes.allFinite());
+    for (int k = 0; k < 3; ++k) {
+        for (const double side : {-0.1, 0.1}) {
+            EXPECT_TRUE(detail::obbContains(box, point + side * Eigen::Vector3d::Unit(k)));
+        }
+    }
+    s.x[2] = Eigen::Vector3d(std::nan(""), 0.0, 0.0);
+    const detail::FloatBox nanBox = floatBoxOf(s, 0.1, pad);
+    const detail::CentredObb3 p = detail::centredBufferedObb3(s, 0.1, pad, nanBox, nullptr);
+    EXPECT_EQ(p.rotation[3], 32767);  // the identity's quaternion
+}
+
 // A packing of the searches (PackedObb3 or CentredObb3) for the witness test: box(s, capture, pad)
 // is the unpacked box, witness(a, s, capture, pad) what overlapWitness says of a against it.
 struct PackedOnly {
