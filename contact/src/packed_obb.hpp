@@ -42,11 +42,11 @@ struct PackedObb3 {
 
 /// A 3D OBB in 20 bytes (node mode's masters, and segment mode's with one surface on both sides),
 /// packed about a float box that encloses the buffered segment (its buffered AABB rounded outward,
-/// which the searches keep anyway): the rotation as a quaternion of
-/// int16 (x, y, z, w; the largest at +-32767, not normalized), the centre as an offset from the
-/// box's centre in 32767ths of its half sizes, the half extents in steps of obbExtentStep(box),
-/// rounded up. Every field is a deterministic code: packing takes the extents along the axes and
-/// about the centre that unpacking rebuilds, so the box encloses the buffered segment exactly.
+/// which the searches keep anyway): the rotation as an int16 quaternion (x, y, z, w; the largest
+/// at +-32767, not normalized), the centre as an offset from the box's centre in 32767ths of its
+/// half sizes, the half extents in steps of obbExtentStep(box), rounded up. Every field is a
+/// code: packing takes the extents along the axes and about the centre that unpacking rebuilds,
+/// so the box encloses the buffered segment exactly.
 struct CentredObb3 {
     std::int16_t rotation[4] = {0, 0, 0, 32767};
     std::int16_t offset[3] = {0, 0, 0};
@@ -67,8 +67,8 @@ struct CentredObb3 {
 }
 
 /// The unit of a CentredObb3's half extents about float box b: 2 / 65000 of the sum of b's half
-/// sizes. A box about a centre inside b reaches at most that sum twice along any unit axis from
-/// it, so every half extent fits in 16 bits with room for the rounding.
+/// sizes. From a centre inside b, the buffered segment (which b encloses) reaches at most twice
+/// that sum along any unit axis, so every half extent fits in 16 bits with room for the rounding.
 [[nodiscard]] inline double obbExtentStep(const FloatBox& b) noexcept {
     const double sum = (static_cast<double>(b.hi[0]) - b.lo[0]) +
                        (static_cast<double>(b.hi[1]) - b.lo[1]) +
