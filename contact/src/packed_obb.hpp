@@ -88,9 +88,10 @@ struct CentredObb3 {
 /// The box a CentredObb3 stands for, with the float box it was packed about.
 [[nodiscard]] Obb3 unpackObb(const CentredObb3& p, const FloatBox& box) noexcept;
 
-/// True when a point of box a lies in the box packed as b with a margin above every rounding: then
-/// the boxes overlap and satOverlap3d(a, unpackObb(b)) is true (its axis tests never separate
-/// overlapping boxes), so the narrow phase may skip it. Costs no unpacking of b.
+/// True when a point of box a lies in box B (centre cB, the axes of quaternion (v, w), half
+/// extents hB: a packed box's, as unpackObb gives them) with a margin above every rounding: then
+/// the boxes overlap and satOverlap3d(a, B) is true (its axis tests never separate overlapping
+/// boxes), so the narrow phase may skip it. Costs no rotation matrix of B.
 ///
 ///   t = a^T T (T = cB - cA), s_i = t_i clamped to [-hA_i, hA_i]: w = cA + a s lies in a exactly
 ///   d = w - cB = a s - T;  B's coordinates of d: M^T d / n, with M = n R(q) the rotation of the
@@ -100,42 +101,13 @@ struct CentredObb3 {
 /// tol = kSatRoundoff (|T|_1 + sum hA + sum hB), the SAT's own bound: the rounding of d and of
 /// M^T d (a few ulps of sum hA + |T|_1) and the difference between R(q) and unpackObb's rounded
 /// axes (a few ulps) stay far below it.
-[[nodiscard]] inline bool overlapWitness(const Obb3& a, const PackedObb3& b) noexcept {
-    const Eigen::Vector3d T(b.centre[0] - a.center[0], b.centre[1] - a.center[1],
-                            b.centre[2] - a.center[2]);
-    const Eigen::Vector3d t = a.axes.transpose() * T;
-    const Eigen::Vector3d s = t.cwiseMax(-a.halfExtent).cwiseMin(a.halfExtent);
-    const Eigen::Vector3d d = a.axes * s - T;
-    const Eigen::Vector3d v(b.rotation[0], b.rotation[1], b.rotation[2]);
-    const double w = b.rotation[3];
-    const double vv = v.squaredNorm();
-    const double n = vv + w * w;
-    const Eigen::Vector3d u = (w * w - vv) * d + (2.0 * v.dot(d)) * v - (2.0 * w) * v.cross(d);
-    const double tol =
-        tol::kSatRoundoff *
-        (T.lpNorm<1>() + a.halfExtent.sum() + static_cast<double>(b.halfExtent[0]) +
-         static_cast<double>(b.halfExtent[1]) + static_cast<double>(b.halfExtent[2]));
-    bool inside = true;
-    for (int j = 0; j < 3; ++j) {
-        inside = inside && std::abs(u[j]) <= (static_cast<double>(b.halfExtent[j]) - tol) * n;
-    }
-    return inside;
-}
-
-/// The same for a box packed as CentredObb3 b about float box `box`: its centre and extents are
-/// decoded first (about 14 ns more a call than the PackedObb3 form, measured).
-[[nodiscard]] inline bool overlapWitness(const Obb3& a, const CentredObb3& b,
-                                         const FloatBox& box) noexcept {
-    const Eigen::Vector3d cB = obbCentre(b.offset, box);
-    const double step = obbExtentStep(box);
-    const Eigen::Vector3d hB(b.halfExtent[0] * step, b.halfExtent[1] * step,
-                             b.halfExtent[2] * step);
+[[nodiscard]] inline bool overlapWitness(const Obb3& a, const Eigen::Vector3d& cB,
+                                         const Eigen::Vector3d& v, double w,
+                                         const Eigen::Vector3d& hB) noexcept {
     const Eigen::Vector3d T = cB - a.center;
     const Eigen::Vector3d t = a.axes.transpose() * T;
     const Eigen::Vector3d s = t.cwiseMax(-a.halfExtent).cwiseMin(a.halfExtent);
     const Eigen::Vector3d d = a.axes * s - T;
-    const Eigen::Vector3d v(b.rotation[0], b.rotation[1], b.rotation[2]);
-    const double w = b.rotation[3];
     const double vv = v.squaredNorm();
     const double n = vv + w * w;
     const Eigen::Vector3d u = (w * w - vv) * d + (2.0 * v.dot(d)) * v - (2.0 * w) * v.cross(d);
@@ -145,6 +117,25 @@ struct CentredObb3 {
         inside = inside && std::abs(u[j]) <= (hB[j] - tol) * n;
     }
     return inside;
+}
+
+/// The same for the box packed as PackedObb3 b.
+[[nodiscard]] inline bool overlapWitness(const Obb3& a, const PackedObb3& b) noexcept {
+    return overlapWitness(a, Eigen::Vector3d(b.centre[0], b.centre[1], b.centre[2]),
+                          Eigen::Vector3d(b.rotation[0], b.rotation[1], b.rotation[2]),
+                          b.rotation[3],
+                          Eigen::Vector3d(b.halfExtent[0], b.halfExtent[1], b.halfExtent[2]));
+}
+
+/// The same for a box packed as CentredObb3 b about float box `box`: its centre and extents are
+/// decoded first (about 14 ns more a call than the PackedObb3 form, measured).
+[[nodiscard]] inline bool overlapWitness(const Obb3& a, const CentredObb3& b,
+                                         const FloatBox& box) noexcept {
+    const double step = obbExtentStep(box);
+    return overlapWitness(
+        a, obbCentre(b.offset, box), Eigen::Vector3d(b.rotation[0], b.rotation[1], b.rotation[2]),
+        b.rotation[3],
+        Eigen::Vector3d(b.halfExtent[0] * step, b.halfExtent[1] * step, b.halfExtent[2] * step));
 }
 
 }  // namespace contact::detail
