@@ -190,9 +190,7 @@ Obb3 unpackObb(const CentredObb3& p, const FloatBox& box) noexcept {
     Obb3 b;
     b.center = obbCentre(p.offset, box);
     b.axes = rotationOf(p.rotation);
-    const double step = obbExtentStep(box);
-    b.halfExtent =
-        Eigen::Vector3d(p.halfExtent[0] * step, p.halfExtent[1] * step, p.halfExtent[2] * step);
+    b.halfExtent = obbHalfExtents(p.halfExtent, box);
     return b;
 }
 
