@@ -29,7 +29,7 @@ constexpr const char* kFn = "contact::referenceSearch()";
 struct MasterData {
     std::vector<SegmentNodes> seg;
     std::vector<Aabb3> box;          // buffered AABB (capture + rounding pad), as the search has it
-    std::vector<FloatBox> floatBox;  // that box rounded outward to float, as the searches keep it
+    std::vector<FloatBox> floatBox;  // node mode, one surface: that box rounded outward to float
     std::vector<Aabb3> hull;         // node mode: Bezier-hull AABB grown by its rounding pad
     std::vector<Obb3> obb3;
     std::vector<Obb2> obb2;
@@ -43,13 +43,15 @@ MasterData masterData(const Surface& master, const CoordinatesView& x, double d,
     m.box.resize(n);
     m.obb3.resize(x.dim == 3 ? n : 0);
     m.obb2.resize(x.dim == 2 ? n : 0);
-    m.floatBox.resize(n);
+    m.floatBox.resize(nodeMode || same ? n : 0);
     m.hull.resize(nodeMode ? n : 0);
     for (Index j = 0; j < master.size(); ++j) {
         m.seg[j] = gatherSegment(master, j, x);
         double pad = 0.0;
         m.box[j] = detail::bufferedAabb(m.seg[j], d, pad);
-        m.floatBox[j] = floatBoxOutward(m.box[j].lo.data(), m.box[j].hi.data());
+        if (nodeMode || same) {
+            m.floatBox[j] = floatBoxOutward(m.box[j].lo.data(), m.box[j].hi.data());
+        }
         if (nodeMode) {
             Aabb3 hull = segmentAabb<3>(m.seg[j], 0.0);
             const double hullPad = detail::roundingPad(hull, 0.0);
