@@ -81,7 +81,7 @@ struct CentredObb3 {
 [[nodiscard]] inline Eigen::Vector3d obbHalfExtents(const std::uint16_t* code,
                                                     const FloatBox& b) noexcept {
     const double step = obbExtentStep(b);
-    return Eigen::Vector3d(code[0] * step, code[1] * step, code[2] * step);
+    return {code[0] * step, code[1] * step, code[2] * step};
 }
 
 /// The buffered OBB (grown by capture + pad) packed about float box `box`, which encloses it (the
