@@ -7,9 +7,12 @@
 // every index reports exactly the same pairs). Every index implements:
 //
 //   void build(std::vector<FloatBox> boxes, int threads)
-//       Indexes boxes 0..n-1, taken over (pass std::move). May use `threads` threads. Reuses its
-//       buffers. Boxes must not hold NaN where they should overlap something (a NaN box overlaps
+//       (or const std::vector<FloatBox>&) Indexes boxes 0..n-1, taken over or copied. May use
+//       `threads` threads. Reuses its buffers. Boxes must not hold NaN where they should overlap something (a NaN box overlaps
 //       nothing).
+//   void build(const std::vector<FloatBox>& boxes, double h, int threads)
+//       The same for the boxes grown by h (fatBoxes, the Verlet list's fat boxes), without the
+//       caller's copy of them where the index can make them as it stores them (the box tree).
 //   Index size() const noexcept
 //   bool concurrentQueries() const noexcept
 //       query() may run on several threads at once, each on its own range of query items. False:
@@ -50,6 +53,9 @@ namespace contact::detail {
 class BruteForceIndex {
 public:
     void build(std::vector<FloatBox> boxes, int /*threads*/) { boxes_ = std::move(boxes); }
+    void build(const std::vector<FloatBox>& boxes, double h, int threads) {
+        build(fatBoxes(boxes, h, threads), threads);
+    }
     [[nodiscard]] Index size() const noexcept { return static_cast<Index>(boxes_.size()); }
     [[nodiscard]] bool concurrentQueries() const noexcept { return true; }
 
@@ -92,6 +98,9 @@ constexpr bool checkBoxIndex() {
     using Visit = void (*)(Index, const FloatBox&);
     static_assert(std::is_void_v<decltype(std::declval<T&>().build(std::vector<FloatBox>{}, 1))>,
                   "a box index needs void build(std::vector<FloatBox>, int)");
+    static_assert(std::is_void_v<decltype(std::declval<T&>().build(
+                      std::declval<const std::vector<FloatBox>&>(), 0.0, 1))>,
+                  "a box index needs void build(const std::vector<FloatBox>&, double, int)");
     static_assert(std::is_same_v<decltype(std::declval<const T&>().size()), Index>,
                   "a box index needs Index size() const");
     static_assert(std::is_same_v<decltype(std::declval<const T&>().concurrentQueries()), bool>,

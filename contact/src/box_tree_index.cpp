@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "box_tree_index.hpp"
 
+#include "detail/huge_pages.hpp"
 #include "detail/radix_sort.hpp"
 
 #include <algorithm>
@@ -46,7 +47,10 @@ void BoxTreeIndex::sortByMorton(const std::vector<FloatBox>& boxes) {
     }
     const double s = ext > 0.0 && std::isfinite(ext) ? 2097151.0 / ext : 0.0;
     const double scale[3] = {s, s, s};
-    std::vector<std::uint64_t> keys(n);
+    std::vector<std::uint64_t> keys;
+    reserveHuge(keys, n);
+    keys.resize(n);
+    reserveHuge(index_, n);
     index_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         std::uint64_t key = 0;
@@ -59,7 +63,13 @@ void BoxTreeIndex::sortByMorton(const std::vector<FloatBox>& boxes) {
         keys[i] = key;
         index_[i] = static_cast<Index>(i);
     }
-    radixSort(keys, &index_, 0, 63);
+    std::vector<std::uint64_t> keyTmp;
+    std::vector<Index> indexTmp;
+    reserveHuge(keyTmp, n);
+    reserveHuge(indexTmp, n);
+    keyTmp.resize(n);
+    indexTmp.resize(n);
+    radixSortPasses(keys, &index_, keyTmp, &indexTmp, 0, 63);
 }
 
 // Node for boxes_[begin, end): a leaf when it fits, else two children over the first half of the
@@ -89,7 +99,8 @@ std::int32_t BoxTreeIndex::buildRange(std::int32_t begin, std::int32_t end, int 
     return self;
 }
 
-void BoxTreeIndex::build(std::vector<FloatBox> boxes, int /*threads*/) {
+template <class BoxOf>
+void BoxTreeIndex::buildSorted(const std::vector<FloatBox>& boxes, const BoxOf& boxOf) {
     nodes_.clear();
     depth_ = 0;
     meanExtent_ = 0.0F;
@@ -100,11 +111,12 @@ void BoxTreeIndex::build(std::vector<FloatBox> boxes, int /*threads*/) {
         return;
     }
     sortByMorton(boxes);
+    reserveHuge(boxes_, n);
     boxes_.resize(n);
     double extents = 0.0;
     std::size_t finite = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        boxes_[i] = boxes[index_[i]];
+        boxes_[i] = boxOf(boxes[index_[i]]);
         const float e = extentSum(boxes_[i]);
         if (std::isfinite(e)) {
             extents += e;
@@ -115,8 +127,16 @@ void BoxTreeIndex::build(std::vector<FloatBox> boxes, int /*threads*/) {
     // A binary tree over L leaves has 2L - 1 nodes; reserving them keeps buildRange from moving
     // the vector while it recurses.
     const std::size_t leaves = (n + kLeafSize - 1) / kLeafSize;
-    nodes_.reserve(2 * leaves);
+    reserveHuge(nodes_, 2 * leaves);
     buildRange(0, static_cast<std::int32_t>(n), 0);
+}
+
+void BoxTreeIndex::build(const std::vector<FloatBox>& boxes, int /*threads*/) {
+    buildSorted(boxes, [](const FloatBox& b) { return b; });
+}
+
+void BoxTreeIndex::build(const std::vector<FloatBox>& boxes, double h, int /*threads*/) {
+    buildSorted(boxes, [h](const FloatBox& b) { return grownFloatBox(b, h); });
 }
 
 std::size_t BoxTreeIndex::memoryBytes() const noexcept {

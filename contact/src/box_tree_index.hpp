@@ -36,7 +36,11 @@ public:
     // the nodes of 4.
     static constexpr int kLeafSize = 16;
 
-    void build(std::vector<FloatBox> boxes, int threads = 1);
+    /// Indexes boxes 0..n-1 (a copy of them, in tree order).
+    void build(const std::vector<FloatBox>& boxes, int threads = 1);
+    /// The same for the boxes grown by h (grownFloatBox), made while they are put in tree order:
+    /// no copy of the grown boxes in input order. The order is that of the given boxes' centres.
+    void build(const std::vector<FloatBox>& boxes, double h, int threads = 1);
     [[nodiscard]] Index size() const noexcept { return static_cast<Index>(index_.size()); }
     [[nodiscard]] bool concurrentQueries() const noexcept { return true; }
 
@@ -232,6 +236,9 @@ private:
 
     std::int32_t buildRange(std::int32_t begin, std::int32_t end, int level);
     void sortByMorton(const std::vector<FloatBox>& boxes);
+    /// Builds from boxes_[i] = boxOf(boxes[index_[i]]) once index_ holds the Morton order.
+    template <class BoxOf>
+    void buildSorted(const std::vector<FloatBox>& boxes, const BoxOf& boxOf);
 
     std::vector<FloatBox> boxes_;  // in tree order
     std::vector<Index> index_;     // tree order -> input index

@@ -6,6 +6,7 @@
 #include "contact/types.hpp"
 
 #include "detail/assert.hpp"
+#include "detail/huge_pages.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -124,6 +125,36 @@ public:
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 
 private:
+    /// Blocks the first build samples for its room (estimatedCode).
+    static constexpr Index kSampleBlocks = 8;
+
+    /// The code a build will write, extrapolated from kSampleBlocks blocks spread over the items
+    /// (1/16 more); 0 below 4 kSampleBlocks blocks. The first build's room: a list grown by
+    /// doubling writes every size it passes through, each into fresh memory.
+    template <class BoxIndex, class QueryBox, class MakeFilter>
+    [[nodiscard]] std::size_t estimatedCode(const BoxIndex& index, const QueryBox& queryBox,
+                                            const MakeFilter& makeFilter) const {
+        const Index blocks = this->blocks();
+        if (blocks < 4 * kSampleBlocks) {
+            return 0;
+        }
+        std::vector<std::uint8_t> sample;
+        std::vector<std::size_t> starts(blockStart_.size(), 0);
+        long long sampled = 0;
+        for (Index s = 0; s < kSampleBlocks; ++s) {
+            const Index begin = blocks * (2 * s + 1) / (2 * kSampleBlocks) * blockSize_;
+            const Index end = std::min(items_, begin + blockSize_);
+            CandidateWriter writer(sample, starts.data(), blockSize_);
+            auto filter = makeFilter();
+            index.query(begin, end, queryBox, [&](Index k, Index* hits, Index count) {
+                writer.node(k, hits, filter(k, hits, hits + count));
+            });
+            sampled += end - begin;
+        }
+        const double perItem = static_cast<double>(sample.size()) / static_cast<double>(sampled);
+        return static_cast<std::size_t>(perItem * static_cast<double>(items_) * (17.0 / 16.0)) + 64;
+    }
+
     void finish(Index chunks, int threads);
     [[nodiscard]] Index chunkBegin(Index chunk, Index chunks) const noexcept {
         const long long first = static_cast<long long>(blocks()) * chunk / chunks * blockSize_;
@@ -154,7 +185,8 @@ void CandidateList::build(const BoxIndex& index, const QueryBox& queryBox,
     const std::size_t lastTotal = code_.size();
     if (chunks == 1) {
         code_.clear();
-        code_.reserve(lastTotal + lastTotal / 16);
+        reserveHuge(code_, lastTotal > 0 ? lastTotal + lastTotal / 16
+                                         : estimatedCode(index, queryBox, makeFilter));
     }
     const std::size_t chunkGuess = lastTotal / static_cast<std::size_t>(chunks) + 64;
     chunkCode_.resize(static_cast<std::size_t>(chunks));

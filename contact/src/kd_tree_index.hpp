@@ -38,6 +38,10 @@ public:
     KdTreeIndex& operator=(const KdTreeIndex&) = delete;
 
     void build(std::vector<FloatBox> boxes, int threads);
+    /// The boxes grown by h (fatBoxes).
+    void build(const std::vector<FloatBox>& boxes, double h, int threads) {
+        build(fatBoxes(boxes, h, threads), threads);
+    }
     [[nodiscard]] Index size() const noexcept;
     [[nodiscard]] bool concurrentQueries() const noexcept { return true; }
 

@@ -228,10 +228,10 @@ bool NodeSearch::rebuild(const CoordinatesView& x) {
             }
             return ExclusionFilter(ringOffsets, ringSegments, *c_.slave, *c_.master, nodes_, stamp);
         };
-        return verlet_.rebuild(fatBoxes(masterBox_, h, c_.threads), queryBox, filter, c_.threads);
+        return verlet_.rebuild(masterBox_, h, queryBox, filter, c_.threads);
     }
     const auto all = [] { return [](Index /*k*/, Index* /*first*/, Index* last) { return last; }; };
-    return verlet_.rebuild(fatBoxes(masterBox_, h, c_.threads), queryBox, all, c_.threads);
+    return verlet_.rebuild(masterBox_, h, queryBox, all, c_.threads);
 }
 
 // Narrow phase and projection in one pass per slave node (no survivor list):

@@ -5,6 +5,7 @@
 #include "contact/tolerances.hpp"
 
 #include "detail/assert.hpp"
+#include "detail/huge_pages.hpp"
 #include "detail/margins.hpp"
 #include "detail/pair_store.hpp"
 #include "detail/search_common.hpp"
@@ -53,11 +54,17 @@ void SegmentSearch::setup(const SearchContext& c) {
     c_ = c;
     const Index m = c.master->size();
     const Index s = c.slave->size();
-    masterBox_.assign(m, FloatBox{});
-    masterObb3_.assign(c.dim == 3 && !c.sameSurface ? m : 0, PackedObb3{});
-    sameObb3_.assign(c.dim == 3 && c.sameSurface ? m : 0, CentredObb3{});
-    masterObb2_.assign(c.dim == 2 ? m : 0, Obb2{});
-    slaveFat_.assign(c.sameSurface ? 0 : s, FloatBox{});
+    // The per-segment arrays on advised pages (huge_pages.hpp): each is written in full by the
+    // first update.
+    const auto sized = [](auto& v, Index n, const auto& value) {
+        reserveHuge(v, static_cast<std::size_t>(n));
+        v.assign(static_cast<std::size_t>(n), value);
+    };
+    sized(masterBox_, m, FloatBox{});
+    sized(masterObb3_, c.dim == 3 && !c.sameSurface ? m : 0, PackedObb3{});
+    sized(sameObb3_, c.dim == 3 && c.sameSurface ? m : 0, CentredObb3{});
+    sized(masterObb2_, c.dim == 2 ? m : 0, Obb2{});
+    sized(slaveFat_, c.sameSurface ? 0 : s, FloatBox{});
     verlet_.setup(c.broadPhase, s, blockSizeFor(s, c.threads));
     survivor_.clear();
     blockPairs_.assign(static_cast<std::size_t>(verlet_.list().blocks()), 0);
@@ -158,7 +165,6 @@ bool SegmentSearch::rebuild(const CoordinatesView& x, const BoxPass& pass) {
     // more than the float rounding of the ends. Until the next rebuild every box lies inside its
     // fat box (computeBoxes checks it), so this bounds the ends of the float boxes (boxMargin).
     boxScale_ = (pass.boxEnd + h) * (1.0 + kBoxScaleGrowth);
-    std::vector<FloatBox> masterFat = fatBoxes(masterBox_, h, c_.threads);
     const Surface& slave = *c_.slave;
     if (!pass.slaveFatMade && !c_.sameSurface) {
         const Index s = slave.size();
@@ -169,8 +175,9 @@ bool SegmentSearch::rebuild(const CoordinatesView& x, const BoxPass& pass) {
             slaveFat_[k] = slaveFatOf(bufferedAabb(gatherSegment(slave, k, x), capture, pad), h);
         }
     }
-    // One surface: the slave fat boxes are the master ones (a copy while the index holds them).
-    const std::vector<FloatBox> sameFat = c_.sameSurface ? masterFat : std::vector<FloatBox>{};
+    // One surface: the slave fat boxes are the master ones.
+    const std::vector<FloatBox> sameFat =
+        c_.sameSurface ? fatBoxes(masterBox_, h, c_.threads) : std::vector<FloatBox>{};
     const std::vector<FloatBox>& slaveFat = c_.sameSurface ? sameFat : slaveFat_;
     const auto queryBox = [&slaveFat](Index k) { return slaveFat[k]; };
     bool swept = false;
@@ -178,12 +185,12 @@ bool SegmentSearch::rebuild(const CoordinatesView& x, const BoxPass& pass) {
         const auto filter = [this] {
             return SelfContactFilter(*c_.slave, *c_.master, c_.sameSurface);
         };
-        swept = verlet_.rebuild(std::move(masterFat), queryBox, filter, c_.threads);
+        swept = verlet_.rebuild(masterBox_, h, queryBox, filter, c_.threads);
     } else {
         const auto all = [] {
             return [](Index /*k*/, Index* /*first*/, Index* last) { return last; };
         };
-        swept = verlet_.rebuild(std::move(masterFat), queryBox, all, c_.threads);
+        swept = verlet_.rebuild(masterBox_, h, queryBox, all, c_.threads);
     }
     const CandidateList& list = verlet_.list();
     survivor_.resize(list.firstSlot(list.blocks()) / 8);

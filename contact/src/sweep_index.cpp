@@ -14,7 +14,7 @@ namespace contact::detail {
 // the limit -> boxes sorted along it -> count of the pairs a sweep of
 // the boxes against themselves scans (the lower-bound walk alone, stopping past the limit) -> keep
 // the sort, or build the box tree from the boxes and free it.
-void SweepIndex::build(std::vector<FloatBox> boxes, int threads) {
+bool SweepIndex::treeAtOnce(const std::vector<FloatBox>& boxes, double h) {
     double cmin[3] = {std::numeric_limits<double>::infinity(),
                       std::numeric_limits<double>::infinity(),
                       std::numeric_limits<double>::infinity()};
@@ -26,7 +26,7 @@ void SweepIndex::build(std::vector<FloatBox> boxes, int threads) {
             const double hi = box.hi[k];
             cmin[k] = std::min(cmin[k], 0.5 * (lo + hi));
             cmax[k] = std::max(cmax[k], 0.5 * (lo + hi));
-            width[k] += hi - lo;
+            width[k] += hi - lo + 2.0 * h;
         }
     }
     const auto n = static_cast<double>(boxes.size());
@@ -41,16 +41,31 @@ void SweepIndex::build(std::vector<FloatBox> boxes, int threads) {
             axis_ = k;
         }
     }
-    const auto count = static_cast<Index>(boxes.size());
     // Boxes spread evenly along the axis would each scan about n x mean width / spread others: far
     // past the limit (a surface), the tree is built without sorting first.
     const double spread = cmax[axis_] - cmin[axis_];
     const double estimate = spread > 0.0 ? width[axis_] / spread : n;
-    if (estimate > kSkipSortFactor * static_cast<double>(kScanPerBoxLimit)) {
+    return estimate > kSkipSortFactor * static_cast<double>(kScanPerBoxLimit);
+}
+
+void SweepIndex::build(const std::vector<FloatBox>& boxes, double h, int threads) {
+    if (treeAtOnce(boxes, h)) {
         scanned_ = -1;
         swept_ = false;
         boxes_ = Sorted{};
-        tree_.build(std::move(boxes), threads);
+        tree_.build(boxes, h, threads);
+        return;
+    }
+    build(fatBoxes(boxes, h, threads), threads);
+}
+
+void SweepIndex::build(const std::vector<FloatBox>& boxes, int threads) {
+    const auto count = static_cast<Index>(boxes.size());
+    if (treeAtOnce(boxes, 0.0)) {
+        scanned_ = -1;
+        swept_ = false;
+        boxes_ = Sorted{};
+        tree_.build(boxes, threads);
         return;
     }
     sortSet(
@@ -71,7 +86,7 @@ void SweepIndex::build(std::vector<FloatBox> boxes, int threads) {
         return;
     }
     boxes_ = Sorted{};
-    tree_.build(std::move(boxes), threads);
+    tree_.build(boxes, threads);
 }
 
 Index SweepIndex::size() const noexcept {

@@ -42,7 +42,10 @@ public:
     /// hundreds, on a curve a few.
     static constexpr double kSkipSortFactor = 4.0;
 
-    void build(std::vector<FloatBox> boxes, int threads = 1);
+    void build(const std::vector<FloatBox>& boxes, int threads = 1);
+    /// The same for the boxes grown by h (fatBoxes): where the tree is chosen without sorting (a
+    /// surface), the tree makes them as it sorts them (BoxTreeIndex::build with h).
+    void build(const std::vector<FloatBox>& boxes, double h, int threads = 1);
     [[nodiscard]] Index size() const noexcept;
     [[nodiscard]] bool concurrentQueries() const noexcept { return !swept_; }
 
@@ -82,6 +85,10 @@ public:
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 
 private:
+    /// Chooses axis_ for the boxes grown by h; true when an even spread along it would scan so
+    /// far past the limit that the tree is built without sorting first.
+    bool treeAtOnce(const std::vector<FloatBox>& boxes, double h);
+
     // A box without its lower bound along the sweep axis (kept apart, in `key`, for the scans).
     struct Entry {
         float hi = 0.0F;               // upper bound along the axis

@@ -39,16 +39,16 @@ public:
     /// then lies inside a float box exactly when this one does) lies inside its fat box.
     [[nodiscard]] bool mastersInside(const std::vector<FloatBox>& masterBox, int threads) const;
 
-    /// Builds the list: the fat boxes indexed, then item k's masters those whose fat box overlaps
-    /// queryBox(k) and the filter keeps (CandidateList::build). Returns true when the sweep ran
-    /// (SweepIndex kept its sort).
+    /// Builds the list: the fat boxes (masterBox grown by h) indexed, then item k's masters those
+    /// whose fat box overlaps queryBox(k) and the filter keeps (CandidateList::build). Returns
+    /// true when the sweep ran (SweepIndex kept its sort).
     template <class QueryBox, class MakeFilter>
-    bool rebuild(std::vector<FloatBox> masterFat, const QueryBox& queryBox,
+    bool rebuild(const std::vector<FloatBox>& masterBox, double h, const QueryBox& queryBox,
                  const MakeFilter& makeFilter, int threads) {
         bool swept = false;
         std::visit(
             [&](auto& index) {
-                index.build(std::move(masterFat), threads);
+                index.build(masterBox, h, threads);
                 list_.build(index, queryBox, makeFilter, threads);
                 swept = sweptBy(index);
             },
@@ -72,10 +72,6 @@ private:
     CandidateList list_;
     bool valid_ = false;
 };
-
-/// Fat boxes of master boxes: each grown by h and rounded outward to float (grownFloatBox).
-[[nodiscard]] std::vector<FloatBox> fatBoxes(const std::vector<FloatBox>& boxes, double h,
-                                             int threads);
 
 /// Node mode's slave fat boxes: the node positions of the last build rounded to float (12 bytes a
 /// node instead of a 24-byte box) and one half size for all. Node k's fat box is ref -+ half

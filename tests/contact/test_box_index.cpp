@@ -5,6 +5,7 @@
 // rounding of float boxes that all of them rely on.
 #include "box_index.hpp"
 #include "box_tree_index.hpp"
+#include "detail/huge_pages.hpp"
 #include "float_box.hpp"
 #include "kd_tree_index.hpp"
 #include "scenes.hpp"
@@ -17,6 +18,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -304,6 +306,47 @@ TYPED_TEST(BoxIndexTest, StructuredSetsSamePairsAsBruteForce) {
     }
 }
 
+// Built from boxes and a growth h, an index holds the fat boxes (fatBoxes) and answers as one
+// built from them: the box tree makes them while it sorts (and the sweep, where it takes the tree
+// at once), the other indexes take fatBoxes' copy. The surface case takes the sweep's tree path,
+// the random ones its sort (and the tree after it, where the count runs past the limit).
+TYPED_TEST(BoxIndexTest, GrownBuildHoldsTheFatBoxes) {
+    std::vector<BoxCase> cases = randomCases();
+    for (const BoxCase& c : structuredCases()) {
+        if (c.name.rfind("surface", 0) == 0) {
+            cases.push_back(c);
+        }
+    }
+    ASSERT_GT(cases.size(), randomCases().size()) << "a surface case must be among them";
+    std::size_t added = 0;  // pairs the growth adds, over the cases
+    std::set<int> paths;    // the sweep's: tree at once (1), sorted and swept (2), tree after (3)
+    for (const BoxCase& c : cases) {
+        SCOPED_TRACE(c.name);
+        double extent = 0.0;  // mean box size, the scale of the growth
+        for (const FloatBox& b : c.boxes) {
+            extent +=
+                (static_cast<double>(b.hi[0]) - b.lo[0]) / static_cast<double>(c.boxes.size());
+        }
+        const std::size_t plain = bruteForce(c.queries, c.boxes).size();
+        for (const double h : {0.0, 0.1 * extent, extent}) {
+            const std::vector<FloatBox> fat = fatBoxes(c.boxes, h, 2);
+            const Pairs expected = bruteForce(c.queries, fat);
+            TypeParam index;
+            index.build(c.boxes, h, 2);
+            expectBoxesVisitedOnce(index, fat);
+            EXPECT_EQ(viaIndex(index, c.queries), expected) << "h = " << h;
+            added += expected.size() - plain;
+            if constexpr (std::is_same_v<TypeParam, SweepIndex>) {
+                paths.insert(index.scanned() < 0 ? 1 : (index.swept() ? 2 : 3));
+            }
+        }
+    }
+    EXPECT_GT(added, 1000U) << "the growth must add pairs to test anything";
+    if constexpr (std::is_same_v<TypeParam, SweepIndex>) {
+        EXPECT_EQ(paths, (std::set<int>{1, 2, 3})) << "every path of the sweep's build";
+    }
+}
+
 // An index built again, smaller, forgets the larger set.
 TYPED_TEST(BoxIndexTest, RebuiltSmaller) {
     std::mt19937 rng(3);
@@ -492,6 +535,58 @@ TEST(FloatRounding, DirectedRoundingMatchesTheLibrary) {
     }
     EXPECT_TRUE(std::signbit(floatUp(-0.0)) && std::signbit(floatDown(-0.0)));
     EXPECT_TRUE(std::isnan(floatDown(std::nan(""))) && std::isnan(floatUp(std::nan(""))));
+}
+
+// doubleStep is std::nextafter toward +-inf for every finite double: random magnitudes over the
+// whole range, and the edges of the bit step (signed zeros, subnormals, the largest double, the
+// smallest normal); infinities and NaN come back unchanged.
+TEST(FloatRounding, DoubleStepIsNextafter) {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    std::mt19937 rng(78);
+    const auto same = [](double a, double b) {
+        return a == b && std::signbit(a) == std::signbit(b);
+    };
+    std::vector<double> values;
+    for (int i = 0; i < 20000; ++i) {
+        values.push_back(testing::uniform(rng, -1.0, 1.0) *
+                         std::pow(10.0, testing::uniform(rng, -320.0, 308.0)));
+    }
+    const double dmax = std::numeric_limits<double>::max();
+    const double dmin = std::numeric_limits<double>::denorm_min();
+    const double nmin = std::numeric_limits<double>::min();
+    for (const double v : {0.0, -0.0, dmin, -dmin, nmin, -nmin, dmax, -dmax, 1.0, -1.0, 0.1}) {
+        values.push_back(v);
+    }
+    for (const double v : values) {
+        EXPECT_TRUE(same(doubleStep(v, true), std::nextafter(v, kInf))) << v;
+        EXPECT_TRUE(same(doubleStep(v, false), std::nextafter(v, -kInf))) << v;
+    }
+    EXPECT_EQ(doubleStep(kInf, true), kInf);
+    EXPECT_EQ(doubleStep(-kInf, false), -kInf);
+    EXPECT_TRUE(std::isnan(doubleStep(std::nan(""), true)));
+    EXPECT_TRUE(std::isnan(doubleStep(std::nan(""), false)));
+}
+
+// reserveHuge and shrinkHuge move a buffer into a new one (advised for huge pages where the
+// system has them) and keep its elements; small and empty buffers too.
+TEST(HugePages, BuffersKeepTheirElements) {
+    for (const std::size_t n : {std::size_t{0}, std::size_t{3}, std::size_t{3} << 20}) {
+        std::vector<std::uint32_t> v(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            v[i] = static_cast<std::uint32_t>(i * 2654435761U);
+        }
+        const std::vector<std::uint32_t> copy = v;
+        reserveHuge(v, 2 * n + 5);
+        EXPECT_GE(v.capacity(), 2 * n + 5);
+        EXPECT_EQ(v, copy);
+        const std::size_t capacity = v.capacity();
+        reserveHuge(v, n);  // room already: nothing moves
+        EXPECT_EQ(v.capacity(), capacity);
+        shrinkHuge(v);
+        EXPECT_LE(v.capacity(), n + n / 8);
+        EXPECT_EQ(v, copy);
+    }
+    adviseHugePages(nullptr, std::size_t{64} << 20);  // no buffer: nothing to advise, no fault
 }
 
 // The float box encloses the double box (grown or not), including values that are not floats and
