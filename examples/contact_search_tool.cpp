@@ -441,6 +441,9 @@ int run(const Args& args) {
             opt.threads = args.threads;
             opt.broadPhase = args.broadPhase;
             opt.selfContact = p.selfContact;
+            // One update per interface: a Verlet skin would only widen every box for a reuse of
+            // the candidate list that never comes.
+            opt.skinRelative = 0.0;
             if (s.master->dim == 2 && coords2.cols() != model.coords.cols()) {
                 coords2 = model.coords.topRows<2>();
             }
