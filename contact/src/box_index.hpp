@@ -8,8 +8,8 @@
 //
 //   void build(std::vector<FloatBox> boxes, int threads)
 //       (or const std::vector<FloatBox>&) Indexes boxes 0..n-1, taken over or copied. May use
-//       `threads` threads. Reuses its buffers. Boxes must not hold NaN where they should overlap something (a NaN box overlaps
-//       nothing).
+//       `threads` threads. Reuses its buffers. Boxes must not hold NaN where they should overlap
+//       something (a NaN box overlaps nothing).
 //   void build(const std::vector<FloatBox>& boxes, double h, int threads)
 //       The same for the boxes grown by h (fatBoxes, the Verlet list's fat boxes), without the
 //       caller's copy of them where the index can make them as it stores them (the box tree).

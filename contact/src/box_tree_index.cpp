@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "box_tree_index.hpp"
 
-#include "detail/huge_pages.hpp"
 #include "detail/radix_sort.hpp"
 
 #include <algorithm>
@@ -47,10 +46,7 @@ void BoxTreeIndex::sortByMorton(const std::vector<FloatBox>& boxes) {
     }
     const double s = ext > 0.0 && std::isfinite(ext) ? 2097151.0 / ext : 0.0;
     const double scale[3] = {s, s, s};
-    std::vector<std::uint64_t> keys;
-    reserveHuge(keys, n);
-    keys.resize(n);
-    reserveHuge(index_, n);
+    std::vector<std::uint64_t> keys(n);
     index_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         std::uint64_t key = 0;
@@ -63,13 +59,7 @@ void BoxTreeIndex::sortByMorton(const std::vector<FloatBox>& boxes) {
         keys[i] = key;
         index_[i] = static_cast<Index>(i);
     }
-    std::vector<std::uint64_t> keyTmp;
-    std::vector<Index> indexTmp;
-    reserveHuge(keyTmp, n);
-    reserveHuge(indexTmp, n);
-    keyTmp.resize(n);
-    indexTmp.resize(n);
-    radixSortPasses(keys, &index_, keyTmp, &indexTmp, 0, 63);
+    radixSort(keys, &index_, 0, 63);
 }
 
 // Node for boxes_[begin, end): a leaf when it fits, else two children over the first half of the
@@ -111,7 +101,6 @@ void BoxTreeIndex::buildSorted(const std::vector<FloatBox>& boxes, const BoxOf& 
         return;
     }
     sortByMorton(boxes);
-    reserveHuge(boxes_, n);
     boxes_.resize(n);
     double extents = 0.0;
     std::size_t finite = 0;
@@ -127,7 +116,7 @@ void BoxTreeIndex::buildSorted(const std::vector<FloatBox>& boxes, const BoxOf& 
     // A binary tree over L leaves has 2L - 1 nodes; reserving them keeps buildRange from moving
     // the vector while it recurses.
     const std::size_t leaves = (n + kLeafSize - 1) / kLeafSize;
-    reserveHuge(nodes_, 2 * leaves);
+    nodes_.reserve(2 * leaves);
     buildRange(0, static_cast<std::int32_t>(n), 0);
 }
 

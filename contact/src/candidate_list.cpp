@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "candidate_list.hpp"
 
-#include "detail/huge_pages.hpp"
-
 #include <algorithm>
 
 namespace contact::detail {
@@ -18,11 +16,7 @@ void CandidateWriter::node(Index k, Index* first, Index* last) {
     // At most 5 bytes per varint: room first, then cut to what was written (no check per byte).
     std::vector<std::uint8_t>& out = out_;
     const std::size_t at = out.size();
-    const std::size_t room = at + 5 * static_cast<std::size_t>(last - first + 2);
-    if (room > out.capacity()) {  // doubling, into pages advised before they are written
-        reserveHuge(out, std::max(room, 2 * out.capacity()));
-    }
-    out.resize(room);
+    out.resize(at + 5 * static_cast<std::size_t>(last - first + 2));
     std::uint8_t* p = out.data() + at;
     const auto put = [&p](std::uint32_t v) {
         while (v >= 0x80U) {
@@ -89,7 +83,6 @@ void CandidateList::finish(Index chunks, int threads) {
         for (Index chunk = 0; chunk < chunks; ++chunk) {
             chunkStart[chunk + 1] = chunkStart[chunk] + chunkCode_[chunk].size();
         }
-        reserveHuge(code_, chunkStart[chunks]);
         code_.resize(chunkStart[chunks]);
         blockStart_.back() = chunkStart[chunks];
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
@@ -105,7 +98,9 @@ void CandidateList::finish(Index chunks, int threads) {
             std::vector<std::uint8_t>().swap(part);  // copied: free it
         }
     }
-    shrinkHuge(code_);
+    if (code_.capacity() > code_.size() + code_.size() / 8) {
+        code_.shrink_to_fit();
+    }
 }
 
 std::size_t CandidateList::memoryBytes() const noexcept {

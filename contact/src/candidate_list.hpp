@@ -6,7 +6,6 @@
 #include "contact/types.hpp"
 
 #include "detail/assert.hpp"
-#include "detail/huge_pages.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -185,8 +184,8 @@ void CandidateList::build(const BoxIndex& index, const QueryBox& queryBox,
     const std::size_t lastTotal = code_.size();
     if (chunks == 1) {
         code_.clear();
-        reserveHuge(code_, lastTotal > 0 ? lastTotal + lastTotal / 16
-                                         : estimatedCode(index, queryBox, makeFilter));
+        code_.reserve(lastTotal > 0 ? lastTotal + lastTotal / 16
+                                    : estimatedCode(index, queryBox, makeFilter));
     }
     const std::size_t chunkGuess = lastTotal / static_cast<std::size_t>(chunks) + 64;
     chunkCode_.resize(static_cast<std::size_t>(chunks));

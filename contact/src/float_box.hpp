@@ -47,8 +47,8 @@ struct FloatBox {
 [[nodiscard]] inline float floatUp(double v) noexcept { return floatRounded(v, true); }
 
 /// std::nextafter(v, up ? +inf : -inf) for every finite v (zero steps to the smallest subnormal of
-/// the step's sign); infinities and NaN come back unchanged. Branch-free, inline: the fat boxes of
-/// every rebuild step six bounds a box, and the library call cost 60 ns a box.
+/// the step's sign); infinities and NaN come back unchanged. Branch-free, inline: every grown box
+/// steps six bounds, and the library calls took about 20 ns a box (bench/RESULTS.md, issue 25).
 [[nodiscard]] inline double doubleStep(double v, bool up) noexcept {
     std::uint64_t bits = 0;
     std::memcpy(&bits, &v, sizeof bits);

@@ -5,7 +5,6 @@
 #include "contact/tolerances.hpp"
 
 #include "detail/assert.hpp"
-#include "detail/huge_pages.hpp"
 #include "detail/margins.hpp"
 #include "detail/pair_store.hpp"
 #include "detail/search_common.hpp"
@@ -54,17 +53,11 @@ void SegmentSearch::setup(const SearchContext& c) {
     c_ = c;
     const Index m = c.master->size();
     const Index s = c.slave->size();
-    // The per-segment arrays on advised pages (huge_pages.hpp): each is written in full by the
-    // first update.
-    const auto sized = [](auto& v, Index n, const auto& value) {
-        reserveHuge(v, static_cast<std::size_t>(n));
-        v.assign(static_cast<std::size_t>(n), value);
-    };
-    sized(masterBox_, m, FloatBox{});
-    sized(masterObb3_, c.dim == 3 && !c.sameSurface ? m : 0, PackedObb3{});
-    sized(sameObb3_, c.dim == 3 && c.sameSurface ? m : 0, CentredObb3{});
-    sized(masterObb2_, c.dim == 2 ? m : 0, Obb2{});
-    sized(slaveFat_, c.sameSurface ? 0 : s, FloatBox{});
+    masterBox_.assign(m, FloatBox{});
+    masterObb3_.assign(c.dim == 3 && !c.sameSurface ? m : 0, PackedObb3{});
+    sameObb3_.assign(c.dim == 3 && c.sameSurface ? m : 0, CentredObb3{});
+    masterObb2_.assign(c.dim == 2 ? m : 0, Obb2{});
+    slaveFat_.assign(c.sameSurface ? 0 : s, FloatBox{});
     verlet_.setup(c.broadPhase, s, blockSizeFor(s, c.threads));
     survivor_.clear();
     blockPairs_.assign(static_cast<std::size_t>(verlet_.list().blocks()), 0);

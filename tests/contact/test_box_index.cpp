@@ -5,7 +5,6 @@
 // rounding of float boxes that all of them rely on.
 #include "box_index.hpp"
 #include "box_tree_index.hpp"
-#include "detail/huge_pages.hpp"
 #include "float_box.hpp"
 #include "kd_tree_index.hpp"
 #include "scenes.hpp"
@@ -565,28 +564,6 @@ TEST(FloatRounding, DoubleStepIsNextafter) {
     EXPECT_EQ(doubleStep(-kInf, false), -kInf);
     EXPECT_TRUE(std::isnan(doubleStep(std::nan(""), true)));
     EXPECT_TRUE(std::isnan(doubleStep(std::nan(""), false)));
-}
-
-// reserveHuge and shrinkHuge move a buffer into a new one (advised for huge pages where the
-// system has them) and keep its elements; small and empty buffers too.
-TEST(HugePages, BuffersKeepTheirElements) {
-    for (const std::size_t n : {std::size_t{0}, std::size_t{3}, std::size_t{3} << 20}) {
-        std::vector<std::uint32_t> v(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            v[i] = static_cast<std::uint32_t>(i * 2654435761U);
-        }
-        const std::vector<std::uint32_t> copy = v;
-        reserveHuge(v, 2 * n + 5);
-        EXPECT_GE(v.capacity(), 2 * n + 5);
-        EXPECT_EQ(v, copy);
-        const std::size_t capacity = v.capacity();
-        reserveHuge(v, n);  // room already: nothing moves
-        EXPECT_EQ(v.capacity(), capacity);
-        shrinkHuge(v);
-        EXPECT_LE(v.capacity(), n + n / 8);
-        EXPECT_EQ(v, copy);
-    }
-    adviseHugePages(nullptr, std::size_t{64} << 20);  // no buffer: nothing to advise, no fault
 }
 
 // The float box encloses the double box (grown or not), including values that are not floats and
