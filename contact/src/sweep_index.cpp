@@ -9,11 +9,6 @@
 
 namespace contact::detail {
 
-// build: sweep axis (where the box centres spread most relative to the mean box width, so that a
-// box meets the fewest others along it) -> the tree at once if an even spread would scan far past
-// the limit -> boxes sorted along it -> count of the pairs a sweep of
-// the boxes against themselves scans (the lower-bound walk alone, stopping past the limit) -> keep
-// the sort, or build the box tree from the boxes and free it.
 bool SweepIndex::treeAtOnce(const std::vector<FloatBox>& boxes, double h) {
     double cmin[3] = {std::numeric_limits<double>::infinity(),
                       std::numeric_limits<double>::infinity(),
@@ -48,26 +43,37 @@ bool SweepIndex::treeAtOnce(const std::vector<FloatBox>& boxes, double h) {
     return estimate > kSkipSortFactor * static_cast<double>(kScanPerBoxLimit);
 }
 
-void SweepIndex::build(const std::vector<FloatBox>& boxes, double h, int threads) {
-    if (treeAtOnce(boxes, h)) {
-        scanned_ = -1;
-        swept_ = false;
-        boxes_ = Sorted{};
-        tree_.build(boxes, h, threads);
-        return;
-    }
-    build(fatBoxes(boxes, h, threads), threads);
-}
-
+// build: sweep axis (where the box centres spread most relative to the mean box width, so that a
+// box meets the fewest others along it) -> the tree at once if an even spread would scan far past
+// the limit (treeAtOnce) -> boxes sorted along it -> count of the pairs a sweep of the boxes
+// against themselves scans (the lower-bound walk alone, stopping past the limit) -> keep the
+// sort, or build the box tree from the boxes and free it (sortOrTree).
 void SweepIndex::build(const std::vector<FloatBox>& boxes, int threads) {
-    const auto count = static_cast<Index>(boxes.size());
     if (treeAtOnce(boxes, 0.0)) {
-        scanned_ = -1;
-        swept_ = false;
-        boxes_ = Sorted{};
+        dropSort();
         tree_.build(boxes, threads);
         return;
     }
+    sortOrTree(boxes, threads);
+}
+
+void SweepIndex::build(const std::vector<FloatBox>& boxes, double h, int threads) {
+    if (treeAtOnce(boxes, h)) {
+        dropSort();
+        tree_.build(boxes, h, threads);
+        return;
+    }
+    sortOrTree(fatBoxes(boxes, h, threads), threads);
+}
+
+void SweepIndex::dropSort() noexcept {
+    scanned_ = -1;
+    swept_ = false;
+    boxes_ = Sorted{};
+}
+
+void SweepIndex::sortOrTree(const std::vector<FloatBox>& boxes, int threads) {
+    const auto count = static_cast<Index>(boxes.size());
     sortSet(
         count, [&boxes](Index i) -> const FloatBox& { return boxes[i]; }, boxes_);
     const long long limit = kScanPerBoxLimit * static_cast<long long>(count);

@@ -88,6 +88,10 @@ private:
     /// Chooses axis_ for the boxes grown by h; true when an even spread along it would scan so
     /// far past the limit that the tree is built without sorting first.
     bool treeAtOnce(const std::vector<FloatBox>& boxes, double h);
+    /// No sort kept (scanned() -1): the tree at once.
+    void dropSort() noexcept;
+    /// The boxes sorted along axis_ and their scan counted: the sort kept, or the tree built.
+    void sortOrTree(const std::vector<FloatBox>& boxes, int threads);
 
     // A box without its lower bound along the sweep axis (kept apart, in `key`, for the scans).
     struct Entry {
