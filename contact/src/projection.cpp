@@ -368,7 +368,8 @@ Vector2d stepAlong(const Matrix2d& H, const Matrix2d& G, const Vector2d& g,
 }
 
 // Newton step -H^-1 g in the whole (xi, eta) plane; (G + mu I)^-1 where H is not positive definite.
-Vector2d stepInPlane(const Matrix2d& H, const Matrix2d& G, const Vector2d& g) noexcept {
+[[gnu::always_inline]] inline Vector2d stepInPlane(const Matrix2d& H, const Matrix2d& G,
+                                                   const Vector2d& g) noexcept {
     Matrix2d M = H;
     double det = H(0, 0) * H(1, 1) - H(0, 1) * H(1, 0);
     if (!(H(0, 0) > 0.0 && H(1, 1) > 0.0 && det > kPdMargin * H(0, 0) * H(1, 1))) {
@@ -456,42 +457,77 @@ struct Minimum {
     bool evaluated = false;  // *last holds the geometry at xi
 };
 
+// The Newton model of f at an evaluation: r = y - q, g = J^T r, G = J^T J, H = G + [r . d2y].
+struct NewtonModel {
+    Vector3d r;
+    Vector2d g;
+    Matrix2d G;
+    Matrix2d H;
+};
+
+[[gnu::always_inline]] inline NewtonModel newtonModel(const LocalGeometry& l,
+                                                      const Vector3d& q) noexcept {
+    NewtonModel m;
+    m.r = l.y - q;
+    m.g = Vector2d(l.yXi.dot(m.r), l.yEta.dot(m.r));
+    m.G(0, 0) = l.yXi.dot(l.yXi);
+    m.G(0, 1) = m.G(1, 0) = l.yXi.dot(l.yEta);
+    m.G(1, 1) = l.yEta.dot(l.yEta);
+    m.H = m.G;
+    m.H(0, 0) += m.r.dot(l.yXiXi);
+    m.H(0, 1) = m.H(1, 0) = m.H(0, 1) + m.r.dot(l.yXiEta);
+    m.H(1, 1) += m.r.dot(l.yEtaEta);
+    return m;
+}
+
+// Size of the coordinates y and q: the rounding of r = y - q is a few ulps of it. One root of the
+// largest square (the rounded root is monotone: the same as the largest root).
+double coordinateExtent(const Shifted& sh) noexcept {
+    double extentSq = sh.q.squaredNorm();
+    for (int i = 0; i < nodeCount(sh.s.type); ++i) {
+        extentSq = std::max(extentSq, sh.s.x[i].squaredNorm());
+    }
+    return std::sqrt(extentSq);
+}
+
+// The stop test of a Newton direction d: a tiny step, or the slope along d down to the rounding of
+// g (gNoise per unit length).
+bool newtonStops(const LocalGeometry& l, double extent, double length, double slope) noexcept {
+    const double gNoise = kNoiseUlps * tol::kEps * (l.yXi.norm() + l.yEta.norm()) * extent;
+    return !(length >= tol::kProjectionStepTol) || -slope <= gNoise * length;
+}
+
+// The first Armijo trial's test: the change of f, df = dy . (r + dy / 2), against the slope, or
+// below the rounding of f (the trial then passes on trust in the model).
+bool armijoPasses(const Vector3d& dy, const Vector3d& r, double alpha, double slope, double extent,
+                  bool firstTrial) noexcept {
+    const double df = dy.dot(r + 0.5 * dy);
+    const double fNoise = kNoiseUlps * tol::kEps * extent * r.norm();
+    return df <= kArmijo * alpha * slope || (firstTrial && df <= fNoise);
+}
+
 template <class Geometry>
 Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
-                        LocalGeometry* last = nullptr) noexcept {
+                        LocalGeometry* last = nullptr,
+                        int iterations = tol::kProjectionMaxIterations) noexcept {
     const SegmentType type = sh.s.type;
     const Domain dom = referenceDomain(type);
     const int dim = parametricDim(type);
-    // Size of the coordinates y and q: the rounding of r = y - q is a few ulps of it. One root
-    // of the largest square (the rounded root is monotone: the same as the largest root).
-    double extentSq = sh.q.squaredNorm();
-    for (int i = 0; i < nodeCount(type); ++i) {
-        extentSq = std::max(extentSq, sh.s.x[i].squaredNorm());
-    }
-    const double extent = std::sqrt(extentSq);
-    for (int it = 0; it < tol::kProjectionMaxIterations; ++it) {
+    const double extent = coordinateExtent(sh);
+    for (int it = 0; it < iterations; ++it) {
         const LocalGeometry l = geometry.at(xi);
-        const Vector3d r = l.y - sh.q;
-        const Vector2d g(l.yXi.dot(r), l.yEta.dot(r));
-        Matrix2d G;
-        G(0, 0) = l.yXi.dot(l.yXi);
-        G(0, 1) = G(1, 0) = l.yXi.dot(l.yEta);
-        G(1, 1) = l.yEta.dot(l.yEta);
-        Matrix2d H = G;
-        H(0, 0) += r.dot(l.yXiXi);
-        H(0, 1) = H(1, 0) = H(0, 1) + r.dot(l.yXiEta);
-        H(1, 1) += r.dot(l.yEtaEta);
+        const NewtonModel model = newtonModel(l, sh.q);
+        const Vector3d& r = model.r;
+        const Vector2d& g = model.g;
 
         std::array<bool, 4> tight{};
         for (int k = 0; k < dom.count; ++k) {
             tight[k] = slack(dom, k, xi) <= kTightSlack;
         }
-        const Direction dir = chooseDirection(dom, dim, tight, H, G, g);
+        const Direction dir = chooseDirection(dom, dim, tight, model.H, model.G, g);
         const double length = dir.d.norm();
         const double slope = g.dot(dir.d);
-        // Stop on a tiny step, or when the slope along d is down to the rounding of g.
-        const double gNoise = kNoiseUlps * tol::kEps * (l.yXi.norm() + l.yEta.norm()) * extent;
-        if (!(length >= tol::kProjectionStepTol) || -slope <= gNoise * length) {
+        if (newtonStops(l, extent, length, slope)) {
             if (last != nullptr) {
                 *last = l;
                 return {xi, true, true};
@@ -513,9 +549,8 @@ Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi
             }
         }
 
-        // f differences below fNoise are rounding: the first trial may then pass on trust in the
-        // model (otherwise f-based tests stall xi at sqrt(eps) accuracy).
-        const double fNoise = kNoiseUlps * tol::kEps * extent * r.norm();
+        // f differences below the rounding of f let the first trial pass on trust in the model
+        // (otherwise f-based tests stall xi at sqrt(eps) accuracy).
         double alpha = alphaMax;
         Vector2d trial = xi;
         bool accepted = false;
@@ -529,9 +564,7 @@ Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi
                 snap(dom, onto, -1, trial);
             }
             clampToDomain(type, trial);
-            const Vector3d dy = geometry.position(trial) - l.y;
-            const double df = dy.dot(r + 0.5 * dy);
-            if (df <= kArmijo * alpha * slope || (bt == 0 && df <= fNoise)) {
+            if (armijoPasses(geometry.position(trial) - l.y, r, alpha, slope, extent, bt == 0)) {
                 accepted = true;
                 break;
             }
@@ -548,6 +581,75 @@ Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi
         xi = trial;
         if (step < tol::kProjectionStepTol) {
             return {xi, true};
+        }
+    }
+    return {xi, false};
+}
+
+// activeSetNewton on a face from a start inside the domain, while its steps are whole free Newton
+// steps that end inside (the usual warm case): the same steps, tests and arithmetic, so the same
+// xi bit for bit, without the working set, and the first Armijo trial's evaluation is kept as the
+// next iterate's. A step that would be cut at the boundary or fail that trial, and an iterate
+// within the tight slack of a constraint, hand over to activeSetNewton there.
+template <class Geometry>
+Minimum interiorNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
+                       LocalGeometry* last = nullptr) noexcept {
+    const SegmentType type = sh.s.type;
+    const Domain dom = referenceDomain(type);
+    const auto inside = [&dom](const Vector2d& x) {
+        for (int k = 0; k < dom.count; ++k) {
+            if (!(slack(dom, k, x) > kTightSlack)) {
+                return false;
+            }
+        }
+        return true;
+    };
+    if (parametricDim(type) != 2 || !inside(xi)) {
+        return activeSetNewton(sh, geometry, xi, last);
+    }
+    const double extent = coordinateExtent(sh);
+    LocalGeometry l = geometry.at(xi);
+    // activeSetNewton's return where it stops on an evaluation; no geometry where it does not.
+    const auto stopAt = [&](const LocalGeometry& at) -> Minimum {
+        if (last == nullptr) {
+            return {xi, true};
+        }
+        *last = at;
+        return {xi, true, true};
+    };
+    for (int it = 0; it < tol::kProjectionMaxIterations; ++it) {
+        const int left = tol::kProjectionMaxIterations - it;  // with this one
+        const NewtonModel model = newtonModel(l, sh.q);
+        // No tight constraint: chooseDirection's free step, or none where it does not descend.
+        Vector2d d = stepInPlane(model.H, model.G, model.g);
+        if (!(model.g.dot(d) < 0.0)) {
+            d = Vector2d::Zero();
+        }
+        const double length = d.norm();
+        const double slope = model.g.dot(d);
+        if (newtonStops(l, extent, length, slope)) {
+            return stopAt(l);
+        }
+        for (int k = 0; k < dom.count; ++k) {
+            const double ad = normalOf(dom, k).dot(d);
+            if (ad > 0.0 && slack(dom, k, xi) / ad < 1.0) {
+                return activeSetNewton(sh, geometry, xi, last, left);  // cut at the boundary
+            }
+        }
+        Vector2d trial = xi + 1.0 * d;
+        clampToDomain(type, trial);
+        const LocalGeometry next = geometry.at(trial);
+        if (!armijoPasses(next.y - l.y, model.r, 1.0, slope, extent, true)) {
+            return activeSetNewton(sh, geometry, xi, last, left);  // backtracks
+        }
+        const double step = (trial - xi).norm();
+        xi = trial;
+        l = next;
+        if (step < tol::kProjectionStepTol) {
+            return stopAt(l);
+        }
+        if (!inside(xi)) {
+            return activeSetNewton(sh, geometry, xi, last, left - 1);
         }
     }
     return {xi, false};
@@ -1100,8 +1202,10 @@ bool distanceIsConvex(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept 
 // single Newton run finds only the one whose basin holds its start.
 namespace {
 
-// Local coordinates of the closest point, from the shifted problem.
-Minimum closestMinimum(const Shifted& sh) noexcept {
+// Local coordinates of the closest point, from the shifted problem. `interior`: certified
+// minima by interiorNewton (the same iterates as activeSetNewton's, bit for bit; false: the
+// tests' twin).
+Minimum closestMinimum(const Shifted& sh, bool interior = true) noexcept {
     const SegmentType type = sh.s.type;
     switch (type) {
     case SegmentType::Line2: return {closestOnLine2(sh), true};
@@ -1116,11 +1220,14 @@ Minimum closestMinimum(const Shifted& sh) noexcept {
     const Monomials mono = monomialForm(sh.s);
     if (type == SegmentType::Quad4) {
         if (singleMinimumQuad4(mono, sh.q, start)) {
-            return activeSetNewton(sh, BilinearGeometry{mono}, start);
+            const BilinearGeometry geometry{mono};
+            return interior ? interiorNewton(sh, geometry, start)
+                            : activeSetNewton(sh, geometry, start);
         }
     } else if (singleMinimum(type, mono, sh.q, start)) {
         const MonomialGeometry geometry{mono};
-        return activeSetNewton(sh, geometry, start);
+        return interior ? interiorNewton(sh, geometry, start)
+                        : activeSetNewton(sh, geometry, start);
     }
     // Local search from each seed; keep the closest result (the first on a tie: deterministic).
     const Seeds seeds = gridSeeds(sh);
@@ -1137,13 +1244,17 @@ Minimum closestMinimum(const Shifted& sh) noexcept {
     return best;
 }
 
+ClosestXi closestXiOf(const SegmentNodes& s, const Eigen::Vector3d& p, bool interior) noexcept {
+    const Shifted sh = shiftToNode0(s, p);
+    const Minimum m = closestMinimum(sh, interior);
+    // The distance exactly as projectionAt() computes it.
+    return {m.xi, (sh.q - position(sh.s, m.xi)).norm(), m.converged};
+}
+
 }  // namespace
 
 ClosestXi closestXi(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept {
-    const Shifted sh = shiftToNode0(s, p);
-    const Minimum m = closestMinimum(sh);
-    // The distance exactly as projectionAt() computes it.
-    return {m.xi, (sh.q - position(sh.s, m.xi)).norm(), m.converged};
+    return closestXiOf(s, p, true);
 }
 
 Projection projectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
@@ -1164,14 +1275,15 @@ namespace contact::detail {
 // Warm path (warm_projection.hpp):
 //
 //   certificate: singleMinimumCheapFirst (a proof either way); none -> closestXi(s, p)
-//   xi = activeSetNewton from start (clamped into D) or the linearized start, on HornerGeometry;
-//        the evaluation at which it stops is kept for the frame
+//   xi = activeSetNewton (by interiorNewton while inside) from start (clamped into D) or the
+//        linearized start, on HornerGeometry; the evaluation at which it stops is kept for the
+//        frame
 //   not converged -> closestXi(s, p)
 //
 // With a single minimum, every start reaches it; the start changes only the rounding of the
 // result, within the Newton tolerance (1e-13 in xi: the tests measure it against closestPoint).
 WarmClosest warmClosestXi(const SegmentNodes& s, const Eigen::Vector3d& p,
-                          const Eigen::Vector2d* start) noexcept {
+                          const Eigen::Vector2d* start, bool interior) noexcept {
     WarmClosest out;
     const Shifted sh = shiftToNode0(s, p);
     const Monomials mono = monomialForm(sh.s);
@@ -1186,7 +1298,8 @@ WarmClosest warmClosestXi(const SegmentNodes& s, const Eigen::Vector3d& p,
     }
     const HornerGeometry geometry{mono};
     LocalGeometry l;
-    const Minimum m = activeSetNewton(sh, geometry, xi, &l);
+    const Minimum m =
+        interior ? interiorNewton(sh, geometry, xi, &l) : activeSetNewton(sh, geometry, xi, &l);
     if (!m.converged) {
         out.closest = closestXi(s, p);
         return out;
@@ -1200,6 +1313,10 @@ WarmClosest warmClosestXi(const SegmentNodes& s, const Eigen::Vector3d& p,
     out.yEta = l.yEta;
     out.geometry = true;
     return out;
+}
+
+ClosestXi closestXiActiveSet(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept {
+    return closestXiOf(s, p, false);
 }
 
 bool nearStatusEdge(SegmentType type, const Eigen::Vector2d& xi) noexcept {

@@ -5,6 +5,7 @@
 #include "contact/segment.hpp"
 #include "contact/tolerances.hpp"
 
+#include "detail/warm_projection.hpp"
 #include "eigen_checks.hpp"
 #include "projection_oracle.hpp"
 #include "scenes.hpp"
@@ -805,6 +806,34 @@ TEST_P(ConvexityCertificate, SplitProjectionIsBitIdentical) {
             EXPECT_EQ(split.status, whole.status);
         }
     }
+}
+
+// closestXi() takes a certified minimum's steps inside the domain by interiorNewton: the iterates
+// of the general active-set loop (detail::closestXiActiveSet), bit for bit, near and far, on
+// mildly and strongly warped segments (steps cut at the boundary and backtracking hand over).
+TEST_P(ConvexityCertificate, InteriorNewtonTakesTheActiveSetIterates) {
+    const SegmentType type = GetParam();
+    std::mt19937 rng(34000 + static_cast<unsigned>(type));
+    int certified = 0;
+    for (int c = 0; c < 200; ++c) {
+        RandomSegmentOptions opt;
+        const double strength = c % 2 == 0 ? 0.5 : 0.02;
+        opt.warp = uniform(rng, 0.0, strength);
+        opt.curvature = uniform(rng, 0.0, 0.6 * strength);
+        const SegmentNodes s = validRandomSegment(type, rng, opt);
+        for (const PointKind kind : kAllPointKinds) {
+            const Vector3d p = randomQueryPoint(s, kind, rng);
+            certified += distanceIsConvex(s, p) ? 1 : 0;
+            const ClosestXi fast = closestXi(s, p);
+            const ClosestXi general = detail::closestXiActiveSet(s, p);
+            EXPECT_EQ(fast.xi, general.xi) << "case " << c;
+            EXPECT_EQ(fast.distance, general.distance);
+            EXPECT_EQ(fast.converged, general.converged);
+        }
+    }
+    std::printf("[ stats    ] %s: certified %d of %d\n", segmentTypeName(type), certified,
+                200 * static_cast<int>(std::size(kAllPointKinds)));
+    EXPECT_GT(certified, 300) << "the interior loop is hardly reached";
 }
 
 // Beyond the centre of curvature the distance has several minima: never certified.

@@ -90,6 +90,13 @@ TEST_P(WarmKernel, FromAnyStartEqualsTheColdProjection) {
                                               Vector2d(5.0, -3.0), Vector2d(nan, 0.0), cold.xi};
         for (const Vector2d& start : starts) {
             const detail::WarmClosest w = detail::warmClosestXi(s, p, &start);
+            // The interior loop takes the general active-set loop's iterates, bit for bit.
+            const detail::WarmClosest general = detail::warmClosestXi(s, p, &start, false);
+            EXPECT_EQ(w.closest.xi, general.closest.xi);
+            EXPECT_EQ(w.closest.distance, general.closest.distance);
+            EXPECT_EQ(w.closest.converged, general.closest.converged);
+            EXPECT_EQ(w.yXi, general.yXi);
+            EXPECT_EQ(w.yEta, general.yEta);
             const Projection pr = detail::warmProjectionAt(s, p, w);
             if (!single) {
                 EXPECT_FALSE(w.geometry);

@@ -35,8 +35,16 @@ struct WarmClosest {
 /// Horner's rule on the monomial form. Where it does not hold, or Newton does not converge, it is
 /// closestXi(s, p) exactly (several minima: a warm start could land in the wrong one).
 /// The distance is |p - x(xi)| with x(xi) from the monomial form. Never throws, never allocates.
+/// `interior`: Newton's steps inside the domain by a loop without the working set (the same
+/// iterates bit for bit); false runs the general active-set loop throughout, for the tests.
 [[nodiscard]] WarmClosest warmClosestXi(const SegmentNodes& s, const Eigen::Vector3d& p,
-                                        const Eigen::Vector2d* start) noexcept;
+                                        const Eigen::Vector2d* start,
+                                        bool interior = true) noexcept;
+
+/// closestXi() with the general active-set Newton loop throughout, where closestXi() takes the
+/// steps inside the domain by a loop without the working set: the tests' twin (bit for bit).
+[[nodiscard]] ClosestXi closestXiActiveSet(const SegmentNodes& s,
+                                           const Eigen::Vector3d& p) noexcept;
 
 /// projectionAt() for a warm closest point: the frame, gap and distance from the monomial form's
 /// derivatives at w.closest.xi (w's own when w.geometry, else computed, bit for bit the same), the
