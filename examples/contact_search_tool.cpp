@@ -170,7 +170,7 @@ Args parseArgs(int argc, char** argv) {
     app.add_flag("--vtu-ascii", a.vtuAscii, "ASCII VTU (default: zlib-compressed binary)")
         ->needs(vtu);
     app.add_flag("--force", a.force, "replace existing output files (input files never)");
-    app.add_option("--threads", a.threads, "search threads (default 1)")
+    app.add_option("--threads", a.threads, "threads of the search, overlaps and mortar (default 1)")
         ->type_name("N")
         ->check(expects("a whole number from 1 to 1024",
                         [](const std::string& t) { return wholeNumber(t, 1, 1024); }));
@@ -507,7 +507,8 @@ int run(const Args& args) {
             progress.stage(stage + "overlaps within the capture distance");
             const auto t1 = std::chrono::steady_clock::now();
             s.overlaps = std::make_unique<mesh_io::Overlaps>(mesh_io::computeOverlaps(
-                master.surface, slave.surface, *r.segmentPairs, x, r.captureDistance));
+                master.surface, slave.surface, *r.segmentPairs, x, r.captureDistance,
+                contact::kDefaultCutSubdivisions, args.threads));
             r.timeOverlaps = msSince(t1);
             r.overlaps = s.overlaps.get();
             r.gaps = mesh_io::summarizeGaps(*r.overlaps);

@@ -6,9 +6,16 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace mesh_io {
 namespace {
+
+template <class T>
+void append(std::vector<T>& to, const std::vector<T>& from) {
+    to.insert(to.end(), from.begin(), from.end());
+}
 
 template <class F>
 double sum(const std::vector<PairOverlap>& pairs, F field) {
@@ -103,21 +110,60 @@ Index Overlaps::inContact() const noexcept {
 
 Overlaps computeOverlaps(const contact::Surface& master, const contact::Surface& slave,
                          const contact::SegmentPairs& pairs, const contact::CoordinatesView& x,
-                         double capture, int subdivisions) {
-    Overlaps out;
-    out.subdivisions = subdivisions;
-    for (Index i = 0; i < pairs.size(); ++i) {
-        const contact::SegmentNodes s = contact::gatherSegment(slave, pairs.slave()[i], x);
-        const contact::SegmentNodes m = contact::gatherSegment(master, pairs.master()[i], x);
-        PairOverlap o;
-        o.slave = pairs.slave()[i];
-        o.master = pairs.master()[i];
-        o.first = static_cast<Index>(out.points.size());
-        const bool found = x.dim == 2 ? overlap2d(s, m, capture, subdivisions, o, out)
-                                      : overlap3d(s, m, capture, subdivisions, o, out);
-        if (found) {
-            out.pairs.push_back(o);
+                         double capture, int subdivisions, int threads) {
+    if (threads < 1) {
+        throw std::invalid_argument("computeOverlaps: threads must be at least 1, got " +
+                                    std::to_string(threads));
+    }
+    // Runs of pairs, each into its own Overlaps, joined in order: the result is the same for any
+    // thread count. Several runs per thread even out the kernels' uneven cost.
+    const Index n = pairs.size();
+    const Index runs = threads == 1 ? 1 : std::min<Index>(n, 8 * static_cast<Index>(threads));
+    std::vector<Overlaps> parts(static_cast<std::size_t>(std::max<Index>(runs, 1)));
+    const auto runOf = [&](Index r, Overlaps& out) {
+        const auto bound = [&](Index k) {
+            return static_cast<Index>(static_cast<long long>(n) * k / runs);
+        };
+        for (Index i = bound(r); i < bound(r + 1); ++i) {
+            const contact::SegmentNodes s = contact::gatherSegment(slave, pairs.slave()[i], x);
+            const contact::SegmentNodes m = contact::gatherSegment(master, pairs.master()[i], x);
+            PairOverlap o;
+            o.slave = pairs.slave()[i];
+            o.master = pairs.master()[i];
+            o.first = static_cast<Index>(out.points.size());
+            const bool found = x.dim == 2 ? overlap2d(s, m, capture, subdivisions, o, out)
+                                          : overlap3d(s, m, capture, subdivisions, o, out);
+            if (found) {
+                out.pairs.push_back(o);
+            }
         }
+    };
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (Index r = 0; r < runs; ++r) {
+        runOf(r, parts[static_cast<std::size_t>(r)]);
+    }
+    std::size_t pairCount = 0;
+    std::size_t pointCount = 0;
+    for (const Overlaps& part : parts) {
+        pairCount += part.pairs.size();
+        pointCount += part.points.size();
+    }
+    Overlaps out = std::move(parts[0]);
+    out.subdivisions = subdivisions;
+    out.pairs.reserve(pairCount);
+    out.points.reserve(pointCount);
+    out.gap.reserve(pointCount);
+    out.normal.reserve(pointCount);
+    for (std::size_t r = 1; r < parts.size(); ++r) {
+        const auto shift = static_cast<Index>(out.points.size());
+        for (PairOverlap& o : parts[r].pairs) {
+            o.first += shift;
+        }
+        append(out.pairs, parts[r].pairs);
+        append(out.points, parts[r].points);
+        append(out.gap, parts[r].gap);
+        append(out.normal, parts[r].normal);
+        parts[r] = Overlaps{};
     }
     return out;
 }

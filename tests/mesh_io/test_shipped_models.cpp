@@ -220,5 +220,65 @@ TEST(ShippedModels, SphereOnBlockSegmentModeAreasMatchTheSphericalCaps) {
     }
 }
 
+void expectSameOverlaps(const Overlaps& a, const Overlaps& b) {
+    ASSERT_EQ(a.pairs.size(), b.pairs.size());
+    for (std::size_t i = 0; i < a.pairs.size(); ++i) {
+        const PairOverlap& p = a.pairs[i];
+        const PairOverlap& q = b.pairs[i];
+        EXPECT_EQ(p.slave, q.slave);
+        EXPECT_EQ(p.master, q.master);
+        EXPECT_EQ(p.overlapArea, q.overlapArea);
+        EXPECT_EQ(p.captureArea, q.captureArea);
+        EXPECT_EQ(p.penetrationArea, q.penetrationArea);
+        EXPECT_EQ(p.gapMin, q.gapMin);
+        EXPECT_EQ(p.gapMax, q.gapMax);
+        EXPECT_EQ(p.first, q.first);
+        EXPECT_EQ(p.count, q.count);
+        EXPECT_EQ(p.centroid, q.centroid);
+    }
+    EXPECT_EQ(a.points, b.points);
+    EXPECT_EQ(a.gap, b.gap);
+    EXPECT_EQ(a.normal, b.normal);
+}
+
+// computeOverlaps on threads: runs of pairs joined in order, the same overlaps as on one thread
+// (2D and 3D, linear and quadratic faces); a thread count below 1 is refused.
+TEST(ShippedModels, OverlapsOnThreadsAreTheOverlapsOnOne) {
+    struct Case {
+        const char* file;
+        const char* master;
+        const char* slave;
+    };
+    for (const Case& c : {Case{"sphere_on_block.msh", "SphereSurface", "BlockTop"},
+                          Case{"sphere_on_block_o2.msh", "SphereSurface", "BlockTop"},
+                          Case{"cylinder_on_block_2d.msh", "CylinderEdge", "BlockTop"}}) {
+        SCOPED_TRACE(c.file);
+        const Model m = readModel(kData + c.file);
+        const ContactSurface master = buildContactSurface(m, c.master);
+        const ContactSurface slave = buildContactSurface(m, c.slave);
+        contact::SearchOptions o;
+        o.mode = contact::SearchMode::kSegmentToSegment;
+        contact::ContactSearch search(o);
+        const Eigen::Matrix2Xd xy = m.coords.topRows<2>();
+        const contact::CoordinatesView x =
+            master.dim == 2 ? contact::CoordinatesView(xy) : contact::CoordinatesView(m.coords);
+        search.setSurfaces(master.surface, slave.surface, x);
+        ASSERT_EQ(search.update(x).status, contact::UpdateStatus::kOk);
+        const auto overlaps = [&](int threads) {
+            return computeOverlaps(master.surface, slave.surface, search.segmentPairs(), x,
+                                   search.captureDistance(), contact::kDefaultCutSubdivisions,
+                                   threads);
+        };
+        const Overlaps one = overlaps(1);
+        EXPECT_GT(one.inContact(), 10);
+        EXPECT_GT(one.points.size(), one.pairs.size());
+        for (int threads : {2, 3, 7}) {
+            SCOPED_TRACE(threads);
+            expectSameOverlaps(one, overlaps(threads));
+        }
+        EXPECT_THROW((void)overlaps(0), std::invalid_argument);
+    }
+}
+
 }  // namespace
 }  // namespace mesh_io
