@@ -9,7 +9,8 @@ namespace contact::bindings {
 
 void computeOverlapTable(const ContactSearch& search, const CoordinatesView& x, OverlapTable& out) {
     const mesh_io::Overlaps o = mesh_io::computeOverlaps(
-        search.master(), search.slave(), search.segmentPairs(), x, search.captureDistance());
+        search.master(), search.slave(), search.segmentPairs(), x, search.captureDistance(),
+        kDefaultCutSubdivisions, search.options().threads);
     const std::size_t n = o.pairs.size();
     out = OverlapTable{};
     out.slave.reserve(n);

@@ -676,6 +676,30 @@ static void test_segment_mode(void) {
     }
     const double slave_area = (M * kH) * (M * kH);
     CHECK(fabs(area - slave_area) <= 1e-12 * slave_area);
+    /* a search on three threads computes the same overlaps */
+    contact_search_options o3;
+    contact_search_options_default(&o3);
+    o3.mode = CONTACT_MODE_SEGMENT_TO_SEGMENT;
+    o3.capture = 0.25;
+    o3.capture_relative = 0;
+    o3.threads = 3;
+    contact_search* s3 = NULL;
+    EXPECT_OK(contact_search_create(&o3, &s3));
+    EXPECT_OK(contact_search_set_surfaces(s3, &sc.master, &sc.slave, &x));
+    EXPECT_OK(contact_search_update(s3, &x, NULL));
+    int32_t count3 = -1;
+    EXPECT_OK(contact_search_compute_overlaps(s3, &x, &count3));
+    contact_overlaps_view ov3;
+    EXPECT_OK(contact_search_overlaps_view(s3, &ov3));
+    CHECK(count3 == count);
+    const size_t nd = sizeof(double) * (size_t)count;
+    CHECK(memcmp(ov3.slave, ov.slave, sizeof(int32_t) * (size_t)count) == 0);
+    CHECK(memcmp(ov3.master, ov.master, sizeof(int32_t) * (size_t)count) == 0);
+    CHECK(memcmp(ov3.overlap_area, ov.overlap_area, nd) == 0);
+    CHECK(memcmp(ov3.capture_area, ov.capture_area, nd) == 0);
+    CHECK(memcmp(ov3.gap_min, ov.gap_min, nd) == 0);
+    CHECK(memcmp(ov3.vertices, ov.vertices, 3 * CONTACT_MAX_OVERLAP_VERTICES * nd) == 0);
+    contact_search_destroy(s3);
     /* an update makes the overlaps stale */
     EXPECT_OK(contact_search_update(s, &x, NULL));
     EXPECT_ERR(contact_search_overlaps_view(s, &ov), CONTACT_ERROR_OUT_OF_ORDER,

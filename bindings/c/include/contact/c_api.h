@@ -295,7 +295,8 @@ CONTACT_C_API int contact_search_pairs_csr(const contact_search* search, int32_t
  * update; mesh_io::computeOverlaps) and cuts each overlap to its part in contact (gap <= the
  * capture distance, docs/design.md): the overlap's area, the areas in contact and penetrating
  * (lengths in 2D), and the centroid, gap range and drawing points of the part in contact. Pairs
- * without overlap are left out; *count is the number kept. */
+ * without overlap are left out; *count is the number kept. On the search's threads (the same
+ * overlaps for any count). */
 CONTACT_C_API int contact_search_compute_overlaps(contact_search* search,
                                                   const contact_coordinates* x, int32_t* count);
 
