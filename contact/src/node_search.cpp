@@ -320,6 +320,17 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
                 candidates += static_cast<long long>(order.size());
                 std::sort(order.begin(), order.end());
                 const WarmStart last = warm ? warm_[k] : WarmStart{};
+                if (last.rank() != WarmStart::kNoRank) {
+                    // The last closest master first: its distance then bounds the others' visits
+                    // (the rest stay in order, so the visit still stops at the first lower bound
+                    // beyond the best).
+                    const auto mine = std::find_if(order.begin(), order.end(), [&](const Visit& v) {
+                        return static_cast<unsigned>(v.rank) == last.rank();
+                    });
+                    if (mine != order.end()) {
+                        std::rotate(order.begin(), mine, mine + 1);
+                    }
+                }
                 WarmClosest best;
                 Index bestJ = kNoIndex;
                 Index bestRank = 0;

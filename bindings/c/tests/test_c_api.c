@@ -698,7 +698,7 @@ static void test_segment_mode(void) {
     CHECK(memcmp(ov3.overlap_area, ov.overlap_area, nd) == 0);
     CHECK(memcmp(ov3.capture_area, ov.capture_area, nd) == 0);
     CHECK(memcmp(ov3.gap_min, ov.gap_min, nd) == 0);
-    CHECK(memcmp(ov3.vertices, ov.vertices, 3 * CONTACT_MAX_OVERLAP_VERTICES * nd) == 0);
+    CHECK(memcmp(ov3.vertices, ov.vertices, (size_t)3 * CONTACT_MAX_OVERLAP_VERTICES * nd) == 0);
     contact_search_destroy(s3);
     /* an update makes the overlaps stale */
     EXPECT_OK(contact_search_update(s, &x, NULL));
