@@ -506,6 +506,42 @@ bool armijoPasses(const Vector3d& dy, const Vector3d& r, double alpha, double sl
     return df <= kArmijo * alpha * slope || (firstTrial && df <= fNoise);
 }
 
+// The stop on an evaluation l at xi: converged, with l handed to *last where asked for.
+Minimum stopOn(const Vector2d& xi, const LocalGeometry& l, LocalGeometry* last) noexcept {
+    if (last == nullptr) {
+        return {xi, true};
+    }
+    *last = l;
+    return {xi, true, true};
+}
+
+// The constraints within kTightSlack of xi: the working set.
+std::array<bool, 4> tightAt(const Domain& dom, const Vector2d& xi) noexcept {
+    std::array<bool, 4> tight{};
+    for (int k = 0; k < dom.count; ++k) {
+        tight[k] = slack(dom, k, xi) <= kTightSlack;
+    }
+    return tight;
+}
+
+// The first constraint, not tight, that the step xi + alpha d crosses for alpha below alphaMax,
+// with alphaMax lowered to where it does; -1 where none is.
+int firstCrossed(const Domain& dom, const std::array<bool, 4>& tight, const Vector2d& xi,
+                 const Vector2d& d, double& alphaMax) noexcept {
+    int hit = -1;
+    for (int k = 0; k < dom.count; ++k) {
+        const double ad = normalOf(dom, k).dot(d);
+        if (!tight[k] && ad > 0.0) {
+            const double alpha = slack(dom, k, xi) / ad;
+            if (alpha < alphaMax) {
+                alphaMax = alpha;
+                hit = k;
+            }
+        }
+    }
+    return hit;
+}
+
 template <class Geometry>
 Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
                         LocalGeometry* last = nullptr,
@@ -520,34 +556,17 @@ Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi
         const Vector3d& r = model.r;
         const Vector2d& g = model.g;
 
-        std::array<bool, 4> tight{};
-        for (int k = 0; k < dom.count; ++k) {
-            tight[k] = slack(dom, k, xi) <= kTightSlack;
-        }
+        const std::array<bool, 4> tight = tightAt(dom, xi);
         const Direction dir = chooseDirection(dom, dim, tight, model.H, model.G, g);
         const double length = dir.d.norm();
         const double slope = g.dot(dir.d);
         if (newtonStops(l, extent, length, slope)) {
-            if (last != nullptr) {
-                *last = l;
-                return {xi, true, true};
-            }
-            return {xi, true};
+            return stopOn(xi, l, last);
         }
 
         // Longest step inside the domain, up to the full step.
         double alphaMax = 1.0;
-        int hit = -1;
-        for (int k = 0; k < dom.count; ++k) {
-            const double ad = normalOf(dom, k).dot(dir.d);
-            if (!tight[k] && ad > 0.0) {
-                const double alpha = slack(dom, k, xi) / ad;
-                if (alpha < alphaMax) {
-                    alphaMax = alpha;
-                    hit = k;
-                }
-            }
-        }
+        const int hit = firstCrossed(dom, tight, xi, dir.d, alphaMax);
 
         // f differences below the rounding of f let the first trial pass on trust in the model
         // (otherwise f-based tests stall xi at sqrt(eps) accuracy).
@@ -571,11 +590,7 @@ Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi
             alpha *= 0.5;
         }
         if (!accepted) {
-            if (last != nullptr) {
-                *last = l;
-                return {xi, true, true};
-            }
-            return {xi, true};
+            return stopOn(xi, l, last);
         }
         const double step = (trial - xi).norm();
         xi = trial;
@@ -596,27 +611,13 @@ Minimum interiorNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
                        LocalGeometry* last = nullptr) noexcept {
     const SegmentType type = sh.s.type;
     const Domain dom = referenceDomain(type);
-    const auto inside = [&dom](const Vector2d& x) {
-        for (int k = 0; k < dom.count; ++k) {
-            if (!(slack(dom, k, x) > kTightSlack)) {
-                return false;
-            }
-        }
-        return true;
-    };
+    const std::array<bool, 4> none{};
+    const auto inside = [&dom, &none](const Vector2d& x) { return tightAt(dom, x) == none; };
     if (parametricDim(type) != 2 || !inside(xi)) {
         return activeSetNewton(sh, geometry, xi, last);
     }
     const double extent = coordinateExtent(sh);
     LocalGeometry l = geometry.at(xi);
-    // activeSetNewton's return where it stops on an evaluation; no geometry where it does not.
-    const auto stopAt = [&](const LocalGeometry& at) -> Minimum {
-        if (last == nullptr) {
-            return {xi, true};
-        }
-        *last = at;
-        return {xi, true, true};
-    };
     for (int it = 0; it < tol::kProjectionMaxIterations; ++it) {
         const int left = tol::kProjectionMaxIterations - it;  // with this one
         const NewtonModel model = newtonModel(l, sh.q);
@@ -628,15 +629,13 @@ Minimum interiorNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
         const double length = d.norm();
         const double slope = model.g.dot(d);
         if (newtonStops(l, extent, length, slope)) {
-            return stopAt(l);
+            return stopOn(xi, l, last);
         }
-        for (int k = 0; k < dom.count; ++k) {
-            const double ad = normalOf(dom, k).dot(d);
-            if (ad > 0.0 && slack(dom, k, xi) / ad < 1.0) {
-                return activeSetNewton(sh, geometry, xi, last, left);  // cut at the boundary
-            }
+        double alphaMax = 1.0;
+        if (firstCrossed(dom, none, xi, d, alphaMax) >= 0) {
+            return activeSetNewton(sh, geometry, xi, last, left);  // cut at the boundary
         }
-        Vector2d trial = xi + 1.0 * d;
+        Vector2d trial = xi + d;  // alpha = 1: activeSetNewton's xi + alpha d, exactly
         clampToDomain(type, trial);
         const LocalGeometry next = geometry.at(trial);
         if (!armijoPasses(next.y - l.y, model.r, 1.0, slope, extent, true)) {
@@ -646,13 +645,22 @@ Minimum interiorNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
         xi = trial;
         l = next;
         if (step < tol::kProjectionStepTol) {
-            return stopAt(l);
+            return stopOn(xi, l, last);
         }
         if (!inside(xi)) {
             return activeSetNewton(sh, geometry, xi, last, left - 1);
         }
     }
     return {xi, false};
+}
+
+// A certified minimum's Newton run: interiorNewton, or (false: the tests' twin) activeSetNewton
+// throughout; the same iterates either way.
+template <class Geometry>
+Minimum certifiedNewton(const Shifted& sh, const Geometry& geometry, const Vector2d& start,
+                        bool interior, LocalGeometry* last = nullptr) noexcept {
+    return interior ? interiorNewton(sh, geometry, start, last)
+                    : activeSetNewton(sh, geometry, start, last);
 }
 
 double powInt(double x, int n) noexcept { return n == 0 ? 1.0 : n == 1 ? x : x * x; }
@@ -1220,14 +1228,10 @@ Minimum closestMinimum(const Shifted& sh, bool interior = true) noexcept {
     const Monomials mono = monomialForm(sh.s);
     if (type == SegmentType::Quad4) {
         if (singleMinimumQuad4(mono, sh.q, start)) {
-            const BilinearGeometry geometry{mono};
-            return interior ? interiorNewton(sh, geometry, start)
-                            : activeSetNewton(sh, geometry, start);
+            return certifiedNewton(sh, BilinearGeometry{mono}, start, interior);
         }
     } else if (singleMinimum(type, mono, sh.q, start)) {
-        const MonomialGeometry geometry{mono};
-        return interior ? interiorNewton(sh, geometry, start)
-                        : activeSetNewton(sh, geometry, start);
+        return certifiedNewton(sh, MonomialGeometry{mono}, start, interior);
     }
     // Local search from each seed; keep the closest result (the first on a tie: deterministic).
     const Seeds seeds = gridSeeds(sh);
@@ -1298,8 +1302,7 @@ WarmClosest warmClosestXi(const SegmentNodes& s, const Eigen::Vector3d& p,
     }
     const HornerGeometry geometry{mono};
     LocalGeometry l;
-    const Minimum m =
-        interior ? interiorNewton(sh, geometry, xi, &l) : activeSetNewton(sh, geometry, xi, &l);
+    const Minimum m = certifiedNewton(sh, geometry, xi, interior, &l);
     if (!m.converged) {
         out.closest = closestXi(s, p);
         return out;
