@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -118,29 +119,41 @@ Overlaps computeOverlaps(const contact::Surface& master, const contact::Surface&
     // Runs of pairs, each into its own Overlaps, joined in order: the result is the same for any
     // thread count. Several runs per thread even out the kernels' uneven cost.
     const Index n = pairs.size();
-    const Index runs = threads == 1 ? 1 : std::min<Index>(n, 8 * static_cast<Index>(threads));
-    std::vector<Overlaps> parts(static_cast<std::size_t>(std::max<Index>(runs, 1)));
-    const auto runOf = [&](Index r, Overlaps& out) {
-        const auto bound = [&](Index k) {
-            return static_cast<Index>(static_cast<long long>(n) * k / runs);
-        };
-        for (Index i = bound(r); i < bound(r + 1); ++i) {
-            const contact::SegmentNodes s = contact::gatherSegment(slave, pairs.slave()[i], x);
-            const contact::SegmentNodes m = contact::gatherSegment(master, pairs.master()[i], x);
-            PairOverlap o;
-            o.slave = pairs.slave()[i];
-            o.master = pairs.master()[i];
-            o.first = static_cast<Index>(out.points.size());
-            const bool found = x.dim == 2 ? overlap2d(s, m, capture, subdivisions, o, out)
-                                          : overlap3d(s, m, capture, subdivisions, o, out);
-            if (found) {
-                out.pairs.push_back(o);
-            }
-        }
+    const Index runs =
+        threads == 1 ? 1 : std::max<Index>(1, std::min<Index>(n, 8 * static_cast<Index>(threads)));
+    const auto bound = [&](Index r) {
+        return static_cast<Index>(static_cast<long long>(n) * r / runs);
     };
+    std::vector<Overlaps> parts(static_cast<std::size_t>(runs));
+    // An exception may not leave a parallel region (out of memory would end the process): each
+    // run keeps its own, and the first is thrown after the loop.
+    std::vector<std::exception_ptr> failed(static_cast<std::size_t>(runs));
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (Index r = 0; r < runs; ++r) {
-        runOf(r, parts[static_cast<std::size_t>(r)]);
+        Overlaps& out = parts[static_cast<std::size_t>(r)];
+        try {
+            for (Index i = bound(r); i < bound(r + 1); ++i) {
+                const contact::SegmentNodes s = contact::gatherSegment(slave, pairs.slave()[i], x);
+                const contact::SegmentNodes m =
+                    contact::gatherSegment(master, pairs.master()[i], x);
+                PairOverlap o;
+                o.slave = pairs.slave()[i];
+                o.master = pairs.master()[i];
+                o.first = static_cast<Index>(out.points.size());
+                const bool found = x.dim == 2 ? overlap2d(s, m, capture, subdivisions, o, out)
+                                              : overlap3d(s, m, capture, subdivisions, o, out);
+                if (found) {
+                    out.pairs.push_back(o);
+                }
+            }
+        } catch (...) {
+            failed[static_cast<std::size_t>(r)] = std::current_exception();
+        }
+    }
+    for (const std::exception_ptr& e : failed) {
+        if (e) {
+            std::rethrow_exception(e);
+        }
     }
     std::size_t pairCount = 0;
     std::size_t pointCount = 0;
