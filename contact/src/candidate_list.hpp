@@ -6,6 +6,7 @@
 #include "contact/types.hpp"
 
 #include "detail/assert.hpp"
+#include "detail/parallel_errors.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -191,46 +192,50 @@ void CandidateList::build(const BoxIndex& index, const QueryBox& queryBox,
     chunkCode_.resize(static_cast<std::size_t>(chunks));
     const Index masters = index.size();
     long long listed = 0;
+    ParallelErrors errors;
 #pragma omp parallel num_threads(nt) reduction(+ : listed)
     {
         // This thread's buffer as a local: the vector headers of neighbouring chunks share cache
         // lines, and every write to the code writes its header (false sharing).
         std::vector<std::uint8_t> code;
         if (chunks > 1) {
-            code.reserve(chunkGuess);
+            errors.run([&] { code.reserve(chunkGuess); });
         }
 #pragma omp for schedule(dynamic, 1)
         for (Index chunk = 0; chunk < chunks; ++chunk) {
-            std::vector<std::uint8_t>& bytes = chunks == 1 ? code_ : code;
-            CandidateWriter writer(bytes, blockStart_.data(), blockSize_);
-            auto filter = makeFilter();
-            const Index begin = chunkBegin(chunk, chunks);
-            const Index end = chunkBegin(chunk + 1, chunks);
-            std::size_t inBlock = 0;  // candidates of the block so far
-            Index expected = begin;
-            index.query(begin, end, queryBox, [&](Index k, Index* hits, Index count) {
-                CONTACT_ASSERT(k == expected);
-                ++expected;
-                Index* kept = filter(k, hits, hits + count);
-                for (const Index* j = hits; j != kept; ++j) {
-                    CONTACT_ASSERT(*j >= 0 && *j < masters);
+            errors.run([&] {
+                std::vector<std::uint8_t>& bytes = chunks == 1 ? code_ : code;
+                CandidateWriter writer(bytes, blockStart_.data(), blockSize_);
+                auto filter = makeFilter();
+                const Index begin = chunkBegin(chunk, chunks);
+                const Index end = chunkBegin(chunk + 1, chunks);
+                std::size_t inBlock = 0;  // candidates of the block so far
+                Index expected = begin;
+                index.query(begin, end, queryBox, [&](Index k, Index* hits, Index count) {
+                    CONTACT_ASSERT(k == expected);
+                    ++expected;
+                    Index* kept = filter(k, hits, hits + count);
+                    for (const Index* j = hits; j != kept; ++j) {
+                        CONTACT_ASSERT(*j >= 0 && *j < masters);
+                    }
+                    listed += kept - hits;
+                    inBlock += static_cast<std::size_t>(kept - hits);
+                    if ((k + 1) % blockSize_ == 0 || k + 1 == end) {
+                        firstSlot_[k / blockSize_ + 1] = inBlock;
+                        inBlock = 0;
+                    }
+                    writer.node(k, hits, kept);
+                });
+                CONTACT_ASSERT(expected == end);
+                if (chunks > 1) {  // handed over whole; a fresh buffer next
+                    chunkCode_[chunk].swap(code);
+                    code.clear();
+                    code.reserve(chunkGuess);
                 }
-                listed += kept - hits;
-                inBlock += static_cast<std::size_t>(kept - hits);
-                if ((k + 1) % blockSize_ == 0 || k + 1 == end) {
-                    firstSlot_[k / blockSize_ + 1] = inBlock;
-                    inBlock = 0;
-                }
-                writer.node(k, hits, kept);
             });
-            CONTACT_ASSERT(expected == end);
-            if (chunks > 1) {  // handed over whole; a fresh buffer next
-                chunkCode_[chunk].swap(code);
-                code.clear();
-                code.reserve(chunkGuess);
-            }
         }
     }
+    errors.rethrow();
     (void)masters;
     count_ = listed;
     finish(chunks, nt);

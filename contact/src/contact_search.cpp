@@ -14,6 +14,7 @@
 #include "segment_search.hpp"
 
 #include <cmath>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -28,6 +29,7 @@ const char* updateStatusName(UpdateStatus s) noexcept {
     case UpdateStatus::kBadCoordinateView: return "bad coordinate view";
     case UpdateStatus::kNonFiniteCoordinates: return "non-finite coordinates";
     case UpdateStatus::kCoordinatesOutOfRange: return "coordinates out of range";
+    case UpdateStatus::kOutOfMemory: return "out of memory";
     }
     return "?";
 }
@@ -52,6 +54,12 @@ struct ContactSearch::Impl {
     }
     [[nodiscard]] bool nodeMode() const noexcept {
         return options.mode == SearchMode::kNodeToSegment;
+    }
+    /// Not set up, no pairs (setup ran out of memory).
+    void dropAll() noexcept {
+        nodeSearch.forget();
+        segmentSearch.forget();
+        setUp = false;
     }
 
     SearchOptions options;
@@ -104,7 +112,7 @@ void ContactSearch::setSurfaces(Surface master, const std::vector<Index>& slaveN
 
 // master and slave are the caller's copies, moved in once every check has passed.
 void ContactSearch::Impl::setup(const char* fn, Surface& m, Surface& s,
-                                const std::vector<Index>* nodeList, const CoordinatesView& x) {
+                                const std::vector<Index>* nodeList, const CoordinatesView& x) try {
     if (const char* bad = x.problem()) {
         throw std::invalid_argument(std::string(fn) + ": coordinates: " + bad);
     }
@@ -153,6 +161,12 @@ void ContactSearch::Impl::setup(const char* fn, Surface& m, Surface& s,
     } else {
         segmentSearch.setup(c);
     }
+} catch (const std::bad_alloc&) {  // out of memory, perhaps half set up: not set up, no pairs
+    dropAll();
+    throw;
+} catch (const std::length_error&) {
+    dropAll();
+    throw;
 }
 
 UpdateStats ContactSearch::update(const CoordinatesView& x) {
@@ -170,10 +184,27 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
         return stats;
     }
     stats.status = UpdateStatus::kOk;
-    if (m.nodeMode()) {
-        m.nodeSearch.update(x, stats);
-    } else {
-        m.segmentSearch.update(x, stats);
+    // Partial results dropped; the status says why.
+    const auto outOfMemory = [&m] {
+        if (m.nodeMode()) {
+            m.nodeSearch.forget();
+        } else {
+            m.segmentSearch.forget();
+        }
+        UpdateStats failed;
+        failed.status = UpdateStatus::kOutOfMemory;
+        return failed;
+    };
+    try {
+        if (m.nodeMode()) {
+            m.nodeSearch.update(x, stats);
+        } else {
+            m.segmentSearch.update(x, stats);
+        }
+    } catch (const std::bad_alloc&) {  // on any thread: ParallelErrors carries it out
+        return outOfMemory();
+    } catch (const std::length_error&) {  // a buffer beyond what a vector can hold
+        return outOfMemory();
     }
     return stats;
 }

@@ -6,6 +6,7 @@
 
 #include "detail/assert.hpp"
 #include "detail/margins.hpp"
+#include "detail/parallel_errors.hpp"
 
 #include <Eigen/Core>
 #include <nanoflann.hpp>
@@ -105,6 +106,7 @@ template <class LoOf, class HiOf>
 void KdTreeIndex::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int parts) {
     classes.clear();
     coordScale = 0.0;
+    ParallelErrors errors;
     original.resize(n);
     box.resize(n);
     if (n == 0) {
@@ -144,31 +146,34 @@ void KdTreeIndex::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int p
     std::vector<ClassStats> chunkStats(static_cast<std::size_t>(threads) * maxClasses);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int t = 0; t < threads; ++t) {
-        std::vector<ClassStats> local(static_cast<std::size_t>(maxClasses));
-        const Index end = chunkBegin(t + 1);
-        for (Index i = chunkBegin(t); i < end; ++i) {
-            const Eigen::Vector3d l = loOf(i);
-            const Eigen::Vector3d h = hiOf(i);
-            const double r = 0.5 * (h - l).norm();
-            int c = maxClasses - 1;
-            if (r > largest * kMinClassRatio) {
-                // floor(log2(largest / r)): ilogb is exact and cheaper than log2 (the ratio is
-                // >= 1; NaN only if the half-diagonals overflowed, then class 0).
-                const double ratio = largest / r;
-                c = !(ratio >= 2.0) ? 0 : std::min(maxClasses - 1, std::ilogb(ratio));
+        errors.run([&] {
+            std::vector<ClassStats> local(static_cast<std::size_t>(maxClasses));
+            const Index end = chunkBegin(t + 1);
+            for (Index i = chunkBegin(t); i < end; ++i) {
+                const Eigen::Vector3d l = loOf(i);
+                const Eigen::Vector3d h = hiOf(i);
+                const double r = 0.5 * (h - l).norm();
+                int c = maxClasses - 1;
+                if (r > largest * kMinClassRatio) {
+                    // floor(log2(largest / r)): ilogb is exact and cheaper than log2 (the ratio is
+                    // >= 1; NaN only if the half-diagonals overflowed, then class 0).
+                    const double ratio = largest / r;
+                    c = !(ratio >= 2.0) ? 0 : std::min(maxClasses - 1, std::ilogb(ratio));
+                }
+                bucketOf[i] = static_cast<std::uint16_t>(c * slices);
+                ClassStats& st = local[c];
+                ++st.count;
+                if (slices > 1) {
+                    const Eigen::Vector3d centre = 0.5 * (l + h);
+                    st.lo = st.lo.cwiseMin(centre);
+                    st.hi = st.hi.cwiseMax(centre);
+                }
             }
-            bucketOf[i] = static_cast<std::uint16_t>(c * slices);
-            ClassStats& st = local[c];
-            ++st.count;
-            if (slices > 1) {
-                const Eigen::Vector3d centre = 0.5 * (l + h);
-                st.lo = st.lo.cwiseMin(centre);
-                st.hi = st.hi.cwiseMax(centre);
-            }
-        }
-        std::copy(local.begin(), local.end(),
-                  chunkStats.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses);
+            std::copy(local.begin(), local.end(),
+                      chunkStats.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses);
+        });
     }
+    errors.rethrow();
     if (slices > 1) {
         // A class of at least 2 leaves per slice is cut along the longest axis of its centres, at
         // quantiles of a sample of about kSample centres (every stride-th box of the class in each
@@ -192,21 +197,24 @@ void KdTreeIndex::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int p
         std::vector<std::vector<double>> sample(static_cast<std::size_t>(threads) * maxClasses);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
         for (int t = 0; t < threads; ++t) {
-            std::vector<Index> seen(static_cast<std::size_t>(maxClasses), 0);
-            std::vector<std::vector<double>> local(static_cast<std::size_t>(maxClasses));
-            const Index end = chunkBegin(t + 1);
-            for (Index i = chunkBegin(t); i < end; ++i) {
-                const int c = bucketOf[i] / slices;
-                if (axis[c] >= 0 && seen[c]++ % stride[c] == 0) {
-                    const double v = centreOf(i, axis[c]);
-                    if (!std::isnan(v)) {  // sorted below: NaN has no order
-                        local[c].push_back(v);
+            errors.run([&] {
+                std::vector<Index> seen(static_cast<std::size_t>(maxClasses), 0);
+                std::vector<std::vector<double>> local(static_cast<std::size_t>(maxClasses));
+                const Index end = chunkBegin(t + 1);
+                for (Index i = chunkBegin(t); i < end; ++i) {
+                    const int c = bucketOf[i] / slices;
+                    if (axis[c] >= 0 && seen[c]++ % stride[c] == 0) {
+                        const double v = centreOf(i, axis[c]);
+                        if (!std::isnan(v)) {  // sorted below: NaN has no order
+                            local[c].push_back(v);
+                        }
                     }
                 }
-            }
-            std::move(local.begin(), local.end(),
-                      sample.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses);
+                std::move(local.begin(), local.end(),
+                          sample.begin() + static_cast<std::ptrdiff_t>(t) * maxClasses);
+            });
         }
+        errors.rethrow();
         // pivot[c * (slices - 1) + q - 1]: the lower bound of the centres of slice q >= 1.
         std::vector<double> pivot(static_cast<std::size_t>(maxClasses) * (slices - 1));
         for (int c = 0; c < maxClasses; ++c) {
@@ -245,14 +253,17 @@ void KdTreeIndex::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int p
     std::vector<Index> slot(static_cast<std::size_t>(threads) * buckets, 0);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int t = 0; t < threads; ++t) {
-        std::vector<Index> counts(static_cast<std::size_t>(buckets), 0);
-        const Index end = chunkBegin(t + 1);
-        for (Index i = chunkBegin(t); i < end; ++i) {
-            ++counts[bucketOf[i]];
-        }
-        std::copy(counts.begin(), counts.end(),
-                  slot.begin() + static_cast<std::ptrdiff_t>(t) * buckets);
+        errors.run([&] {
+            std::vector<Index> counts(static_cast<std::size_t>(buckets), 0);
+            const Index end = chunkBegin(t + 1);
+            for (Index i = chunkBegin(t); i < end; ++i) {
+                ++counts[bucketOf[i]];
+            }
+            std::copy(counts.begin(), counts.end(),
+                      slot.begin() + static_cast<std::ptrdiff_t>(t) * buckets);
+        });
     }
+    errors.rethrow();
     std::vector<Index> start(static_cast<std::size_t>(buckets) + 1, 0);
     {
         Index next = 0;
@@ -269,20 +280,23 @@ void KdTreeIndex::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int p
     }
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int t = 0; t < threads; ++t) {
-        const auto row = slot.begin() + static_cast<std::ptrdiff_t>(t) * buckets;
-        std::vector<Index> fill(row, row + buckets);
-        const Index end = chunkBegin(t + 1);
-        for (Index i = chunkBegin(t); i < end; ++i) {
-            const Index k = fill[bucketOf[i]]++;
-            original[k] = i;
-            const Eigen::Vector3d l = loOf(i);
-            const Eigen::Vector3d h = hiOf(i);
-            for (int d = 0; d < 3; ++d) {
-                box[k].lo[d] = static_cast<float>(l[d]);  // exact: read from floats
-                box[k].hi[d] = static_cast<float>(h[d]);
+        errors.run([&] {
+            const auto row = slot.begin() + static_cast<std::ptrdiff_t>(t) * buckets;
+            std::vector<Index> fill(row, row + buckets);
+            const Index end = chunkBegin(t + 1);
+            for (Index i = chunkBegin(t); i < end; ++i) {
+                const Index k = fill[bucketOf[i]]++;
+                original[k] = i;
+                const Eigen::Vector3d l = loOf(i);
+                const Eigen::Vector3d h = hiOf(i);
+                for (int d = 0; d < 3; ++d) {
+                    box[k].lo[d] = static_cast<float>(l[d]);  // exact: read from floats
+                    box[k].hi[d] = static_cast<float>(h[d]);
+                }
             }
-        }
+        });
     }
+    errors.rethrow();
     for (int b = 0; b < buckets; ++b) {
         if (start[b + 1] == start[b]) {
             continue;
@@ -299,19 +313,22 @@ void KdTreeIndex::Impl::build(Index n, const LoOf& loOf, const HiOf& hiOf, int p
     const int count = static_cast<int>(classes.size());
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int c = 0; c < count; ++c) {
-        SizeClass& sc = classes[c];
-        const Index end = c + 1 < count ? classes[c + 1].begin : n;
-        sc.lo.setConstant(std::numeric_limits<double>::infinity());
-        sc.hi = -sc.lo;
-        for (Index k = sc.begin; k < end; ++k) {
-            const Eigen::Vector3d l(box[k].lo[0], box[k].lo[1], box[k].lo[2]);
-            const Eigen::Vector3d h(box[k].hi[0], box[k].hi[1], box[k].hi[2]);
-            sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * (h - l).norm());
-            sc.lo = sc.lo.cwiseMin(l);
-            sc.hi = sc.hi.cwiseMax(h);
-        }
-        sc.tree = std::make_unique<TreeOf<FloatBoxCloud>>(3, sc.cloud, params);
+        errors.run([&] {
+            SizeClass& sc = classes[c];
+            const Index end = c + 1 < count ? classes[c + 1].begin : n;
+            sc.lo.setConstant(std::numeric_limits<double>::infinity());
+            sc.hi = -sc.lo;
+            for (Index k = sc.begin; k < end; ++k) {
+                const Eigen::Vector3d l(box[k].lo[0], box[k].lo[1], box[k].lo[2]);
+                const Eigen::Vector3d h(box[k].hi[0], box[k].hi[1], box[k].hi[2]);
+                sc.maxHalfDiag = std::max(sc.maxHalfDiag, 0.5 * (h - l).norm());
+                sc.lo = sc.lo.cwiseMin(l);
+                sc.hi = sc.hi.cwiseMax(h);
+            }
+            sc.tree = std::make_unique<TreeOf<FloatBoxCloud>>(3, sc.cloud, params);
+        });
     }
+    errors.rethrow();
 }
 
 void KdTreeIndex::build(std::vector<FloatBox> boxes, int threads) {

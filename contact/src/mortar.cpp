@@ -6,6 +6,7 @@
 #include "contact/clipping.hpp"
 
 #include "detail/mortar_kernels.hpp"
+#include "detail/parallel_errors.hpp"
 
 #include <Eigen/Cholesky>
 
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -168,6 +170,7 @@ void mergeColumns(ThreadBuffers& tb, int ns) {
 
 struct MortarIntegrator::Impl {
     // The slave surface the incidence below was built for (compared on every call).
+    bool incidenceValid = false;
     std::vector<SegmentType> slaveTypes;
     std::vector<Index> slaveOffsets, slaveConnectivity;
     // Slave nodes (increasing) and, per node, its (segment, local index) in segment order.
@@ -182,6 +185,11 @@ struct MortarIntegrator::Impl {
     MortarOperators out;
 
     void buildIncidence(const Surface& slave);
+    /// Empties what operators() and segmentBlock() read (after a compute() that threw).
+    void clearResult() noexcept {
+        out = MortarOperators{};
+        records.clear();
+    }
     void integrate(const Surface& master, const Surface& slave, ConstSpan<Index> pairSlave,
                    ConstSpan<Index> pairMaster, const CoordinatesView& x, double capture,
                    MortarBasis basis, int numThreads);
@@ -194,10 +202,11 @@ struct MortarIntegrator::Impl {
 
 // Node -> (segment, local index) lists of the slave surface, in segment order (counting sort).
 void MortarIntegrator::Impl::buildIncidence(const Surface& slave) {
-    if (slaveTypes == slave.types && slaveOffsets == slave.offsets &&
+    if (incidenceValid && slaveTypes == slave.types && slaveOffsets == slave.offsets &&
         slaveConnectivity == slave.connectivity) {
         return;
     }
+    incidenceValid = false;  // until built whole (an allocation below may throw)
     slaveTypes = slave.types;
     slaveOffsets = slave.offsets;
     slaveConnectivity = slave.connectivity;
@@ -226,6 +235,7 @@ void MortarIntegrator::Impl::buildIncidence(const Surface& slave) {
             incidenceLocal[k] = static_cast<std::uint8_t>(i);
         }
     }
+    incidenceValid = true;
 }
 
 // One slave segment: its pairs [first, last) in order, merged columns, dual transform.
@@ -388,16 +398,20 @@ void MortarIntegrator::Impl::integrate(const Surface& master, const Surface& sla
         tb.stats = MortarStats{};
     }
     const auto groups = static_cast<long>(groupStart.size()) - 1;
+    detail::ParallelErrors errors;
 #pragma omp parallel num_threads(numThreads)
     {
         const int t = threadIndex();
 #pragma omp for schedule(dynamic, 64)
         for (long k = 0; k < groups; ++k) {
-            processSegment(groupStart[static_cast<std::size_t>(k)],
-                           groupStart[static_cast<std::size_t>(k) + 1], master, slave, pairSlave,
-                           pairMaster, x, capture, basis, t);
+            errors.run([&] {
+                processSegment(groupStart[static_cast<std::size_t>(k)],
+                               groupStart[static_cast<std::size_t>(k) + 1], master, slave,
+                               pairSlave, pairMaster, x, capture, basis, t);
+            });
         }
     }
+    errors.rethrow();
 }
 
 // Row of slave node u: its segments' rows in segment order, columns sorted, duplicates summed in
@@ -486,17 +500,21 @@ void MortarIntegrator::Impl::assemble(const Surface& slave, MortarBasis basis, b
     // Contiguous blocks of rows per thread, concatenated in block order: the result does not
     // depend on where the blocks end.
     const auto rows = static_cast<long>(nodes.size());
+    detail::ParallelErrors errors;
 #pragma omp parallel num_threads(numThreads)
     {
         const int t = threadIndex();
         const int nt = teamSize();  // the team OpenMP gave, perhaps fewer than asked
         const long begin = rows * t / nt;
         const long end = rows * (t + 1) / nt;
-        for (long u = begin; u < end; ++u) {
-            assembleRow(static_cast<std::size_t>(u), slave, basis,
-                        threads[static_cast<std::size_t>(t)]);
-        }
+        errors.run([&] {
+            for (long u = begin; u < end; ++u) {
+                assembleRow(static_cast<std::size_t>(u), slave, basis,
+                            threads[static_cast<std::size_t>(t)]);
+            }
+        });
     }
+    errors.rethrow();
     const auto concat = [&](auto member, auto& dst) {
         if (threads.size() == 1) {  // hand the buffer over; the thread gets the old one back
             dst.swap(threads.front().*member);
@@ -596,7 +614,7 @@ MortarStats MortarIntegrator::compute(const ContactSearch& search, const Coordin
 
 MortarStats MortarIntegrator::compute(const Surface& master, const Surface& slave,
                                       ConstSpan<Index> pairSlave, ConstSpan<Index> pairMaster,
-                                      const CoordinatesView& x, double capture) {
+                                      const CoordinatesView& x, double capture) try {
     const std::string fn = "MortarIntegrator::compute: ";
     if (const char* problem = x.problem()) {
         throw std::invalid_argument(fn + "coordinates: " + problem);
@@ -676,6 +694,12 @@ MortarStats MortarIntegrator::compute(const Surface& master, const Surface& slav
     im.assemble(slave, options_.basis, options_.csr, numThreads);
     stats.timeAssemble = msSince(t1);
     return stats;
+} catch (const std::bad_alloc&) {  // on any thread: no half-made result stays readable
+    impl_->clearResult();
+    throw;
+} catch (const std::length_error&) {
+    impl_->clearResult();
+    throw;
 }
 
 }  // namespace contact

@@ -7,6 +7,7 @@
 #include "detail/assert.hpp"
 #include "detail/margins.hpp"
 #include "detail/pair_store.hpp"
+#include "detail/parallel_errors.hpp"
 #include "detail/search_common.hpp"
 #include "detail/timing.hpp"
 #include "detail/warm_projection.hpp"
@@ -149,6 +150,12 @@ void NodeSearch::update(const CoordinatesView& x, UpdateStats& stats) {
     keepAxes_ = !stats.rebuilt;  // after a rebuild, the next update renews the OBB axes
 }
 
+void NodeSearch::forget() noexcept {
+    verlet_.invalidate();
+    warmValid_ = false;
+    PairStore::setCount(pairs_, 0);
+}
+
 // Boxes of every master segment at the current coordinates: AABB and OBB buffered by capture +
 // rounding pad. Flags non-finite coordinates and boxes out of range. With a list, also the Verlet
 // check: inside = every slave node and every master box lies inside its fat box of the last build.
@@ -285,7 +292,8 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
         return warm && hasWarmPath(seg.type) ? warmProjectionAt(seg, p, w)
                                              : projectionAt(seg, p, w.closest);
     };
-    Index next = 0;  // one thread: the next free column
+    Index next = 0;         // one thread: the next free column
+    ParallelErrors errors;  // an allocation of a visit list may throw
 #pragma omp parallel num_threads(c_.threads) reduction(+ : candidates, survivors, projections)
     {
         // A local, not a reference into threadOrder_: no shared cache line written per push_back.
@@ -293,135 +301,145 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
         order.swap(threadOrder_[threadIndex()]);
 #pragma omp for schedule(dynamic, 1)
         for (Index block = 0; block < blocks; ++block) {
-            const Index begin = block * blockSize;
-            const Index end = std::min(s, begin + blockSize);
-            Index col = inOrder ? next : begin;
-            CandidateReader reader = list.reader(block);
-            for (Index k = begin; k < end; ++k) {
-                const Eigen::Vector3d p = x.node(nodes_[k]);
-                order.clear();
-                Index rank = 0;
-                for (Index c = reader.beginNode(); c > 0; --c, ++rank) {
-                    const Index j = reader.next();
-                    CONTACT_ASSERT(j >= 0 && j < master.size());
-                    const FloatBox& b = masterBox_[j];
-                    if (!insideFloatBox(p.data(), p.data(), b)) {
-                        continue;
+            errors.run([&] {
+                const Index begin = block * blockSize;
+                const Index end = std::min(s, begin + blockSize);
+                Index col = inOrder ? next : begin;
+                CandidateReader reader = list.reader(block);
+                for (Index k = begin; k < end; ++k) {
+                    const Eigen::Vector3d p = x.node(nodes_[k]);
+                    order.clear();
+                    Index rank = 0;
+                    for (Index c = reader.beginNode(); c > 0; --c, ++rank) {
+                        const Index j = reader.next();
+                        CONTACT_ASSERT(j >= 0 && j < master.size());
+                        const FloatBox& b = masterBox_[j];
+                        if (!insideFloatBox(p.data(), p.data(), b)) {
+                            continue;
+                        }
+                        double lbSq = 0.0;
+                        for (int d = 0; d < 3; ++d) {
+                            const double below = (static_cast<double>(b.lo[d]) + capture) - p[d];
+                            const double above = p[d] - (static_cast<double>(b.hi[d]) - capture);
+                            const double e = std::max({below, above, 0.0});
+                            lbSq += e * e;
+                        }
+                        order.emplace_back(std::sqrt(lbSq), j, rank);
                     }
-                    double lbSq = 0.0;
-                    for (int d = 0; d < 3; ++d) {
-                        const double below = (static_cast<double>(b.lo[d]) + capture) - p[d];
-                        const double above = p[d] - (static_cast<double>(b.hi[d]) - capture);
-                        const double e = std::max({below, above, 0.0});
-                        lbSq += e * e;
+                    candidates += static_cast<long long>(order.size());
+                    std::sort(order.begin(), order.end());
+                    const WarmStart last = warm ? warm_[k] : WarmStart{};
+                    if (last.rank() != WarmStart::kNoRank) {
+                        // The last closest master first: its distance then bounds the others'
+                        // visits (the rest stay in order, so the visit still stops at the first
+                        // lower bound beyond the best).
+                        const auto mine =
+                            std::find_if(order.begin(), order.end(), [&](const Visit& v) {
+                                return static_cast<unsigned>(v.rank) == last.rank();
+                            });
+                        if (mine != order.end()) {
+                            std::rotate(order.begin(), mine, mine + 1);
+                        }
                     }
-                    order.emplace_back(std::sqrt(lbSq), j, rank);
-                }
-                candidates += static_cast<long long>(order.size());
-                std::sort(order.begin(), order.end());
-                const WarmStart last = warm ? warm_[k] : WarmStart{};
-                if (last.rank() != WarmStart::kNoRank) {
-                    // The last closest master first: its distance then bounds the others' visits
-                    // (the rest stay in order, so the visit still stops at the first lower bound
-                    // beyond the best).
-                    const auto mine = std::find_if(order.begin(), order.end(), [&](const Visit& v) {
-                        return static_cast<unsigned>(v.rank) == last.rank();
-                    });
-                    if (mine != order.end()) {
-                        std::rotate(order.begin(), mine, mine + 1);
+                    WarmClosest best;
+                    Index bestJ = kNoIndex;
+                    Index bestRank = 0;
+                    double bestTie = 0.0;
+                    bool anyWarm = false;
+                    for (Visit& v : order) {
+                        if (bestJ != kNoIndex && v.lb > best.closest.distance + bestTie) {
+                            break;
+                        }
+                        const Index j = v.master;
+                        double lbObb = 0.0;
+                        const bool in = c_.dim == 3
+                                            ? obbContains(unpackObb(masterObb3_[j], masterBox_[j]),
+                                                          p, capture, lbObb)
+                                            : obbContains(masterObb2_[j], p, capture, lbObb);
+                        if (!in) {
+                            continue;
+                        }
+                        ++survivors;
+                        if (bestJ != kNoIndex && lbObb > best.closest.distance + bestTie) {
+                            continue;
+                        }
+                        ++projections;
+                        const SegmentNodes seg = gatherSegment(master, j, x);
+                        WarmClosest pr;
+                        if (warm && hasWarmPath(seg.type)) {
+                            const bool mine = last.rank() != WarmStart::kNoRank &&
+                                              last.rank() == static_cast<unsigned>(v.rank);
+                            const Eigen::Vector2d start =
+                                mine ? last.xi(seg.type) : Eigen::Vector2d();
+                            pr = warmClosestXi(seg, p, mine ? &start : nullptr);
+                            v.tie = warmTie(masterBox_[j]);
+                            anyWarm = true;
+                        } else {
+                            pr.closest = closestXi(seg, p);
+                        }
+                        v.distance = pr.closest.distance;
+                        if (bestJ == kNoIndex ||
+                            closer(v.distance, j, best.closest.distance, bestJ)) {
+                            best = pr;
+                            bestJ = j;
+                            bestRank = v.rank;
+                            bestTie = v.tie;
+                        }
                     }
-                }
-                WarmClosest best;
-                Index bestJ = kNoIndex;
-                Index bestRank = 0;
-                double bestTie = 0.0;
-                bool anyWarm = false;
-                for (Visit& v : order) {
-                    if (bestJ != kNoIndex && v.lb > best.closest.distance + bestTie) {
-                        break;
-                    }
-                    const Index j = v.master;
-                    double lbObb = 0.0;
-                    const bool in = c_.dim == 3
-                                        ? obbContains(unpackObb(masterObb3_[j], masterBox_[j]), p,
-                                                      capture, lbObb)
-                                        : obbContains(masterObb2_[j], p, capture, lbObb);
-                    if (!in) {
-                        continue;
-                    }
-                    ++survivors;
-                    if (bestJ != kNoIndex && lbObb > best.closest.distance + bestTie) {
-                        continue;
-                    }
-                    ++projections;
-                    const SegmentNodes seg = gatherSegment(master, j, x);
-                    WarmClosest pr;
-                    if (warm && hasWarmPath(seg.type)) {
-                        const bool mine = last.rank() != WarmStart::kNoRank &&
-                                          last.rank() == static_cast<unsigned>(v.rank);
-                        const Eigen::Vector2d start = mine ? last.xi(seg.type) : Eigen::Vector2d();
-                        pr = warmClosestXi(seg, p, mine ? &start : nullptr);
-                        v.tie = warmTie(masterBox_[j]);
-                        anyWarm = true;
-                    } else {
-                        pr.closest = closestXi(seg, p);
-                    }
-                    v.distance = pr.closest.distance;
-                    if (bestJ == kNoIndex || closer(v.distance, j, best.closest.distance, bestJ)) {
-                        best = pr;
-                        bestJ = j;
-                        bestRank = v.rank;
-                        bestTie = v.tie;
-                    }
-                }
-                if (anyWarm) {
-                    // Near ties, the capture distance within reach, or the best's xi at the
-                    // status edge: the cold path decides.
-                    const double reach = best.closest.distance + bestTie;
-                    const auto near =
-                        std::count_if(order.begin(), order.end(),
-                                      [&](const Visit& v) { return v.distance <= reach + v.tie; });
-                    if (near > 1 || std::abs(best.closest.distance - capture) <= bestTie ||
-                        (bestTie > 0.0 && nearStatusEdge(master.types[bestJ], best.closest.xi))) {
-                        bestJ = kNoIndex;
-                        for (const Visit& v : order) {
-                            if (!(v.distance <= reach + v.tie)) {
-                                continue;
-                            }
-                            ++projections;
-                            const ClosestXi c = closestXi(gatherSegment(master, v.master, x), p);
-                            if (bestJ == kNoIndex ||
-                                closer(c.distance, v.master, best.closest.distance, bestJ)) {
-                                best = WarmClosest{c};
-                                bestJ = v.master;
-                                bestRank = v.rank;
+                    if (anyWarm) {
+                        // Near ties, the capture distance within reach, or the best's xi at the
+                        // status edge: the cold path decides.
+                        const double reach = best.closest.distance + bestTie;
+                        const auto near =
+                            std::count_if(order.begin(), order.end(), [&](const Visit& v) {
+                                return v.distance <= reach + v.tie;
+                            });
+                        if (near > 1 || std::abs(best.closest.distance - capture) <= bestTie ||
+                            (bestTie > 0.0 &&
+                             nearStatusEdge(master.types[bestJ], best.closest.xi))) {
+                            bestJ = kNoIndex;
+                            for (const Visit& v : order) {
+                                if (!(v.distance <= reach + v.tie)) {
+                                    continue;
+                                }
+                                ++projections;
+                                const ClosestXi c =
+                                    closestXi(gatherSegment(master, v.master, x), p);
+                                if (bestJ == kNoIndex ||
+                                    closer(c.distance, v.master, best.closest.distance, bestJ)) {
+                                    best = WarmClosest{c};
+                                    bestJ = v.master;
+                                    bestRank = v.rank;
+                                }
                             }
                         }
                     }
+                    if (record) {
+                        warm_[k] = bestJ == kNoIndex
+                                       ? WarmStart{}
+                                       : WarmStart(static_cast<unsigned>(bestRank), best.closest.xi,
+                                                   master.types[bestJ]);
+                    }
+                    if (bestJ == kNoIndex || best.closest.distance > capture) {
+                        continue;
+                    }
+                    if (inOrder) {
+                        PairStore::store(pairs_, col++, nodes_[k], bestJ, frame(bestJ, p, best));
+                    } else {
+                        PairStore::storeClosest(pairs_, col++, nodes_[k], bestJ, best.closest);
+                    }
                 }
-                if (record) {
-                    warm_[k] = bestJ == kNoIndex ? WarmStart{}
-                                                 : WarmStart(static_cast<unsigned>(bestRank),
-                                                             best.closest.xi, master.types[bestJ]);
-                }
-                if (bestJ == kNoIndex || best.closest.distance > capture) {
-                    continue;
-                }
+                CONTACT_ASSERT(reader.position() == list.blockEnd(block));
                 if (inOrder) {
-                    PairStore::store(pairs_, col++, nodes_[k], bestJ, frame(bestJ, p, best));
+                    next = col;
                 } else {
-                    PairStore::storeClosest(pairs_, col++, nodes_[k], bestJ, best.closest);
+                    blockPairs_[block] = col - begin;
                 }
-            }
-            CONTACT_ASSERT(reader.position() == list.blockEnd(block));
-            if (inOrder) {
-                next = col;
-            } else {
-                blockPairs_[block] = col - begin;
-            }
+            });
         }
         threadOrder_[threadIndex()].swap(order);
     }
+    errors.rethrow();
     const Index count =
         inOrder ? next : PairStore::compactBlocks(pairs_, blockPairs_, blockSize, c_.threads);
     if (!inOrder) {

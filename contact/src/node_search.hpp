@@ -65,6 +65,9 @@ public:
     /// One search at x (validated by the facade: node count, finite, in range). Fills the pairs and
     /// the stats' counters; `stats.status` is set when the boxes are out of range.
     void update(const CoordinatesView& x, UpdateStats& stats);
+    /// After an update that threw (out of memory): no pairs, and the next update rebuilds without
+    /// warm starts.
+    void forget() noexcept;
 
     [[nodiscard]] const NodePairs& pairs() const noexcept { return pairs_; }
     [[nodiscard]] const std::vector<Index>& nodes() const noexcept { return nodes_; }

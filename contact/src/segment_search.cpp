@@ -85,6 +85,11 @@ void SegmentSearch::update(const CoordinatesView& x, UpdateStats& stats) {
     stats.timeProjection += msSince(t1);
 }
 
+void SegmentSearch::forget() noexcept {
+    verlet_.invalidate();
+    PairStore::setCount(pairs_, 0);
+}
+
 // Boxes of every master segment at the current coordinates: AABB and OBB buffered by capture +
 // rounding pad. Slave segments: the AABB, for the checks only (the narrow phase makes them again).
 // Flags non-finite coordinates and boxes out of range, and gives the largest |box end|,

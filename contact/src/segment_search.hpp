@@ -29,6 +29,8 @@ public:
     /// One search at x (validated by the facade). Fills the pairs and the stats' counters;
     /// `stats.status` is set when the boxes are out of range.
     void update(const CoordinatesView& x, UpdateStats& stats);
+    /// After an update that threw (out of memory): no pairs, and the next update rebuilds.
+    void forget() noexcept;
 
     [[nodiscard]] const SegmentPairs& pairs() const noexcept { return pairs_; }
     [[nodiscard]] std::size_t memoryBytes() const noexcept;

@@ -46,6 +46,7 @@ public:
     bool rebuild(const std::vector<FloatBox>& masterBox, double h, const QueryBox& queryBox,
                  const MakeFilter& makeFilter, int threads) {
         bool swept = false;
+        valid_ = false;  // until built whole (an allocation may throw)
         std::visit(
             [&](auto& index) {
                 index.build(masterBox, h, threads);

@@ -496,6 +496,12 @@ int contact_search_update(contact_search* search, const contact_coordinates* x,
             o.time_narrow = st.timeNarrow;
             o.time_projection = st.timeProjection;
         }
+        if (st.status == contact::UpdateStatus::kOutOfMemory) {
+            search->havePairs = false;
+            search->haveOverlaps = false;
+            raise(CONTACT_ERROR_OUT_OF_MEMORY,
+                  "out of memory during the search; no pairs until the next successful update");
+        }
         if (st.status != contact::UpdateStatus::kOk) {
             std::string why = contact::updateStatusName(st.status);
             if (st.status == contact::UpdateStatus::kWrongNodeCount) {

@@ -401,6 +401,12 @@ public:
             r.stats = search_->update(c.view);
             r.finished = monotonicSeconds();
         }
+        if (r.stats.status == contact::UpdateStatus::kOutOfMemory) {
+            havePairs_ = false;
+            PyErr_SetString(PyExc_MemoryError, "ContactSearch.update: out of memory during the "
+                                               "search; no pairs until the next successful update");
+            throw py::error_already_set();
+        }
         if (r.stats.status != contact::UpdateStatus::kOk) {
             std::string why = contact::updateStatusName(r.stats.status);
             if (r.stats.status == contact::UpdateStatus::kWrongNodeCount) {

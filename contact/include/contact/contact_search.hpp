@@ -83,7 +83,10 @@ enum class UpdateStatus : std::uint8_t {
     kNonFiniteCoordinates,  ///< a node of the surfaces has a NaN or Inf coordinate
     /// a box of a segment (or a slave node) reaches beyond tol::kMaxBoxEnd (1.6e31): the search
     /// keeps them in float; setSurfaces() takes coordinates up to tol::kMaxCoordinate (1e30)
-    kCoordinatesOutOfRange
+    kCoordinatesOutOfRange,
+    /// memory ran out during the search (on any thread): the pairs are empty, and the next update
+    /// builds the candidate list afresh
+    kOutOfMemory
 };
 
 [[nodiscard]] CONTACT_API const char* updateStatusName(UpdateStatus s) noexcept;
@@ -180,25 +183,28 @@ public:
     /// Throws std::invalid_argument naming the surface and segment for: a bad coordinate view
     /// (null pointer, stride), mixed dimensions, node indices out of range, NaN/Inf coordinates or
     /// ones beyond tol::kMaxCoordinate (1e30), degenerate (collapsed, zero-size) segments; and for
-    /// a capture distance or skin beyond 1e30. A refused call leaves the search as it was.
+    /// a capture distance or skin beyond 1e30. A refused call leaves the search as it was. Out of
+    /// memory throws std::bad_alloc and leaves the search not set up (no pairs).
     void setSurfaces(Surface master, Surface slave, const CoordinatesView& x);
 
     /// Node-to-segment search of a slave given as nodes (an Abaqus TYPE=NODE surface).
     /// Throws std::invalid_argument in segment mode, or for node indices out of range or
     /// non-finite coordinates (or beyond 1e30); the self-contact rule has no segments to apply to
-    /// here.
+    /// here. Out of memory as the overload above.
     void setSurfaces(Surface master, const std::vector<Index>& slaveNodes,
                      const CoordinatesView& x);
 
-    /// Searches with the current coordinates. Never throws; problems come back as the status.
+    /// Searches with the current coordinates. Never throws; problems come back as the status (out
+    /// of memory on any thread included: kOutOfMemory).
     /// \pre setSurfaces() was called; x has the same node count and dimension.
     [[nodiscard]] UpdateStats update(const CoordinatesView& x);
 
     /// Node-to-segment pairs of the last successful update (an update that returns a status other
-    /// than kOk leaves them as they were). Throws std::logic_error in segment-to-segment mode.
+    /// than kOk leaves them as they were, except kOutOfMemory, which leaves none). Throws
+    /// std::logic_error in segment-to-segment mode.
     [[nodiscard]] const NodePairs& nodePairs() const;
-    /// Segment-to-segment pairs of the last successful update. Throws std::logic_error in
-    /// node-to-segment mode.
+    /// Segment-to-segment pairs of the last successful update (as nodePairs()). Throws
+    /// std::logic_error in node-to-segment mode.
     [[nodiscard]] const SegmentPairs& segmentPairs() const;
     /// The surfaces as registered (the slave is empty when it was given as nodes).
     [[nodiscard]] const Surface& master() const noexcept;

@@ -167,7 +167,8 @@ public:
     /// Throws std::invalid_argument (naming the argument) for: pairs not ordered by slave, an index
     /// out of range, a node index beyond x, surfaces of different dimensions or of a dimension
     /// other than x's, a negative or non-finite capture, or MortarBasis::kDual with a quadratic
-    /// slave segment.
+    /// slave segment. Out of memory, on any thread, throws std::bad_alloc and leaves operators()
+    /// empty.
     MortarStats compute(const Surface& master, const Surface& slave, ConstSpan<Index> pairSlave,
                         ConstSpan<Index> pairMaster, const CoordinatesView& x, double capture);
 

@@ -94,8 +94,10 @@ Index PairStore::compactBlocks(NodePairs& pairs, const std::vector<Index>& count
 }
 
 void PairStore::reserve(SegmentPairs& pairs, Index count) {
-    if (static_cast<std::size_t>(count) > pairs.slave_.size()) {
-        const std::size_t grown = std::max<std::size_t>(count, 2 * pairs.slave_.size());
+    // The shorter column: an allocation that threw between the two resizes left them unequal.
+    const std::size_t room = std::min(pairs.slave_.size(), pairs.master_.size());
+    if (static_cast<std::size_t>(count) > room) {
+        const std::size_t grown = std::max<std::size_t>(count, 2 * room);
         pairs.slave_.resize(grown);
         pairs.master_.resize(grown);
     }

@@ -182,7 +182,8 @@ enum {
     CONTACT_UPDATE_WRONG_NODE_COUNT = 2, /* node count or dimension differ from set_surfaces */
     CONTACT_UPDATE_BAD_COORDINATE_VIEW = 3,
     CONTACT_UPDATE_NON_FINITE_COORDINATES = 4,
-    CONTACT_UPDATE_COORDINATES_OUT_OF_RANGE = 5
+    CONTACT_UPDATE_COORDINATES_OUT_OF_RANGE = 5,
+    CONTACT_UPDATE_OUT_OF_MEMORY = 6 /* the call returns CONTACT_ERROR_OUT_OF_MEMORY; no pairs */
 };
 
 /* contact::UpdateStats */
