@@ -15,6 +15,24 @@ const char* const kVtuComment =
     "closest point), 3 part of an overlap within the capture distance; gap and normal are NaN "
     "where there is no pair";
 
+std::string vtuComment(const std::vector<std::string>& instanceNames) {
+    std::string c = kVtuComment;
+    if (instanceNames.empty()) {
+        return c;
+    }
+    c += "; node_instance and element_instance index the part instances (ids repeat across "
+         "them):";
+    for (std::size_t i = 0; i < instanceNames.size(); ++i) {
+        std::string name = instanceNames[i];
+        // An XML comment cannot hold "--": written "- -".
+        for (std::size_t at = name.find("--"); at != std::string::npos; at = name.find("--", at)) {
+            name.replace(at, 2, "- -");
+        }
+        c += (i == 0 ? " " : ", ") + std::to_string(i) + " " + name;
+    }
+    return c;
+}
+
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -50,6 +68,7 @@ struct Piece {
     std::vector<std::int64_t> element;
     std::vector<std::int32_t> face;
     std::vector<std::int32_t> pairCount;
+    std::vector<std::int32_t> instance;  // part instance of the cell's element (-1: none)
     // Segment mode, per cell (NaN but on role 3 cells).
     std::vector<double> overlapArea, captureArea, penetrationArea, gapMin, gapMax;
 
@@ -60,13 +79,14 @@ struct Piece {
         }
         return local[n];
     }
-    void cell(std::uint8_t type, int r, std::int64_t id, int f, int count) {
+    void cell(std::uint8_t type, int r, const SegmentOrigin& o, int count) {
         offsets.push_back(static_cast<std::int64_t>(connectivity.size()));
         types.push_back(type);
         role.push_back(r);
-        element.push_back(id);
-        face.push_back(f);
+        element.push_back(o.elementId);
+        face.push_back(o.face);
         pairCount.push_back(count);
+        instance.push_back(o.instance);
     }
 };
 
@@ -74,7 +94,7 @@ void addSurface(Piece& pc, const contact::Surface& s, const SegmentOrigins* orig
                 const std::vector<int>& count) {
     for (Index k = 0; k < s.size(); ++k) {
         const SegmentOrigin o = origin != nullptr ? (*origin)[k] : SegmentOrigin{k, 0};
-        pc.cell(vtkCellType(s.types[k]), role, o.elementId, o.face, count[k]);
+        pc.cell(vtkCellType(s.types[k]), role, o, count[k]);
         for (int i = 0; i < contact::nodeCount(s.types[k]); ++i) {
             pc.connectivity.push_back(pc.use(s.nodes(k)[i]));
         }
@@ -107,7 +127,8 @@ void writePiece(VtuEncoder& vtu, const PieceSource& src) {
     addSurface(pc, slave, src.slaveOrigin, 1, slaveCount);
     if (src.slaveNodes != nullptr) {
         for (const Index n : *src.slaveNodes) {
-            pc.cell(kVtkVertex, 1, 0, 0, 0);
+            const int instance = src.nodeInstance != nullptr ? (*src.nodeInstance)[n] : -1;
+            pc.cell(kVtkVertex, 1, SegmentOrigin{0, 0, instance}, 0);
             pc.connectivity.push_back(pc.use(n));
         }
     }
@@ -120,7 +141,7 @@ void writePiece(VtuEncoder& vtu, const PieceSource& src) {
         for (Index i = 0; i < p.size(); ++i) {
             const SegmentOrigin o = src.masterOrigin != nullptr ? (*src.masterOrigin)[p.master()[i]]
                                                                 : SegmentOrigin{p.master()[i], 0};
-            pc.cell(kVtkLine, 2, o.elementId, o.face, 1);
+            pc.cell(kVtkLine, 2, o, 1);
             pc.connectivity.push_back(pc.local[p.slave()[i]]);
             pc.connectivity.push_back(modelPoints + static_cast<Index>(pc.extra.size()));
             pc.extra.emplace_back(p.point().col(i));
@@ -135,7 +156,7 @@ void writePiece(VtuEncoder& vtu, const PieceSource& src) {
             }
             const SegmentOrigin m = src.masterOrigin != nullptr ? (*src.masterOrigin)[o.master]
                                                                 : SegmentOrigin{o.master, 0};
-            pc.cell(o.count == 2 ? kVtkLine : kVtkPolygon, 3, m.elementId, m.face, 1);
+            pc.cell(o.count == 2 ? kVtkLine : kVtkPolygon, 3, m, 1);
             const auto first = static_cast<std::size_t>(o.first);
             for (std::size_t at = first; at < first + static_cast<std::size_t>(o.count); ++at) {
                 pc.connectivity.push_back(modelPoints + static_cast<Index>(pc.extra.size()));
@@ -175,12 +196,16 @@ void writePiece(VtuEncoder& vtu, const PieceSource& src) {
         setPoint(static_cast<std::size_t>(modelPoints) + k, extraGap[k], extraNormal[k]);
     }
     std::vector<std::int64_t> nodeId(numPoints, -1);
+    std::vector<std::int32_t> nodeInstance(src.nodeInstance != nullptr ? numPoints : 0, -1);
     std::vector<double> xyz(3 * numPoints);
     for (std::size_t k = 0; k < numPoints; ++k) {
         const bool node = k < static_cast<std::size_t>(modelPoints);
         const Index n = node ? pc.nodes[k] : contact::kNoIndex;
         if (node) {
             nodeId[k] = src.nodeIds != nullptr ? (*src.nodeIds)[static_cast<std::size_t>(n)] : n;
+            if (src.nodeInstance != nullptr) {
+                nodeInstance[k] = (*src.nodeInstance)[static_cast<std::size_t>(n)];
+            }
         }
         const Eigen::Vector3d x =
             node ? src.x.node(n) : pc.extra[k - static_cast<std::size_t>(modelPoints)];
@@ -197,12 +222,18 @@ void writePiece(VtuEncoder& vtu, const PieceSource& src) {
     vtu.array("normal", 3, pc.normal);
     vtu.array("paired", 1, pc.paired);
     vtu.array("node_id", 1, nodeId);
+    if (src.nodeInstance != nullptr) {
+        vtu.array("node_instance", 1, nodeInstance);
+    }
     vtu.endData("PointData");
     vtu.beginCellData("role");
     vtu.array("role", 1, pc.role);
     vtu.array("element_id", 1, pc.element);
     vtu.array("face", 1, pc.face);
     vtu.array("pair_count", 1, pc.pairCount);
+    if (src.nodeInstance != nullptr) {
+        vtu.array("element_instance", 1, pc.instance);
+    }
     if (!nodeMode) {
         // Role 3 cells come last: the overlap arrays are NaN before them.
         const auto padded = [&](const std::vector<double>& v) {

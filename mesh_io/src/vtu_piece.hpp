@@ -8,6 +8,7 @@
 
 #include "vtu_encoder.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,18 @@ struct PieceSource {
     const contact::SegmentPairs* segmentPairs = nullptr;  ///< segment mode
     const Overlaps* overlaps = nullptr;                   ///< segment mode
     const std::vector<long>* nodeIds = nullptr;
+    /// Models with part instances (whose ids repeat across them): each node's instance (index
+    /// into Model::instances, -1 outside), written as node_instance and element_instance.
+    const std::vector<std::int32_t>* nodeInstance = nullptr;
     const SegmentOrigins* masterOrigin = nullptr;
     const SegmentOrigins* slaveOrigin = nullptr;
 };
 
 /// The comment every file carries: what the roles are.
 extern const char* const kVtuComment;
+
+/// kVtuComment, and for a model with part instances the instance each index names.
+[[nodiscard]] std::string vtuComment(const std::vector<std::string>& instanceNames);
 
 void writePiece(VtuEncoder& vtu, const PieceSource& src);
 

@@ -310,7 +310,18 @@ void writeJsonReport(const std::string& path, const Model& model,
 void writeVtu(const std::string& path, const Model& model,
               const std::vector<InterfaceReport>& reports, const WriterOptions& options) {
     OutputFile file(path, options.write);
-    detail::VtuEncoder vtu(file.out(), options.vtuAscii, detail::kVtuComment);
+    std::vector<std::string> instanceNames;
+    std::vector<std::int32_t> nodeInstance;
+    if (!model.instances.empty()) {
+        for (const Instance& i : model.instances) {
+            instanceNames.push_back(i.name);
+        }
+        nodeInstance.resize(model.nodeIds.size());
+        for (std::size_t n = 0; n < nodeInstance.size(); ++n) {
+            nodeInstance[n] = model.instanceOfNode(static_cast<Index>(n));
+        }
+    }
+    detail::VtuEncoder vtu(file.out(), options.vtuAscii, detail::vtuComment(instanceNames));
     for (const auto& r : reports) {
         detail::PieceSource src;
         src.master = &r.master->surface;
@@ -321,6 +332,7 @@ void writeVtu(const std::string& path, const Model& model,
         src.segmentPairs = r.segmentPairs;
         src.overlaps = r.overlaps;
         src.nodeIds = &model.nodeIds;
+        src.nodeInstance = nodeInstance.empty() ? nullptr : &nodeInstance;
         src.masterOrigin = &r.master->origin;
         src.slaveOrigin = &r.slave->origin;
         detail::writePiece(vtu, src);

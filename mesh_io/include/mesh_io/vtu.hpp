@@ -35,6 +35,9 @@ struct VtuOptions {
 ///   cell data   role, element_id (the segment's element, or its index), face, pair_count (pairs
 ///               in contact through the segment); segment mode also overlap_area, capture_area,
 ///               penetration_area, gap_min, gap_max on role 3 cells (NaN on the others)
+///   instances   models with part instances (the tool's files, writeVtu), whose ids repeat
+///               across them: node_instance (point data) and element_instance (cell data), the
+///               index of the instance in the list of the file's comment, -1 for none
 
 /// Node-to-segment pairs of a search: surfaces and coordinates as given to it.
 void writeContactVtu(const std::string& path, const contact::Surface& master,
