@@ -55,10 +55,14 @@ struct ContactSearch::Impl {
     [[nodiscard]] bool nodeMode() const noexcept {
         return options.mode == SearchMode::kNodeToSegment;
     }
-    /// Not set up, no pairs (setup ran out of memory).
-    void dropAll() noexcept {
+    /// No pairs, and no list to reuse (an update ran out of memory).
+    void forget() noexcept {
         nodeSearch.forget();
         segmentSearch.forget();
+    }
+    /// Not set up, no pairs (setup ran out of memory).
+    void dropAll() noexcept {
+        forget();
         setUp = false;
     }
 
@@ -186,11 +190,7 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
     stats.status = UpdateStatus::kOk;
     // Partial results dropped; the status says why.
     const auto outOfMemory = [&m] {
-        if (m.nodeMode()) {
-            m.nodeSearch.forget();
-        } else {
-            m.segmentSearch.forget();
-        }
+        m.forget();
         UpdateStats failed;
         failed.status = UpdateStatus::kOutOfMemory;
         return failed;

@@ -126,21 +126,57 @@ public:
     FailingAllocation& operator=(const FailingAllocation&) = delete;
 };
 
+// Runs of a call with one allocation failing: how many there were, and how many reported it.
+struct Tally {
+    long runs = 0;
+    long reports = 0;
+};
+
 // run(n) with allocation n failing in the call under test, for n = 0, 1, ... until a run makes
 // fewer allocations there than n; run returns whether the call reported a failure, which it may
 // only when one was made (a failure may also be taken in stride: shrink_to_fit is a request, and
-// run checks the results either way). Returns the runs that failed.
+// run checks the results either way).
 template <class Run>
-long failEachAllocation(const Run& run) {
-    for (long n = 0;; ++n) {
+Tally failEachAllocation(const Run& run) {
+    Tally t;
+    for (;; ++t.runs) {
         gFailures = 0;
-        const bool reported = run(n);
+        const bool reported = run(t.runs);
         const bool failed = gFailures > 0;
-        EXPECT_TRUE(failed || !reported) << "allocation " << n << ": reported, none failed";
+        EXPECT_TRUE(failed || !reported) << "allocation " << t.runs << ": reported, none failed";
+        t.reports += reported ? 1 : 0;
         if (!failed || ::testing::Test::HasFailure()) {
-            return n;
+            return t;
         }
     }
+}
+
+// Most failures are reported: the call under test allocates, and a failure reaches the caller.
+void expectMostReported(const Tally& t) {
+    EXPECT_GT(t.reports, t.runs / 2) << "of " << t.runs << " allocations";
+}
+
+// Whether call() threw std::bad_alloc with allocation n failing.
+template <class Call>
+bool throwsBadAlloc(long n, const Call& call) {
+    const FailingAllocation failing(n);
+    try {
+        call();
+    } catch (const std::bad_alloc&) {
+        return true;
+    }
+    return false;
+}
+
+// The search options of these tests: two threads, capture half the mean master size.
+SearchOptions twoThreads(SearchMode mode, double skinRelative) {
+    SearchOptions o;
+    o.mode = mode;
+    o.capture = 0.5;
+    o.captureRelative = true;
+    o.skinRelative = skinRelative;
+    o.threads = 2;
+    return o;
 }
 
 // The update before the failing one (at x1).
@@ -173,12 +209,7 @@ TEST_P(OutOfMemory, UpdateReportsItAndTheNextUpdateIsAFreshSearch) {
     const Eigen::Matrix3Xd x1 = moved(m, 0.004);
     const Eigen::Matrix3Xd x2 = moved(m, 0.008);
     const Eigen::Matrix3Xd far = moved(m, -0.1);  // beyond the skin from x1
-    SearchOptions o;
-    o.mode = c.mode;
-    o.capture = 0.5;
-    o.captureRelative = true;
-    o.skinRelative = c.skinRelative;
-    o.threads = 2;
+    const SearchOptions o = twoThreads(c.mode, c.skinRelative);
     ContactSearch fresh1(o);
     fresh1.setSurfaces(m.master, m.slave, x1);
     ASSERT_EQ(fresh1.update(x1).status, UpdateStatus::kOk);
@@ -187,8 +218,7 @@ TEST_P(OutOfMemory, UpdateReportsItAndTheNextUpdateIsAFreshSearch) {
     fresh2.setSurfaces(m.master, m.slave, x2);
     ASSERT_EQ(fresh2.update(x2).status, UpdateStatus::kOk);
 
-    long reports = 0;
-    const long runs = failEachAllocation([&](long n) {
+    const Tally t = failEachAllocation([&](long n) {
         ContactSearch search(o);
         search.setSurfaces(m.master, m.slave, x0);
         if (c.before != Before::kNone) {
@@ -201,7 +231,6 @@ TEST_P(OutOfMemory, UpdateReportsItAndTheNextUpdateIsAFreshSearch) {
         }
         const bool reported = st.status == UpdateStatus::kOutOfMemory;
         if (reported) {
-            ++reports;
             EXPECT_EQ(columns(search).size(), 0) << "allocation " << n;
             EXPECT_EQ(st.pairs, 0);
         } else {
@@ -213,9 +242,8 @@ TEST_P(OutOfMemory, UpdateReportsItAndTheNextUpdateIsAFreshSearch) {
         expectSamePairs(search, fresh2);
         return reported;
     });
-    EXPECT_LE(reports, runs);
     if (c.before != Before::kNear) {  // a reused list may need no allocation
-        EXPECT_GT(reports, runs / 2) << "of " << runs << " allocations";
+        expectMostReported(t);
     }
 }
 
@@ -237,19 +265,13 @@ TEST(OutOfMemorySetup, SetSurfacesThrowsAndLeavesTheSearchNotSetUp) {
     const Eigen::Matrix3Xd x0 = m.mesh.coords3();
     const Eigen::Matrix3Xd x1 = moved(m, 0.004);
     for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
-        SearchOptions o;
-        o.mode = mode;
-        o.capture = 0.5;
-        o.captureRelative = true;
-        o.skinRelative = 0.2;
-        o.threads = 2;
+        const SearchOptions o = twoThreads(mode, 0.2);
         ContactSearch fresh(o);
         fresh.setSurfaces(m.master, m.slave, x1);
         ASSERT_EQ(fresh.update(x1).status, UpdateStatus::kOk);
         for (const bool searched : {false, true}) {
             SCOPED_TRACE(searched ? "after an update" : "new search");
-            long reports = 0;
-            const long runs = failEachAllocation([&](long n) {
+            expectMostReported(failEachAllocation([&](long n) {
                 ContactSearch search(o);
                 if (searched) {
                     search.setSurfaces(m.master, m.slave, x0);
@@ -257,17 +279,9 @@ TEST(OutOfMemorySetup, SetSurfacesThrowsAndLeavesTheSearchNotSetUp) {
                 }
                 Surface master = m.master;  // copies made before the failing call
                 Surface slave = m.slave;
-                bool reported = false;
-                {
-                    const FailingAllocation failing(n);
-                    try {
-                        search.setSurfaces(std::move(master), std::move(slave), x1);
-                    } catch (const std::bad_alloc&) {
-                        reported = true;
-                    }
-                }
+                const bool reported = throwsBadAlloc(
+                    n, [&] { search.setSurfaces(std::move(master), std::move(slave), x1); });
                 if (reported) {
-                    ++reports;
                     EXPECT_EQ(search.update(x1).status, UpdateStatus::kNotSetUp);
                     EXPECT_EQ(columns(search).size(), 0) << "allocation " << n;
                     search.setSurfaces(m.master, m.slave, x1);
@@ -275,9 +289,7 @@ TEST(OutOfMemorySetup, SetSurfacesThrowsAndLeavesTheSearchNotSetUp) {
                 EXPECT_EQ(search.update(x1).status, UpdateStatus::kOk);
                 expectSamePairs(search, fresh);
                 return reported;
-            });
-            EXPECT_LE(reports, runs);
-            EXPECT_GT(reports, runs / 2) << "of " << runs << " allocations";
+            }));
         }
     }
 }
@@ -310,23 +322,13 @@ TEST(OutOfMemoryMortar, ComputeThrowsAndTheNextComputeIsAFreshOne) {
 
     for (const bool second : {false, true}) {
         SCOPED_TRACE(second ? "after a compute" : "first compute");
-        long reports = 0;
-        const long runs = failEachAllocation([&](long n) {
+        expectMostReported(failEachAllocation([&](long n) {
             MortarIntegrator mortar(mo);
             if (second) {
                 (void)mortar.compute(search, x);
             }
-            bool reported = false;
-            {
-                const FailingAllocation failing(n);
-                try {
-                    (void)mortar.compute(search, x);
-                } catch (const std::bad_alloc&) {
-                    reported = true;
-                }
-            }
+            const bool reported = throwsBadAlloc(n, [&] { (void)mortar.compute(search, x); });
             if (reported) {
-                ++reports;
                 EXPECT_TRUE(mortar.operators().nodes.empty());
                 EXPECT_EQ(mortar.operators().M.size(), 0U);
                 EXPECT_THROW((void)mortar.segmentBlock(0), std::out_of_range);
@@ -340,9 +342,7 @@ TEST(OutOfMemoryMortar, ComputeThrowsAndTheNextComputeIsAFreshOne) {
             EXPECT_EQ(got.M.col, want.M.col);
             EXPECT_EQ(got.M.value, want.M.value);
             return reported;
-        });
-        EXPECT_LE(reports, runs);
-        EXPECT_GT(reports, runs / 2) << "of " << runs << " allocations";
+        }));
     }
 }
 
