@@ -172,8 +172,9 @@ Args parseArgs(int argc, char** argv) {
     app.add_flag("--force", a.force, "replace existing output files (input files never)");
     app.add_option("--threads", a.threads, "threads of the search, overlaps and mortar (default 1)")
         ->type_name("N")
-        ->check(expects("a whole number from 1 to 1024",
-                        [](const std::string& t) { return wholeNumber(t, 1, 1024); }));
+        ->check(
+            expects("a whole number from 1 to " + std::to_string(contact::kMaxThreads),
+                    [](const std::string& t) { return wholeNumber(t, 1, contact::kMaxThreads); }));
     app.add_option("--broad-phase", broad,
                    "candidate search structure (default sweep: sort and sweep\non 2D curves, box "
                    "tree on surfaces); the same pairs")

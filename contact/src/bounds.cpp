@@ -32,10 +32,17 @@ Aabb<D> segmentAabb(const SegmentNodes& s, double buffer) noexcept {
     Aabb<D> box;
     box.lo = cp.p[0].template head<D>();
     box.hi = box.lo;
+    // cwiseMin / cwiseMax drop a NaN after the first point: 0 * p is NaN exactly where p is not
+    // finite, and its sum carries that into the box (the search reports such a box).
+    Eigen::Matrix<double, D, 1> notFinite = Eigen::Matrix<double, D, 1>::Zero();
     for (int i = 1; i < cp.count; ++i) {
-        box.lo = box.lo.cwiseMin(cp.p[i].template head<D>());
-        box.hi = box.hi.cwiseMax(cp.p[i].template head<D>());
+        const Eigen::Matrix<double, D, 1> p = cp.p[i].template head<D>();
+        box.lo = box.lo.cwiseMin(p);
+        box.hi = box.hi.cwiseMax(p);
+        notFinite += 0.0 * p;
     }
+    box.lo += notFinite;
+    box.hi += notFinite;
     box.lo.array() -= buffer;
     box.hi.array() += buffer;
     return box;

@@ -82,8 +82,9 @@ struct ContactSearch::Impl {
 
 ContactSearch::ContactSearch(const SearchOptions& options)
     : impl_(std::make_unique<Impl>(options)) {
-    if (options.threads < 1) {
-        throw std::invalid_argument("contact::ContactSearch: threads must be >= 1, got " +
+    if (options.threads < 1 || options.threads > kMaxThreads) {
+        throw std::invalid_argument("contact::ContactSearch: threads must be 1 .. " +
+                                    std::to_string(kMaxThreads) + ", got " +
                                     std::to_string(options.threads));
     }
     if (!std::isfinite(options.skinRelative) || options.skinRelative < 0.0) {

@@ -561,8 +561,9 @@ void MortarIntegrator::Impl::assemble(const Surface& slave, MortarBasis basis, b
 
 MortarIntegrator::MortarIntegrator(const MortarOptions& options)
     : options_(options), impl_(std::make_unique<Impl>()) {
-    if (options_.threads < 1) {
-        throw std::invalid_argument("MortarIntegrator: threads must be at least 1, got " +
+    if (options_.threads < 1 || options_.threads > kMaxThreads) {
+        throw std::invalid_argument("MortarIntegrator: threads must be 1 .. " +
+                                    std::to_string(kMaxThreads) + ", got " +
                                     std::to_string(options_.threads));
     }
 }

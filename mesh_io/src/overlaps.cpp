@@ -112,9 +112,41 @@ Index Overlaps::inContact() const noexcept {
 Overlaps computeOverlaps(const contact::Surface& master, const contact::Surface& slave,
                          const contact::SegmentPairs& pairs, const contact::CoordinatesView& x,
                          double capture, int subdivisions, int threads) {
-    if (threads < 1) {
-        throw std::invalid_argument("computeOverlaps: threads must be at least 1, got " +
+    if (threads < 1 || threads > contact::kMaxThreads) {
+        throw std::invalid_argument("computeOverlaps: threads must be 1 .. " +
+                                    std::to_string(contact::kMaxThreads) + ", got " +
                                     std::to_string(threads));
+    }
+    // The kernels take finite coordinates: a NaN would give NaN areas, silently.
+    if (const char* bad = x.problem()) {
+        throw std::invalid_argument(std::string("computeOverlaps: coordinates: ") + bad);
+    }
+    const auto checkNodes = [&x](const contact::Surface& s, const char* role) {
+        for (const Index n : s.connectivity) {
+            if (n < 0 || n >= x.numNodes) {
+                throw std::invalid_argument(std::string("computeOverlaps: the ") + role +
+                                            " surface names node " + std::to_string(n) +
+                                            "; the coordinates have " + std::to_string(x.numNodes) +
+                                            " nodes");
+            }
+            if (!x.node(n).allFinite()) {
+                throw std::invalid_argument("computeOverlaps: node " + std::to_string(n) +
+                                            " has a NaN or Inf coordinate");
+            }
+        }
+    };
+    checkNodes(master, "master");
+    checkNodes(slave, "slave");
+    for (Index i = 0; i < pairs.size(); ++i) {
+        const Index s = pairs.slave()[i];
+        const Index m = pairs.master()[i];
+        if (s < 0 || s >= slave.size() || m < 0 || m >= master.size()) {
+            throw std::invalid_argument("computeOverlaps: pair " + std::to_string(i) +
+                                        " is (slave " + std::to_string(s) + ", master " +
+                                        std::to_string(m) + "); the surfaces have " +
+                                        std::to_string(slave.size()) + " and " +
+                                        std::to_string(master.size()) + " segments");
+        }
     }
     // Runs of pairs, each into its own Overlaps, joined in order: the result is the same for any
     // thread count. Several runs per thread even out the kernels' uneven cost.

@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -165,6 +167,51 @@ TEST(ApiSafety, PairsOfTheOtherModeAreRefused) {
     ASSERT_EQ(segment.update(x).status, UpdateStatus::kOk);
     EXPECT_GT(segment.segmentPairs().size(), 0);
     EXPECT_THROW((void)segment.nodePairs(), std::logic_error);
+}
+
+// A NaN or Inf at any node of either surface, on the first update and on one that reuses the
+// candidate list: refused as non-finite (the boxes once dropped a NaN that was not at a segment's
+// first node and paired a NaN gap), and the next good update gives the reference's pairs.
+TEST(ApiSafety, NonFiniteCoordinateAtAnyNodeIsRefused) {
+    const double bad[] = {std::nan(""), std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity()};
+    for (const int dim : {2, 3}) {
+        for (const SearchMode mode : kModes) {
+            const Scene s = scene(dim);
+            const Eigen::MatrixXd good =
+                dim == 3 ? Eigen::MatrixXd(s.mesh.coords3()) : Eigen::MatrixXd(s.mesh.coords2());
+            const auto view = [dim](const Eigen::MatrixXd& m) {
+                return CoordinatesView(m.data(), static_cast<Index>(m.cols()), dim);
+            };
+            const ReferenceResult reference =
+                referenceSearch(s.master, s.slave, view(good), options(mode));
+            const PairColumns expected = columns(reference);
+            ASSERT_GT(expected.size(), 0);
+            std::vector<Index> used = s.master.connectivity;
+            used.insert(used.end(), s.slave.connectivity.begin(), s.slave.connectivity.end());
+            std::sort(used.begin(), used.end());
+            used.erase(std::unique(used.begin(), used.end()), used.end());
+            for (const bool reused : {false, true}) {
+                ContactSearch search(options(mode));
+                search.setSurfaces(s.master, s.slave, view(good));
+                for (const Index node : used) {
+                    SCOPED_TRACE(
+                        "dim " + std::to_string(dim) +
+                        (mode == SearchMode::kNodeToSegment ? ", node mode" : ", segment mode") +
+                        ", node " + std::to_string(node) +
+                        (reused ? ", list reused" : ", first update"));
+                    if (reused) {
+                        ASSERT_EQ(search.update(view(good)).status, UpdateStatus::kOk);
+                    }
+                    Eigen::MatrixXd x = good;
+                    x(node % dim, node) = bad[node % 3];
+                    EXPECT_EQ(search.update(view(x)).status, UpdateStatus::kNonFiniteCoordinates);
+                    ASSERT_EQ(search.update(view(good)).status, UpdateStatus::kOk);
+                    expectSame(columns(search), expected);
+                }
+            }
+        }
+    }
 }
 
 // A search moves with its state (surfaces, candidate list, pairs), in both modes: the moved-to

@@ -841,8 +841,12 @@ TEST(ContactSearch, UpdateReportsBadCoordinatesWithoutThrowing) {
 
 TEST(ContactSearch, RejectsBadOptions) {
     SearchOptions o;
-    o.threads = 0;
-    EXPECT_THROW(ContactSearch{o}, std::invalid_argument);
+    for (const int threads : {0, -3, kMaxThreads + 1, 1 << 30}) {
+        o.threads = threads;
+        EXPECT_THROW(ContactSearch{o}, std::invalid_argument) << threads;  // before any OpenMP
+    }
+    o.threads = kMaxThreads;
+    EXPECT_NO_THROW(ContactSearch{o});
     o.threads = 1;
     o.capture = -1;
     o.captureRelative = false;

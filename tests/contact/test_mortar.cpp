@@ -1070,6 +1070,8 @@ TEST(MortarPairs, BadInputIsRefusedNamingTheArgument) {
     expectError([&] { (void)mi.compute(nodeSearch, x); }, "segment-to-segment");
     EXPECT_THROW(MortarIntegrator(MortarOptions{MortarBasis::kStandard, 0, false}),
                  std::invalid_argument);
+    EXPECT_THROW(MortarIntegrator(MortarOptions{MortarBasis::kStandard, kMaxThreads + 1, false}),
+                 std::invalid_argument);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -277,6 +277,38 @@ TEST(ShippedModels, OverlapsOnThreadsAreTheOverlapsOnOne) {
             expectSameOverlaps(one, overlaps(threads));
         }
         EXPECT_THROW((void)overlaps(0), std::invalid_argument);
+        EXPECT_THROW((void)overlaps(contact::kMaxThreads + 1), std::invalid_argument);
+
+        // What the kernels cannot take is refused, naming it: a NaN or Inf at a node, a view
+        // with too few nodes, pairs of other surfaces.
+        const contact::SegmentPairs& pairs = search.segmentPairs();
+        const Index node = master.surface.nodes(pairs.master()[0])[1];
+        const auto refused = [&](const contact::Surface& ms, const contact::Surface& ss,
+                                 const contact::CoordinatesView& y, const std::string& what) {
+            try {
+                (void)computeOverlaps(ms, ss, pairs, y, search.captureDistance(),
+                                      contact::kDefaultCutSubdivisions, 1);
+                ADD_FAILURE() << "accepted: " << what;
+            } catch (const std::invalid_argument& e) {
+                EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+            }
+        };
+        for (const double bad : {std::nan(""), HUGE_VAL}) {
+            Eigen::Matrix3Xd y = m.coords;
+            y(1, node) = bad;
+            const Eigen::Matrix2Xd yxy = y.topRows<2>();
+            refused(master.surface, slave.surface,
+                    master.dim == 2 ? contact::CoordinatesView(yxy) : contact::CoordinatesView(y),
+                    "node " + std::to_string(node) + " has a NaN or Inf coordinate");
+        }
+        contact::CoordinatesView fewer = x;
+        fewer.numNodes = node;
+        refused(master.surface, slave.surface, fewer,
+                "; the coordinates have " + std::to_string(node) + " nodes");
+        contact::Surface first;
+        first.addSegment(slave.surface.types[0], slave.surface.nodes(0),
+                         contact::nodeCount(slave.surface.types[0]));
+        refused(master.surface, first, x, "the surfaces have 1 and");
     }
 }
 

@@ -414,8 +414,9 @@ int contact_search_create(const contact_search_options* options, contact_search*
             o.skin_relative == std::numeric_limits<double>::infinity()) {
             bad("skin_relative must be finite and >= 0, got " + std::to_string(o.skin_relative));
         }
-        if (o.threads < 1 || o.threads > 1024) {
-            bad("threads must be 1 .. 1024, got " + std::to_string(o.threads));
+        if (o.threads < 1 || o.threads > contact::kMaxThreads) {
+            bad("threads must be 1 .. " + std::to_string(contact::kMaxThreads) + ", got " +
+                std::to_string(o.threads));
         }
         if (o.broad_phase < CONTACT_BROAD_PHASE_KDTREE ||
             o.broad_phase > CONTACT_BROAD_PHASE_SWEEP) {

@@ -657,6 +657,12 @@ static void test_segment_mode(void) {
     contact_coordinates few = contact_coordinates_interleaved(sc.xyz, 3, 3);
     EXPECT_ERR(contact_search_compute_overlaps(s, &few, &count), CONTACT_ERROR_INVALID_ARGUMENT,
                "the coordinates have 3 nodes");
+    Scene nan_scene;
+    make_scene(&nan_scene);
+    nan_scene.xyz[3 * 1 + 2] = NAN;
+    contact_coordinates with_nan = contact_coordinates_interleaved(nan_scene.xyz, sc.num_nodes, 3);
+    EXPECT_ERR(contact_search_compute_overlaps(s, &with_nan, &count), CONTACT_ERROR_INVALID_INPUT,
+               "node 1 has a NaN or Inf coordinate");
     EXPECT_OK(contact_search_compute_overlaps(s, &x, &count));
     contact_overlaps_view ov;
     EXPECT_ERR(contact_search_overlaps_view(s, NULL), CONTACT_ERROR_NULL_POINTER, "view");

@@ -84,6 +84,11 @@ def test_slave_as_node_indices_and_segment_mode():
     assert np.allclose(o["gap_min"], 0.125) and o["vertices"].shape == (len(o["slave"]), 16, 3)
     with pytest.raises(ValueError, match="overlaps need mode='segment'"):
         s.overlaps(coords)
+    for node in (plate.connectivity[1], sheet.connectivity[2]):
+        x = coords.copy()
+        x[node, 2] = np.nan
+        with pytest.raises(ValueError, match="node %d has a NaN or Inf coordinate" % node):
+            seg.overlaps(x)
 
 
 def test_bad_surfaces_give_the_cpp_message():
@@ -135,11 +140,19 @@ def test_bad_calls_and_coordinates():
     x[5, 2] = np.inf
     with pytest.raises(ValueError, match="non-finite coordinates"):
         s.update(x)
+    for node in np.unique(np.concatenate([plate.connectivity, sheet.connectivity])):
+        x = coords.copy()
+        x[node, node % 3] = np.nan  # not only at a segment's first node
+        with pytest.raises(ValueError, match="non-finite coordinates"):
+            s.update(x)
     assert len(s.pairs()) == n  # the pairs of the last good update
     with pytest.raises(ValueError, match="mode must be 'node' or 'segment', got 'edge'"):
         cs.ContactSearch(mode="edge")
-    with pytest.raises(ValueError, match="^contact::ContactSearch: threads must be >= 1, got 0$"):
-        cs.ContactSearch(threads=0)
+    for threads in (0, -1, 1025, 100000):
+        with pytest.raises(ValueError,
+                           match="^contact::ContactSearch: threads must be 1 .. 1024, got %d$"
+                           % threads):
+            cs.ContactSearch(threads=threads)
     with pytest.raises(ValueError, match="capture must be finite"):
         cs.ContactSearch(capture=float("nan"))
 

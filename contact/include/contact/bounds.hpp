@@ -9,7 +9,8 @@ namespace contact {
 
 /// Axis-aligned box of a segment grown by `buffer` (>= 0) on every side. Encloses the whole
 /// segment, curved ones included, through the convex hull of its Bezier control points (a
-/// Lagrange midside node is not a bound). D = 2 for lines in the x-y plane, 3 for faces.
+/// Lagrange midside node is not a bound). D = 2 for lines in the x-y plane, 3 for faces. A NaN or
+/// Inf coordinate of any node gives a box that is not finite.
 template <int D>
 [[nodiscard]] CONTACT_API Aabb<D> segmentAabb(const SegmentNodes& s, double buffer) noexcept;
 

@@ -29,6 +29,11 @@ enum class SegmentType : std::uint8_t {
 /// Largest node count of any segment type.
 inline constexpr int kMaxSegmentNodes = 9;
 
+/// Most worker threads the search, the mortar integrator and the overlaps accept: more than a
+/// process can use; a larger count (a typo, an unset variable) would make OpenMP fail to start
+/// its threads and end the process.
+inline constexpr int kMaxThreads = 1024;
+
 /// Number of nodes of a segment type.
 [[nodiscard]] constexpr int nodeCount(SegmentType t) noexcept {
     switch (t) {

@@ -55,8 +55,10 @@ struct Overlaps {
 /// Clips every pair of `pairs` (contact::clipSegments3d on the master plane in 3D,
 /// contact::clipSegments2d in 2D) and cuts each overlap to gap <= capture
 /// (contact::cutOverlap3d / cutOverlap2d, `subdivisions` on curved faces). Surfaces and
-/// coordinates as given to the search. `threads` (>= 1, else std::invalid_argument) share the
-/// pairs; the result is the same for any count.
+/// coordinates as given to the search: a bad view, a node index outside it or a NaN or Inf
+/// coordinate of a surface node throws std::invalid_argument naming it. `threads`
+/// (1 .. contact::kMaxThreads, else std::invalid_argument) share the pairs; the result is the
+/// same for any count.
 [[nodiscard]] Overlaps computeOverlaps(const contact::Surface& master,
                                        const contact::Surface& slave,
                                        const contact::SegmentPairs& pairs,
