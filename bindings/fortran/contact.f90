@@ -729,12 +729,32 @@ contains
         integer(c_int32_t), pointer :: pi(:)
         real(c_double), pointer :: pr(:), pc(:, :)
         integer :: n
+        character(len=:), allocatable :: short
         call took(c_get_overlaps(search%handle, v), ierr)
         if (ierr /= CONTACT_OK) return
         n = int(v%count)
-        if (size(slave) < n .or. size(master) < n) then
+        ! Every array given is checked before anything is written: the first too short is named.
+        short = ''
+        if (size(slave) < n) then
+            short = 'slave'
+        else if (size(master) < n) then
+            short = 'master'
+        else if (too_short(overlap_area)) then
+            short = 'overlap_area'
+        else if (too_short(capture_area)) then
+            short = 'capture_area'
+        else if (too_short(penetration_area)) then
+            short = 'penetration_area'
+        else if (too_short(gap_min)) then
+            short = 'gap_min'
+        else if (too_short(gap_max)) then
+            short = 'gap_max'
+        else if (present(centroid)) then
+            if (size(centroid, 1) < 3 .or. size(centroid, 2) < n) short = 'centroid(3, :)'
+        end if
+        if (len(short) > 0) then
             call refuse(ierr, CONTACT_ERROR_BUFFER_TOO_SMALL, 'contact_get_overlaps: ' // &
-                        itoa(n) // ' overlaps, the arrays are shorter')
+                        itoa(n) // ' overlaps, ' // short // ' holds fewer')
             return
         end if
         if (n == 0) return
@@ -766,6 +786,12 @@ contains
             call c_f_pointer(v%gap_max, pr, [n])
             gap_max(1:n) = pr
         end if
+    contains
+        logical function too_short(a)
+            real(c_double), intent(in), optional :: a(:)
+            too_short = .false.
+            if (present(a)) too_short = size(a) < n
+        end function
     end subroutine
 
     ! ---- Models ----

@@ -14,6 +14,7 @@ program test_fortran_api
     real(c_double), allocatable :: gap(:), gap2(:), xi(:, :), bad_xi(:, :), normal(:, :), area(:)
     integer(c_int32_t), allocatable :: mt(:), mn(:), st(:), sn(:), slave(:), master(:), off(:)
     integer(c_int32_t), allocatable :: bad(:), sm(:)
+    real(c_double), allocatable :: few(:), cen(:, :)
     type(contact_search) :: s, t
     type(contact_model) :: model
     type(contact_stats) :: stats
@@ -122,6 +123,18 @@ program test_fortran_api
     call expect(abs(sum(area(1:k)) - (ns * h)**2) <= 1e-12_c_double, 'overlap area = sheet area')
     call contact_get_overlaps(t, slave, master, ierr, capture_area=area)
     call expect(abs(sum(area(1:k)) - (ns * h)**2) <= 1e-12_c_double, 'all of it in contact')
+    ! An optional array shorter than the overlaps is refused, named, and nothing is written.
+    area = -1.0_c_double
+    allocate (few(k - 1), cen(2, k))
+    call contact_get_overlaps(t, slave, master, ierr, overlap_area=area, gap_max=few)
+    call expect(ierr == CONTACT_ERROR_BUFFER_TOO_SMALL .and. &
+                index(contact_last_error(), 'gap_max holds fewer') > 0 .and. all(area == -1), &
+                'short gap_max refused')
+    call contact_get_overlaps(t, slave, master, ierr, centroid=cen)
+    call expect(ierr == CONTACT_ERROR_BUFFER_TOO_SMALL .and. &
+                index(contact_last_error(), 'centroid(3, :) holds fewer') > 0, &
+                'centroid with 2 rows refused')
+    deallocate (few, cen)
     call contact_destroy(t)
     call contact_destroy(s)
 
