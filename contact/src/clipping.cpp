@@ -743,16 +743,19 @@ int overlapQuadrature(const OverlapPolygon& polygon, const SegmentNodes& slave,
 namespace {
 
 // Area of the part of a convex polygon (plane coordinates, counter-clockwise) where the gap, linear
-// between its vertices' gaps g, is at most level.
-double keptArea(const Vector2d* p, const double* g, int n, double level) noexcept {
+// between its vertices' gaps g, is at most level (strict: below it, so that faces touching at gap
+// 0 have no penetrating part).
+double keptArea(const Vector2d* p, const double* g, int n, double level,
+                bool strict = false) noexcept {
+    const auto in = [&](int i) { return strict ? g[i] < level : g[i] <= level; };
     std::array<Vector2d, kWorkVertices> q{};
     int m = 0;
     for (int i = 0; i < n; ++i) {
         const int j = (i + 1) % n;
-        if (g[i] <= level) {
+        if (in(i)) {
             q[m++] = p[i];
         }
-        if ((g[i] <= level) != (g[j] <= level)) {
+        if (in(i) != in(j)) {
             q[m++] = p[i] + (p[j] - p[i]) * ((level - g[i]) / (g[j] - g[i]));
         }
     }
@@ -880,7 +883,7 @@ OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& sla
     bool allKept = true;  // all of it
     if (out.affine) {
         out.area = keptArea(p.data(), g.data(), nv, level);
-        out.penetratingArea = keptArea(p.data(), g.data(), nv, 0.0);
+        out.penetratingArea = keptArea(p.data(), g.data(), nv, 0.0, true);
         keepRange(g.data(), nv, level, any, out.gapMin, out.gapMax);
         for (int i = 0; i < nv; ++i) {
             allKept = allKept && g[i] <= level;
@@ -999,7 +1002,7 @@ OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& sla
                 const double lo = std::min({tg[0], tg[1], tg[2]});
                 const double hi = std::max({tg[0], tg[1], tg[2]});
                 out.area += keptArea(tp, tg, 3, level);
-                out.penetratingArea += keptArea(tp, tg, 3, 0.0);
+                out.penetratingArea += keptArea(tp, tg, 3, 0.0, true);
                 out.areaError += misplaced(cell, lo, hi, widen, level, 2.0);
                 out.penetratingAreaError += misplaced(cell, lo, hi, widen, 0.0, 2.0);
                 keepRange(tg, 3, level, any, out.gapMin, out.gapMax);
@@ -1065,10 +1068,12 @@ OverlapCut2d cutOverlap2d(const SegmentClip2d& clip, const SegmentNodes& slave,
     for (int k = 1; k < n; ++k) {
         widen = std::max(widen, std::abs(smp[k - 1].gap - 2.0 * smp[k].gap + smp[k + 1].gap));
     }
-    // The kept part of piece [a, b] where the gap, linear in t, is at most lev: its two ends.
-    const auto kept = [&](const Sample& a, const Sample& b, double lev, Sample& ka, Sample& kb) {
-        const bool inA = a.gap <= lev;
-        const bool inB = b.gap <= lev;
+    // The kept part of piece [a, b] where the gap, linear in t, is at most lev (strict: below it):
+    // its two ends.
+    const auto kept = [&](const Sample& a, const Sample& b, double lev, bool strict, Sample& ka,
+                          Sample& kb) {
+        const bool inA = strict ? a.gap < lev : a.gap <= lev;
+        const bool inB = strict ? b.gap < lev : b.gap <= lev;
         if (!inA && !inB) {
             return false;
         }
@@ -1091,7 +1096,7 @@ OverlapCut2d cutOverlap2d(const SegmentClip2d& clip, const SegmentNodes& slave,
         const Sample& b = smp[k + 1];
         Sample ka;
         Sample kb;
-        if (kept(a, b, level, ka, kb)) {
+        if (kept(a, b, level, false, ka, kb)) {
             out.length += arcLength(m, ka.xiM, kb.xiM);
             out.gapMin = any ? std::min({out.gapMin, ka.gap, kb.gap}) : std::min(ka.gap, kb.gap);
             out.gapMax = any ? std::max({out.gapMax, ka.gap, kb.gap}) : std::max(ka.gap, kb.gap);
@@ -1099,7 +1104,7 @@ OverlapCut2d cutOverlap2d(const SegmentClip2d& clip, const SegmentNodes& slave,
             last = kb;
             any = true;
         }
-        if (kept(a, b, 0.0, ka, kb)) {
+        if (kept(a, b, 0.0, true, ka, kb)) {
             out.penetratingLength += arcLength(m, ka.xiM, kb.xiM);
         }
         if (!out.affine) {

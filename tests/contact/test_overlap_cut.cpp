@@ -192,6 +192,26 @@ TEST(CutOverlap3d, TiltedSquareIsCutWhereItsLinearGapPassesTheLevel) {
     EXPECT_NEAR(cut.area, 2 * 1.5, 1e-13);
 }
 
+// Penetration is gap < 0: faces touching at gap 0 (all of the overlap, or along one edge) are in
+// contact and do not penetrate, whatever the level.
+TEST(CutOverlap3d, TouchingFacesDoNotPenetrate) {
+    const SegmentNodes m = mapped(SegmentType::Quad4,
+                                  [](const Vector2d& xi) { return Vector3d(xi.x(), xi.y(), 0.0); });
+    for (const double slope : {0.0, 0.05}) {
+        SCOPED_TRACE("gap " + std::to_string(slope) + " (x + 1)");
+        const SegmentNodes s = mapped(SegmentType::Quad4, [slope](const Vector2d& xi) {
+            return Vector3d(xi.x(), -xi.y(), slope * (xi.x() + 1.0));
+        });
+        for (const double level : {0.0, 0.05}) {
+            const OverlapCut3d cut = cutOverlap3d(clipSegments3d(s, m), s, m, level);
+            EXPECT_EQ(cut.penetratingArea, 0.0);
+            // Kept where slope (x + 1) <= level.
+            EXPECT_NEAR(cut.area, slope == 0.0 ? 4.0 : 2.0 * std::min(level / slope, 2.0), 1e-13);
+            EXPECT_EQ(cut.gapMin, 0.0);
+        }
+    }
+}
+
 TEST(CutOverlap3d, RandomFlatPairsMatchTheOracleAtAnyTiltAndLevel) {
     std::mt19937 rng(77);
     int cases = 0;
@@ -440,6 +460,13 @@ TEST(CutOverlap2d, StraightSlaveIsCutExactly) {
     const OverlapCut2d c = cutOverlap2d(clipSegments2d(deep, m, 1.0), deep, m, 0.02);
     EXPECT_NEAR(c.penetratingLength, 1.0, 1e-13);
     EXPECT_NEAR(c.length, 1.4, 1e-13);
+    // Resting on the master (gap 0 all along): in contact, nothing penetrates.
+    SegmentNodes touching = s;
+    touching.x[0].y() = 0.0;
+    touching.x[1].y() = 0.0;
+    const OverlapCut2d t = cutOverlap2d(clipSegments2d(touching, m, 1.0), touching, m, 0.0);
+    EXPECT_NEAR(t.length, 1.6, 1e-13);
+    EXPECT_EQ(t.penetratingLength, 0.0);
 }
 
 TEST(CutOverlap2d, CurvedSlaveMatchesTheRootsOfItsParabola) {
