@@ -519,8 +519,18 @@ PYBIND11_MODULE(_core, m) {
                 std::rethrow_exception(p);
             }
         } catch (const mesh_io::ParseError& e) {
-            const py::object err = py::handle(parseError)(e.what());
-            py::setattr(err, "path", py::str(e.path()));
+            // The message quotes the file's bytes, which need not be UTF-8 (a Latin-1 deck):
+            // undecodable bytes become \xNN; the path decodes as os.fsdecode does.
+            const std::string what = e.what();
+            const py::object message = py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(
+                what.data(), static_cast<Py_ssize_t>(what.size()), "backslashreplace"));
+            const py::object path =
+                py::reinterpret_steal<py::object>(PyUnicode_DecodeFSDefault(e.path().c_str()));
+            if (!message || !path) {
+                return;  // the decoding's own error is set
+            }
+            const py::object err = py::handle(parseError)(message);
+            py::setattr(err, "path", path);
             py::setattr(err, "line", py::int_(e.line()));
             PyErr_SetObject(parseError, err.ptr());
         }

@@ -184,7 +184,7 @@ def test_garbage_never_crashes():
             pass
 
 
-def test_bad_model_files_give_the_reader_message():
+def test_bad_model_files_give_the_reader_message(tmp_path):
     with pytest.raises(cs.ParseError) as e:
         cs.read_model(DATA / "no_such_model.inp")
     assert isinstance(e.value, ValueError) and e.value.line == 0
@@ -196,6 +196,13 @@ def test_bad_model_files_give_the_reader_message():
     if TOOL:  # the tool reports the same message
         r = subprocess.run([TOOL, str(bad)], capture_output=True, text=True)
         assert r.returncode == 2 and str(e.value) in r.stderr
+    # A deck in Latin-1: the message quotes its bytes, undecodable ones as \\xNN.
+    latin1 = tmp_path / "latin1.inp"
+    latin1.write_bytes(b"*NODE\n1, 0.0, \xe9t\xe9\n")
+    with pytest.raises(cs.ParseError) as e:
+        cs.read_model(latin1)
+    assert e.value.path == str(latin1) and e.value.line == 2
+    assert "\\xe9t\\xe9" in str(e.value)
     model = cs.read_model(DATA / "sphere_on_block.msh")
     with pytest.raises(KeyError, match="surface 'Nope' not found"):
         model.surfaces["Nope"]
