@@ -74,6 +74,12 @@ struct Resolved {
     Identity id;
 };
 
+// True when file descriptor fd is open on the file st describes.
+bool isOpenOn(int fd, const struct stat& st) {
+    struct stat fs {};
+    return ::fstat(fd, &fs) == 0 && fs.st_dev == st.st_dev && fs.st_ino == st.st_ino;
+}
+
 bool isInput(const struct stat& st, const WriteOptions& options) {
     for (const std::string& in : options.inputs) {
         struct stat is {};
@@ -116,6 +122,17 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
         }
         if (!S_ISREG(st.st_mode)) {
             fail("cannot write " + path + ": not a regular file, FIFO or character device");
+        }
+        // /dev/stdout with standard output sent to a file (or that file by name): replacing the
+        // file would drop what goes to standard output; the data goes there, as with "-".
+        if (isOpenOn(STDOUT_FILENO, st)) {
+            r.kind = OutputKind::kStdout;
+            r.target = "-";
+            return r;
+        }
+        if (isOpenOn(STDERR_FILENO, st)) {
+            fail("refusing to replace " + path +
+                 ": it is where standard error goes (the messages would be lost)");
         }
         if (!options.overwrite) {
             fail(path + " exists; pass --force to overwrite it");

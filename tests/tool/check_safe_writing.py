@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs contact-search with outputs that are not plain new files and checks that nothing that is
 not ours is destroyed: a symlink is written through (the link stays), a dangling symlink creates
-its target, a FIFO and - are streams, /dev/stdout stays the system's link, a directory and a
+its target, a FIFO and - are streams, /dev/stdout stays the system's link and, with standard
+output in a file, writes to standard output instead of replacing that file, a directory and a
 read-only directory are refused, an input is never written (by symlink or hard link), an existing
 file needs --force, no temporary file is left behind.
 Usage: check_safe_writing.py CONTACT-SEARCH MODEL.inp WORKDIR"""
@@ -92,6 +93,21 @@ def main(tool, model_src, work):
                        capture_output=True, text=True)
     check(r.returncode == 0 and r.stdout.startswith("{") and os.path.islink("/dev/stdout"),
           "/dev/stdout written as a stream and left a symlink")
+    # Standard output sent to a file, and /dev/stdout (or that file) named: the data goes to
+    # standard output, the report to standard error, nothing is replaced (so nothing is lost).
+    for name in ("/dev/stdout", "captured.txt"):
+        with open(os.path.join(work, "captured.txt"), "w") as out:
+            r = subprocess.run([tool, model, "--pairs", name, "--force"], cwd=work, stdout=out,
+                               stderr=subprocess.PIPE, text=True)
+        got = read("captured.txt")
+        check(r.returncode == 0 and got.startswith(header) and "interface 1" in r.stderr and
+              leftovers() == [], name + " with standard output in a file: the data there, the "
+              "report on standard error")
+    with open(os.path.join(work, "errors.txt"), "w") as err:
+        r = subprocess.run([tool, model, "--pairs", "/dev/stderr", "--force"], cwd=work,
+                           stdout=subprocess.PIPE, stderr=err, text=True)
+    check(r.returncode == 2 and "where standard error goes" in read("errors.txt"),
+          "/dev/stderr sent to a file: refused, the message kept")
     r = run("--pairs", "/dev/null")
     check(r.returncode == 0 and stat.S_ISCHR(os.lstat("/dev/null").st_mode),
           "/dev/null: a character device, written without --force, left as it is")
