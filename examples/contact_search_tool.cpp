@@ -153,20 +153,28 @@ Args parseArgs(int argc, char** argv) {
         ->type_name("node|segment")
         ->check(expects("node or segment",
                         [](const std::string& t) { return t == "node" || t == "segment"; }));
-    app.add_option("--pairs", a.pairs, "write the pairs as CSV")->type_name("FILE.csv");
+    const auto named = expects("a file name", [](const std::string& t) { return !t.empty(); });
+    app.add_option("--pairs", a.pairs, "write the pairs as CSV")
+        ->type_name("FILE.csv")
+        ->check(named);
     app.add_option("--mortar", a.mortar,
                    "segment mode: each interface's mortar D and M (Matrix\nMarket), weighted gaps "
                    "and nodal areas (CSV) in DIR")
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->check(named);
     app.add_option("--overlaps", a.overlaps,
                    "segment mode: each pair's overlap, and its part within\nthe capture distance")
-        ->type_name("FILE.csv");
-    auto* json = app.add_option("--json", a.json, "write the report as JSON")->type_name("FILE");
+        ->type_name("FILE.csv")
+        ->check(named);
+    auto* json = app.add_option("--json", a.json, "write the report as JSON")
+                     ->type_name("FILE")
+                     ->check(named);
     app.add_flag("--json-pairs", a.jsonPairs, "the JSON lists every pair")->needs(json);
     app.add_flag("--coordinates", a.coordinates,
                  "CSV and JSON pairs carry the slave and closest-point coordinates");
     auto* vtu = app.add_option("--vtu", a.vtu, "write surfaces, pairs and overlaps for ParaView")
-                    ->type_name("FILE.vtu");
+                    ->type_name("FILE.vtu")
+                    ->check(named);
     app.add_flag("--vtu-ascii", a.vtuAscii, "ASCII VTU (default: zlib-compressed binary)")
         ->needs(vtu);
     app.add_flag("--force", a.force, "replace existing output files (input files never)");
@@ -358,6 +366,53 @@ struct Searched {
     mesh_io::InterfaceReport report;
 };
 
+// Every output, the --mortar files included, checked before the search (mesh_io::checkOutputs:
+// existing files, two outputs to one file). The --mortar directory is made for the check where
+// missing, and what was made is removed again when the check fails.
+std::vector<mesh_io::OutputKind> checkAllOutputs(const Args& args,
+                                                 const std::vector<Interface>& interfaces,
+                                                 const mesh_io::WriteOptions& options) {
+    std::vector<std::string> outputs = args.outputs();
+    if (args.mortar.empty()) {
+        return mesh_io::checkOutputs(outputs, options);
+    }
+    namespace fs = std::filesystem;
+    if (args.mortar == "-") {
+        throw UsageError("--mortar expects a directory, not - (standard output)");
+    }
+    std::error_code ec;
+    if (fs::exists(args.mortar, ec) && !fs::is_directory(args.mortar, ec)) {
+        throw UsageError("--mortar expects a directory; " + args.mortar + " is not one");
+    }
+    std::vector<fs::path> made;  // missing directories, deepest first
+    for (fs::path p = fs::absolute(args.mortar, ec); !p.empty() && !fs::exists(p, ec);
+         p = p.parent_path()) {
+        made.push_back(p);
+        if (p == p.parent_path()) {
+            break;
+        }
+    }
+    fs::create_directories(args.mortar, ec);
+    if (ec) {
+        throw std::runtime_error("--mortar: cannot create directory " + args.mortar + ": " +
+                                 ec.message());
+    }
+    for (const Interface& itf : interfaces) {
+        for (std::string& f :
+             mesh_io::mortarFileNames(args.mortar, "interface" + std::to_string(itf.index))) {
+            outputs.push_back(std::move(f));
+        }
+    }
+    try {
+        return mesh_io::checkOutputs(outputs, options);
+    } catch (...) {
+        for (const fs::path& p : made) {
+            fs::remove(p, ec);  // empty: only the check's temporary files were in it
+        }
+        throw;
+    }
+}
+
 int run(const Args& args) {
     Progress progress(!args.quiet);
     const auto t0 = std::chrono::steady_clock::now();
@@ -379,14 +434,10 @@ int run(const Args& args) {
     wo.jsonPairs = args.jsonPairs;
     wo.vtuAscii = args.vtuAscii;
     bool toStdout = false;
-    for (const mesh_io::OutputKind k : mesh_io::checkOutputs(args.outputs(), wo.write)) {
+    for (const mesh_io::OutputKind k : checkAllOutputs(args, interfaces, wo.write)) {
         toStdout = toStdout || k == mesh_io::OutputKind::kStdout;
     }
     std::ostream& report = toStdout ? std::cerr : std::cout;  // "-" keeps stdout for the data
-    if (!args.mortar.empty() && std::filesystem::exists(args.mortar) &&
-        !std::filesystem::is_directory(args.mortar)) {
-        throw UsageError("--mortar expects a directory; " + args.mortar + " is not one");
-    }
 
     if (!args.quiet) {
         char line[512];

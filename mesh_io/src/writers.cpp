@@ -341,6 +341,11 @@ void writeVtu(const std::string& path, const Model& model,
     file.commit();
 }
 
+std::vector<std::string> mortarFileNames(const std::string& dir, const std::string& prefix) {
+    const std::string base = dir + "/" + prefix;
+    return {base + "_D.mtx", base + "_M.mtx", base + "_nodes.csv"};
+}
+
 void writeMortarFiles(const std::string& dir, const std::string& prefix, const Model& model,
                       const contact::MortarOperators& op, const std::string& description,
                       const WriteOptions& options) {
@@ -360,9 +365,10 @@ void writeMortarFiles(const std::string& dir, const std::string& prefix, const M
         largest = std::max(largest, index(n));
     }
     const char* basis = op.basis == contact::MortarBasis::kDual ? "dual" : "standard";
-    const auto matrix = [&](const std::string& name, const contact::SparseTriplets& t,
+    const std::vector<std::string> names = mortarFileNames(dir, prefix);
+    const auto matrix = [&](const std::string& path, const contact::SparseTriplets& t,
                             const std::string& what) {
-        OutputFile file(dir + "/" + prefix + "_" + name + ".mtx", options);
+        OutputFile file(path, options);
         std::ostream& out = file.out();
         out << "%%MatrixMarket matrix coordinate real general\n"
             << "% " << description << "\n% " << what << ", " << basis << " basis\n"
@@ -375,9 +381,9 @@ void writeMortarFiles(const std::string& dir, const std::string& prefix, const M
         }
         file.commit();
     };
-    matrix("D", op.D, "D_ab = int Phi_a N_b dA (slave x slave)");
-    matrix("M", op.M, "M_ac = int Phi_a N^_c dA (slave x master)");
-    OutputFile file(dir + "/" + prefix + "_nodes.csv", options);
+    matrix(names[0], op.D, "D_ab = int Phi_a N_b dA (slave x slave)");
+    matrix(names[1], op.M, "M_ac = int Phi_a N^_c dA (slave x master)");
+    OutputFile file(names[2], options);
     std::ostream& out = file.out();
     out << (assembly ? "node_number,node_label,weighted_gap,nodal_area\n"
                      : "node_id,weighted_gap,nodal_area\n");

@@ -144,6 +144,32 @@ def main(tool, model_src, work):
     check(r.returncode == 2 and "same place" in r.stderr and
           not os.path.exists(os.path.join(work, "same.csv")), "two outputs to one file refused")
 
+    # --mortar's files are checked with the other outputs, before anything is written; a directory
+    # made for the check goes again when it fails.
+    def there(name):
+        return os.path.exists(os.path.join(work, name))
+
+    r = run("--mode", "segment", "--mortar", "mo", "--pairs", "mo/interface1_D.mtx", "--force")
+    check(r.returncode == 2 and "same place" in r.stderr and not there("mo"),
+          "--pairs naming a --mortar file refused, the directory made for the check removed")
+    os.makedirs(os.path.join(work, "mo"))
+    with open(os.path.join(work, "mo", "interface1_M.mtx"), "w") as f:
+        f.write("precious\n")
+    r = run("--mode", "segment", "--mortar", "mo", "--pairs", "p.csv")
+    check(r.returncode == 2 and "interface1_M.mtx exists; pass --force" in r.stderr and
+          not there("p.csv") and not there("mo/interface1_D.mtx") and
+          read("mo/interface1_M.mtx") == "precious\n",
+          "an existing --mortar file refused before any output is written")
+    r = run("--mode", "segment", "--mortar", "new/deeper", "--pairs", "new/deeper")
+    check(r.returncode == 2 and "it is a directory" in r.stderr and not there("new"),
+          "--pairs naming the --mortar directory refused, the directories made removed")
+    r = run("--mode", "segment", "--mortar", "-")
+    check(r.returncode == 2 and "not - (standard output)" in r.stderr and not there("-"),
+          "--mortar - refused, no directory named -")
+    r = run("--pairs", "")
+    check(r.returncode == 2 and "--pairs: expects a file name, got ''" in r.stderr,
+          "an empty output name refused")
+
     check(leftovers() == [], "no temporary file left behind: %r" % leftovers())
     if os.geteuid() != 0:
         os.chmod(ro, 0o755)

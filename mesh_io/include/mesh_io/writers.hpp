@@ -72,4 +72,8 @@ void writeMortarFiles(const std::string& dir, const std::string& prefix, const M
                       const contact::MortarOperators& op, const std::string& description,
                       const WriteOptions& options);
 
+/// The three files writeMortarFiles writes: `<dir>/<prefix>_D.mtx`, `_M.mtx`, `_nodes.csv`.
+[[nodiscard]] std::vector<std::string> mortarFileNames(const std::string& dir,
+                                                       const std::string& prefix);
+
 }  // namespace mesh_io
