@@ -366,6 +366,27 @@ struct Searched {
     mesh_io::InterfaceReport report;
 };
 
+// A surface the search refused, named as the file names it: the segment's element and face, the
+// node's id (the search's message has their indices).
+std::string inFileTerms(const mesh_io::Model& model, const contact::SurfaceError& e,
+                        const Searched& s) {
+    const ContactSurface* cs = e.role() == "master" ? s.master.get() : s.slave.get();
+    if (cs == nullptr) {
+        return e.what();
+    }
+    std::string text = e.role() + " surface '" + cs->name + "'";
+    const Index seg = e.segment();
+    if (seg != contact::kNoIndex && seg < cs->surface.size()) {
+        const mesh_io::SegmentOrigin o = cs->origin[seg];
+        text += ", element " + model.elementLabel(o.instance, o.elementId) + " face " +
+                std::to_string(o.face) + " (" + contact::segmentTypeName(cs->surface.types[seg]) +
+                ")";
+    }
+    const Index node = e.node();
+    const bool known = node != contact::kNoIndex && node >= 0 && node < model.numNodes();
+    return text + ": " + e.problemWith(known ? model.nodeLabel(node) : std::to_string(node));
+}
+
 // Every output, the --mortar files included, checked before the search (mesh_io::checkOutputs:
 // existing files, two outputs to one file). The --mortar directory is made for the check where
 // missing, and what was made is removed again when the check fails.
@@ -528,6 +549,9 @@ int run(const Args& args) {
                 throw std::invalid_argument(std::string("search failed: ") +
                                             contact::updateStatusName(st.status));
             }
+        } catch (const contact::SurfaceError& e) {
+            refuse(itf, inFileTerms(model, e, s));
+            continue;
         } catch (const std::exception& e) {
             refuse(itf, e.what());
             continue;

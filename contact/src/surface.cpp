@@ -118,4 +118,38 @@ double enclosedVolume(const Surface& surface, const CoordinatesView& x) {
     return flux / (dim == 1 ? 2.0 : 3.0);
 }
 
+namespace {
+
+std::string replaced(const std::string& text, const std::string& name) {
+    std::string out = text;
+    const std::size_t at = out.find("%n");
+    if (at != std::string::npos) {
+        out.replace(at, 2, name);
+    }
+    return out;
+}
+
+std::string surfaceErrorText(const std::string& function, const std::string& role,
+                             const std::string& surfaceName, Index segment, SegmentType type,
+                             const std::string& problem, Index node) {
+    std::string text = function + ": " + role + " surface '" + surfaceName + "'";
+    if (segment != kNoIndex) {
+        text += ", segment " + std::to_string(segment) + " (" + segmentTypeName(type) + ")";
+    }
+    return text + ": " + replaced(problem, std::to_string(node));
+}
+
+}  // namespace
+
+SurfaceError::SurfaceError(const std::string& function, std::string role,
+                           const std::string& surfaceName, Index segment, SegmentType type,
+                           std::string problem, Index node)
+    : std::invalid_argument(
+          surfaceErrorText(function, role, surfaceName, segment, type, problem, node)),
+      role_(std::move(role)), segment_(segment), node_(node), problem_(std::move(problem)) {}
+
+std::string SurfaceError::problemWith(const std::string& nodeName) const {
+    return replaced(problem_, nodeName);
+}
+
 }  // namespace contact

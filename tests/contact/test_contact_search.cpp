@@ -755,10 +755,21 @@ TEST_P(SetSurfacesRejects, WithAMessageNamingSurfaceAndSegment) {
     try {
         search.setSurfaces(master, slave, x);
         FAIL() << "no exception";
-    } catch (const std::invalid_argument& e) {
+    } catch (const SurfaceError& e) {
         EXPECT_NE(std::string(e.what()).find(GetParam().message), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("contact::ContactSearch::setSurfaces()"),
                   std::string::npos);
+        // The parts say what the message says, for a caller that numbers things otherwise.
+        const Surface& named = e.role() == "master" ? master : slave;
+        std::string rebuilt =
+            "contact::ContactSearch::setSurfaces(): " + e.role() + " surface '" + named.name + "'";
+        if (e.segment() != kNoIndex) {
+            rebuilt += ", segment " + std::to_string(e.segment()) + " (" +
+                       segmentTypeName(named.types[e.segment()]) + ")";
+        }
+        EXPECT_EQ(rebuilt + ": " + e.problemWith(std::to_string(e.node())), e.what());
+        EXPECT_EQ(e.node() != kNoIndex, e.problem().find("%n") != std::string::npos);
+        EXPECT_EQ(e.problemWith("id 7").find("%n"), std::string::npos);
     }
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -135,6 +136,29 @@ struct CoordinatesView {
 /// the start of one line and the end of one), as on the whole boundary of a solid; or when the
 /// surface is empty or a node index is out of range of x.
 [[nodiscard]] CONTACT_API double enclosedVolume(const Surface& surface, const CoordinatesView& x);
+
+/// A surface refused by ContactSearch::setSurfaces or referenceSearch. what() names the segment
+/// and node by their indices in the surfaces given; the parts let a caller that numbers them
+/// otherwise (a mesh file's element and node ids) say the same in its own terms.
+class CONTACT_API SurfaceError : public std::invalid_argument {
+public:
+    /// `problem` holds "%n" where the node goes (when node != kNoIndex).
+    SurfaceError(const std::string& function, std::string role, const std::string& surfaceName,
+                 Index segment, SegmentType type, std::string problem, Index node = kNoIndex);
+    [[nodiscard]] const std::string& role() const noexcept { return role_; }  ///< master, slave
+    [[nodiscard]] Index segment() const noexcept { return segment_; }  ///< kNoIndex: no segment
+    [[nodiscard]] Index node() const noexcept { return node_; }        ///< kNoIndex: no node
+    /// What is wrong, with "%n" for the node: e.g. "node %n appears twice (collapsed segment)".
+    [[nodiscard]] const std::string& problem() const noexcept { return problem_; }
+    /// problem() with "%n" replaced by `nodeName`.
+    [[nodiscard]] std::string problemWith(const std::string& nodeName) const;
+
+private:
+    std::string role_;
+    Index segment_;
+    Index node_;
+    std::string problem_;
+};
 
 /// Gathers the node coordinates of segment s of `surface` (no checks: validated surfaces only).
 [[nodiscard]] inline SegmentNodes gatherSegment(const Surface& surface, Index s,

@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
-#include <sstream>
 #include <stdexcept>
 
 namespace contact::detail {
@@ -31,15 +30,11 @@ const char* badCoordinates(const CoordinatesView& x, Index n) noexcept {
     return nullptr;
 }
 
+// `what` holds "%n" where node goes (node != kNoIndex).
 [[noreturn]] void fail(const char* fn, const char* role, const Surface& surface, Index s,
-                       const std::string& what) {
-    std::ostringstream msg;
-    msg << fn << ": " << role << " surface '" << surface.name << "'";
-    if (s != kNoIndex) {
-        msg << ", segment " << s << " (" << segmentTypeName(surface.types[s]) << ")";
-    }
-    msg << ": " << what;
-    throw std::invalid_argument(msg.str());
+                       const std::string& what, Index node = kNoIndex) {
+    throw SurfaceError(fn, role, surface.name, s,
+                       s != kNoIndex ? surface.types[s] : SegmentType::Line2, what, node);
 }
 
 }  // namespace
@@ -76,12 +71,12 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
                          std::to_string(x.numNodes) + ")");
             }
             if (const char* bad = badCoordinates(x, nodes[i])) {
-                fail(fn, role, surface, s, "node " + std::to_string(nodes[i]) + bad);
+                fail(fn, role, surface, s, std::string("node %n") + bad, nodes[i]);
             }
             for (int k = 0; k < i; ++k) {
                 if (nodes[k] == nodes[i]) {
-                    fail(fn, role, surface, s,
-                         "node " + std::to_string(nodes[i]) + " appears twice (collapsed segment)");
+                    fail(fn, role, surface, s, "node %n appears twice (collapsed segment)",
+                         nodes[i]);
                 }
             }
         }
@@ -96,9 +91,8 @@ void validateSurface(const char* fn, const char* role, const Surface& surface,
         for (int c = 0; c < cornerCount(t); ++c) {
             const SegmentFrame corner = segmentFrame(seg, nodeLocalCoordinates(t, c));
             if (corner.degenerate || corner.normal.dot(centre.normal) <= 0.0) {
-                fail(fn, role, surface, s,
-                     "degenerate: collapsed or folded at corner node " +
-                         std::to_string(surface.nodes(s)[c]));
+                fail(fn, role, surface, s, "degenerate: collapsed or folded at corner node %n",
+                     surface.nodes(s)[c]);
             }
         }
     }
@@ -163,8 +157,8 @@ void validateNodes(const char* fn, const std::vector<Index>& nodes, const Coordi
                                         std::to_string(x.numNodes) + ")");
         }
         if (const char* bad = badCoordinates(x, n)) {
-            throw std::invalid_argument(std::string(fn) + ": slave node " + std::to_string(n) +
-                                        bad);
+            throw SurfaceError(fn, "slave", "slave nodes", kNoIndex, SegmentType::Line2,
+                               std::string("node %n") + bad, n);
         }
     }
 }
