@@ -24,6 +24,10 @@ bool LineReader::next(std::string& line) {
     if (!line.empty() && line.back() == '\r') {
         line.pop_back();
     }
+    // A UTF-8 byte order mark (editors on Windows write one) is no part of the first line.
+    if (line_ == 0 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) {
+        line.erase(0, 3);
+    }
     ++line_;
     return true;
 }

@@ -15,7 +15,8 @@ public:
     /// Throws ParseError(path, 0, "cannot open the file") when it cannot.
     explicit LineReader(std::string path);
 
-    /// Next line without its end-of-line characters ("\n" or "\r\n"); false at end of file.
+    /// Next line without its end-of-line characters ("\n" or "\r\n"), the first without a UTF-8
+    /// byte order mark; false at end of file.
     bool next(std::string& line);
     /// Puts back `line`, the last line next() gave: the following next() returns it again (one
     /// level). The caller hands the text back, so next() need not keep a copy of every line.

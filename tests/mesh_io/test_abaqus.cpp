@@ -305,6 +305,26 @@ TEST(AbaqusReader, CrlfCommentsBlanksCaseAndSpaces) {
                            note("formatting_crlf.inp", 4, "skipped keyword *HEADING")}));
 }
 
+// A UTF-8 byte order mark (a deck saved by a Windows editor) is skipped: the same model, the same
+// line numbers, in the main file and in an included one.
+TEST(AbaqusReader, ByteOrderMarkChangesNothing) {
+    const fs::path dir = scratchDir();
+    const std::string bom = "\xEF\xBB\xBF";
+    const std::string main = (dir / "bom.inp").string();
+    writeBytes(main, bom + readBytes(fixture("formatting_crlf.inp")));
+    const Model a = readAbaqus(main);
+    const Model b = readAbaqus(fixture("formatting_crlf.inp"));
+    EXPECT_EQ(a.coords, b.coords);
+    EXPECT_EQ(a.nodeIds, b.nodeIds);
+    EXPECT_EQ(connectivity(a, 0, 0), connectivity(b, 0, 0));
+    EXPECT_EQ(faces(a, "my surf"), faces(b, "my surf"));
+    ASSERT_EQ(a.interfaces.size(), 1U);
+    EXPECT_EQ(a.interfaces[0].source.line, b.interfaces[0].source.line);
+    writeBytes(dir / "nodes.inp", bom + "1, 0.0, 0.0, 0.0\n2, 1.0, 0.0, 0.0\n");
+    writeBytes(dir / "with_include.inp", "*NODE\n*INCLUDE, INPUT=nodes.inp\n");
+    EXPECT_EQ(readAbaqus((dir / "with_include.inp").string()).numNodes(), 2);
+}
+
 TEST(AbaqusReader, KeywordLinesContinueAfterATrailingComma) {
     const Model m = readAbaqus(fixture("keyword_continuation.inp"));
     // "*NODE, NSET=ALL," is followed by a data line, not by more parameters.

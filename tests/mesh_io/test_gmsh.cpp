@@ -357,6 +357,16 @@ TEST(Gmsh, CrlfLineEndingsChangeNothing) {
                           readGmsh(fixture("model_22_ascii.msh"))));
 }
 
+// A UTF-8 byte order mark before $MeshFormat (ASCII and binary files) is skipped.
+TEST(Gmsh, ByteOrderMarkChangesNothing) {
+    for (const char* name : {"model_22_ascii.msh", "model_41_binary.msh"}) {
+        SCOPED_TRACE(name);
+        EXPECT_TRUE(sameModel(
+            readGmsh(writeTemp("bom.msh", "\xEF\xBB\xBF" + readBytes(fixture(name))).path),
+            readGmsh(fixture(name))));
+    }
+}
+
 TEST(Gmsh, TwoDimensionalModelWithBoundaryLines) {
     const Model m = readGmsh(fixture("model_2d_41.msh"));
     ASSERT_EQ(m.numNodes(), 6);
