@@ -154,18 +154,22 @@ Args parseArgs(int argc, char** argv) {
         ->check(expects("node or segment",
                         [](const std::string& t) { return t == "node" || t == "segment"; }));
     const auto named = expects("a file name", [](const std::string& t) { return !t.empty(); });
-    app.add_option("--pairs", a.pairs, "write the pairs as CSV")
-        ->type_name("FILE.csv")
-        ->check(named);
-    app.add_option("--mortar", a.mortar,
-                   "segment mode: each interface's mortar D and M (Matrix\nMarket), weighted gaps "
-                   "and nodal areas (CSV) in DIR")
-        ->type_name("DIR")
-        ->check(named);
-    app.add_option("--overlaps", a.overlaps,
-                   "segment mode: each pair's overlap, and its part within\nthe capture distance")
-        ->type_name("FILE.csv")
-        ->check(named);
+    auto* pairs = app.add_option("--pairs", a.pairs, "write the pairs as CSV")
+                      ->type_name("FILE.csv")
+                      ->check(named);
+    auto* mortar =
+        app.add_option(
+               "--mortar", a.mortar,
+               "segment mode: each interface's mortar D and M (Matrix\nMarket), weighted gaps "
+               "and nodal areas (CSV) in DIR")
+            ->type_name("DIR")
+            ->check(named);
+    auto* overlaps =
+        app.add_option(
+               "--overlaps", a.overlaps,
+               "segment mode: each pair's overlap, and its part within\nthe capture distance")
+            ->type_name("FILE.csv")
+            ->check(named);
     auto* json = app.add_option("--json", a.json, "write the report as JSON")
                      ->type_name("FILE")
                      ->check(named);
@@ -195,15 +199,22 @@ Args parseArgs(int argc, char** argv) {
         app.add_option("--verify-sample", a.verifySample,
                        "check N slave items drawn at random against every segment")
             ->type_name("N")
-            ->check(expects("a whole number >= 1",
+            ->check(expects("a whole number from 1 to 2147483647",
                             [](const std::string& t) { return wholeNumber(t, 1, 2147483647L); }))
             ->excludes(verify);
     app.add_option("--seed", a.seed, "seed of --verify-sample (default 1)")
         ->type_name("S")
         ->needs(sample)
-        ->check(expects("a whole number >= 0",
+        ->check(expects("a whole number from 0 to 4294967295",
                         [](const std::string& t) { return wholeNumber(t, 0, 4294967295L); }));
-    app.add_flag("--list", a.list, "list the surfaces and interfaces of MODEL, search nothing");
+    app.add_flag("--list", a.list, "list the surfaces and interfaces of MODEL, search nothing")
+        ->excludes(pairs)
+        ->excludes(mortar)
+        ->excludes(overlaps)
+        ->excludes(json)
+        ->excludes(vtu)
+        ->excludes(verify)
+        ->excludes(sample);
     app.add_flag("--quiet", a.quiet, "print nothing but errors");
     try {
         app.parse(argc, argv);

@@ -11,12 +11,28 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <stdexcept>
 
 namespace contact::detail {
 namespace {
+
+// d in as few digits as give it back (std::to_string writes 1e300 with 300 digits).
+std::string shortest(double d) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", d);
+    for (int digits = 1; digits < 17; ++digits) {
+        char shorter[32];
+        std::snprintf(shorter, sizeof shorter, "%.*g", digits, d);
+        if (std::strtod(shorter, nullptr) == d) {
+            return shorter;
+        }
+    }
+    return text;
+}
 
 // What is wrong with node n's coordinates, to follow "node <n>"; nullptr when nothing.
 const char* badCoordinates(const CoordinatesView& x, Index n) noexcept {
@@ -116,7 +132,7 @@ double resolveCapture(const char* fn, const SearchOptions& options, double meanM
     if (!std::isfinite(d) || d < 0.0 || d > tol::kMaxCoordinate) {
         throw std::invalid_argument(
             std::string(fn) + ": capture distance must be finite, >= 0 and at most 1e30, got " +
-            std::to_string(d));
+            shortest(d));
     }
     return d;
 }
