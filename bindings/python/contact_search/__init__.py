@@ -25,6 +25,7 @@ UpdateStats.coordinates_copied says which happened.
 """
 import collections
 import collections.abc
+import os
 
 import numpy as np
 
@@ -59,7 +60,8 @@ def surface(types, connectivity, offsets=None, name="surface"):
         if isinstance(t, (str, np.str_)):
             _node_count(t, i)
             codes[i] = [s.lower() for s in SEGMENT_TYPES].index(t.lower())
-        elif isinstance(t, (int, np.integer)) and 0 <= t < len(SEGMENT_TYPES):
+        elif (isinstance(t, (int, np.integer)) and not isinstance(t, bool)
+              and 0 <= t < len(SEGMENT_TYPES)):
             codes[i] = t
         else:
             raise ValueError("surface: segment %d has type %r (expected one of %s or 0..6)"
@@ -201,7 +203,12 @@ class _Surfaces(collections.abc.Mapping):
 def read_model(path):
     """Reads an Abaqus/CalculiX .inp or Gmsh .msh file. Raises ParseError (a ValueError) naming
     the file and line for a bad file."""
-    return Model(_core.read_model(str(path)))
+    try:
+        encoded = os.fsencode(path)  # any path the system takes, not only UTF-8 ones
+    except TypeError:
+        raise TypeError("read_model: path must be a str, bytes or os.PathLike, got %s"
+                        % type(path).__name__) from None
+    return Model(_core.read_model(encoded))
 
 
 from .meshio_interop import from_meshio  # noqa: E402  (needs Model above)

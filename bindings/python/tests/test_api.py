@@ -2,6 +2,7 @@
 """The Python API on a scene with a known answer, zero-copy coordinates, and bad input: a
 ValueError with the C++ API's own message, never a crash."""
 import math
+import os
 import subprocess
 
 import numpy as np
@@ -112,6 +113,8 @@ def test_bad_surfaces_give_the_cpp_message():
         s.set_surfaces(plate, plate, coords)
     with pytest.raises(ValueError, match="segment 1 has type 'Hex8'"):
         cs.surface(["Quad4", "Hex8"], np.arange(8))
+    with pytest.raises(ValueError, match="segment 0 has type True"):
+        cs.surface([True, True], np.arange(6))  # a bool is no type code
     with pytest.raises(ValueError, match="connectivity must hold integers"):
         cs.surface("Quad4", np.arange(8.0))
     with pytest.raises(ValueError, match="need 8 connectivity entries, got 7"):
@@ -203,6 +206,15 @@ def test_bad_model_files_give_the_reader_message(tmp_path):
         cs.read_model(latin1)
     assert e.value.path == str(latin1) and e.value.line == 2
     assert "\\xe9t\\xe9" in str(e.value)
+    with pytest.raises(TypeError, match="read_model: path must be a str, bytes or os.PathLike, "
+                                        "got NoneType"):
+        cs.read_model(None)
+    # A bytes path, and one that is not UTF-8: read as the system names the file.
+    odd = os.fsencode(str(tmp_path)) + b"/\xff.msh"
+    with open(odd, "wb") as f:
+        f.write((DATA / "sphere_on_block.msh").read_bytes())
+    same = cs.read_model(DATA / "sphere_on_block.msh")
+    assert len(cs.read_model(odd).node_ids) == len(same.node_ids)
     model = cs.read_model(DATA / "sphere_on_block.msh")
     with pytest.raises(KeyError, match="surface 'Nope' not found"):
         model.surfaces["Nope"]
