@@ -979,6 +979,8 @@ const BadCase kBadCases[] = {
      "expected INPUT=<file> on *INCLUDE, got '*INCLUDE, FILE=nodes.inp'"},
     {"bad_include_missing.inp", nullptr, 3,
      "cannot open included file '@DIR@/include/does_not_exist.inp'"},
+    {"bad_include_device.inp", nullptr, 3,
+     "cannot read included file '/dev/zero': it is a device, not a file"},
     {"bad_include_error_main.inp", "include/bad_coordinates.inp", 4,
      "expected a coordinate, got 'one'"},
     {"bad_include_cycle_a.inp", "bad_include_cycle_b.inp", 3,
