@@ -180,6 +180,7 @@ struct MortarIntegrator::Impl {
     std::vector<std::uint8_t> incidenceLocal;
 
     std::vector<Index> groupStart;  // first pair of each slave segment's run, then pairs.size()
+    std::vector<Index> lastSlave;   // per master segment: the slave of its last pair (repeats)
     std::vector<SegmentRecord> records;
     std::vector<ThreadBuffers> threads;
     MortarOperators out;
@@ -572,9 +573,15 @@ MortarIntegrator::~MortarIntegrator() = default;
 MortarIntegrator::MortarIntegrator(MortarIntegrator&&) noexcept = default;
 MortarIntegrator& MortarIntegrator::operator=(MortarIntegrator&&) noexcept = default;
 
-const MortarOperators& MortarIntegrator::operators() const noexcept { return impl_->out; }
+const MortarOperators& MortarIntegrator::operators() const noexcept {
+    static const MortarOperators kNone;  // a moved-from integrator has none
+    return impl_ ? impl_->out : kNone;
+}
 
 MortarSegmentBlock MortarIntegrator::segmentBlock(Index k) const {
+    if (!impl_) {
+        throw std::logic_error("MortarIntegrator::segmentBlock: the integrator was moved from");
+    }
     const Impl& im = *impl_;
     if (k < 0 || static_cast<std::size_t>(k) >= im.records.size()) {
         throw std::out_of_range("MortarIntegrator::segmentBlock: slave segment " +
@@ -599,6 +606,10 @@ MortarSegmentBlock MortarIntegrator::segmentBlock(Index k) const {
 
 MortarStats MortarIntegrator::compute(const ContactSearch& search, const CoordinatesView& x) {
     const char* fn = "MortarIntegrator::compute";
+    if (search.master().empty()) {
+        throw std::invalid_argument(std::string(fn) +
+                                    ": the search has no surfaces (not set up, or moved from)");
+    }
     if (search.options().mode != SearchMode::kSegmentToSegment) {
         throw std::invalid_argument(std::string(fn) +
                                     ": the search must be in segment-to-segment mode");
@@ -617,6 +628,9 @@ MortarStats MortarIntegrator::compute(const Surface& master, const Surface& slav
                                       ConstSpan<Index> pairSlave, ConstSpan<Index> pairMaster,
                                       const CoordinatesView& x, double capture) try {
     const std::string fn = "MortarIntegrator::compute: ";
+    if (!impl_) {
+        throw std::logic_error(fn + "the integrator was moved from");
+    }
     if (const char* problem = x.problem()) {
         throw std::invalid_argument(fn + "coordinates: " + problem);
     }
@@ -644,11 +658,19 @@ MortarStats MortarIntegrator::compute(const Surface& master, const Surface& slav
                                             std::to_string(n) + " beyond the " +
                                             std::to_string(x.numNodes) + " coordinates");
             }
+            if (!x.node(n).allFinite()) {  // its pairs would drop out silently
+                throw std::invalid_argument(fn + role + " surface '" + s->name + "': node " +
+                                            std::to_string(n) + " has a NaN or Inf coordinate");
+            }
         }
     }
     if (!master.empty() && !slave.empty() && master.dim() != slave.dim()) {
         throw std::invalid_argument(fn + "master and slave surfaces differ in dimension");
     }
+    // A pair given twice would be integrated twice: with the pairs grouped by slave, a master
+    // whose last pair has this pair's slave repeats one.
+    std::vector<Index>& lastSlave = impl_->lastSlave;
+    lastSlave.assign(static_cast<std::size_t>(master.size()), kNoIndex);
     for (Index p = 0; p < pairSlave.size(); ++p) {
         if (pairSlave[p] < 0 || pairSlave[p] >= slave.size() || pairMaster[p] < 0 ||
             pairMaster[p] >= master.size()) {
@@ -659,6 +681,13 @@ MortarStats MortarIntegrator::compute(const Surface& master, const Surface& slav
             throw std::invalid_argument(fn + "pairs must be ordered by slave segment (pair " +
                                         std::to_string(p) + ")");
         }
+        Index& last = lastSlave[static_cast<std::size_t>(pairMaster[p])];
+        if (last == pairSlave[p]) {
+            throw std::invalid_argument(fn + "pair " + std::to_string(p) + " (slave " +
+                                        std::to_string(pairSlave[p]) + ", master " +
+                                        std::to_string(pairMaster[p]) + ") is given twice");
+        }
+        last = pairSlave[p];
     }
     if (options_.basis == MortarBasis::kDual) {
         for (Index k = 0; k < slave.size(); ++k) {

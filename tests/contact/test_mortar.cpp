@@ -25,6 +25,8 @@
 #include <map>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace contact {
@@ -1068,10 +1070,50 @@ TEST(MortarPairs, BadInputIsRefusedNamingTheArgument) {
     ContactSearch nodeSearch;
     nodeSearch.setSurfaces(f.master, f.slave, x);
     expectError([&] { (void)mi.compute(nodeSearch, x); }, "segment-to-segment");
+    expectError([&] { (void)mi.compute(ContactSearch{}, x); }, "not set up, or moved from");
+    // A pair given twice (two pair lists joined) would count twice.
+    const std::vector<Index> twiceSlave = {0, 0, 0};
+    const std::vector<Index> twiceMaster = {2, 0, 2};
+    expectError(
+        [&] {
+            (void)mi.compute(f.master, f.slave, {twiceSlave.data(), 3}, {twiceMaster.data(), 3}, x,
+                             0.1);
+        },
+        "pair 2 (slave 0, master 2) is given twice");
+    // A NaN at a node the pairs use would drop those pairs silently.
+    const std::vector<Index> one = {0};
+    for (const Index node : {f.master.nodes(0)[2], f.slave.nodes(0)[1]}) {
+        Eigen::Matrix3Xd y = x;
+        y(1, node) = std::nan("");
+        expectError(
+            [&] {
+                (void)mi.compute(f.master, f.slave, {one.data(), 1}, {one.data(), 1}, y, 0.1);
+            },
+            "node " + std::to_string(node) + " has a NaN or Inf coordinate");
+    }
     EXPECT_THROW(MortarIntegrator(MortarOptions{MortarBasis::kStandard, 0, false}),
                  std::invalid_argument);
     EXPECT_THROW(MortarIntegrator(MortarOptions{MortarBasis::kStandard, kMaxThreads + 1, false}),
                  std::invalid_argument);
+}
+
+// A moved-from integrator: no operators, and a clear error instead of a crash; the moved-to one
+// keeps the result.
+TEST(MortarPairs, MovedFromIntegratorRefusesWork) {
+    static_assert(std::is_nothrow_move_constructible_v<MortarIntegrator>);
+    const Interface f = flat3d(SegmentType::Quad4, SegmentType::Quad4, 2, 2, 0.0, 0.0);
+    const Eigen::Matrix3Xd x = f.mesh.coords3();
+    const std::vector<Index> s = {0};
+    MortarIntegrator a;
+    (void)a.compute(f.master, f.slave, {s.data(), 1}, {s.data(), 1}, x, 0.1);
+    const std::vector<double> d = a.operators().D.value;
+    ASSERT_FALSE(d.empty());
+    MortarIntegrator b = std::move(a);
+    EXPECT_EQ(b.operators().D.value, d);
+    EXPECT_TRUE(a.operators().D.value.empty());  // NOLINT(bugprone-use-after-move): on purpose
+    EXPECT_THROW((void)a.compute(f.master, f.slave, {s.data(), 1}, {s.data(), 1}, x, 0.1),
+                 std::logic_error);
+    EXPECT_THROW((void)a.segmentBlock(0), std::logic_error);
 }
 
 // ---------------------------------------------------------------------------------------------

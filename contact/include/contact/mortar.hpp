@@ -157,18 +157,19 @@ public:
 
     /// From a segment-to-segment search after its last update: its surfaces, pairs and capture
     /// distance, with the coordinates that update saw. Throws std::invalid_argument for a search
-    /// in node-to-segment mode, a search in self-contact, or a slave given as nodes; and as the
-    /// overload below.
+    /// in node-to-segment mode, a search in self-contact, a slave given as nodes, or a search not
+    /// set up; and as the overload below.
     MortarStats compute(const ContactSearch& search, const CoordinatesView& x);
 
     /// From surfaces and pairs (pairSlave[i], pairMaster[i]: slave and master segment indices),
     /// ordered by slave segment (as SegmentPairs are). Pairs that do not overlap within `capture`
     /// add nothing, so any superset of the contacting pairs gives the same result.
-    /// Throws std::invalid_argument (naming the argument) for: pairs not ordered by slave, an index
-    /// out of range, a node index beyond x, surfaces of different dimensions or of a dimension
-    /// other than x's, a negative or non-finite capture, or MortarBasis::kDual with a quadratic
-    /// slave segment. Out of memory, on any thread, throws std::bad_alloc and leaves operators()
-    /// empty.
+    /// Throws std::invalid_argument (naming the argument) for: pairs not ordered by slave, a pair
+    /// given twice, an index out of range, a node index beyond x or a surface node with a NaN or
+    /// Inf coordinate, surfaces of different dimensions or of a dimension other than x's, a
+    /// negative or non-finite capture, or MortarBasis::kDual with a quadratic slave segment. Out
+    /// of memory, on any thread, throws std::bad_alloc and leaves operators() empty. A moved-from
+    /// integrator throws std::logic_error here and in segmentBlock(); its operators() are empty.
     MortarStats compute(const Surface& master, const Surface& slave, ConstSpan<Index> pairSlave,
                         ConstSpan<Index> pairMaster, const CoordinatesView& x, double capture);
 
