@@ -163,7 +163,9 @@ void Reader::read() {
 }
 
 void Reader::readNodes(std::int64_t nodes) {
-    const Index n = count(nodes, 4 * sizeof(double), "the node count");
+    // Per node while reading: the three axes and the map read (32 B), the coordinates and ids
+    // kept (32 B), the id index (16 B).
+    const Index n = count(nodes, 80, "the node count");
     std::vector<double> xyz[3];
     for (std::vector<double>& axis : xyz) {
         axis.assign(static_cast<std::size_t>(n), 0.0);
@@ -203,13 +205,28 @@ void Reader::readNodes(std::int64_t nodes) {
 }
 
 void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
-    const Index total = count(elements, sizeof(long), "the element count");
+    // Per element: the map read, its id kept and its element set entry (24 B); the connectivity
+    // is counted per block below.
+    const Index total = count(elements, 24, "the element count");
     blockIds =
         ids(EX_ELEM_BLOCK, count(blocks, 64, "the element block count"), "the element block ids");
     blockNames = names(EX_ELEM_BLOCK, blockIds.size());
     std::vector<std::int64_t> map(static_cast<std::size_t>(total));
     if (total > 0) {
         file.check(ex_get_id_map(file.id(), EX_ELEM_MAP, map.data()), "the element number map");
+    }
+    // Ids name the elements in every output: two elements with one id could not be told apart.
+    {
+        std::vector<std::int64_t> sorted = map;
+        std::sort(sorted.begin(), sorted.end());
+        const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+        if (twice != sorted.end()) {
+            const auto a = std::find(map.begin(), map.end(), *twice);
+            const auto b = std::find(a + 1, map.end(), *twice);
+            fail("the element number map gives the id " + std::to_string(*twice) +
+                 " to two elements (" + std::to_string(a - map.begin() + 1) + " and " +
+                 std::to_string(b - map.begin() + 1) + ")");
+        }
     }
     Index first = 0;
     const Index nodes = m.numNodes();
@@ -235,6 +252,8 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
                  " nodes per element (expected 1 to 64)");
         }
         const int npe = static_cast<int>(eb.num_nodes_per_entry);
+        // The connectivity read (8 B a node) and kept (4 B).
+        (void)count(static_cast<std::int64_t>(n) * npe, 12, what + ": the connectivity");
         const detail::ElementType* t = detail::findExodusType(eb.topology, npe, dim);
         ElementBlock block;
         std::string topology = eb.topology;

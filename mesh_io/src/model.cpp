@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <string>
 
 namespace mesh_io {
@@ -127,7 +128,14 @@ Model readModel(const std::string& path) {
     const bool exodus = ext == ".e" || ext == ".exo" || ext == ".ex2";
     if (ext == ".inp" || ext == ".msh" || exodus) {
         checkFitsInMemory(path);
-        Model m = ext == ".inp" ? readAbaqus(path) : exodus ? readExodus(path) : readGmsh(path);
+        Model m;
+        try {
+            m = ext == ".inp" ? readAbaqus(path) : exodus ? readExodus(path) : readGmsh(path);
+        } catch (const std::bad_alloc&) {  // the counts passed their checks, the memory went
+            throw ParseError(path, 0,
+                             "not enough memory to read the model (" +
+                                 gigabytes(availableMemory()) + " available)");
+        }
         if (m.files.empty()) {
             m.files.push_back(path);
         }

@@ -688,5 +688,30 @@ TEST(ExodusReader, BadInputNamesTheFileAndTheBlockOrSet) {
                                     "with 1 nodes, which have no faces the search takes");
 }
 
+// Element ids name the faces in every output: an element number map giving one id to two
+// elements is refused (the node map likewise, above).
+TEST(ExodusReader, RefusesOneElementIdForTwoElements) {
+    const fs::path dir = scratchDir();
+    const std::string path = (dir / "two_elements.exo").string();
+    int cpu = sizeof(double);
+    int io = sizeof(double);
+    const int id = ex_create(path.c_str(), EX_CLOBBER, &cpu, &io);
+    ASSERT_GE(id, 0);
+    // Two tetrahedra on the nodes 1-4 and 2-5.
+    const double x[] = {0, 1, 0, 0, 1};
+    const double y[] = {0, 0, 1, 0, 1};
+    const double z[] = {0, 0, 0, 1, 1};
+    EXPECT_GE(ex_put_init(id, "two", 3, 5, 2, 1, 0, 0), 0);
+    EXPECT_GE(ex_put_coord(id, x, y, z), 0);
+    EXPECT_GE(ex_put_block(id, EX_ELEM_BLOCK, 1, "TETRA4", 2, 4, 0, 0, 0), 0);
+    const int conn[] = {1, 2, 3, 4, 2, 5, 3, 4};
+    EXPECT_GE(ex_put_conn(id, EX_ELEM_BLOCK, 1, conn, nullptr, nullptr), 0);
+    const int map[] = {7, 7};
+    EXPECT_GE(ex_put_id_map(id, EX_ELEM_MAP, map), 0);
+    EXPECT_GE(ex_close(id), 0);
+    EXPECT_EQ(errorOf(path), path + ": the element number map gives the id 7 to two elements "
+                                    "(1 and 2)");
+}
+
 }  // namespace
 }  // namespace mesh_io
