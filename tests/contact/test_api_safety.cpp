@@ -91,7 +91,9 @@ TEST(ApiSafety, NullCoordinatePointerIsRefusedWithAMessage) {
     ContactSearch search;
     for (const CoordinatesView& bad :
          {CoordinatesView(nullptr, n, 3), CoordinatesView::separate(x.data(), nullptr, x.data(), n),
-          CoordinatesView::strided(x.data(), 0, n, 3), CoordinatesView(x.data(), n, 4)}) {
+          CoordinatesView::strided(x.data(), 0, n, 3), CoordinatesView(x.data(), n, 4),
+          CoordinatesView::strided(x.data(), 1, n, 3),
+          CoordinatesView::strided(x.data(), 2, n, 3)}) {
         try {
             search.setSurfaces(s.master, s.slave, bad);
             ADD_FAILURE() << "setSurfaces accepted a bad coordinate view";

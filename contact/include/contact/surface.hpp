@@ -101,7 +101,8 @@ struct CoordinatesView {
     }
 
     /// What is wrong with the view itself, or nullptr: a dimension other than 2 or 3, a negative
-    /// node count, a null component pointer (z must be null in 2D), a stride below 1.
+    /// node count, a null component pointer (z must be null in 2D), a stride below 1, or below the
+    /// dimension where the components are interleaved (y right after x: the nodes would overlap).
     [[nodiscard]] const char* problem() const noexcept {
         if (dim != 2 && dim != 3) {
             return "the dimension must be 2 or 3";
@@ -117,6 +118,9 @@ struct CoordinatesView {
         }
         if (numNodes > 0 && stride < 1) {
             return "the stride must be at least 1";
+        }
+        if (numNodes > 1 && y == x + 1 && stride < dim) {
+            return "the stride is below the dimension: interleaved nodes would overlap";
         }
         return nullptr;
     }
