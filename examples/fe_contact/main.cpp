@@ -2,7 +2,7 @@
 // fe_contact: a small linear-elastic solver whose contact terms come from the contact library
 // every active-set iteration (README, "The FE example").
 //
-//   fe_contact patch2d|patch3d|hertz [--out DIR] [--basis standard|dual]
+//   fe_contact patch2d|patch3d|hertz [--out DIR] [--basis standard|dual] [--force]
 //
 // patch2d, patch3d: the contact patch test, two blocks of one material with non-matching meshes
 //   pressed together by a uniform pressure; mortar must give a uniform contact pressure (to 1e-8);
@@ -10,7 +10,10 @@
 // hertz: an elastic cylinder (plane strain) pressed on a rigid flat, three meshes; the finest must
 //   give the peak pressure within 3 % and the half-width within one element of Hertz's. Writes
 //   hertz.csv.
+// The CSV is checked before the solve: an existing one is replaced only with --force.
 // Prints "report: OK" when every check holds (exit 0), else the failed checks (exit 1).
+#include "mesh_io/output.hpp"
+
 #include "contact_solver.hpp"
 #include "fe_model.hpp"
 
@@ -19,7 +22,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -48,13 +50,33 @@ double graded(int i, int n, double a, double b, double r) {
     return a + (b - a) * t;
 }
 
-// CSV: "# key = value" lines, then the header and the rows.
-void writeCsv(const std::string& path, const std::vector<std::pair<std::string, std::string>>& keys,
+struct Options {
+    std::string out = ".";
+    contact::MortarBasis basis = contact::MortarBasis::kStandard;
+    bool force = false;  // replace an existing CSV
+};
+
+// The CSV a case writes into opt.out.
+std::string csvPath(const Options& opt, const std::string& which) {
+    const char* name = which == "patch2d"   ? "patch_2d.csv"
+                       : which == "patch3d" ? "patch_3d.csv"
+                                            : "hertz.csv";
+    return opt.out + "/" + name;
+}
+
+mesh_io::WriteOptions writeOptions(const Options& opt) {
+    mesh_io::WriteOptions w;
+    w.overwrite = opt.force;
+    return w;
+}
+
+// CSV: "# key = value" lines, then the header and the rows; written as the contact-search tool
+// writes (an existing file only with --force, atomically).
+void writeCsv(const std::string& path, const Options& opt,
+              const std::vector<std::pair<std::string, std::string>>& keys,
               const std::string& header, const std::vector<std::vector<double>>& rows) {
-    std::ofstream out(path);
-    if (!out) {
-        throw std::runtime_error(path + ": cannot open for writing");
-    }
+    mesh_io::OutputFile file(path, writeOptions(opt));
+    std::ostream& out = file.out();
     for (const auto& [k, v] : keys) {
         out << "# " << k << " = " << v << "\n";
     }
@@ -66,6 +88,7 @@ void writeCsv(const std::string& path, const std::vector<std::pair<std::string, 
         }
         out << "\n";
     }
+    file.commit();
     std::printf("  wrote %s (%zu rows)\n", path.c_str(), rows.size());
 }
 
@@ -84,11 +107,6 @@ std::string num(double v) {
     }
     return buf;
 }
-
-struct Options {
-    std::string out = ".";
-    contact::MortarBasis basis = contact::MortarBasis::kStandard;
-};
 
 const char* basisName(contact::MortarBasis b) {
     return b == contact::MortarBasis::kDual ? "dual" : "standard";
@@ -261,8 +279,7 @@ int runPatch(int dim, const Options& opt) {
             rows.push_back({X.x() + u[3 * n], X.y() + u[3 * n + 1], mortar.pressure[k]});
         }
     }
-    const std::string file = opt.out + (dim == 2 ? "/patch_2d.csv" : "/patch_3d.csv");
-    writeCsv(file,
+    writeCsv(csvPath(opt, dim == 2 ? "patch2d" : "patch3d"), opt,
              {{"case", dim == 2 ? "contact patch test, plane strain" : "contact patch test, 3D"},
               {"E", num(mat.E)},
               {"nu", num(mat.nu)},
@@ -428,7 +445,7 @@ int runHertz(const Options& opt) {
     c.expect(fine.rmsError < levels.front().rmsError,
              "the pressure approaches p0 sqrt(1 - x^2/a^2) with refinement");
     c.expect(std::abs(fine.force - in.load()) <= 1e-9 * in.load(), "contact force equals the load");
-    writeCsv(opt.out + "/hertz.csv",
+    writeCsv(csvPath(opt, "hertz"), opt,
              {{"case", "Hertz, elastic cylinder on a rigid flat, plane strain, half model x >= 0"},
               {"R", num(in.R)},
               {"E", num(in.E)},
@@ -453,7 +470,7 @@ int main(int argc, char** argv) {
     try {
         if (argc < 2) {
             std::fprintf(stderr, "usage: fe_contact patch2d|patch3d|hertz [--out DIR] [--basis "
-                                 "standard|dual]\n");
+                                 "standard|dual] [--force]\n");
             return 2;
         }
         const std::string which = argv[1];
@@ -462,6 +479,8 @@ int main(int argc, char** argv) {
             const std::string a = argv[i];
             if (a == "--out" && i + 1 < argc) {
                 opt.out = argv[++i];
+            } else if (a == "--force") {
+                opt.force = true;
             } else if (a == "--basis" && i + 1 < argc) {
                 const std::string b = argv[++i];
                 if (b != "standard" && b != "dual") {
@@ -475,16 +494,24 @@ int main(int argc, char** argv) {
                 return 2;
             }
         }
+        if (which != "patch2d" && which != "patch3d" && which != "hertz") {
+            std::fprintf(stderr, "fe_contact: unknown case %s\n", which.c_str());
+            return 2;
+        }
+        // The output is checked before the solve: a refused path costs nothing.
+        try {
+            (void)mesh_io::checkOutputs({csvPath(opt, which)}, writeOptions(opt));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "fe_contact: %s\n", e.what());
+            return 2;
+        }
         int failed = 0;
         if (which == "patch2d") {
             failed = runPatch(2, opt);
         } else if (which == "patch3d") {
             failed = runPatch(3, opt);
-        } else if (which == "hertz") {
-            failed = runHertz(opt);
         } else {
-            std::fprintf(stderr, "fe_contact: unknown case %s\n", which.c_str());
-            return 2;
+            failed = runHertz(opt);
         }
         std::printf(failed == 0 ? "report: OK\n" : "report: %d check(s) FAILED\n", failed);
         return failed == 0 ? 0 : 1;
