@@ -84,7 +84,8 @@ contact::SearchOptions optionsOf(const Command& c) {
     return o;
 }
 
-// The counters of every rank's search, summed on rank 0; times, the slowest rank's.
+// The counters of every rank's search, summed on rank 0; times, the slowest rank's; the sort and
+// sweep ran where every rank's did.
 void reduceStats(const contact::mpi::DistributedSearch& search,
                  const contact::mpi::DistributedStats& st, DistributedResult* out) {
     const contact::mpi::DistributedStats& setup = search.setupStats();
@@ -96,7 +97,11 @@ void reduceStats(const contact::mpi::DistributedSearch& search,
     double timeOut[4] = {};
     MPI_Reduce(sums, sumOut, 5, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     MPI_Reduce(times, timeOut, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    int swept = st.local.swept ? 1 : 0;
+    int sweptEverywhere = 0;
+    MPI_Reduce(&swept, &sweptEverywhere, 1, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD);
     if (out != nullptr) {
+        out->stats.swept = sweptEverywhere == 1;
         out->stats.candidates = sumOut[0];
         out->stats.satSurvivors = sumOut[1];
         out->stats.projections = sumOut[2];
@@ -286,6 +291,15 @@ MpiSession::search(const contact::SearchOptions& options, const contact::Surface
         }
         out->segmentPairs = contact::SegmentPairs(std::move(s), std::move(m));
         out->stats.pairs = p.size();
+    }
+    // The orientation as the serial search judges it, from the gathered pairs: the same verdict
+    // and counts (the ranks judge only their own pairs, and in node mode have no slave normals).
+    if (slave != nullptr) {
+        out->stats.orientation =
+            options.mode == contact::SearchMode::kNodeToSegment
+                ? contact::checkOrientation(out->nodePairs, *slave, x, out->captureDistance)
+                : contact::checkOrientation(out->segmentPairs, master, *slave, x,
+                                            out->captureDistance);
     }
     if (mortar != nullptr) {
         // Rank 0 owns every node: every row comes here.

@@ -5,8 +5,87 @@
 #include "contact/tolerances.hpp"
 
 #include "detail/assert.hpp"
+#include "detail/search_common.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace contact {
+
+Orientation orientationVerdict(const OrientationCheck& r) noexcept {
+    const auto clear = [](Index part, Index whole) {
+        return whole >= tol::kOrientationMinPairs &&
+               part >= tol::kOrientationMajority * static_cast<double>(whole);
+    };
+    const Index judged = r.opposed + r.aligned;
+    const Index decided = r.inFront + r.behind;
+    if (clear(r.opposed, judged)) {
+        return Orientation::kConsistent;
+    }
+    if (clear(r.aligned, judged) && clear(r.behind, decided)) {
+        return Orientation::kMasterInsideOut;
+    }
+    if (clear(r.aligned, judged) && clear(r.inFront, decided)) {
+        return Orientation::kSlaveInsideOut;
+    }
+    return Orientation::kUnknown;
+}
+
+namespace {
+
+void checkNodesIn(const char* fn, const char* role, const Surface& s, const CoordinatesView& x) {
+    for (const Index n : s.connectivity) {
+        if (n < 0 || n >= x.numNodes) {
+            throw std::invalid_argument(std::string(fn) + ": the " + role + " surface names node " +
+                                        std::to_string(n) + "; the coordinates have " +
+                                        std::to_string(x.numNodes));
+        }
+    }
+}
+
+}  // namespace
+
+OrientationCheck checkOrientation(const NodePairs& pairs, const Surface& slave,
+                                  const CoordinatesView& x, double capture) {
+    const char* fn = "contact::checkOrientation";
+    if (const char* bad = x.problem()) {
+        throw std::invalid_argument(std::string(fn) + ": coordinates: " + bad);
+    }
+    checkNodesIn(fn, "slave", slave, x);
+    const std::vector<Index> nodes = detail::uniqueNodes(slave);
+    for (Index i = 0; i < pairs.size(); ++i) {
+        if (!std::binary_search(nodes.begin(), nodes.end(), pairs.slave()[i])) {
+            throw std::invalid_argument(std::string(fn) + ": pair " + std::to_string(i) +
+                                        " names node " + std::to_string(pairs.slave()[i]) +
+                                        ", in no segment of the slave surface");
+        }
+    }
+    return detail::judgeNodePairs(pairs, slave, nodes, detail::segmentOfEachNode(slave, nodes), x,
+                                  capture);
+}
+
+OrientationCheck checkOrientation(const SegmentPairs& pairs, const Surface& master,
+                                  const Surface& slave, const CoordinatesView& x, double capture) {
+    const char* fn = "contact::checkOrientation";
+    if (const char* bad = x.problem()) {
+        throw std::invalid_argument(std::string(fn) + ": coordinates: " + bad);
+    }
+    checkNodesIn(fn, "master", master, x);
+    checkNodesIn(fn, "slave", slave, x);
+    for (Index i = 0; i < pairs.size(); ++i) {
+        const Index s = pairs.slave()[i];
+        const Index m = pairs.master()[i];
+        if (s < 0 || s >= slave.size() || m < 0 || m >= master.size()) {
+            throw std::invalid_argument(
+                std::string(fn) + ": pair " + std::to_string(i) + " (slave " + std::to_string(s) +
+                ", master " + std::to_string(m) + ") names a segment beyond the surfaces");
+        }
+    }
+    return detail::judgeSegmentPairs(pairs, master, slave, x, capture);
+}
+
+}  // namespace contact
 
 namespace contact::detail {
 namespace {
@@ -37,19 +116,7 @@ public:
 
     [[nodiscard]] OrientationCheck result() const noexcept {
         OrientationCheck r = r_;
-        const auto clear = [](Index part, Index whole) {
-            return whole >= tol::kOrientationMinPairs &&
-                   part >= tol::kOrientationMajority * static_cast<double>(whole);
-        };
-        const Index judged = r.opposed + r.aligned;
-        const Index decided = r.inFront + r.behind;
-        if (clear(r.opposed, judged)) {
-            r.verdict = Orientation::kConsistent;
-        } else if (clear(r.aligned, judged) && clear(r.behind, decided)) {
-            r.verdict = Orientation::kMasterInsideOut;
-        } else if (clear(r.aligned, judged) && clear(r.inFront, decided)) {
-            r.verdict = Orientation::kSlaveInsideOut;
-        }
+        r.verdict = orientationVerdict(r);
         return r;
     }
 

@@ -244,6 +244,16 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
         return stats;
     }
 
+    // The orientation over all ranks' pairs.
+    long long counts[4] = {stats.local.orientation.opposed, stats.local.orientation.aligned,
+                           stats.local.orientation.inFront, stats.local.orientation.behind};
+    MPI_Allreduce(MPI_IN_PLACE, counts, 4, MPI_LONG_LONG, MPI_SUM, comm_);
+    stats.orientation.opposed = static_cast<Index>(counts[0]);
+    stats.orientation.aligned = static_cast<Index>(counts[1]);
+    stats.orientation.inFront = static_cast<Index>(counts[2]);
+    stats.orientation.behind = static_cast<Index>(counts[3]);
+    stats.orientation.verdict = orientationVerdict(stats.orientation);
+
     // 5. Pairs of the slave items this rank holds, to the ranks that own the slaves.
     t = Clock::now();
     stats.bytesSent += returnPairs();

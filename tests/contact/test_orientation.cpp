@@ -15,6 +15,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -173,6 +174,43 @@ TEST(Orientation, InsideOutSlaveIsReported) {
             << orientationName(st.orientation.verdict);
         EXPECT_GT(st.orientation.inFront, tol::kOrientationMinPairs);
         EXPECT_EQ(st.orientation.behind, 0);
+    }
+}
+
+// checkOrientation on a search's own pairs gives update()'s check, field by field, whichever
+// way the surfaces face; pairs that do not fit the surfaces are refused.
+TEST(Orientation, CheckOfGivenPairsIsTheUpdatesCheck) {
+    for (const Variant& v : variants()) {
+        SCOPED_TRACE(name(v));
+        const Scene s = scene(v.dim, v.quadratic);
+        for (const bool insideOut : {false, true}) {
+            const Surface master = insideOut ? reversed(s.master) : s.master;
+            ContactSearch cs(options(v.mode));
+            const Eigen::MatrixXd x =
+                v.dim == 3 ? Eigen::MatrixXd(s.mesh.coords3()) : Eigen::MatrixXd(s.mesh.coords2());
+            const CoordinatesView view(x.data(), static_cast<Index>(x.cols()), v.dim);
+            cs.setSurfaces(master, s.slave, view);
+            const UpdateStats st = cs.update(view);
+            ASSERT_EQ(st.status, UpdateStatus::kOk);
+            const OrientationCheck c =
+                v.mode == SearchMode::kNodeToSegment
+                    ? checkOrientation(cs.nodePairs(), s.slave, view, cs.captureDistance())
+                    : checkOrientation(cs.segmentPairs(), master, s.slave, view,
+                                       cs.captureDistance());
+            EXPECT_EQ(c.verdict, st.orientation.verdict);
+            EXPECT_EQ(c.opposed, st.orientation.opposed);
+            EXPECT_EQ(c.aligned, st.orientation.aligned);
+            EXPECT_EQ(c.inFront, st.orientation.inFront);
+            EXPECT_EQ(c.behind, st.orientation.behind);
+            EXPECT_EQ(orientationVerdict(c), c.verdict);
+            if (v.mode == SearchMode::kNodeToSegment) {
+                EXPECT_THROW((void)checkOrientation(cs.nodePairs(), master, view, 1.0),
+                             std::invalid_argument);  // the slave nodes are in no master segment
+            } else {
+                EXPECT_THROW((void)checkOrientation(cs.segmentPairs(), s.slave, master, view, 1.0),
+                             std::invalid_argument);  // segment indices beyond the other surface
+            }
+        }
     }
 }
 

@@ -734,6 +734,47 @@ TEST(DistributedEdgeCases, RanksWithNoFacesGetNothingAndLoseNothing) {
     }
 }
 
+// The orientation over all ranks (each rank's counts summed): in segment mode the serial search's
+// verdict, for consistent surfaces and for a master given inside-out, the same on every rank; in
+// node mode (the ranks hold no slave normals) unknown, with nothing judged.
+TEST(DistributedOrientation, TheSerialVerdict) {
+    for (const bool insideOut : {false, true}) {
+        Model m = flat();
+        if (insideOut) {  // every master Quad4 the other way round: its normal points into it
+            for (Index s = 0; s < m.master.size(); ++s) {
+                std::swap(m.master.connectivity[4 * s + 1], m.master.connectivity[4 * s + 3]);
+            }
+        }
+        for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+            SCOPED_TRACE(std::string(insideOut ? "inside-out" : "consistent") + ", rank " +
+                         std::to_string(commRank()));
+            SearchOptions opt;
+            opt.mode = mode;
+            ContactSearch serial(opt);
+            serial.setSurfaces(m.master, m.slave, CoordinatesView(m.x0));
+            const UpdateStats ss = serial.update(CoordinatesView(m.x0));
+            ASSERT_EQ(ss.status, UpdateStatus::kOk);
+            const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 5);
+            DistributedSearch dist(MPI_COMM_WORLD, opt);
+            const std::vector<double> lx = localCoords(p, m.x0, 3);
+            dist.setSurfaces(p.nodes, p.master, p.slave, viewOf(lx, 3));
+            const DistributedStats ds = dist.update(viewOf(lx, 3));
+            ASSERT_EQ(ds.status, UpdateStatus::kOk) << ds.error;
+            EXPECT_EQ(ss.orientation.verdict,
+                      insideOut ? Orientation::kMasterInsideOut : Orientation::kConsistent);
+            EXPECT_EQ(ds.orientation.opposed, sumOverRanks(ds.local.orientation.opposed));
+            EXPECT_EQ(ds.orientation.aligned, sumOverRanks(ds.local.orientation.aligned));
+            if (mode == SearchMode::kSegmentToSegment) {
+                EXPECT_EQ(ds.orientation.verdict, ss.orientation.verdict);
+                EXPECT_GT(ds.orientation.opposed + ds.orientation.aligned, 0);
+            } else {
+                EXPECT_EQ(ds.orientation.verdict, Orientation::kUnknown);
+                EXPECT_EQ(ds.orientation.opposed + ds.orientation.aligned, 0);
+            }
+        }
+    }
+}
+
 TEST(DistributedEdgeCases, MoreRanksThanFaces) {
     Model m;
     m.name = "three faces";

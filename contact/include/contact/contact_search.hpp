@@ -126,6 +126,25 @@ struct OrientationCheck {
     Index behind = 0;   ///< aligned pairs with the slave point behind the master
 };
 
+/// The verdict the counts of `check` give (the rule above; its own verdict is ignored): for
+/// counts summed over several searches, e.g. the ranks of a distributed one.
+[[nodiscard]] CONTACT_API Orientation orientationVerdict(const OrientationCheck& check) noexcept;
+
+/// The check update() makes, on pairs from elsewhere (e.g. a distributed search's, gathered on
+/// one rank): node pairs against the slave surface whose nodes they name, segment pairs against
+/// both surfaces; the same pairs, surfaces, coordinates and capture give update()'s result.
+/// Throws std::invalid_argument for a bad view, a surface node beyond x, a pair naming a segment
+/// beyond the surfaces or a node in no slave segment.
+[[nodiscard]] CONTACT_API OrientationCheck checkOrientation(const NodePairs& pairs,
+                                                            const Surface& slave,
+                                                            const CoordinatesView& x,
+                                                            double capture);
+[[nodiscard]] CONTACT_API OrientationCheck checkOrientation(const SegmentPairs& pairs,
+                                                            const Surface& master,
+                                                            const Surface& slave,
+                                                            const CoordinatesView& x,
+                                                            double capture);
+
 /// Counters and timings of one update.
 struct UpdateStats {
     UpdateStatus status = UpdateStatus::kNotSetUp;

@@ -127,6 +127,12 @@ struct DistributedStats {
     /// box left its grown box); the same on every rank.
     bool repartitioned = false;
     UpdateStats local;  ///< this rank's serial search
+    /// The surfaces' orientation over every rank's pairs (the same on every rank): the counts of
+    /// each rank's check of its own pairs (local.orientation) summed, and the verdict of the
+    /// sums. Each rank judges a sample of its pairs, so the counts are not a serial search's. In
+    /// node mode the ranks search slave nodes without their segments: no normals, kUnknown
+    /// (contact::checkOrientation on the gathered pairs gives the serial search's check).
+    OrientationCheck orientation;
     /// This rank's share of the contact decomposition: master segments it owns and ghosts it
     /// holds, and its slave items (nodes in node mode, segments in segment mode).
     Index ownedMasters = 0;
