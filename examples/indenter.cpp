@@ -163,6 +163,14 @@ int main(int argc, char** argv) {
     }
     std::unique_ptr<mesh_io::OutputFile> dump;
     try {
+        // Both outputs checked before the first increment (existing files, one file for both).
+        std::vector<std::string> outputs;
+        for (const std::string* f : {&series, &dumpPath}) {
+            if (!f->empty()) {
+                outputs.push_back(*f);
+            }
+        }
+        (void)mesh_io::checkOutputs(outputs, vtuOptions.write);
         if (!dumpPath.empty()) {
             dump = std::make_unique<mesh_io::OutputFile>(dumpPath, vtuOptions.write);
             dump->out() << "# increment slave_node master_segment gap xi eta nx ny nz (0-based "
