@@ -150,7 +150,7 @@ FileTerms fileTerms(const Model& model) noexcept {
         return {"physical group", "physical groups", "contact pairs"};
     }
     if (model.format == "exodus") {
-        return {"side set", "side sets", "contact pairs"};
+        return {"side or node set", "side and node sets", "contact pairs"};
     }
     return {"surface", "*SURFACE definitions", "*CONTACT PAIR, *TIE or *CONTACT"};
 }

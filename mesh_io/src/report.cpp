@@ -198,7 +198,8 @@ void listModel(std::ostream& out, const Model& model) {
         try {
             const ContactSurface cs = buildContactSurface(model, def);
             if (cs.nodeSurface) {
-                out << format("%zu nodes (TYPE=NODE: a slave only)", cs.nodes.size());
+                out << format("%zu nodes (%s: a slave only)", cs.nodes.size(),
+                              model.format == "abaqus" ? "TYPE=NODE" : "a node set");
             } else {
                 out << format("%d %s (%s)", static_cast<int>(cs.surface.size()),
                               cs.dim == 2 ? "line segments" : "face segments",
@@ -207,8 +208,10 @@ void listModel(std::ostream& out, const Model& model) {
         } catch (const std::exception& e) {
             out << "cannot be searched: " << e.what();
         }
-        if (!def.source.path.empty()) {
-            out << format("  [%s:%ld]", def.source.path.c_str(), def.source.line);
+        if (!def.source.path.empty()) {  // line 0: a binary file, no lines to cite
+            out << (def.source.line > 0
+                        ? format("  [%s:%ld]", def.source.path.c_str(), def.source.line)
+                        : format("  [%s]", def.source.path.c_str()));
         }
         out << '\n';
     }
