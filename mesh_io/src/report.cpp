@@ -93,6 +93,10 @@ GapSummary summarizeGaps(const Overlaps& overlaps) {
         const auto first = static_cast<std::size_t>(o.first);
         const double* gap = overlaps.gap.data() + first;
         const Eigen::Vector3d* p = overlaps.points.data() + first;
+        if (o.count < 2) {  // in contact, nothing drawn (a curved pair cut inside): its gap range
+            samples.emplace_back(0.5 * (o.gapMin + o.gapMax), o.captureArea);
+            continue;
+        }
         if (o.count == 2) {
             samples.emplace_back(0.5 * (gap[0] + gap[1]), o.captureArea);
             continue;
@@ -173,10 +177,16 @@ void printInterface(std::ostream& out, const InterfaceReport& r) {
         const double err = o.captureAreaError();
         out << (err > 0.0 ? format(" (+- %.2g: curved faces cut on a refinement)\n", err) : "\n");
         if (g.count > 0) {
-            out << "  gap over the " << area << " in contact: " << quantileLine(g) << "\n";
+            // The quantiles come from the drawn polygons' corner gaps: exact where the gap is
+            // affine, rough where curved faces are cut (min and max stay the pairs' ranges).
+            out << "  gap over the " << area << " in contact: " << quantileLine(g)
+                << (err > 0.0 ? " (quantiles rough: curved faces)\n" : "\n");
         }
-        out << format("  penetrating (gap < 0): %d pairs, %s %.6g\n",
-                      static_cast<int>(g.penetrating), area, g.penetrationArea);
+        out << format("  penetrating (gap < 0): %d pairs, %s %.6g", static_cast<int>(g.penetrating),
+                      area, g.penetrationArea);
+        const double penErr = o.penetrationAreaError();
+        out << (penErr > 0.0 ? format(" (+- %.2g: curved faces cut on a refinement)\n", penErr)
+                             : "\n");
     }
     out << format("  orientation: %s (normals opposed %d, aligned %d: in front %d, behind %d)\n",
                   contact::orientationName(st.orientation.verdict), st.orientation.opposed,

@@ -31,7 +31,9 @@ struct GapSummary {
 /// Quantiles of the gap over the area in contact: the smallest gap with at least q of that area
 /// at or below it. Each pair's drawn part is fanned into triangles from its first point, each
 /// carrying the mean gap of its corners (exact for an affine gap) and its share of the pair's
-/// captureArea (2D: one stretch, the mean of its ends). min and max are the pairs' gap ranges.
+/// captureArea (2D: one stretch, the mean of its ends); a pair in contact with nothing drawn (a
+/// curved pair whose corners are beyond the capture) carries the middle of its gap range. The
+/// fan's mean gaps only approximate a curved gap; min and max are the pairs' gap ranges.
 [[nodiscard]] GapSummary summarizeGaps(const Overlaps& overlaps);
 
 /// One searched interface and its results, as the report and the writers need them. Pointers
