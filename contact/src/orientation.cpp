@@ -13,20 +13,20 @@
 
 namespace contact {
 
-Orientation orientationVerdict(const OrientationCheck& r) noexcept {
+Orientation orientationVerdict(const OrientationCheck& check) noexcept {
     const auto clear = [](Index part, Index whole) {
         return whole >= tol::kOrientationMinPairs &&
                part >= tol::kOrientationMajority * static_cast<double>(whole);
     };
-    const Index judged = r.opposed + r.aligned;
-    const Index decided = r.inFront + r.behind;
-    if (clear(r.opposed, judged)) {
+    const Index judged = check.opposed + check.aligned;
+    const Index decided = check.inFront + check.behind;
+    if (clear(check.opposed, judged)) {
         return Orientation::kConsistent;
     }
-    if (clear(r.aligned, judged) && clear(r.behind, decided)) {
+    if (clear(check.aligned, judged) && clear(check.behind, decided)) {
         return Orientation::kMasterInsideOut;
     }
-    if (clear(r.aligned, judged) && clear(r.inFront, decided)) {
+    if (clear(check.aligned, judged) && clear(check.inFront, decided)) {
         return Orientation::kSlaveInsideOut;
     }
     return Orientation::kUnknown;
