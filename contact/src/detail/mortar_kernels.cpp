@@ -661,8 +661,7 @@ void cutByRoots(const PairContext& c, const Polygon& in, Polygon& out) noexcept 
 // The part of a convex polygon with gap <= capture, by the clipping kernel's cut (cutOverlap3d,
 // the project's one definition of the part in contact): the polygon handed over in the pair's
 // own roles on the slave's plane (counter-clockwise about its normal, along which the kernel
-// back-projects), cut as one piece (no refinement: the callers refine). Exact where both faces
-// are flat; elsewhere the kernel joins the edges' linearly interpolated crossings.
+// back-projects), cut as one piece. Exact where both faces are flat.
 void cutByKernel(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
     const MortarSlave& s = *c.slave;
     OverlapPolygon poly;
@@ -706,9 +705,9 @@ void cutByKernel(const PairContext& c, const Polygon& in, Polygon& out) noexcept
     }
 }
 
-// The part of a convex polygon with gap <= capture: the one place the integrals cut.
+// The part of a convex polygon with gap <= capture, for pairs of linear faces (curved: cutLeaf).
 void cutPolygon(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
-    if (c.affineGap || c.curved) {
+    if (c.affineGap) {
         cutByKernel(c, in, out);
     } else {
         cutByRoots(c, in, out);
@@ -719,10 +718,72 @@ Vertex midVertex(const PairContext& c, const Vertex& a, const Vertex& b) noexcep
     return vertexAt(c, 0.5 * (a.q + b.q), 0.5 * (a.xs + b.xs), 0.5 * (a.xm + b.xm));
 }
 
+// The cut of a fan triangle whose vertex gaps straddle the capture, for a pair with a curved face:
+// the edges that straddle it are cut where the exact gap equals it (crossing), the two points
+// joined by a chord, and the part with gap <= capture integrated, plus the sliver between the
+// chord and the curve gap = capture. The sliver is taken as the parabola's: the gap at the
+// chord's midpoint m, off the capture by delta, puts the curve s = delta / |grad g| from m (g: the
+// triangle's linear interpolant of the gaps), the sliver's area is 2/3 s l (l: the chord), one
+// point at m with that weight (negative where the chord overshoots). The parabola departs from
+// the curve by about s (kappa l)^2 with kappa = 8 s / l^2: unless `force`, the triangle is cut
+// only when that is within kMortarCutTolerance L. Returns whether it integrated.
+bool cutLeaf(const PairContext& c, const Vertex& a, const Vertex& b, const Vertex& d,
+             bool force) noexcept {
+    Polygon tri;
+    tri.push(a);
+    tri.push(b);
+    tri.push(d);
+    Polygon cut;
+    std::array<int, 2> ends{};  // the cut points' places in `cut`
+    int nends = 0;
+    for (int i = 0; i < 3; ++i) {
+        const Vertex& u = tri.v[i];
+        const Vertex& w = tri.v[(i + 1) % 3];
+        const double du = u.gap - c.capture;
+        const double dw = w.gap - c.capture;
+        if (du <= 0.0) {
+            cut.push(u);
+        }
+        if ((du <= 0.0) != (dw <= 0.0) && nends < 2) {
+            ends[nends++] = cut.n;
+            cut.push(crossing(c, u, w));
+        }
+    }
+    double sliver = 0.0;
+    Vertex m;
+    if (nends == 2) {
+        const Vertex& p = cut.v[ends[0]];
+        const Vertex& r = cut.v[ends[1]];
+        m = midVertex(c, p, r);
+        // grad g . (b - a) = g_b - g_a, grad g . (d - a) = g_d - g_a
+        const Vector2d e1 = b.q - a.q;
+        const Vector2d e2 = d.q - a.q;
+        const double d1 = b.gap - a.gap;
+        const double d2 = d.gap - a.gap;
+        const double grad = Vector2d(d1 * e2.y() - d2 * e1.y(), e1.x() * d2 - e2.x() * d1).norm() /
+                            std::abs(cross2(e1, e2));
+        const double l = (r.q - p.q).norm();
+        const double sag = (m.gap - c.capture) / grad;
+        if (!force &&
+            !(64.0 * std::abs(sag * sag * sag) <= kMortarCutTolerance * c.slave->L * l * l)) {
+            return false;
+        }
+        // A sliver as thick as the chord is long is no parabola's (a tangent cut at the last
+        // level): left out.
+        sliver = std::abs(sag) <= 0.125 * l ? -2.0 / 3.0 * sag * l : 0.0;
+    }
+    integrateFan(c, cut);
+    if (sliver != 0.0) {
+        addPoint(c, m.xs, m.xm, sliver * measureFactor(c, m.xs));
+    }
+    return true;
+}
+
 // A fan triangle of a pair with a curved (quadratic) face: taken whole or dropped when its vertex
-// gaps are beyond `slack` from the capture on one side, else split in four (level > 0) or cut
-// (level 0). The slack of a sub-triangle is a quarter of its parent's (the distance of a smooth
-// function from its linear interpolant scales with the square of the size).
+// gaps are beyond `slack` from the capture on one side, else cut (cutLeaf) or split in four. The
+// slack of a piece is a quarter of its parent's (the distance of a smooth function from its
+// linear interpolant scales with the square of the size). A triangle whose edge midpoints' gaps
+// are their ends' means to kMortarFlatRel L has an affine gap: cut as it stands.
 void integrateCut(const PairContext& c, const Vertex& a, const Vertex& b, const Vertex& d,
                   int level, double slack) noexcept {
     const double gmax = std::max({a.gap, b.gap, d.gap});
@@ -735,18 +796,23 @@ void integrateCut(const PairContext& c, const Vertex& a, const Vertex& b, const 
         return;
     }
     if (level == 0) {
-        Polygon tri;
-        tri.push(a);
-        tri.push(b);
-        tri.push(d);
-        Polygon cut;
-        cutPolygon(c, tri, cut);
-        integrateFan(c, cut);
+        (void)cutLeaf(c, a, b, d, true);
+        return;
+    }
+    const bool straddles = gmin <= c.capture && gmax > c.capture;
+    if (straddles && cutLeaf(c, a, b, d, false)) {
         return;
     }
     const Vertex ab = midVertex(c, a, b);
     const Vertex bd = midVertex(c, b, d);
     const Vertex da = midVertex(c, d, a);
+    const double bend = std::max({std::abs(ab.gap - 0.5 * (a.gap + b.gap)),
+                                  std::abs(bd.gap - 0.5 * (b.gap + d.gap)),
+                                  std::abs(da.gap - 0.5 * (d.gap + a.gap))});
+    if (bend <= kMortarFlatRel * c.slave->L) {
+        (void)cutLeaf(c, a, b, d, true);
+        return;
+    }
     integrateCut(c, a, ab, da, level - 1, 0.25 * slack);
     integrateCut(c, ab, b, bd, level - 1, 0.25 * slack);
     integrateCut(c, da, bd, d, level - 1, 0.25 * slack);
@@ -754,8 +820,8 @@ void integrateCut(const PairContext& c, const Vertex& a, const Vertex& b, const 
 }
 
 // Integrates the part of the overlap polygon (convex, counter-clockwise, vertex data filled)
-// within the capture distance: whole, or cut where the gap crosses the capture (cutPolygon);
-// pairs with a curved face are refined first (integrateCut). The gap is taken to stray from the
+// within the capture distance: whole, or cut where the gap crosses the capture (cutPolygon;
+// pairs with a curved face: integrateCut). The gap is taken to stray from the
 // linear interpolation of the vertex gaps by at most the faces' slack.
 PairOutcome integratePolygon(const PairContext& c, const Polygon& p) noexcept {
     if (c.within) {

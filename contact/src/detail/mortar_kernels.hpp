@@ -13,9 +13,13 @@
 namespace contact::detail {
 
 /// Fan triangles of a pair with a quadratic face whose vertex gaps come within the faces' slack
-/// of the capture are split in four this many times before the cut (MortarIntegrator, "Capture
-/// cut").
-inline constexpr int kMortarCutLevels = 2;
+/// of the capture are split in four, at most this many times, until the chord that cuts a piece
+/// lies within kMortarCutTolerance L of the curve gap = capture (MortarIntegrator, "Capture
+/// cut"; L = the slave's characteristicSize). 12 levels: pieces of 1/4096 of the fan triangle.
+inline constexpr int kMortarCutLevels = 12;
+/// The cut may stray this far (relative to L) from the curve gap = capture: an area error of
+/// about this times L times the length of the cut.
+inline constexpr double kMortarCutTolerance = 1e-7;
 
 /// A slave face counts as flat (its gap with a flat master is affine over the overlap) when every
 /// node lies within kMortarFlatRel L of its tangent plane at the centre (L = characteristicSize).
