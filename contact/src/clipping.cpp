@@ -393,34 +393,68 @@ PlaneResidual planeResidual(const SegmentNodes& s, const Vector3d& p, const Plan
     return r;
 }
 
+// The edge of the reference domain that the step d leaves it by from xi, as its unit tangent:
+// zero where xi is inside, or where d leaves by no edge or by a corner's two.
+Vector2d exitTangent(SegmentType t, const Vector2d& xi, const Vector2d& d) noexcept {
+    constexpr double kOn = 1e-14;  // on an edge: clampToDomain puts points there to rounding
+    int count = 0;
+    Vector2d tangent = Vector2d::Zero();
+    const auto edge = [&](bool leaves, const Vector2d& along) {
+        if (leaves) {
+            ++count;
+            tangent = along;
+        }
+    };
+    if (isTriangle(t)) {
+        edge(xi.x() <= kOn && d.x() < 0.0, Vector2d(0.0, 1.0));
+        edge(xi.y() <= kOn && d.y() < 0.0, Vector2d(1.0, 0.0));
+        edge(xi.sum() >= 1.0 - kOn && d.sum() > 0.0, Vector2d(1.0, -1.0) / std::sqrt(2.0));
+    } else {
+        edge(std::abs(xi.x()) >= 1.0 - kOn && d.x() * xi.x() > 0.0, Vector2d(0.0, 1.0));
+        edge(std::abs(xi.y()) >= 1.0 - kOn && d.y() * xi.y() > 0.0, Vector2d(1.0, 0.0));
+    }
+    return count == 1 ? tangent : Vector2d::Zero();
+}
+
 // Local coordinates where the line p + s n meets face f (shifted coordinates), found as the
 // minimiser of f(xi) = |g(xi)|^2 / 2 over the closed reference domain, from the start value xi:
-//   loop: Newton step -J^-1 g (stop when below kClipNewtonTol), at most 0.5 in xi, halved until
+//   loop: Newton step -J^-1 g (stop when below kClipNewtonTol); where it leaves the domain from a
+//     point on an edge, the Gauss-Newton step along that edge first, -(Jt . g / |Jt|^2) t (stop
+//     when below kClipNewtonTol: the minimum on the edge); each at most 0.5 in xi, halved until
 //     the trial point, moved into the domain, decreases f; if none does, the same with the
 //     steepest-descent step of the Gauss-Newton model, -(|J^T g|^2 / |J J^T g|^2) J^T g;
 //     if neither decreases f: stop (a constrained minimum, or f at round-off).
 // Where the line meets the face inside the domain, f = 0 there and Newton converges
 // quadratically (in one step for Tri3). Where it misses a curved face (a chord of the flat
 // approximation outside the curved boundary), the result is the nearest point of the domain in
-// the plane: on the face's boundary. Always returns a point of the closed domain.
+// the plane: on the face's boundary, reached by Newton along the edge. Always returns a point of
+// the closed domain.
 Vector2d backProject(const SegmentNodes& f, const Vector3d& p, const Plane& pl,
                      Vector2d xi) noexcept {
     constexpr int kHalvings = 30;
     xi = clampToDomain(f.type, xi);
     PlaneResidual r = planeResidual(f, p, pl, xi);
     for (int it = 0; it < tol::kClipMaxNewton && r.f > 0.0; ++it) {
-        std::array<Vector2d, 2> dirs{Vector2d::Zero(), Vector2d::Zero()};
+        std::array<Vector2d, 3> dirs{Vector2d::Zero(), Vector2d::Zero(), Vector2d::Zero()};
         const double jMax = r.J.cwiseAbs().maxCoeff();
         if (std::abs(r.J.determinant()) > tol::kClipEdgeOnRel * jMax * jMax) {
-            dirs[0] = -r.J.inverse() * r.g;
-            if (dirs[0].cwiseAbs().maxCoeff() <= tol::kClipNewtonTol) {
+            dirs[1] = -r.J.inverse() * r.g;
+            if (dirs[1].cwiseAbs().maxCoeff() <= tol::kClipNewtonTol) {
                 break;
             }
         }
         const Vector2d grad = r.J.transpose() * r.g;
         const double curvature = (r.J * grad).squaredNorm();
         if (curvature > 0.0) {
-            dirs[1] = -(grad.squaredNorm() / curvature) * grad;
+            dirs[2] = -(grad.squaredNorm() / curvature) * grad;
+        }
+        const Vector2d t = exitTangent(f.type, xi, dirs[1].isZero() ? dirs[2] : dirs[1]);
+        const Vector2d Jt = r.J * t;
+        if (Jt.squaredNorm() > 0.0) {
+            dirs[0] = -(Jt.dot(r.g) / Jt.squaredNorm()) * t;
+            if (dirs[0].cwiseAbs().maxCoeff() <= tol::kClipNewtonTol) {
+                break;
+            }
         }
         bool moved = false;
         for (Vector2d d : dirs) {
@@ -428,7 +462,10 @@ Vector2d backProject(const SegmentNodes& f, const Vector3d& p, const Plane& pl,
             if (size > 0.5) {
                 d *= 0.5 / size;
             }
-            for (int h = 0; h < kHalvings && size > 0.0 && !moved; ++h, d *= 0.5) {
+            // Halved while the step is above the tolerance the loop stops at.
+            double reach = size;
+            for (int h = 0; h < kHalvings && reach > tol::kClipNewtonTol && !moved;
+                 ++h, d *= 0.5, reach *= 0.5) {
                 const Vector2d trial = clampToDomain(f.type, xi + d);
                 const PlaneResidual rt = planeResidual(f, p, pl, trial);
                 if (rt.f < r.f) {
