@@ -377,7 +377,7 @@ struct PlaneResidual {
 
 PlaneResidual planeResidual(const SegmentNodes& s, const Vector3d& p, const Plane& pl,
                             const Vector2d& xi) noexcept {
-    const ShapeFunctions sf = shapeFunctions(s.type, xi);
+    const ShapeGradients sf = shapeGradients(s.type, xi);
     Vector3d x = -p;
     Vector3d dXi = Vector3d::Zero();
     Vector3d dEta = Vector3d::Zero();
@@ -766,8 +766,8 @@ int overlapQuadrature(const OverlapPolygon& polygon, const SegmentNodes& slave,
             qp.point = x + c0;
             qp.weight = rule.w[g] * triArea;
             qp.gap = faceGap(s, qp.xiSlave, m, qp.xiMaster);
-            qp.NSlave = shapeFunctions(s.type, qp.xiSlave).N;
-            qp.NMaster = shapeFunctions(m.type, qp.xiMaster).N;
+            qp.NSlave = shapeValues(s.type, qp.xiSlave);
+            qp.NMaster = shapeValues(m.type, qp.xiMaster);
             ++k;
         }
     }

@@ -28,19 +28,22 @@ constexpr int kQ9b[9] = {0, 0, 2, 2, 0, 1, 2, 1, 1};
 constexpr double kQuadXi[4] = {-1.0, 1.0, 1.0, -1.0};
 constexpr double kQuadEta[4] = {-1.0, -1.0, 1.0, 1.0};
 
-// kDerivatives false: the values N alone (the derivative arrays stay zero), with the same
-// arithmetic for N, so N is bit for bit the same either way.
-template <bool kDerivatives>
-void quad9(double xi, double eta, ShapeFunctions& f) noexcept {
+// kOrder 0: the values N alone, 1: and the first derivatives, 2: and the second (F: a struct
+// with the arrays of that order). N, and the first derivatives, come from the same arithmetic
+// at every order, bit for bit.
+template <int kOrder, class F>
+void quad9(double xi, double eta, F& f) noexcept {
     const Lagrange1d a = lagrange1d(xi);
     const Lagrange1d b = lagrange1d(eta);
     for (int i = 0; i < 9; ++i) {
         const int ia = kQ9a[i];
         const int ib = kQ9b[i];
         f.N[i] = a.l[ia] * b.l[ib];
-        if constexpr (kDerivatives) {
+        if constexpr (kOrder >= 1) {
             f.dXi[i] = a.d[ia] * b.l[ib];
             f.dEta[i] = a.l[ia] * b.d[ib];
+        }
+        if constexpr (kOrder >= 2) {
             f.dXiXi[i] = a.dd[ia] * b.l[ib];
             f.dXiEta[i] = a.d[ia] * b.d[ib];
             f.dEtaEta[i] = a.l[ia] * b.dd[ib];
@@ -50,33 +53,43 @@ void quad9(double xi, double eta, ShapeFunctions& f) noexcept {
 
 // Serendipity Quad8 = Quad9 whose centre node is x(0,0) = -1/4 sum(corners) + 1/2 sum(midsides),
 // so N8_i = N9_i + c_i N9_centre. Exact: the serendipity space lies inside the biquadratic one.
-template <bool kDerivatives>
-void quad8(double xi, double eta, ShapeFunctions& f) noexcept {
-    quad9<kDerivatives>(xi, eta, f);
+template <int kOrder, class F>
+void quad8(double xi, double eta, F& f) noexcept {
+    quad9<kOrder>(xi, eta, f);
     for (int i = 0; i < 8; ++i) {
         const double c = i < 4 ? -0.25 : 0.5;
         f.N[i] += c * f.N[8];
-        if constexpr (kDerivatives) {
+        if constexpr (kOrder >= 1) {
             f.dXi[i] += c * f.dXi[8];
             f.dEta[i] += c * f.dEta[8];
+        }
+        if constexpr (kOrder >= 2) {
             f.dXiXi[i] += c * f.dXiXi[8];
             f.dXiEta[i] += c * f.dXiEta[8];
             f.dEtaEta[i] += c * f.dEtaEta[8];
         }
     }
-    f.N[8] = f.dXi[8] = f.dEta[8] = f.dXiXi[8] = f.dXiEta[8] = f.dEtaEta[8] = 0.0;
+    f.N[8] = 0.0;
+    if constexpr (kOrder >= 1) {
+        f.dXi[8] = f.dEta[8] = 0.0;
+    }
+    if constexpr (kOrder >= 2) {
+        f.dXiXi[8] = f.dXiEta[8] = f.dEtaEta[8] = 0.0;
+    }
 }
 
-template <bool kDerivatives>
-void tri6(double xi, double eta, ShapeFunctions& f) noexcept {
+template <int kOrder, class F>
+void tri6(double xi, double eta, F& f) noexcept {
     const double l1 = 1.0 - xi - eta;
     const double l2 = xi;
     const double l3 = eta;
     f.N = {l1 * (2 * l1 - 1), l2 * (2 * l2 - 1), l3 * (2 * l3 - 1),
            4 * l1 * l2,       4 * l2 * l3,       4 * l3 * l1};
-    if constexpr (kDerivatives) {
+    if constexpr (kOrder >= 1) {
         f.dXi = {-(4 * l1 - 1), 4 * l2 - 1, 0.0, 4 * (l1 - l2), 4 * l3, -4 * l3};
         f.dEta = {-(4 * l1 - 1), 0.0, 4 * l3 - 1, -4 * l2, 4 * l2, 4 * (l1 - l3)};
+    }
+    if constexpr (kOrder >= 2) {
         f.dXiXi = {4, 4, 0, -8, 0, 0};
         f.dXiEta = {4, 0, 0, -4, 4, -4};
         f.dEtaEta = {4, 0, 4, 0, 0, -8};
@@ -93,44 +106,61 @@ double nodeSpread(const SegmentNodes& s) noexcept {
     return spread;
 }
 
-template <bool kDerivatives>
-ShapeFunctions shapeFunctionsOf(SegmentType type, const Eigen::Vector2d& xi) noexcept {
-    ShapeFunctions f;
+// The values N alone (order 0).
+struct ShapeValues {
+    std::array<double, kMaxSegmentNodes> N{};
+};
+
+template <int kOrder, class F>
+F shapeFunctionsOf(SegmentType type, const Eigen::Vector2d& xi) noexcept {
+    F f;
     const double s = xi[0];
     const double t = xi[1];
     switch (type) {
     case SegmentType::Line2:
         f.N[0] = 0.5 * (1.0 - s);
         f.N[1] = 0.5 * (1.0 + s);
-        f.dXi[0] = -0.5;
-        f.dXi[1] = 0.5;
+        if constexpr (kOrder >= 1) {
+            f.dXi[0] = -0.5;
+            f.dXi[1] = 0.5;
+        }
         break;
     case SegmentType::Line3: {
         const Lagrange1d a = lagrange1d(s);
         // Node order: end at -1, end at +1, midside at 0.
         f.N = {a.l[0], a.l[2], a.l[1]};
-        f.dXi = {a.d[0], a.d[2], a.d[1]};
-        f.dXiXi = {a.dd[0], a.dd[2], a.dd[1]};
+        if constexpr (kOrder >= 1) {
+            f.dXi = {a.d[0], a.d[2], a.d[1]};
+        }
+        if constexpr (kOrder >= 2) {
+            f.dXiXi = {a.dd[0], a.dd[2], a.dd[1]};
+        }
         break;
     }
     case SegmentType::Tri3:
         f.N = {1.0 - s - t, s, t};
-        f.dXi = {-1.0, 1.0, 0.0};
-        f.dEta = {-1.0, 0.0, 1.0};
+        if constexpr (kOrder >= 1) {
+            f.dXi = {-1.0, 1.0, 0.0};
+            f.dEta = {-1.0, 0.0, 1.0};
+        }
         break;
-    case SegmentType::Tri6: tri6<kDerivatives>(s, t, f); break;
+    case SegmentType::Tri6: tri6<kOrder>(s, t, f); break;
     case SegmentType::Quad4:
         for (int i = 0; i < 4; ++i) {
             const double a = 1.0 + kQuadXi[i] * s;
             const double b = 1.0 + kQuadEta[i] * t;
             f.N[i] = 0.25 * a * b;
-            f.dXi[i] = 0.25 * kQuadXi[i] * b;
-            f.dEta[i] = 0.25 * kQuadEta[i] * a;
-            f.dXiEta[i] = 0.25 * kQuadXi[i] * kQuadEta[i];
+            if constexpr (kOrder >= 1) {
+                f.dXi[i] = 0.25 * kQuadXi[i] * b;
+                f.dEta[i] = 0.25 * kQuadEta[i] * a;
+            }
+            if constexpr (kOrder >= 2) {
+                f.dXiEta[i] = 0.25 * kQuadXi[i] * kQuadEta[i];
+            }
         }
         break;
-    case SegmentType::Quad8: quad8<kDerivatives>(s, t, f); break;
-    case SegmentType::Quad9: quad9<kDerivatives>(s, t, f); break;
+    case SegmentType::Quad8: quad8<kOrder>(s, t, f); break;
+    case SegmentType::Quad9: quad9<kOrder>(s, t, f); break;
     }
     return f;
 }
@@ -138,12 +168,16 @@ ShapeFunctions shapeFunctionsOf(SegmentType type, const Eigen::Vector2d& xi) noe
 }  // namespace
 
 ShapeFunctions shapeFunctions(SegmentType type, const Eigen::Vector2d& xi) noexcept {
-    return shapeFunctionsOf<true>(type, xi);
+    return shapeFunctionsOf<2, ShapeFunctions>(type, xi);
+}
+
+ShapeGradients shapeGradients(SegmentType type, const Eigen::Vector2d& xi) noexcept {
+    return shapeFunctionsOf<1, ShapeGradients>(type, xi);
 }
 
 std::array<double, kMaxSegmentNodes> shapeValues(SegmentType type,
                                                  const Eigen::Vector2d& xi) noexcept {
-    return shapeFunctionsOf<false>(type, xi).N;
+    return shapeFunctionsOf<0, ShapeValues>(type, xi).N;
 }
 
 Eigen::Vector3d position(const SegmentNodes& s, const Eigen::Vector2d& xi) noexcept {
@@ -190,7 +224,7 @@ SegmentFrame segmentFrame(const SegmentNodes& s, const Eigen::Vector2d& xi) noex
     case SegmentType::Tri6:
     case SegmentType::Quad8:
     case SegmentType::Quad9: {
-        const ShapeFunctions f = shapeFunctions(s.type, xi);
+        const ShapeGradients f = shapeGradients(s.type, xi);
         for (int i = 0; i < nodeCount(s.type); ++i) {
             point += f.N[i] * s.x[i];
             dXi += f.dXi[i] * s.x[i];

@@ -47,6 +47,28 @@ TEST_P(SegmentTypeTest, PartitionOfUnityAndZeroSumDerivatives) {
     }
 }
 
+// shapeValues and shapeGradients compute fewer orders with the same arithmetic: the same bits
+// (also outside the domain, where the Newton iterations evaluate).
+TEST_P(SegmentTypeTest, LowerOrderEvaluationsGiveTheSameBits) {
+    const SegmentType type = GetParam();
+    std::mt19937 rng(12);
+    std::uniform_real_distribution<double> u(-1.5, 1.5);
+    for (int c = 0; c < 200; ++c) {
+        SCOPED_TRACE("seed 12, case " + std::to_string(c));
+        const Eigen::Vector2d xi =
+            c % 2 == 0 ? testing::randomLocalPoint(type, rng) : Eigen::Vector2d(u(rng), u(rng));
+        const ShapeFunctions f = shapeFunctions(type, xi);
+        const ShapeGradients g = shapeGradients(type, xi);
+        const std::array<double, kMaxSegmentNodes> n = shapeValues(type, xi);
+        for (int i = 0; i < kMaxSegmentNodes; ++i) {
+            EXPECT_EQ(g.N[i], f.N[i]) << i;
+            EXPECT_EQ(n[i], f.N[i]) << i;
+            EXPECT_EQ(g.dXi[i], f.dXi[i]) << i;
+            EXPECT_EQ(g.dEta[i], f.dEta[i]) << i;
+        }
+    }
+}
+
 TEST_P(SegmentTypeTest, KroneckerDeltaAtNodes) {
     const SegmentType type = GetParam();
     for (int j = 0; j < nodeCount(type); ++j) {

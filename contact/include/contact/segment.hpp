@@ -33,6 +33,17 @@ struct ShapeFunctions {
 [[nodiscard]] CONTACT_API std::array<double, kMaxSegmentNodes>
 shapeValues(SegmentType type, const Eigen::Vector2d& xi) noexcept;
 
+/// Shape functions and their first derivatives: what Newton's method on a face needs.
+struct ShapeGradients {
+    std::array<double, kMaxSegmentNodes> N{};     ///< N_i
+    std::array<double, kMaxSegmentNodes> dXi{};   ///< dN_i / dxi
+    std::array<double, kMaxSegmentNodes> dEta{};  ///< dN_i / deta
+};
+/// N and the first derivatives, bit for bit those of shapeFunctions() (no second derivatives
+/// computed).
+[[nodiscard]] CONTACT_API ShapeGradients shapeGradients(SegmentType type,
+                                                        const Eigen::Vector2d& xi) noexcept;
+
 /// Position x(xi) = sum_i N_i(xi) x_i.
 [[nodiscard]] CONTACT_API Eigen::Vector3d position(const SegmentNodes& s,
                                                    const Eigen::Vector2d& xi) noexcept;

@@ -152,7 +152,7 @@ inline Vector2d inverseLinear(const PlaneFace& f, const Vector2d& q) noexcept {
 // sum_i N_i(xi) p_i = q from `xi` (steps of at most 0.5), the result moved into the domain.
 Vector2d inverseNewton(const PlaneFace& f, const Vector2d& q, Vector2d xi) noexcept {
     for (int it = 0; it < kMaxNewton; ++it) {
-        const ShapeFunctions sf = shapeFunctions(f.type, xi);
+        const ShapeGradients sf = shapeGradients(f.type, xi);
         Vector2d r = -q;
         Vector2d dXi = Vector2d::Zero();
         Vector2d dEta = Vector2d::Zero();
@@ -195,7 +195,7 @@ double lineLocalAt(const PlaneFace& f, double s, double guess) noexcept {
     }
     double xi = guess;
     for (int it = 0; it < kMaxNewton; ++it) {
-        const ShapeFunctions sf = shapeFunctions(f.type, Vector2d(xi, 0.0));
+        const ShapeGradients sf = shapeGradients(f.type, Vector2d(xi, 0.0));
         double r = -s;
         double d = 0.0;
         for (int i = 0; i < f.nn; ++i) {
@@ -253,7 +253,7 @@ void baseVectors(const PlaneFace& f, const Vector2d& xi, Vector3d& dXi, Vector3d
         dEta = 0.25 * (a * (f.x[3] - f.x[0]) + b * (f.x[2] - f.x[1]));
         return;
     }
-    const ShapeFunctions sf = shapeFunctions(f.type, xi);
+    const ShapeGradients sf = shapeGradients(f.type, xi);
     dXi.setZero();
     dEta.setZero();
     for (int i = 0; i < f.nn; ++i) {
