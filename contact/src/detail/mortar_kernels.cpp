@@ -150,6 +150,8 @@ inline Vector2d inverseLinear(const PlaneFace& f, const Vector2d& q) noexcept {
 
 // Local coordinates of plane point q on a face of any type: Newton's method on
 // sum_i N_i(xi) p_i = q from `xi` (steps of at most 0.5), the result moved into the domain.
+// Newton squares the error: after a full step of 1e-8 the error is about 1e-16 (times the
+// map's curvature over its Jacobian, O(1) on a face), so the iteration ends there.
 Vector2d inverseNewton(const PlaneFace& f, const Vector2d& q, Vector2d xi) noexcept {
     for (int it = 0; it < kMaxNewton; ++it) {
         const ShapeGradients sf = shapeGradients(f.type, xi);
@@ -172,7 +174,7 @@ Vector2d inverseNewton(const PlaneFace& f, const Vector2d& q, Vector2d xi) noexc
             step *= 0.5 / size;
         }
         xi += step;
-        if (!(size > 1e-14)) {
+        if (!(size > 1e-8)) {
             break;
         }
     }
