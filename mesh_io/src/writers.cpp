@@ -175,7 +175,8 @@ void writeOverlapsCsv(const std::string& path, const Model& model,
     OutputFile file(path, options.write);
     std::ostream& out = file.out();
     out << "interface,slave_element,slave_face,master_element,master_face,overlap_area,"
-           "capture_area,penetration_area,capture_area_error,gap_min,gap_max,cx,cy,cz\n";
+           "capture_area,penetration_area,capture_area_error,penetration_area_error,gap_min,"
+           "gap_max,cx,cy,cz\n";
     for (const auto& r : reports) {
         if (r.overlaps == nullptr) {
             continue;
@@ -191,9 +192,10 @@ void writeOverlapsCsv(const std::string& path, const Model& model,
             putElement(out, model, m);
             out << ',' << m.face << ',' << num(o.overlapArea) << ',' << num(o.captureArea) << ','
                 << num(o.penetrationArea) << ',' << num(o.captureAreaError) << ','
-                << num(in ? o.gapMin : NAN) << ',' << num(in ? o.gapMax : NAN) << ','
-                << num(drawn ? o.centroid.x() : NAN) << ',' << num(drawn ? o.centroid.y() : NAN)
-                << ',' << num(drawn ? o.centroid.z() : NAN) << '\n';
+                << num(o.penetrationAreaError) << ',' << num(in ? o.gapMin : NAN) << ','
+                << num(in ? o.gapMax : NAN) << ',' << num(drawn ? o.centroid.x() : NAN) << ','
+                << num(drawn ? o.centroid.y() : NAN) << ',' << num(drawn ? o.centroid.z() : NAN)
+                << '\n';
         }
     }
     file.commit();
@@ -245,10 +247,13 @@ void writeJsonReport(const std::string& path, const Model& model,
             out << "      \"capture_area\": " << jsonNum(o.captureArea()) << ",\n";
             out << "      \"capture_area_error\": " << jsonNum(o.captureAreaError()) << ",\n";
             out << "      \"penetration_area\": " << jsonNum(o.penetrationArea()) << ",\n";
+            out << "      \"penetration_area_error\": " << jsonNum(o.penetrationAreaError())
+                << ",\n";
         } else {
             out << "      \"overlaps\": null,\n      \"contact_pairs\": null,\n"
                    "      \"overlap_area\": null,\n      \"capture_area\": null,\n"
-                   "      \"capture_area_error\": null,\n      \"penetration_area\": null,\n";
+                   "      \"capture_area_error\": null,\n      \"penetration_area\": null,\n"
+                   "      \"penetration_area_error\": null,\n";
         }
         out << R"(      "time_ms": {"read": )" << jsonNum(r.timeRead) << R"(, "bounds": )"
             << jsonNum(st.timeBounds) << R"(, "broad": )" << jsonNum(st.timeBroad)

@@ -24,7 +24,8 @@ def main(overlaps_path, pairs_path, json_path, vtu_path, lo, hi):
     with open(overlaps_path, newline="") as f:
         rows = list(csv.reader(f))
     header = ("interface,slave_element,slave_face,master_element,master_face,overlap_area,"
-              "capture_area,penetration_area,capture_area_error,gap_min,gap_max,cx,cy,cz")
+              "capture_area,penetration_area,capture_area_error,penetration_area_error,gap_min,"
+              "gap_max,cx,cy,cz")
     if rows[0] != header.split(","):
         fail("overlaps CSV header is %r" % rows[0])
     data = [[r[0]] + r[1:5] + [float(v) for v in r[5:]] for r in rows[1:]]
@@ -33,12 +34,12 @@ def main(overlaps_path, pairs_path, json_path, vtu_path, lo, hi):
     with open(json_path) as f:
         itf = json.load(f)["interfaces"][0]
     capture = itf["capture_distance"]
-    total = contact = penetration = 0.0
+    total = contact = penetration = penetration_error = 0.0
     in_contact = 0
     for r in data:
-        area, cap, pen, err, gmin, gmax = r[5:11]
+        area, cap, pen, err, pen_err, gmin, gmax = r[5:12]
         if not (area > 0 and 0 <= cap <= area * (1 + 1e-12) and 0 <= pen <= area * (1 + 1e-12)
-                and err >= 0):
+                and err >= 0 and pen_err >= 0):
             fail("bad areas in %r" % r)
         if cap > 0:
             in_contact += 1
@@ -51,13 +52,15 @@ def main(overlaps_path, pairs_path, json_path, vtu_path, lo, hi):
         total += area
         contact += cap
         penetration += pen
+        penetration_error += pen_err
     if itf["mode"] != "segment" or itf["overlaps"] != len(data):
         fail("JSON says %r overlaps in mode %r, the CSV has %d" % (itf["overlaps"], itf["mode"],
                                                                     len(data)))
     if itf["contact_pairs"] != in_contact:
         fail("JSON says %r pairs in contact, the CSV %d" % (itf["contact_pairs"], in_contact))
     for key, value in (("overlap_area", total), ("capture_area", contact),
-                       ("penetration_area", penetration)):
+                       ("penetration_area", penetration),
+                       ("penetration_area_error", penetration_error)):
         if not close(itf[key], value):
             fail("JSON %s %r, CSV sum %r" % (key, itf[key], value))
     if not float(lo) <= contact <= float(hi):
@@ -82,7 +85,7 @@ def main(overlaps_path, pairs_path, json_path, vtu_path, lo, hi):
     by_pair = {tuple(r[1:5]): r for r in rows[1:]}
     for r in prow[1:]:
         o = by_pair.get(tuple(r[1:5]))
-        if o is not None and [r[6], r[11:14]] != [o[6], r[11:14]]:
+        if o is not None and [r[6]] + r[8:11] != [o[6]] + o[12:15]:
             fail("pairs CSV row %r disagrees with overlaps row %r" % (r, o))
 
     check_encoding(vtu_path, False, fail)
