@@ -136,18 +136,18 @@ struct MortarStats {
 ///
 /// Capture cut (only the overlap within the capture distance counts): in 3D by the clipping
 /// kernel's cutOverlap3d on the slave's plane, exact where both faces are flat (a half-plane
-/// clip). With a quadratic face, a fan triangle whose gaps may reach the capture (within the
-/// faces' distance from flat, the slack) is cut where the exact gap equals the capture along its
-/// edges (regula falsi), the cut points joined by a chord plus the parabolic sliver between the
-/// chord and the curve gap = capture (one point weighted by its area); where that parabola may
-/// stray more than 1e-7 of the slave's size from the curve, the triangle is split in four and
-/// each piece treated so, at most 12 times. Measured against a paraboloid bump under a flat
-/// slave: nodal areas within 1e-7 and weighted gaps within 2e-8 of exact where the cut curves
-/// through single Quad8 masters (tests/contact/test_mortar.cpp). For warped Tri3 / Quad4 pairs,
-/// whose gap is nearly affine, each polygon edge whose end gaps straddle the capture is cut where
-/// the exact gap equals it, the cut points joined by chords. 2D: the overlap along the slave's
-/// normal is cut where the exact gap equals the capture (exactly for straight lines, by bisection
-/// otherwise); cutOverlap2d measures the overlap along the master's normals, another interval.
+/// clip). Otherwise (a quadratic face, or a warped Tri3 / Quad4 pair), a fan triangle whose gaps
+/// may reach the capture (within the faces' distance from flat, the slack) is cut where the exact
+/// gap equals the capture along its edges (regula falsi), the cut points joined by a chord plus
+/// the parabolic sliver between the chord and the curve gap = capture (one point weighted by its
+/// area); where that parabola may stray more than 1e-7 of the slave's size from the curve, the
+/// triangle is split in four and each piece treated so, at most 12 times. Measured against exact
+/// level sets under a flat Quad4 slave (tests/contact/test_mortar.cpp): a paraboloid bump on
+/// single Quad8 masters, nodal areas within 1e-7 and weighted gaps within 2e-8; a twisted Quad4
+/// master, the total area within 2e-6 and the weighted gap within 1e-7. 2D: the overlap along
+/// the slave's normal is cut where the exact gap equals the capture (exactly for straight lines,
+/// by bisection otherwise); cutOverlap2d measures the overlap along the master's normals, another
+/// interval.
 ///
 /// Buffers are kept between calls: once sized, a compute() allocates nothing (nor per pair).
 /// Not for concurrent use of one integrator; several may live side by side.

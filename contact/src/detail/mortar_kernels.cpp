@@ -297,7 +297,6 @@ struct PairContext {
     const TriangleRule* rule = nullptr;
     int degree = 1;  // requested quadrature degree (lines take their Gauss-Legendre rule from it)
     bool affineGap = false;
-    bool curved = false;       // a quadratic face: the cut refines first
     bool within = false;       // every gap of the pair is within the capture (linear faces)
     bool linearSlave = false;  // Tri3 / Quad4: closed-form inverse maps
     bool linearMaster = false;
@@ -641,25 +640,6 @@ Vertex crossing(const PairContext& c, const Vertex& a, const Vertex& b) noexcept
     return v;
 }
 
-// The part of a convex polygon with gap <= capture, by regula falsi on the exact gap: each edge
-// whose end gaps straddle the capture is cut where the gap equals it, the cut points joined by
-// chords. For warped Tri3 / Quad4 pairs, whose gap is nearly affine.
-void cutByRoots(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
-    out.n = 0;
-    for (int i = 0; i < in.n; ++i) {
-        const Vertex& a = in.v[i];
-        const Vertex& b = in.v[(i + 1) % in.n];
-        const double da = a.gap - c.capture;
-        const double db = b.gap - c.capture;
-        if (da <= 0.0) {
-            out.push(a);
-        }
-        if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) {
-            out.push(crossing(c, a, b));
-        }
-    }
-}
-
 // The part of a convex polygon with gap <= capture, by the clipping kernel's cut (cutOverlap3d,
 // the project's one definition of the part in contact): the polygon handed over in the pair's
 // own roles on the slave's plane (counter-clockwise about its normal, along which the kernel
@@ -707,20 +687,12 @@ void cutByKernel(const PairContext& c, const Polygon& in, Polygon& out) noexcept
     }
 }
 
-// The part of a convex polygon with gap <= capture, for pairs of linear faces (curved: cutLeaf).
-void cutPolygon(const PairContext& c, const Polygon& in, Polygon& out) noexcept {
-    if (c.affineGap) {
-        cutByKernel(c, in, out);
-    } else {
-        cutByRoots(c, in, out);
-    }
-}
-
 Vertex midVertex(const PairContext& c, const Vertex& a, const Vertex& b) noexcept {
     return vertexAt(c, 0.5 * (a.q + b.q), 0.5 * (a.xs + b.xs), 0.5 * (a.xm + b.xm));
 }
 
-// The cut of a fan triangle whose vertex gaps straddle the capture, for a pair with a curved face:
+// The cut of a fan triangle whose vertex gaps straddle the capture, for a pair whose gap is not
+// affine (a quadratic or a warped face):
 // the edges that straddle it are cut where the exact gap equals it (crossing), the two points
 // joined by a chord, and the part with gap <= capture integrated, plus the sliver between the
 // chord and the curve gap = capture. The sliver is taken as the parabola's: the gap at the
@@ -781,7 +753,7 @@ bool cutLeaf(const PairContext& c, const Vertex& a, const Vertex& b, const Verte
     return true;
 }
 
-// A fan triangle of a pair with a curved (quadratic) face: taken whole or dropped when its vertex
+// A fan triangle of a pair whose gap is not affine: taken whole or dropped when its vertex
 // gaps are beyond `slack` from the capture on one side, else cut (cutLeaf) or split in four. The
 // slack of a piece is a quarter of its parent's (the distance of a smooth function from its
 // linear interpolant scales with the square of the size). A triangle whose edge midpoints' gaps
@@ -822,8 +794,8 @@ void integrateCut(const PairContext& c, const Vertex& a, const Vertex& b, const 
 }
 
 // Integrates the part of the overlap polygon (convex, counter-clockwise, vertex data filled)
-// within the capture distance: whole, or cut where the gap crosses the capture (cutPolygon;
-// pairs with a curved face: integrateCut). The gap is taken to stray from the
+// within the capture distance: whole, or cut where the gap crosses the capture (cutByKernel where
+// the gap is affine, else integrateCut). The gap is taken to stray from the
 // linear interpolation of the vertex gaps by at most the faces' slack.
 PairOutcome integratePolygon(const PairContext& c, const Polygon& p) noexcept {
     if (c.within) {
@@ -842,13 +814,13 @@ PairOutcome integratePolygon(const PairContext& c, const Polygon& p) noexcept {
     const long long before = c.sums->points;
     if (gmax <= c.capture - c.slack) {
         integrateFan(c, p);
-    } else if (c.curved) {
+    } else if (!c.affineGap) {
         for (int i = 1; i + 1 < p.n; ++i) {
             integrateCut(c, p.v[0], p.v[i], p.v[i + 1], kMortarCutLevels, c.slack);
         }
     } else {
         Polygon cut;
-        cutPolygon(c, p, cut);
+        cutByKernel(c, p, cut);
         integrateFan(c, cut);
     }
     return c.sums->points > before ? PairOutcome::kIntegrated : PairOutcome::kBeyondCapture;
@@ -959,7 +931,6 @@ bool facingPair(const SegmentNodes& master, double L, PairContext& c) noexcept {
         return false;
     }
     c.affineGap = c.slave->face.flat && c.master.flat;
-    c.curved = isQuadratic(c.slave->face.type) || isQuadratic(c.master.type);
     c.linearSlave = isLinearFace(c.slave->face.type);
     c.linearMaster = isLinearFace(c.master.type);
     // |gap| = |h_s - h_m| |n . n_m| <= |h_s - h_m|, and a linear face lies within the range of

@@ -12,7 +12,8 @@
 
 namespace contact::detail {
 
-/// Fan triangles of a pair with a quadratic face whose vertex gaps come within the faces' slack
+/// Fan triangles of a pair whose gap is not affine (a quadratic or a warped face) whose vertex
+/// gaps come within the faces' slack
 /// of the capture are split in four, at most this many times, until the chord that cuts a piece
 /// lies within kMortarCutTolerance L of the curve gap = capture (MortarIntegrator, "Capture
 /// cut"; L = the slave's characteristicSize). 12 levels: pieces of 1/4096 of the fan triangle.
