@@ -923,6 +923,17 @@ TEST(MortarCapture, CurvedMasterBumpGivesTheExactAreaAndWeightedGap) {
     }
 }
 
+// The sums of the nodal areas and of the weighted gaps over the slave nodes.
+std::pair<double, double> totalsOf(const MortarOperators& op) {
+    double area = 0.0;
+    double weighted = 0.0;
+    for (std::size_t i = 0; i < op.nodes.size(); ++i) {
+        area += op.nodalArea[i];
+        weighted += op.weightedGap[i];
+    }
+    return {area, weighted};
+}
+
 // The curved side on the slave: a Quad8 slave on the cylinder z = -k (x - 1/2)^2 (normal up)
 // under a flat master at height g0 (normal down). The slave's plane is its centre's tangent
 // plane z = 0; the gap along its normal is g0 + k t^2 (t = x - 1/2; n . n_m = -1), the area is
@@ -945,12 +956,7 @@ TEST(MortarCapture, CurvedSlaveUnderAFlatMasterGivesTheExactAreaAndWeightedGap) 
                 true, "m");
             MortarIntegrator mi;
             (void)run(mi, f, allPairs(f), capture);
-            double area = 0.0;
-            double weighted = 0.0;
-            for (std::size_t i = 0; i < mi.operators().nodes.size(); ++i) {
-                area += mi.operators().nodalArea[i];
-                weighted += mi.operators().weightedGap[i];
-            }
+            const auto [area, weighted] = totalsOf(mi.operators());
             const double tc = std::min(0.5, std::sqrt((capture - g0) / k));
             const auto ds = [&](double t) { return std::sqrt(1 + 4 * k * k * t * t); };
             EXPECT_NEAR(area, integrate1d(-tc, tc, ds), 2e-7);
@@ -1035,12 +1041,7 @@ TEST(MortarCapture, WarpedQuad4MasterGivesTheExactAreaAndWeightedGap) {
                 true, "m");
             MortarIntegrator mi;
             (void)run(mi, f, allPairs(f), capture);
-            double area = 0.0;
-            double weighted = 0.0;
-            for (std::size_t i = 0; i < mi.operators().nodes.size(); ++i) {
-                area += mi.operators().nodalArea[i];
-                weighted += mi.operators().weightedGap[i];
-            }
+            const auto [area, weighted] = totalsOf(mi.operators());
             const auto gap = [&](double x, double y) {
                 const double z = g0 + t * (x - 0.5) * (y - 0.5);
                 return z / std::sqrt(1 + t * t * ((y - 0.5) * (y - 0.5) + (x - 0.5) * (x - 0.5)));

@@ -692,27 +692,24 @@ Vertex midVertex(const PairContext& c, const Vertex& a, const Vertex& b) noexcep
 }
 
 // The cut of a fan triangle whose vertex gaps straddle the capture, for a pair whose gap is not
-// affine (a quadratic or a warped face):
-// the edges that straddle it are cut where the exact gap equals it (crossing), the two points
-// joined by a chord, and the part with gap <= capture integrated, plus the sliver between the
-// chord and the curve gap = capture. The sliver is taken as the parabola's: the gap at the
-// chord's midpoint m, off the capture by delta, puts the curve s = delta / |grad g| from m (g: the
-// triangle's linear interpolant of the gaps), the sliver's area is 2/3 s l (l: the chord), one
-// point at m with that weight (negative where the chord overshoots). The parabola departs from
-// the curve by about s (kappa l)^2 with kappa = 8 s / l^2: unless `force`, the triangle is cut
-// only when that is within kMortarCutTolerance L. Returns whether it integrated.
+// affine (a quadratic or a warped face): the edges that straddle it are cut where the exact gap
+// equals it (crossing), the two points joined by a chord, and the part with gap <= capture
+// integrated, plus the sliver between the chord and the curve gap = capture. The sliver is taken as
+// the parabola's: the gap at the chord's midpoint m, off the capture by delta, puts the curve s =
+// delta / |grad g| from m (g: the triangle's linear interpolant of the gaps), the sliver's area is
+// 2/3 s l (l: the chord), one point at m with that weight (negative where the chord overshoots).
+// The parabola departs from the curve by about s (kappa l)^2 with kappa = 8 s / l^2: unless
+// `force`, the triangle is cut only when that is within kMortarCutTolerance L. Returns whether it
+// integrated.
 bool cutLeaf(const PairContext& c, const Vertex& a, const Vertex& b, const Vertex& d,
              bool force) noexcept {
-    Polygon tri;
-    tri.push(a);
-    tri.push(b);
-    tri.push(d);
+    const std::array<const Vertex*, 3> tri{&a, &b, &d};
     Polygon cut;
     std::array<int, 2> ends{};  // the cut points' places in `cut`
     int nends = 0;
     for (int i = 0; i < 3; ++i) {
-        const Vertex& u = tri.v[i];
-        const Vertex& w = tri.v[(i + 1) % 3];
+        const Vertex& u = *tri[i];
+        const Vertex& w = *tri[(i + 1) % 3];
         const double du = u.gap - c.capture;
         const double dw = w.gap - c.capture;
         if (du <= 0.0) {
