@@ -17,9 +17,21 @@ function(run)
     set(last_output "${out}" PARENT_SCOPE)
 endfunction()
 
+# The consumer takes the build's C and C++ compilers (C_COMPILER, CXX_COMPILER): a sanitized
+# static package needs the runtime of the compiler that instrumented it.
+set(compilers "")
+if(C_COMPILER AND CXX_COMPILER)
+    set(compilers -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+endif()
 set(flags "")
 if(SANITIZE)
     set(flags "-fsanitize=${SANITIZE}")  # comma-separated, as the build used
+endif()
+# gfortran links gcc's sanitizer runtimes into what it detects as instrumented: beside a clang
+# package the Fortran main program stays uninstrumented (the package's code is not).
+set(fortran_flags "${flags}")
+if(CXX_COMPILER MATCHES "clang")
+    set(fortran_flags "")
 endif()
 if(SHARED_FROM)
     string(TOUPPER "${BUILD_TYPE}" config)
@@ -34,8 +46,9 @@ if(SHARED_FROM)
 endif()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} "-DCMAKE_CXX_FLAGS=${flags}"
-    "-DCMAKE_C_FLAGS=${flags}" "-DCMAKE_Fortran_FLAGS=${flags}")
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} ${compilers}
+    "-DCMAKE_CXX_FLAGS=${flags}"
+    "-DCMAKE_C_FLAGS=${flags}" "-DCMAKE_Fortran_FLAGS=${fortran_flags}")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
 if(SHARED_FROM)  # the consumer must have linked the shared libraries

@@ -9,6 +9,9 @@ packages=(build-essential cmake gzip libeigen3-dev libnanoflann-dev libgtest-dev
           libexodusii-dev libcli11-dev zlib1g-dev python3 python3-vtk9
           gfortran pybind11-dev python3-dev python3-numpy python3-pytest python3-meshio
           python3-matplotlib libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev)
+if [ "$preset" = asan ]; then  # clang builds the sanitized tree
+    packages+=(clang-14 libclang-rt-14-dev libomp-14-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

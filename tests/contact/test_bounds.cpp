@@ -20,6 +20,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 
 namespace contact {
 namespace {
@@ -376,7 +377,13 @@ struct CentredAboutBox {
 template <class T>
 class OverlapWitness : public ::testing::Test {};
 using Packings = ::testing::Types<PackedOnly, CentredAboutBox>;
-TYPED_TEST_SUITE(OverlapWitness, Packings);
+struct PackingName {
+    template <class T>
+    static std::string GetName(int /*index*/) {
+        return std::is_same_v<T, PackedOnly> ? "PackedOnly" : "CentredAboutBox";
+    }
+};
+TYPED_TEST_SUITE(OverlapWitness, Packings, PackingName);
 
 // detail::overlapWitness lets the segment narrow phase skip the SAT: it may only vouch for boxes
 // the SAT finds overlapping, also when they merely touch or miss by a hair, and it must vouch for

@@ -15,6 +15,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 DATA = pathlib.Path(os.environ.get("CONTACT_EXAMPLES_DATA", HERE.parents[2] / "examples" / "data"))
 TOOL = os.environ.get("CONTACT_SEARCH_TOOL")
 GENERATED = os.environ.get("CONTACT_GENERATED_MODEL")
+# The tool's environment: without the sanitized build's LD_PRELOAD, which loads the ASan runtime
+# for this interpreter; the tool links its own.
+TOOL_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 
 CYL = ["--master", "CylinderEdge", "--slave", "BlockTop"]
 SPH = ["--master", "SphereSurface", "--slave", "BlockTop"]
@@ -41,7 +44,7 @@ def run_tool(args):
     """Runs contact-search; returns its stdout, or fails the test with its stderr."""
     if not TOOL:
         pytest.fail("CONTACT_SEARCH_TOOL is not set (ctest sets it)")
-    r = subprocess.run([TOOL] + [str(a) for a in args], capture_output=True, text=True)
+    r = subprocess.run([TOOL] + [str(a) for a in args], capture_output=True, text=True, env=TOOL_ENV)
     if r.returncode != 0:
         pytest.fail("contact-search %s: exit %d\n%s" % (args, r.returncode, r.stderr))
     return r.stdout

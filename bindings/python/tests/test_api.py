@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import contact_search as cs
-from conftest import DATA, TOOL, plate_scene
+from conftest import DATA, TOOL, TOOL_ENV, plate_scene
 
 HERE_DATA = DATA.parents[1] / "tests" / "data"
 
@@ -197,7 +197,7 @@ def test_bad_model_files_give_the_reader_message(tmp_path):
     assert e.value.path == str(bad) and e.value.line > 0
     assert str(e.value).startswith("%s:%d: " % (bad, e.value.line))
     if TOOL:  # the tool reports the same message
-        r = subprocess.run([TOOL, str(bad)], capture_output=True, text=True)
+        r = subprocess.run([TOOL, str(bad)], capture_output=True, text=True, env=TOOL_ENV)
         assert r.returncode == 2 and str(e.value) in r.stderr
     # A deck in Latin-1: the message quotes its bytes, undecodable ones as \\xNN.
     latin1 = tmp_path / "latin1.inp"
