@@ -27,10 +27,11 @@ set(flags "")
 if(SANITIZE)
     set(flags "-fsanitize=${SANITIZE}")  # comma-separated, as the build used
 endif()
-# gfortran links gcc's sanitizer runtimes into what it detects as instrumented: beside a clang
-# package the Fortran main program stays uninstrumented (the package's code is not).
+# gfortran links gcc's sanitizer runtimes into what it detects as instrumented: beside a package
+# another compiler instrumented, the Fortran main program stays uninstrumented (the package's code
+# is not).
 set(fortran_flags "${flags}")
-if(CXX_COMPILER MATCHES "clang")
+if(CXX_COMPILER_ID AND NOT CXX_COMPILER_ID STREQUAL "GNU")
     set(fortran_flags "")
 endif()
 if(SHARED_FROM)

@@ -6,7 +6,8 @@
 # tests/fuzz/regressions/<target>/ (the test suite replays those).
 # Usage: scripts/fuzz.sh [SECONDS|ci] [TARGET...]   targets: inp msh search exodus
 #   ci: a fixed seed and a fixed number of inputs per target (at least its seed corpus), so that the
-#   run is the same on every machine: the brief run of scripts/test.sh.
+#   run is the same on every machine: the brief run to make after touching a reader or the input
+#   checks (scripts/test.sh replays the corpus and regressions only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
