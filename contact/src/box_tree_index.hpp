@@ -53,6 +53,7 @@ public:
     template <class QueryBox, class Sink>
     void query(Index first, Index last, const QueryBox& queryBox, Sink&& sink) const {
         std::vector<Index> hits;
+        std::vector<std::int32_t> verdict;  // per gathered box: overlaps the query (0 / 1)
         Gathered gathered;
         FloatBox group[kQueryGroup];
         Index k = first;
@@ -86,18 +87,22 @@ public:
             gather(u, gathered);
             const std::size_t count = gathered.id.size();
             hits.resize(count);
+            verdict.resize(count);
             for (Index g = 0; g < size; ++g) {
                 const FloatBox& q = group[g];
+                // The verdicts first, in a loop the compiler vectorizes (columns against one
+                // query; & on 0/1 integers, not &&), then the hits written in order.
+                std::int32_t* v = verdict.data();
+                const auto bit = [](bool b) { return static_cast<std::int32_t>(b); };
+                for (std::size_t c = 0; c < count; ++c) {
+                    v[c] = bit(gathered.lo0[c] <= q.hi[0]) & bit(q.lo[0] <= gathered.hi0[c]) &
+                           bit(gathered.lo1[c] <= q.hi[1]) & bit(q.lo[1] <= gathered.hi1[c]) &
+                           bit(gathered.lo2[c] <= q.hi[2]) & bit(q.lo[2] <= gathered.hi2[c]);
+                }
                 Index found = 0;
                 for (std::size_t c = 0; c < count; ++c) {
-                    // & on 0/1 integers, not &&: no branch per comparison.
-                    const auto bit = [](bool b) { return static_cast<Index>(b); };
-                    const Index hit =
-                        bit(gathered.lo0[c] <= q.hi[0]) & bit(q.lo[0] <= gathered.hi0[c]) &
-                        bit(gathered.lo1[c] <= q.hi[1]) & bit(q.lo[1] <= gathered.hi1[c]) &
-                        bit(gathered.lo2[c] <= q.hi[2]) & bit(q.lo[2] <= gathered.hi2[c]);
                     hits[found] = gathered.id[c];
-                    found += hit;
+                    found += v[c];
                 }
                 sink(k + g, hits.data(), found);
             }
@@ -154,15 +159,23 @@ private:
         }
         return u;
     }
-    // Clears `out`, then appends every indexed box that overlaps q.
+    // Clears `out`, then appends every indexed box that overlaps q. A leaf's boxes are tested
+    // without a branch per box (each key written, the count advanced by the verdict): whether a
+    // box of a leaf the group's union reaches overlaps it is close to a coin toss.
     void gather(const FloatBox& q, Gathered& out) const {
-        out.key.clear();
-        visitOverlapping(q, [&](std::int32_t i) {
-            out.key.push_back(static_cast<std::uint64_t>(index_[i]) << 32 |
-                              static_cast<std::uint32_t>(i));
+        std::size_t n = 0;
+        visitLeaves(q, [&](std::int32_t first, std::int32_t end) {
+            if (out.key.size() < n + kLeafSize) {
+                out.key.resize(2 * (n + kLeafSize));
+            }
+            std::uint64_t* key = out.key.data();
+            for (std::int32_t i = first; i < end; ++i) {
+                key[n] =
+                    static_cast<std::uint64_t>(index_[i]) << 32 | static_cast<std::uint32_t>(i);
+                n += static_cast<std::size_t>(overlapsBits(boxes_[i], q));
+            }
         });
-        std::sort(out.key.begin(), out.key.end());
-        const std::size_t n = out.key.size();
+        std::sort(out.key.begin(), out.key.begin() + static_cast<std::ptrdiff_t>(n));
         for (auto* column : {&out.lo0, &out.hi0, &out.lo1, &out.hi1, &out.lo2, &out.hi2}) {
             column->resize(n);
         }
@@ -179,9 +192,29 @@ private:
         }
     }
 
+    // overlaps(a, b) as 0 or 1, by & on the comparisons: no branch.
+    static int overlapsBits(const FloatBox& a, const FloatBox& b) noexcept {
+        const auto bit = [](bool v) { return static_cast<int>(v); };
+        return bit(a.lo[0] <= b.hi[0]) & bit(b.lo[0] <= a.hi[0]) & bit(a.lo[1] <= b.hi[1]) &
+               bit(b.lo[1] <= a.hi[1]) & bit(a.lo[2] <= b.hi[2]) & bit(b.lo[2] <= a.hi[2]);
+    }
+
     // Calls visit(position) for every stored box that overlaps q.
     template <class Visit>
     void visitOverlapping(const FloatBox& q, Visit&& visit) const {
+        visitLeaves(q, [&](std::int32_t first, std::int32_t end) {
+            for (std::int32_t i = first; i < end; ++i) {
+                if (overlaps(boxes_[i], q)) {
+                    visit(i);
+                }
+            }
+        });
+    }
+
+    // Calls leaf(first, end) for every leaf whose box overlaps q (its boxes: positions [first,
+    // end)), in storage order.
+    template <class Leaf>
+    void visitLeaves(const FloatBox& q, Leaf&& leaf) const {
         if (nodes_.empty()) {
             return;
         }
@@ -194,12 +227,7 @@ private:
         for (;;) {
             const Node& node = nodes_[n];
             if (node.count > 0) {
-                const std::int32_t end = node.first + node.count;
-                for (std::int32_t i = node.first; i < end; ++i) {
-                    if (overlaps(boxes_[i], q)) {
-                        visit(i);
-                    }
-                }
+                leaf(node.first, node.first + node.count);
             } else {
                 // Children: n + 1 (left, depth-first) and node.first (right).
                 const bool l = overlaps(nodes_[n + 1].box, q);

@@ -436,6 +436,41 @@ TEST(BoxTreeIndex, StructureIsValidAndShallow) {
     }
 }
 
+// The tree sorts its boxes by Morton keys packed with the input index below them: boxes whose
+// centres tie (here all of them, then two groups) keep their input order, and every pair is found.
+TEST(BoxTreeIndex, TiedCentresKeepInputOrder) {
+    std::mt19937 rng(24);
+    for (const int groups : {1, 2}) {
+        SCOPED_TRACE(std::to_string(groups) + " centre(s)");
+        std::vector<FloatBox> boxes;
+        for (int i = 0; i < 3000; ++i) {
+            const float c = i % groups == 0 ? 0.0F : 1.0F;
+            const float half = static_cast<float>(1 + i % 31) / 64.0F;  // c -+ half exact
+            FloatBox b;
+            for (int k = 0; k < 3; ++k) {
+                b.lo[k] = c - half;
+                b.hi[k] = c + half;
+            }
+            boxes.push_back(b);
+        }
+        BoxTreeIndex tree;
+        tree.build(boxes);
+        ASSERT_TRUE(tree.validate());
+        std::vector<Index> order;
+        tree.visitBoxes(0, tree.size(),
+                        [&](Index i, const FloatBox& /*b*/) { order.push_back(i); });
+        std::vector<Index> expected;  // the first centre's boxes, then the second's, each ascending
+        for (int g = 0; g < groups; ++g) {
+            for (int i = g; i < 3000; i += groups) {
+                expected.push_back(i);
+            }
+        }
+        EXPECT_EQ(order, expected);
+        const std::vector<FloatBox> queries = randomBoxes(rng, 200, 1.0, 0.01, 0.3);
+        EXPECT_EQ(viaIndex(tree, queries), bruteForce(queries, boxes));
+    }
+}
+
 // A curve along y (the long axis): the sweep runs along it, and its count of the scanned pairs
 // is exact: the pairs of boxes overlapping along that axis, each once.
 TEST(SweepIndex, SweepsACurveAlongItsLongAxisAndCountsTheScanExactly) {
