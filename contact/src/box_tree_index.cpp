@@ -74,17 +74,17 @@ void BoxTreeIndex::sortByMorton(const std::vector<FloatBox>& boxes) {
     }
 }
 
-// Node for boxes_[begin, end): a leaf when it fits, else two children over the first half of the
-// leaves (rounded up) and the rest. Returns the node's index.
+// Node for stored boxes [begin, end): a leaf when it fits, else two children over the first half of
+// the leaves (rounded up) and the rest. Returns the node's index.
 std::int32_t BoxTreeIndex::buildRange(std::int32_t begin, std::int32_t end, int level) {
     const auto self = static_cast<std::int32_t>(nodes_.size());
     nodes_.emplace_back();
     depth_ = std::max(depth_, level);
     const std::int32_t count = end - begin;
     if (count <= kLeafSize) {
-        FloatBox b = boxes_[begin];
+        FloatBox b = boxAt(static_cast<std::size_t>(begin));
         for (std::int32_t i = begin + 1; i < end; ++i) {
-            b = unite(b, boxes_[i]);
+            b = unite(b, boxAt(static_cast<std::size_t>(i)));
         }
         nodes_[self].box = b;
         nodes_[self].first = begin;
@@ -108,17 +108,21 @@ void BoxTreeIndex::buildSorted(const std::vector<FloatBox>& boxes, const BoxOf& 
     meanExtent_ = 0.0F;
     const std::size_t n = boxes.size();
     if (n == 0) {
-        boxes_.clear();
+        columns_.clear();
         index_.clear();
         return;
     }
     sortByMorton(boxes);
-    boxes_.resize(n);
+    columns_.resize(6 * n);
     double extents = 0.0;
     std::size_t finite = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        boxes_[i] = boxOf(boxes[index_[i]]);
-        const float e = extentSum(boxes_[i]);
+        const FloatBox b = boxOf(boxes[index_[i]]);
+        for (std::size_t k = 0; k < 3; ++k) {
+            columns_[2 * k * n + i] = b.lo[k];
+            columns_[(2 * k + 1) * n + i] = b.hi[k];
+        }
+        const float e = extentSum(b);
         if (std::isfinite(e)) {
             extents += e;
             ++finite;
@@ -141,7 +145,7 @@ void BoxTreeIndex::build(const std::vector<FloatBox>& boxes, double h, int /*thr
 }
 
 std::size_t BoxTreeIndex::memoryBytes() const noexcept {
-    return boxes_.capacity() * sizeof(FloatBox) + index_.capacity() * sizeof(Index) +
+    return columns_.capacity() * sizeof(float) + index_.capacity() * sizeof(Index) +
            nodes_.capacity() * sizeof(Node);
 }
 
@@ -166,7 +170,7 @@ bool BoxTreeIndex::validate() const {
         const Node& node = nodes_[n];
         if (node.count > 0) {
             for (std::int32_t i = node.first; i < node.first + node.count; ++i) {
-                if (!encloses(node.box, boxes_[i])) {
+                if (!encloses(node.box, boxAt(static_cast<std::size_t>(i)))) {
                     return false;
                 }
             }
@@ -176,7 +180,7 @@ bool BoxTreeIndex::validate() const {
             return false;
         }
     }
-    return leafBoxes == boxes_.size();
+    return leafBoxes == index_.size();
 }
 
 }  // namespace contact::detail
