@@ -26,9 +26,10 @@ std::uint64_t spreadBits3(std::uint64_t v) noexcept {
 // Morton keys of the box centres in the bounding box of the centres, each packed with its input
 // index below it: key = morton << indexBits | i. An LSD radix sort (11-bit digits) of the Morton
 // bits alone then leaves ties in input order (deterministic), and moves 8 bytes a box instead of a
-// key and an index apart. The Morton code gets the bits the index leaves: 14 per axis up to 2^22
-// boxes, at least 11 (Index is 31 bits), against 1000 boxes along a 1M-box surface; coarser keys
-// only tie more centres, which changes the tree's shape, never what it reports.
+// key and an index apart. The Morton code gets the bits the index leaves, (64 - indexBits) / 3 per
+// axis: 14 at 1M to 4M boxes (a 1M-box surface spans about 1000 boxes), at least 11 (Index
+// is 31 bits); coarser keys only tie more centres, which changes the tree's shape, never what it
+// reports.
 void BoxTreeIndex::sortByMorton(const std::vector<FloatBox>& boxes) {
     const std::size_t n = boxes.size();
     float cmin[3] = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),

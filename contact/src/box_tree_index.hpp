@@ -25,9 +25,10 @@ namespace contact::detail {
 /// makes every ancestor's box overlap it, and the traversal descends into every node whose box
 /// overlaps the query.
 ///
-/// Build: boxes sorted along a 63-bit Morton curve of their centres (radix sort), then split at the
-/// median of that order down to leaves of at most kLeafSize boxes; nodes in depth-first order (left
-/// child next to its parent). Size: 28 bytes per box + 32 bytes per node (about n / 8 nodes).
+/// Build: boxes sorted along a Morton curve of their centres (radix sort; (64 - log2 n) / 3 bits
+/// per axis: sortByMorton), then split at the median of that order down to leaves of at most
+/// kLeafSize boxes; nodes in depth-first order (left child next to its parent). Size: 28 bytes
+/// per box (its float ends by columns, its input index) + 32 bytes per node (about n / 8 nodes).
 ///
 /// Thread safety: query() is const and safe from concurrent threads; build() is not.
 class BoxTreeIndex {
@@ -174,7 +175,7 @@ private:
             const auto bit = [](bool b) { return static_cast<std::int32_t>(b); };
             const std::int32_t count = end - first;
             for (std::int32_t t = 0; t < count; ++t) {  // vectorized: six runs of floats
-                const std::size_t i = static_cast<std::size_t>(first + t);
+                const std::size_t i = static_cast<std::size_t>(first) + static_cast<std::size_t>(t);
                 verdict[t] = bit(lo0[i] <= q.hi[0]) & bit(q.lo[0] <= lo0[m + i]) &
                              bit(lo0[2 * m + i] <= q.hi[1]) & bit(q.lo[1] <= lo0[3 * m + i]) &
                              bit(lo0[4 * m + i] <= q.hi[2]) & bit(q.lo[2] <= lo0[5 * m + i]);
@@ -208,7 +209,7 @@ private:
     [[nodiscard]] FloatBox boxAt(std::size_t i) const noexcept {
         const std::size_t m = index_.size();
         FloatBox b;
-        for (int k = 0; k < 3; ++k) {
+        for (std::size_t k = 0; k < 3; ++k) {
             b.lo[k] = columns_[2 * k * m + i];
             b.hi[k] = columns_[(2 * k + 1) * m + i];
         }
