@@ -136,6 +136,9 @@ private:
     // of the extents; the indexed boxes' mean extent when larger, so that point queries, node
     // mode, group too): about a strip of 8 neighbouring boxes (bench/bench_broad_phase).
     static constexpr Index kQueryGroup = 8;
+    // Largest span of input indices a group's gathered boxes are sorted over by a bitmap (16 KiB
+    // of positions, 512 bytes of bits, per query() call).
+    static constexpr std::uint64_t kBitmapSpan = 4096;
     static constexpr float kGroupGrowth = 3.0F;
 
     // The boxes overlapping a group's union, by columns for the tests of its queries, ascending
@@ -144,6 +147,9 @@ private:
         std::vector<std::uint64_t> key;  // input index << 32 | storage position
         std::vector<float> lo0, hi0, lo1, hi1, lo2, hi2;
         std::vector<Index> id;
+        // sortByIndex's bitmap over a span of input indices, and each one's storage position.
+        std::vector<std::uint64_t> bits = std::vector<std::uint64_t>(kBitmapSpan / 64);
+        std::vector<std::uint32_t> position = std::vector<std::uint32_t>(kBitmapSpan);
     };
 
     static bool hasNan(const FloatBox& b) noexcept {
@@ -188,7 +194,7 @@ private:
                 n += static_cast<std::size_t>(verdict[t]);
             }
         });
-        std::sort(out.key.begin(), out.key.begin() + static_cast<std::ptrdiff_t>(n));
+        sortByIndex(out, n);
         for (auto* column : {&out.lo0, &out.hi0, &out.lo1, &out.hi1, &out.lo2, &out.hi2}) {
             column->resize(n);
         }
@@ -202,6 +208,41 @@ private:
             out.lo2[c] = lo0[4 * m + i];
             out.hi2[c] = lo0[5 * m + i];
             out.id[c] = static_cast<Index>(out.key[c] >> 32);
+        }
+    }
+
+    // Sorts out.key[0, n) (distinct input indices in the high halves). Where the indices span
+    // at most kBitmapSpan (mesh numbering keeps a group's neighbours close), by a bitmap over
+    // that span read in order: linear, where std::sort's comparisons were a tenth of the broad
+    // phase. Otherwise std::sort. The same order either way.
+    static void sortByIndex(Gathered& out, std::size_t n) {
+        std::uint64_t* key = out.key.data();
+        if (n < 2) {
+            return;
+        }
+        std::uint64_t lo = key[0] >> 32;
+        std::uint64_t hi = lo;
+        for (std::size_t c = 1; c < n; ++c) {
+            lo = std::min(lo, key[c] >> 32);
+            hi = std::max(hi, key[c] >> 32);
+        }
+        if (hi - lo >= kBitmapSpan) {
+            std::sort(key, key + n);
+            return;
+        }
+        const std::size_t words = static_cast<std::size_t>((hi - lo) / 64 + 1);
+        std::fill(out.bits.begin(), out.bits.begin() + static_cast<std::ptrdiff_t>(words), 0);
+        for (std::size_t c = 0; c < n; ++c) {
+            const auto at = static_cast<std::size_t>((key[c] >> 32) - lo);
+            out.bits[at / 64] |= std::uint64_t{1} << (at % 64);
+            out.position[at] = static_cast<std::uint32_t>(key[c]);
+        }
+        std::size_t c = 0;
+        for (std::size_t w = 0; w < words; ++w) {
+            for (std::uint64_t b = out.bits[w]; b != 0; b &= b - 1) {
+                const auto at = 64 * w + static_cast<std::size_t>(__builtin_ctzll(b));
+                key[c++] = (lo + at) << 32 | out.position[at];
+            }
         }
     }
 

@@ -471,6 +471,45 @@ TEST(BoxTreeIndex, TiedCentresKeepInputOrder) {
     }
 }
 
+// Queries of neighbouring boxes go in groups, whose gathered boxes are put in input order: by a
+// bitmap where their indices span little (a mesh's numbering), by a sort otherwise (the grid
+// numbered at random: 10,000 indices). Either way each query's hits come ascending, and they are
+// the brute force's.
+TEST(BoxTreeIndex, GroupHitsAscendingWhateverTheNumbering) {
+    constexpr int kSide = 100;
+    std::vector<FloatBox> grid;
+    for (int j = 0; j < kSide; ++j) {
+        for (int i = 0; i < kSide; ++i) {
+            const double lo[3] = {i - 0.1, j - 0.1, -0.1};
+            const double hi[3] = {i + 1.1, j + 1.1, 0.1};
+            grid.push_back(floatBoxOutward(lo, hi));
+        }
+    }
+    std::vector<FloatBox> shuffled = grid;
+    std::mt19937 rng(25);
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    for (const auto* boxes : {&grid, &shuffled}) {
+        SCOPED_TRACE(boxes == &grid ? "numbered along the rows" : "numbered at random");
+        BoxTreeIndex tree;
+        tree.build(*boxes);
+        Pairs found;
+        bool ascending = true;
+        tree.query(
+            0, static_cast<Index>(grid.size()), [&](Index k) { return grid[k]; },
+            [&](Index k, Index* hits, Index count) {
+                for (Index c = 0; c < count; ++c) {
+                    ascending = ascending && (c == 0 || hits[c - 1] < hits[c]);
+                    found.emplace_back(k, hits[c]);
+                }
+            });
+        EXPECT_TRUE(ascending);
+        std::sort(found.begin(), found.end());
+        const Pairs expected = bruteForce(grid, *boxes);
+        EXPECT_EQ(found.size(), 9U * grid.size() - 12U * kSide + 4U);  // 3 x 3 neighbourhoods
+        EXPECT_EQ(found, expected);
+    }
+}
+
 // A curve along y (the long axis): the sweep runs along it, and its count of the scanned pairs
 // is exact: the pairs of boxes overlapping along that axis, each once.
 TEST(SweepIndex, SweepsACurveAlongItsLongAxisAndCountsTheScanExactly) {
