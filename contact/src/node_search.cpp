@@ -84,9 +84,13 @@ double warmTie(const FloatBox& b) noexcept {
 WarmStart::WarmStart(unsigned rank, const Eigen::Vector2d& xi, SegmentType type) noexcept {
     std::uint64_t code = std::uint64_t{std::min(rank, kNoRank)} << 40;
     for (int d = 0; d < 2; ++d) {
-        const double t = std::clamp((xi[d] - domainLow(type)) / domainWidth(type), 0.0, 1.0);
-        code |= static_cast<std::uint64_t>(std::lround(t * static_cast<double>(kWarmSteps)))
-                << (20 * d);
+        const double u = (xi[d] - domainLow(type)) / domainWidth(type);
+        const double t = u > 0.0 ? std::min(u, 1.0) : 0.0;  // NaN: 0
+        // Rounded to nearest without a library call (lround was 1% of a warm update).
+        const double steps = t * static_cast<double>(kWarmSteps);
+        auto q = static_cast<std::uint64_t>(steps);
+        q += steps - static_cast<double>(q) >= 0.5 ? 1 : 0;
+        code |= q << (20 * d);
     }
     for (int w = 0; w < 3; ++w) {
         bits_[w] = static_cast<std::uint16_t>(code >> (16 * w));
@@ -102,6 +106,36 @@ Eigen::Vector2d WarmStart::xi(SegmentType type) const noexcept {
         xi[d] = domainLow(type) + q / static_cast<double>(kWarmSteps) * domainWidth(type);
     }
     return xi;
+}
+
+std::size_t WarmSegmentCache::slotsFor(Index masters) noexcept {
+    std::size_t slots = 16;
+    while (slots < 4096 && 32 * slots < static_cast<std::size_t>(masters)) {
+        slots *= 2;
+    }
+    return slots;
+}
+
+void WarmSegmentCache::resize(std::size_t slots) {
+    CONTACT_ASSERT((slots & (slots - 1)) == 0);
+    master_.assign(slots, kNoIndex);
+    segments_.assign(slots, WarmSegment{});
+}
+
+void WarmSegmentCache::clear() noexcept { std::fill(master_.begin(), master_.end(), kNoIndex); }
+
+const WarmSegment& WarmSegmentCache::get(const Surface& master, Index j,
+                                         const CoordinatesView& x) noexcept {
+    const std::size_t slot = static_cast<std::size_t>(j) & (master_.size() - 1);
+    if (master_[slot] != j) {
+        makeWarmSegment(gatherSegment(master, j, x), segments_[slot]);
+        master_[slot] = j;
+    }
+    return segments_[slot];
+}
+
+std::size_t WarmSegmentCache::memoryBytes() const noexcept {
+    return master_.capacity() * sizeof(Index) + segments_.capacity() * sizeof(WarmSegment);
 }
 
 void NodeSearch::setup(const SearchContext& c, std::vector<Index> nodes) {
@@ -122,6 +156,11 @@ void NodeSearch::setup(const SearchContext& c, std::vector<Index> nodes) {
                                     [](SegmentType t) { return hasWarmPath(t); });
     warm_.assign(c.warmStart && curved ? static_cast<std::size_t>(s) : 0, WarmStart{});
     warmValid_ = false;
+    warmSegments_.assign(warm_.empty() ? 0 : static_cast<std::size_t>(c.threads),
+                         WarmSegmentCache{});
+    for (WarmSegmentCache& cache : warmSegments_) {
+        cache.resize(WarmSegmentCache::slotsFor(m));
+    }
     blockPairs_.assign(static_cast<std::size_t>(verlet_.list().blocks()), 0);
     PairStore::reserve(pairs_, s);
 }
@@ -286,11 +325,21 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
     const auto s = static_cast<Index>(nodes_.size());
     const Index blockSize = list.blockSize();
     const Index blocks = list.blocks();
+    if (warm) {
+        for (WarmSegmentCache& cache : warmSegments_) {
+            cache.clear();
+        }
+    }
     // The frame of a closest point: the warm path's for curved masters in a warm update.
     const auto frame = [&](Index j, const Eigen::Vector3d& p, const WarmClosest& w) {
-        const SegmentNodes seg = gatherSegment(master, j, x);
-        return warm && hasWarmPath(seg.type) ? warmProjectionAt(seg, p, w)
-                                             : projectionAt(seg, p, w.closest);
+        if (warm && hasWarmPath(master.types[j])) {
+            Projection out;
+            const WarmSegment& seg = warmSegments_[threadIndex()].get(master, j, x);
+            return warmProjectionAt(seg, p, w, out)
+                       ? out
+                       : warmProjectionAt(gatherSegment(master, j, x), p, w);
+        }
+        return projectionAt(gatherSegment(master, j, x), p, w.closest);
     };
     Index next = 0;         // one thread: the next free column
     ParallelErrors errors;  // an allocation of a visit list may throw
@@ -324,7 +373,7 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
                             const double e = std::max({below, above, 0.0});
                             lbSq += e * e;
                         }
-                        order.emplace_back(std::sqrt(lbSq), j, rank);
+                        order.emplace_back(lbSq, j, rank);
                     }
                     candidates += static_cast<long long>(order.size());
                     std::sort(order.begin(), order.end());
@@ -347,15 +396,22 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
                     double bestTie = 0.0;
                     bool anyWarm = false;
                     for (Visit& v : order) {
-                        if (bestJ != kNoIndex && v.lb > best.closest.distance + bestTie) {
+                        if (bestJ != kNoIndex &&
+                            std::sqrt(v.lbSq) > best.closest.distance + bestTie) {
                             break;
                         }
                         const Index j = v.master;
+                        // The last closest master, visited first, is projected without its OBB
+                        // test: it is nearly always within reach again, and where it is not, its
+                        // distance beyond the capture distance loses to any pair and makes none.
+                        const bool lastBest =
+                            bestJ == kNoIndex && static_cast<unsigned>(v.rank) == last.rank();
                         double lbObb = 0.0;
-                        const bool in = c_.dim == 3
-                                            ? obbContains(unpackObb(masterObb3_[j], masterBox_[j]),
-                                                          p, capture, lbObb)
-                                            : obbContains(masterObb2_[j], p, capture, lbObb);
+                        const bool in =
+                            lastBest ||
+                            (c_.dim == 3 ? obbContains(unpackObb(masterObb3_[j], masterBox_[j]), p,
+                                                       capture, lbObb)
+                                         : obbContains(masterObb2_[j], p, capture, lbObb));
                         if (!in) {
                             continue;
                         }
@@ -364,18 +420,21 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
                             continue;
                         }
                         ++projections;
-                        const SegmentNodes seg = gatherSegment(master, j, x);
+                        const SegmentType type = master.types[j];
                         WarmClosest pr;
-                        if (warm && hasWarmPath(seg.type)) {
+                        if (warm && hasWarmPath(type)) {
                             const bool mine = last.rank() != WarmStart::kNoRank &&
                                               last.rank() == static_cast<unsigned>(v.rank);
-                            const Eigen::Vector2d start =
-                                mine ? last.xi(seg.type) : Eigen::Vector2d();
-                            pr = warmClosestXi(seg, p, mine ? &start : nullptr);
+                            const Eigen::Vector2d start = mine ? last.xi(type) : Eigen::Vector2d();
+                            const WarmSegment& seg = warmSegments_[threadIndex()].get(master, j, x);
+                            if (!warmClosestXi(seg, p, mine ? &start : nullptr, pr)) {
+                                pr = WarmClosest{};  // warmClosestXi(nodes, ...)'s fallback
+                                pr.closest = closestXi(gatherSegment(master, j, x), p);
+                            }
                             v.tie = warmTie(masterBox_[j]);
                             anyWarm = true;
                         } else {
-                            pr.closest = closestXi(seg, p);
+                            pr.closest = closestXi(gatherSegment(master, j, x), p);
                         }
                         v.distance = pr.closest.distance;
                         if (bestJ == kNoIndex ||
@@ -474,6 +533,9 @@ std::size_t NodeSearch::memoryBytes() const noexcept {
         total += bytes(v);
     }
     total += bytes(warm_);
+    for (const WarmSegmentCache& cache : warmSegments_) {
+        total += cache.memoryBytes();
+    }
     return total;
 }
 

@@ -8,6 +8,7 @@
 #include "contact/surface.hpp"
 
 #include "candidate_list.hpp"
+#include "detail/warm_projection.hpp"
 #include "float_box.hpp"
 #include "packed_obb.hpp"
 #include "search_context.hpp"
@@ -40,19 +41,42 @@ private:
     std::uint16_t bits_[3] = {0, 0, static_cast<std::uint16_t>(kNoRank << 8)};
 };
 
+/// SearchOptions::warmStart with curved masters: one thread's WarmSegments of the masters it
+/// projected lately in this update, direct-mapped by master index. A master is projected for each
+/// of the few slave nodes about it, and nodes near each other come close in the visit (blocks of
+/// nodes in mesh order), so most are found made. Emptied at every update (the coordinates change).
+/// A found WarmSegment is the one that would be made (the same function of the same nodes), so the
+/// results do not depend on the slot count or on which thread projects.
+class WarmSegmentCache {
+public:
+    /// Slots for `masters` masters: a power of two from 16 up to 4096, about masters / 32.
+    [[nodiscard]] static std::size_t slotsFor(Index masters) noexcept;
+    void resize(std::size_t slots);
+    void clear() noexcept;
+    /// Master j's WarmSegment at x, made where its slot holds another.
+    const WarmSegment& get(const Surface& master, Index j, const CoordinatesView& x) noexcept;
+    [[nodiscard]] std::size_t memoryBytes() const noexcept;
+
+private:
+    std::vector<Index> master_;  // per slot, the master it holds (kNoIndex: none)
+    std::vector<WarmSegment> segments_;
+};
+
 /// A listed master of one slave node, in the order of the visit: nearest lower bound first.
 struct Visit {
     // Made in place (emplace_back): a temporary, written in parts and copied whole, stalls the
     // store forwarding on the hot path.
-    Visit(double lowerBound, Index j, Index position) noexcept
-        : lb(lowerBound), master(j), rank(position) {}
-    double lb;  // lower bound of the distance from the float box
+    Visit(double lowerBoundSq, Index j, Index position) noexcept
+        : lbSq(lowerBoundSq), master(j), rank(position) {}
+    // Squared lower bound of the distance from the float box: the order is the bound's, and its
+    // square root is taken only for the masters visited.
+    double lbSq;
     Index master;
     Index rank;  // position in the node's candidates (list order)
     double distance = std::numeric_limits<double>::infinity();  // where projected: its distance
     double tie = 0.0;  // warm path: the margin its distance may be off by (0: exact)
     bool operator<(const Visit& o) const noexcept {
-        return lb < o.lb || (!(o.lb < lb) && master < o.master);
+        return lbSq < o.lbSq || (!(o.lbSq < lbSq) && master < o.master);
     }
 };
 
@@ -95,7 +119,8 @@ private:
     // update; warmValid_ when they were found on the current candidate list.
     std::vector<WarmStart> warm_;
     bool warmValid_ = false;
-    std::vector<Index> blockPairs_;  // pairs found per block (threads > 1)
+    std::vector<WarmSegmentCache> warmSegments_;  // per thread, when warm_ is kept
+    std::vector<Index> blockPairs_;               // pairs found per block (threads > 1)
     NodePairs pairs_;
 };
 

@@ -147,13 +147,12 @@ LocalGeometry evaluate(const SegmentNodes& s, const Vector2d& xi) noexcept {
     return l;
 }
 
-// The segment as a polynomial in monomials: y(xi, eta) = sum c[3a + b] xi^a eta^b, a, b <= 2.
-// Every segment type fits (Quad8 and Tri6 included; lines use b = 0 only). Exact for Quad4; the
-// others by the tensor rule on the 3 x 3 points {-1, 0, 1}^2: f = f(0) + (f(1) - f(-1))/2 s +
-// ((f(1) + f(-1))/2 - f(0)) s^2 per variable (shape functions extrapolate outside the domain).
-struct Monomials {
-    std::array<Vector3d, 9> c{};
-};
+// The segment as a polynomial in monomials (detail::Monomials): y(xi, eta) = sum c[3a + b] xi^a
+// eta^b, a, b <= 2. Every segment type fits (Quad8 and Tri6 included; lines use b = 0 only). Exact
+// for Quad4; the others by the tensor rule on the 3 x 3 points {-1, 0, 1}^2: f = f(0) + (f(1) -
+// f(-1))/2 s + ((f(1) + f(-1))/2 - f(0)) s^2 per variable (shape functions extrapolate outside
+// the domain).
+using detail::Monomials;
 
 // y(0, 0) of a Quad8. Its shape functions there are exactly -1/4 at the corners and 1/2 at the
 // midsides, so this is position(s, {0, 0}) bit for bit, without evaluating them.
@@ -480,21 +479,49 @@ struct NewtonModel {
     return m;
 }
 
-// Size of the coordinates y and q: the rounding of r = y - q is a few ulps of it. One root of the
-// largest square (the rounded root is monotone: the same as the largest root).
-double coordinateExtent(const Shifted& sh) noexcept {
-    double extentSq = sh.q.squaredNorm();
-    for (int i = 0; i < nodeCount(sh.s.type); ++i) {
-        extentSq = std::max(extentSq, sh.s.x[i].squaredNorm());
+// The largest |x_i - x_0|^2 of the shifted nodes.
+double nodeExtentSq(const SegmentNodes& shifted) noexcept {
+    double extentSq = 0.0;
+    for (int i = 0; i < nodeCount(shifted.type); ++i) {
+        extentSq = std::max(extentSq, shifted.x[i].squaredNorm());
     }
-    return std::sqrt(extentSq);
+    return extentSq;
+}
+
+// What the Newton loops need of a shifted problem: the type, the point and the extent of the
+// coordinates, the size of y and q (the rounding of r = y - q is a few ulps of it): the larger of
+// |q| and the nodes' distances from node 0, one root of the largest square (the rounded root is
+// monotone: the same as the largest root).
+struct NewtonProblem {
+    SegmentType type;
+    Vector3d q;
+    double extent;
+};
+
+NewtonProblem newtonProblem(SegmentType type, const Vector3d& q,
+                            double nodeExtentSquared) noexcept {
+    return {type, q, std::sqrt(std::max(q.squaredNorm(), nodeExtentSquared))};
+}
+
+inline NewtonProblem newtonProblem(const Shifted& sh) noexcept {
+    return newtonProblem(sh.s.type, sh.q, nodeExtentSq(sh.s));
 }
 
 // The stop test of a Newton direction d: a tiny step, or the slope along d down to the rounding of
 // g (gNoise per unit length).
 bool newtonStops(const LocalGeometry& l, double extent, double length, double slope) noexcept {
+    if (!(length >= tol::kProjectionStepTol)) {
+        return true;
+    }
+    // gNoise takes two roots. The 1-norms bound the 2-norms from above, so a descent steeper than
+    // twice the noise they give (far beyond the rounding of either) is steeper than gNoise: the
+    // usual step is decided without the roots, and the verdict is the same.
+    const double noiseScale = kNoiseUlps * tol::kEps * extent * length;
+    if (-slope > 2.0 * noiseScale * (l.yXi.lpNorm<1>() + l.yEta.lpNorm<1>())) {
+        return false;
+    }
     const double gNoise = kNoiseUlps * tol::kEps * (l.yXi.norm() + l.yEta.norm()) * extent;
-    return !(length >= tol::kProjectionStepTol) || -slope <= gNoise * length;
+    return -slope <= gNoise * length;
 }
 
 // The first Armijo trial's test: the change of f, df = dy . (r + dy / 2), against the slope, or
@@ -502,8 +529,11 @@ bool newtonStops(const LocalGeometry& l, double extent, double length, double sl
 bool armijoPasses(const Vector3d& dy, const Vector3d& r, double alpha, double slope, double extent,
                   bool firstTrial) noexcept {
     const double df = dy.dot(r + 0.5 * dy);
-    const double fNoise = kNoiseUlps * tol::kEps * extent * r.norm();
-    return df <= kArmijo * alpha * slope || (firstTrial && df <= fNoise);
+    if (df <= kArmijo * alpha * slope) {
+        return true;
+    }
+    // Only now the noise of f (a root).
+    return firstTrial && df <= kNoiseUlps * tol::kEps * extent * r.norm();
 }
 
 // The stop on an evaluation l at xi: converged, with l handed to *last where asked for.
@@ -543,16 +573,16 @@ int firstCrossed(const Domain& dom, const std::array<bool, 4>& tight, const Vect
 }
 
 template <class Geometry>
-Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
+Minimum activeSetNewton(const NewtonProblem& pb, const Geometry& geometry, Vector2d xi,
                         LocalGeometry* last = nullptr,
                         int iterations = tol::kProjectionMaxIterations) noexcept {
-    const SegmentType type = sh.s.type;
+    const SegmentType type = pb.type;
     const Domain dom = referenceDomain(type);
     const int dim = parametricDim(type);
-    const double extent = coordinateExtent(sh);
+    const double extent = pb.extent;
     for (int it = 0; it < iterations; ++it) {
         const LocalGeometry l = geometry.at(xi);
-        const NewtonModel model = newtonModel(l, sh.q);
+        const NewtonModel model = newtonModel(l, pb.q);
         const Vector3d& r = model.r;
         const Vector2d& g = model.g;
 
@@ -607,20 +637,20 @@ Minimum activeSetNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi
 // next iterate's. A step that would be cut at the boundary or fail that trial, and an iterate
 // within the tight slack of a constraint, hand over to activeSetNewton there.
 template <class Geometry>
-Minimum interiorNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
+Minimum interiorNewton(const NewtonProblem& pb, const Geometry& geometry, Vector2d xi,
                        LocalGeometry* last = nullptr) noexcept {
-    const SegmentType type = sh.s.type;
+    const SegmentType type = pb.type;
     const Domain dom = referenceDomain(type);
     const std::array<bool, 4> none{};
     const auto inside = [&dom, &none](const Vector2d& x) { return tightAt(dom, x) == none; };
     if (parametricDim(type) != 2 || !inside(xi)) {
-        return activeSetNewton(sh, geometry, xi, last);
+        return activeSetNewton(pb, geometry, xi, last);
     }
-    const double extent = coordinateExtent(sh);
+    const double extent = pb.extent;
     LocalGeometry l = geometry.at(xi);
     for (int it = 0; it < tol::kProjectionMaxIterations; ++it) {
         const int left = tol::kProjectionMaxIterations - it;  // with this one
-        const NewtonModel model = newtonModel(l, sh.q);
+        const NewtonModel model = newtonModel(l, pb.q);
         // No tight constraint: chooseDirection's free step, or none where it does not descend.
         Vector2d d = stepInPlane(model.H, model.G, model.g);
         if (!(model.g.dot(d) < 0.0)) {
@@ -633,13 +663,13 @@ Minimum interiorNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
         }
         double alphaMax = 1.0;
         if (firstCrossed(dom, none, xi, d, alphaMax) >= 0) {
-            return activeSetNewton(sh, geometry, xi, last, left);  // cut at the boundary
+            return activeSetNewton(pb, geometry, xi, last, left);  // cut at the boundary
         }
         Vector2d trial = xi + d;  // alpha = 1: activeSetNewton's xi + alpha d, exactly
         clampToDomain(type, trial);
         const LocalGeometry next = geometry.at(trial);
         if (!armijoPasses(next.y - l.y, model.r, 1.0, slope, extent, true)) {
-            return activeSetNewton(sh, geometry, xi, last, left);  // backtracks
+            return activeSetNewton(pb, geometry, xi, last, left);  // backtracks
         }
         const double step = (trial - xi).norm();
         xi = trial;
@@ -648,7 +678,7 @@ Minimum interiorNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
             return stopOn(xi, l, last);
         }
         if (!inside(xi)) {
-            return activeSetNewton(sh, geometry, xi, last, left - 1);
+            return activeSetNewton(pb, geometry, xi, last, left - 1);
         }
     }
     return {xi, false};
@@ -657,46 +687,139 @@ Minimum interiorNewton(const Shifted& sh, const Geometry& geometry, Vector2d xi,
 // A certified minimum's Newton run: interiorNewton, or (false: the tests' twin) activeSetNewton
 // throughout; the same iterates either way.
 template <class Geometry>
-Minimum certifiedNewton(const Shifted& sh, const Geometry& geometry, const Vector2d& start,
+Minimum certifiedNewton(const NewtonProblem& pb, const Geometry& geometry, const Vector2d& start,
                         bool interior, LocalGeometry* last = nullptr) noexcept {
-    return interior ? interiorNewton(sh, geometry, start, last)
-                    : activeSetNewton(sh, geometry, start, last);
+    return interior ? interiorNewton(pb, geometry, start, last)
+                    : activeSetNewton(pb, geometry, start, last);
 }
 
 double powInt(double x, int n) noexcept { return n == 0 ? 1.0 : n == 1 ? x : x * x; }
 
 // The certificate's verdict: sigma (a lower bound of sigma_min(J) over D) squared against the bound
-// of the second-order term, with `start` made finite and put in D. gTrace = |J(centre)|_F^2.
-// Margin: the bounds are computed in floating point from rounded coefficients; kCertificateMargin
-// (relative) is far above that rounding (a few ulps of the node coordinates).
-bool certify(SegmentType type, const Vector2d& centre, double gTrace, double sigma,
-             double perturbation, Vector2d& start) noexcept {
-    if (!start.allFinite()) {
-        start = centre;
-    }
-    clampToDomain(type, start);
+// of the second-order term. gTrace = |J(centre)|_F^2. Margin: the bounds are computed in floating
+// point from rounded coefficients; kCertificateMargin (relative) is far above that rounding (a few
+// ulps of the node coordinates).
+bool certified(double gTrace, double sigma, double perturbation) noexcept {
     const double scale = gTrace + perturbation;
     return sigma > 0.0 && sigma * sigma > perturbation + kCertificateMargin * scale;
 }
 
-// Faces: sigma = sigma_min(J(centre)) - eNorm with J(centre) = [jc0 jc1], and the start at the
-// linearized closest point (the centre where J(centre) is singular); rc = q - y(centre).
-bool certifyFace(SegmentType type, const Vector2d& centre, const Vector3d& jc0, const Vector3d& jc1,
-                 const Vector3d& rc, double eNorm, double perturbation, Vector2d& start) noexcept {
-    const double g00 = jc0.squaredNorm();
-    const double g11 = jc1.squaredNorm();
-    const double g01 = jc0.dot(jc1);
-    const double tr = g00 + g11;
-    const double det = g00 * g11 - g01 * g01;
-    const double lambdaMax = 0.5 * (tr + std::sqrt((g00 - g11) * (g00 - g11) + 4.0 * g01 * g01));
-    const double lambdaMin = lambdaMax > 0.0 ? std::max(det, 0.0) / lambdaMax : 0.0;
-    const double sigma = std::sqrt(lambdaMin) - eNorm;
+// The Newton start of a certified run: `start` made finite (the centre) and put in D.
+void startInDomain(SegmentType type, const Vector2d& centre, Vector2d& start) noexcept {
+    if (!start.allFinite()) {
+        start = centre;
+    }
+    clampToDomain(type, start);
+}
+
+// The Gram matrix of J(centre) = [jc0 jc1] and its smallest singular value.
+struct Gram {
+    double g00;
+    double g11;
+    double g01;
+    double det;
+    double sigmaMin;
+};
+
+Gram gramOf(const Vector3d& jc0, const Vector3d& jc1) noexcept {
+    Gram g{};
+    g.g00 = jc0.squaredNorm();
+    g.g11 = jc1.squaredNorm();
+    g.g01 = jc0.dot(jc1);
+    const double tr = g.g00 + g.g11;
+    g.det = g.g00 * g.g11 - g.g01 * g.g01;
+    const double lambdaMax =
+        0.5 * (tr + std::sqrt((g.g00 - g.g11) * (g.g00 - g.g11) + 4.0 * g.g01 * g.g01));
+    const double lambdaMin = lambdaMax > 0.0 ? std::max(g.det, 0.0) / lambdaMax : 0.0;
+    g.sigmaMin = std::sqrt(lambdaMin);
+    return g;
+}
+
+// The linearized closest point of a face at the centre (the centre where J(centre) is singular);
+// rc = q - y(centre).
+Vector2d faceStart(const Vector2d& centre, const Gram& g, const Vector3d& jc0, const Vector3d& jc1,
+                   const Vector3d& rc) noexcept {
     const double b0 = jc0.dot(rc);
     const double b1 = jc1.dot(rc);
-    start = det > 0.0 ? Vector2d(centre[0] + (g11 * b0 - g01 * b1) / det,
-                                 centre[1] + (g00 * b1 - g01 * b0) / det)
-                      : centre;
-    return certify(type, centre, g00 + g11, sigma, perturbation, start);
+    return g.det > 0.0 ? Vector2d(centre[0] + (g.g11 * b0 - g.g01 * b1) / g.det,
+                                  centre[1] + (g.g00 * b1 - g.g01 * b0) / g.det)
+                       : centre;
+}
+
+// The same for a line (J = jc0).
+Vector2d lineStart(const Vector2d& centre, const Vector3d& jc0, const Vector3d& rc) noexcept {
+    const double g00 = jc0.squaredNorm();
+    return {g00 > 0.0 ? centre[0] + jc0.dot(rc) / g00 : centre[0], 0.0};
+}
+
+// Faces: sigma = sigma_min(J(centre)) - eNorm, and the start at the linearized closest point.
+bool certifyFace(SegmentType type, const Vector2d& centre, const Vector3d& jc0, const Vector3d& jc1,
+                 const Vector3d& rc, double eNorm, double perturbation, Vector2d& start) noexcept {
+    const Gram g = gramOf(jc0, jc1);
+    start = faceStart(centre, g, jc0, jc1, rc);
+    startInDomain(type, centre, start);
+    return certified(g.g00 + g.g11, g.sigmaMin - eNorm, perturbation);
+}
+
+// What the certificate takes at the reference centre: y, J = [jc0 jc1], the bounds e0, e1 of
+// ||dJ/dxi||, ||dJ/deta|| terms over D (below), and |c_k| of every monomial.
+struct CentreJet {
+    Vector3d yc = Vector3d::Zero();
+    Vector3d jc0 = Vector3d::Zero();
+    Vector3d jc1 = Vector3d::Zero();
+    double e0 = 0.0;
+    double e1 = 0.0;
+    std::array<double, 9> norms{};
+};
+
+// Highest powers of xi and eta present in a type's monomial form.
+int maxPowerXi(SegmentType type) noexcept { return type == SegmentType::Quad4 ? 1 : 2; }
+int maxPowerEta(SegmentType type) noexcept {
+    return parametricDim(type) == 1 ? 0 : maxPowerXi(type);
+}
+
+// Inlined: the cold path's certificate runs once per projection.
+[[gnu::always_inline]] inline CentreJet centreJet(SegmentType type, const Monomials& m) noexcept {
+    const Vector2d centre = referenceCentre(type);
+    const int aMax = maxPowerXi(type);
+    const int bMax = maxPowerEta(type);
+    CentreJet j;
+    for (int a = 0; a <= aMax; ++a) {
+        for (int b = 0; b <= bMax; ++b) {
+            const Vector3d& c = m.c[3 * a + b];
+            const double cn = c.norm();
+            j.norms[3 * a + b] = cn;
+            j.yc += powInt(centre[0], a) * powInt(centre[1], b) * c;
+            if (a >= 1) {
+                j.jc0 += a * powInt(centre[0], a - 1) * powInt(centre[1], b) * c;
+                j.e0 += (a - 1 + b >= 1) ? a * cn : 0.0;
+            }
+            if (b >= 1) {
+                j.jc1 += b * powInt(centre[0], a) * powInt(centre[1], b - 1) * c;
+                j.e1 += (a + b - 1 >= 1) ? b * cn : 0.0;
+            }
+        }
+    }
+    return j;
+}
+
+// The monomials with a second derivative, each with its weights in y_xixi, y_xieta and y_etaeta:
+// every second-derivative coefficient is w c_m with w in {1, 2, 4} (y_xixi: 2 c_{2,b}; y_xieta:
+// a b c_{a,b}; y_etaeta: 2 c_{a,2}), and scaling by a power of two is exact.
+template <class F>
+[[gnu::always_inline]] inline void forSecondDerivatives(SegmentType type, F f) {
+    const int aMax = maxPowerXi(type);
+    const int bMax = maxPowerEta(type);
+    for (int a = 0; a <= aMax; ++a) {
+        for (int b = 0; b <= bMax; ++b) {
+            const bool xixi = a == 2;
+            const bool xieta = a >= 1 && b >= 1;
+            const bool etaeta = b == 2;
+            if (xixi || xieta || etaeta) {
+                f(3 * a + b, xixi ? 2.0 : 0.0, xieta ? double(a * b) : 0.0, etaeta ? 2.0 : 0.0);
+            }
+        }
+    }
 }
 
 // Certificate that f(xi) = 1/2 |y(xi) - q|^2 has exactly one local minimum over the reference
@@ -713,111 +836,40 @@ bool certifyFace(SegmentType type, const Vector2d& centre, const Vector3d& jc0, 
 // Certified when sigma_min(J)^2 exceeds the last bound with a margin far above rounding.
 // Fills `start` with the Newton start: the linearized closest point at the centre, in D.
 //
-// TermBound::operator()(m, mono, c0q, norms, aMax, bMax) bounds S_mono = sum_k |c'_k . c_mono|
-// (norms[k] = |c_k|; a, b up to aMax, bMax): DotSums is that sum itself, CheapBound the looser
-// |r|max |c_mono| (Cauchy-Schwarz), a proof as well.
-struct DotSums {
-    double operator()(const Monomials& m, int mono, const Vector3d& c0q,
-                      const std::array<double, 9>& /*norms*/, int aMax, int bMax) const noexcept {
-        double sum = 0.0;
+// Each second-derivative bound is a weighted sum of S_m = sum_k |c'_k . c_m|, given by
+// DotSums (the sums themselves); the warm path's WarmSegment bounds them by Cauchy-Schwarz.
+bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
+                   Vector2d& start) noexcept {
+    const bool line = parametricDim(type) == 1;
+    const Vector2d centre = referenceCentre(type);
+    const CentreJet j = centreJet(type, m);
+    const Vector3d c0q = m.c[0] - q;
+    const int aMax = maxPowerXi(type);
+    const int bMax = maxPowerEta(type);
+    std::array<double, 3> bound{};
+    forSecondDerivatives(type, [&](int mono, double wXiXi, double wXiEta, double wEtaEta) {
+        double sm = 0.0;  // S_mono
         for (int a = 0; a <= aMax; ++a) {
             for (int b = 0; b <= bMax; ++b) {
                 const Vector3d& ck = a + b == 0 ? c0q : m.c[3 * a + b];
-                sum += std::abs(ck.dot(m.c[mono]));
+                sm += std::abs(ck.dot(m.c[mono]));
             }
         }
-        return sum;
-    }
-};
-
-struct CheapBound {
-    mutable double rMax = -1.0;  // |r| <= sum_k |c'_k| over D; made at the first call
-    double operator()(const Monomials& /*m*/, int mono, const Vector3d& c0q,
-                      const std::array<double, 9>& norms, int /*aMax*/,
-                      int /*bMax*/) const noexcept {
-        if (rMax < 0.0) {
-            rMax = c0q.norm();
-            for (std::size_t k = 1; k < norms.size(); ++k) {
-                rMax += norms[k];
-            }
-        }
-        return rMax * norms[static_cast<std::size_t>(mono)];
-    }
-};
-
-template <class TermBound>
-bool singleMinimumWith(SegmentType type, const Monomials& m, const Vector3d& q, Vector2d& start,
-                       const TermBound& termBound) noexcept {
-    const bool line = parametricDim(type) == 1;
-    const Vector2d centre = referenceCentre(type);
-    const int aMax = type == SegmentType::Quad4 ? 1 : 2;  // highest power present
-    const int bMax = line ? 0 : aMax;
-    // Value and first derivatives at the centre; perturbation bounds e0, e1.
-    Vector3d yc = Vector3d::Zero();
-    Vector3d jc0 = Vector3d::Zero();
-    Vector3d jc1 = Vector3d::Zero();
-    double e0 = 0.0;
-    double e1 = 0.0;
-    std::array<double, 9> norms{};
-    for (int a = 0; a <= aMax; ++a) {
-        for (int b = 0; b <= bMax; ++b) {
-            const Vector3d& c = m.c[3 * a + b];
-            const double cn = c.norm();
-            norms[3 * a + b] = cn;
-            yc += powInt(centre[0], a) * powInt(centre[1], b) * c;
-            if (a >= 1) {
-                jc0 += a * powInt(centre[0], a - 1) * powInt(centre[1], b) * c;
-                e0 += (a - 1 + b >= 1) ? a * cn : 0.0;
-            }
-            if (b >= 1) {
-                jc1 += b * powInt(centre[0], a) * powInt(centre[1], b - 1) * c;
-                e1 += (a + b - 1 >= 1) ? b * cn : 0.0;
-            }
-        }
-    }
-    // Every second-derivative coefficient is w c_m with w in {1, 2, 4} (y_xixi: 2 c_{2,b};
-    // y_xieta: a b c_{a,b}; y_etaeta: 2 c_{a,2}), and scaling by a power of two is exact, so each
-    // bound is a weighted sum of S_m = sum_k |c'_k . c_m| (c'_0 = c_0 - q).
-    const Vector3d c0q = m.c[0] - q;
-    std::array<double, 3> bound{};
-    for (int a = 0; a <= aMax; ++a) {
-        for (int b = 0; b <= bMax; ++b) {
-            const bool xixi = a == 2;
-            const bool xieta = a >= 1 && b >= 1;
-            const bool etaeta = b == 2;
-            if (!(xixi || xieta || etaeta)) {
-                continue;
-            }
-            const double sm = termBound(m, 3 * a + b, c0q, norms, aMax, bMax);
-            bound[0] += xixi ? 2.0 * sm : 0.0;
-            bound[1] += xieta ? double(a * b) * sm : 0.0;
-            bound[2] += etaeta ? 2.0 * sm : 0.0;
-        }
-    }
-    // Smallest singular value of J(centre) and the linearized start.
-    const Vector3d rc = q - yc;
+        bound[0] += wXiXi * sm;
+        bound[1] += wXiEta * sm;
+        bound[2] += wEtaEta * sm;
+    });
+    const Vector3d rc = q - j.yc;
     if (line) {
-        const double g00 = jc0.squaredNorm();
-        start = Vector2d(g00 > 0.0 ? centre[0] + jc0.dot(rc) / g00 : centre[0], 0.0);
-        return certify(type, centre, g00 + jc1.squaredNorm(), std::sqrt(g00) - e0, bound[0], start);
+        start = lineStart(centre, j.jc0, rc);
+        startInDomain(type, centre, start);
+        const double g00 = j.jc0.squaredNorm();
+        return certified(g00 + j.jc1.squaredNorm(), std::sqrt(g00) - j.e0, bound[0]);
     }
     const double perturbation =
         std::sqrt(bound[0] * bound[0] + 2.0 * bound[1] * bound[1] + bound[2] * bound[2]);
-    return certifyFace(type, centre, jc0, jc1, rc, std::sqrt(e0 * e0 + e1 * e1), perturbation,
-                       start);
-}
-
-bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
-                   Vector2d& start) noexcept {
-    return singleMinimumWith(type, m, q, start, DotSums{});
-}
-
-// The warm path's certificate: first with |c'_k . c_m| <= |c'_k| |c_m| (nine norms instead of 54
-// dot products; it passes on mildly curved segments), then, where that fails, singleMinimum's.
-// Both are proofs. Either way `start` is the linearized closest point.
-bool singleMinimumCheapFirst(SegmentType type, const Monomials& m, const Vector3d& q,
-                             Vector2d& start) noexcept {
-    return singleMinimumWith(type, m, q, start, CheapBound{}) || singleMinimum(type, m, q, start);
+    return certifyFace(type, centre, j.jc0, j.jc1, rc, std::sqrt(j.e0 * j.e0 + j.e1 * j.e1),
+                       perturbation, start);
 }
 
 // singleMinimum for a Quad4, written out: centre (0, 0), J(centre) = [c3 c1], e0 = e1 = |c4|, and
@@ -1228,17 +1280,18 @@ Minimum closestMinimum(const Shifted& sh, bool interior = true) noexcept {
     const Monomials mono = monomialForm(sh.s);
     if (type == SegmentType::Quad4) {
         if (singleMinimumQuad4(mono, sh.q, start)) {
-            return certifiedNewton(sh, BilinearGeometry{mono}, start, interior);
+            return certifiedNewton(newtonProblem(sh), BilinearGeometry{mono}, start, interior);
         }
     } else if (singleMinimum(type, mono, sh.q, start)) {
-        return certifiedNewton(sh, MonomialGeometry{mono}, start, interior);
+        return certifiedNewton(newtonProblem(sh), MonomialGeometry{mono}, start, interior);
     }
     // Local search from each seed; keep the closest result (the first on a tie: deterministic).
     const Seeds seeds = gridSeeds(sh);
+    const NewtonProblem pb = newtonProblem(sh);
     Minimum best;
     double bestSq = 0.0;
     for (int k = 0; k < seeds.count; ++k) {
-        const Minimum m = activeSetNewton(sh, NodalGeometry{sh.s}, seeds.xi[k]);
+        const Minimum m = activeSetNewton(pb, NodalGeometry{sh.s}, seeds.xi[k]);
         const double dSq = (position(sh.s, m.xi) - sh.q).squaredNorm();
         if (k == 0 || dSq < bestSq) {
             best = m;
@@ -1278,7 +1331,8 @@ namespace contact::detail {
 
 // Warm path (warm_projection.hpp):
 //
-//   certificate: singleMinimumCheapFirst (a proof either way); none -> closestXi(s, p)
+//   certificate: the cheap one (|r . c_m| <= |r| |c_m|, from WarmSegment's sums), else
+//   singleMinimum's (a proof either way); none -> closestXi(s, p)
 //   xi = activeSetNewton (by interiorNewton while inside) from start (clamped into D) or the
 //        linearized start, on HornerGeometry; the evaluation at which it stops is kept for the
 //        frame
@@ -1286,35 +1340,97 @@ namespace contact::detail {
 //
 // With a single minimum, every start reaches it; the start changes only the rounding of the
 // result, within the Newton tolerance (1e-13 in xi: the tests measure it against closestPoint).
-WarmClosest warmClosestXi(const SegmentNodes& s, const Eigen::Vector3d& p,
-                          const Eigen::Vector2d* start, bool interior) noexcept {
-    WarmClosest out;
-    const Shifted sh = shiftToNode0(s, p);
-    const Monomials mono = monomialForm(sh.s);
-    Vector2d xi;
-    if (!hasWarmPath(s.type) || !singleMinimumCheapFirst(s.type, mono, sh.q, xi)) {
-        out.closest = closestXi(s, p);
-        return out;
+void makeWarmSegment(const SegmentNodes& s, WarmSegment& out) noexcept {
+    out.type = s.type;
+    out.x0 = s.x[0];
+    const Shifted sh = shiftToNode0(s, s.x[0]);
+    out.mono = monomialForm(sh.s);
+    out.nodeExtentSq = nodeExtentSq(sh.s);
+    out.spread = 0.0;
+    for (int i = 1; i < cornerCount(s.type); ++i) {
+        out.spread = std::max(out.spread, sh.s.x[i].cwiseAbs().maxCoeff());
     }
-    if (start != nullptr && start->allFinite()) {
+    const CentreJet j = centreJet(s.type, out.mono);
+    out.normSum = 0.0;
+    for (std::size_t k = 1; k < j.norms.size(); ++k) {
+        out.normSum += j.norms[k];
+    }
+    std::array<double, 3> weight{};
+    forSecondDerivatives(s.type, [&](int mono, double wXiXi, double wXiEta, double wEtaEta) {
+        const double cn = j.norms[static_cast<std::size_t>(mono)];
+        weight[0] += wXiXi * cn;
+        weight[1] += wXiEta * cn;
+        weight[2] += wEtaEta * cn;
+    });
+    if (parametricDim(s.type) == 1) {
+        const double g00 = j.jc0.squaredNorm();
+        out.gTrace = g00 + j.jc1.squaredNorm();
+        out.sigma = std::sqrt(g00) - j.e0;
+        out.curvature = weight[0];
+    } else {
+        const Gram g = gramOf(j.jc0, j.jc1);
+        out.gTrace = g.g00 + g.g11;
+        out.sigma = g.sigmaMin - std::sqrt(j.e0 * j.e0 + j.e1 * j.e1);
+        out.curvature =
+            std::sqrt(weight[0] * weight[0] + 2.0 * weight[1] * weight[1] + weight[2] * weight[2]);
+    }
+}
+
+bool warmClosestXi(const WarmSegment& w, const Eigen::Vector3d& p, const Eigen::Vector2d* start,
+                   WarmClosest& out, bool interior) noexcept {
+    const SegmentType type = w.type;
+    const Vector3d q = p - w.x0;  // shiftToNode0's
+    const bool given = start != nullptr && start->allFinite();
+    const Vector2d centre = referenceCentre(type);
+    Vector2d xi = centre;
+    // |r| <= |c_0 - q| + sum_{k >= 1} |c_k| over D, so the second-order term is at most that times
+    // the curvature.
+    const double perturbation = ((w.mono.c[0] - q).norm() + w.normSum) * w.curvature;
+    if (certified(w.gTrace, w.sigma, perturbation)) {
+        if (!given) {  // the linearized start
+            const CentreJet j = centreJet(type, w.mono);
+            const Vector3d rc = q - j.yc;
+            xi = parametricDim(type) == 1
+                     ? lineStart(centre, j.jc0, rc)
+                     : faceStart(centre, gramOf(j.jc0, j.jc1), j.jc0, j.jc1, rc);
+            startInDomain(type, centre, xi);
+        }
+    } else if (!singleMinimum(type, w.mono, q, xi)) {
+        return false;
+    }
+    if (given) {
         xi = *start;
-        clampToDomain(s.type, xi);
+        clampToDomain(type, xi);
     }
-    const HornerGeometry geometry{mono};
+    const HornerGeometry geometry{w.mono};
     LocalGeometry l;
-    const Minimum m = certifiedNewton(sh, geometry, xi, interior, &l);
+    const Minimum m =
+        certifiedNewton(newtonProblem(type, q, w.nodeExtentSq), geometry, xi, interior, &l);
     if (!m.converged) {
-        out.closest = closestXi(s, p);
-        return out;
+        return false;
     }
     if (!m.evaluated) {
         l = geometry.at(m.xi);
     }
-    out.closest = {m.xi, (sh.q - l.y).norm(), true};
+    out.closest = {m.xi, (q - l.y).norm(), true};
     out.y = l.y;
     out.yXi = l.yXi;
     out.yEta = l.yEta;
     out.geometry = true;
+    return true;
+}
+
+WarmClosest warmClosestXi(const SegmentNodes& s, const Eigen::Vector3d& p,
+                          const Eigen::Vector2d* start, bool interior) noexcept {
+    WarmClosest out;
+    WarmSegment w;
+    if (hasWarmPath(s.type)) {
+        makeWarmSegment(s, w);
+    }
+    if (!hasWarmPath(s.type) || !warmClosestXi(w, p, start, out, interior)) {
+        out = WarmClosest{};
+        out.closest = closestXi(s, p);
+    }
     return out;
 }
 
@@ -1329,8 +1445,8 @@ bool nearStatusEdge(SegmentType type, const Eigen::Vector2d& xi) noexcept {
 // finish() with the point and the derivatives given: the same frame formulas as segmentFrame,
 // the same degeneracy test (nodeSpread of the shifted nodes), and finish() itself where the frame
 // is degenerate (it looks for a normal next to the point).
-Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
-                            const WarmClosest& w) noexcept {
+bool warmProjectionAt(const WarmSegment& seg, const Eigen::Vector3d& p, const WarmClosest& w,
+                      Projection& out) noexcept {
     const Vector2d& xi = w.closest.xi;
     LocalGeometry l;
     if (w.geometry) {
@@ -1338,38 +1454,31 @@ Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
         l.yXi = w.yXi;
         l.yEta = w.yEta;
     } else {
-        const Monomials mono = monomialForm(shiftToNode0(s, p).s);
-        l = HornerGeometry{mono}.at(xi);
+        l = HornerGeometry{seg.mono}.at(xi);
     }
-    // shiftToNode0's q and node differences, computed alike.
-    const Vector3d q = p - s.x[0];
-    double spread = 0.0;
-    for (int i = 1; i < cornerCount(s.type); ++i) {
-        spread = std::max(spread, (s.x[i] - s.x[0]).cwiseAbs().maxCoeff());
-    }
+    const Vector3d q = p - seg.x0;  // shiftToNode0's
     Vector3d normal;
     Vector3d tangent1;
-    if (parametricDim(s.type) == 1) {
+    if (parametricDim(seg.type) == 1) {
         const double jacobian = l.yXi.norm();
-        if (!(jacobian > tol::kDegenerateJacobianRel * spread)) {
-            return finish(s, shiftToNode0(s, p), xi, w.closest.converged);
+        if (!(jacobian > tol::kDegenerateJacobianRel * seg.spread)) {
+            return false;
         }
         tangent1 = l.yXi / jacobian;
         normal = Vector3d(tangent1.y(), -tangent1.x(), 0.0);
     } else {
         const Vector3d c = l.yXi.cross(l.yEta);
         const double jacobian = c.norm();
-        if (!(jacobian > tol::kDegenerateJacobianRel * spread * spread)) {
-            return finish(s, shiftToNode0(s, p), xi, w.closest.converged);
+        if (!(jacobian > tol::kDegenerateJacobianRel * seg.spread * seg.spread)) {
+            return false;
         }
         normal = c / jacobian;
         tangent1 = l.yXi.normalized();
     }
-    Projection out;
     out.xi = xi;
-    out.N = shapeValues(s.type, xi);
+    out.N = shapeValues(seg.type, xi);
     const Vector3d d = q - l.y;
-    out.point = s.x[0] + l.y;
+    out.point = seg.x0 + l.y;
     out.distance = d.norm();
     out.normal = normal;
     out.tangent1 = tangent1;
@@ -1377,10 +1486,21 @@ Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
     out.gap = d.dot(normal);
     if (!w.closest.converged) {
         out.status = ProjectionStatus::kNotConverged;
-    } else if (boundarySlack(s.type, xi) <= tol::kOnBoundaryTol) {
+    } else if (boundarySlack(seg.type, xi) <= tol::kOnBoundaryTol) {
         out.status = ProjectionStatus::kOnBoundary;
     } else {
         out.status = ProjectionStatus::kConverged;
+    }
+    return true;
+}
+
+Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
+                            const WarmClosest& w) noexcept {
+    Projection out;
+    WarmSegment seg;
+    makeWarmSegment(s, seg);
+    if (!warmProjectionAt(seg, p, w, out)) {
+        out = finish(s, shiftToNode0(s, p), w.closest.xi, w.closest.converged);
     }
     return out;
 }

@@ -150,6 +150,16 @@ TEST(WarmStart, PacksRankAndLocalCoordinates) {
     EXPECT_EQ(sizeof(detail::WarmStart), 6U);
 }
 
+// The cache's slots: a power of two, about one per 32 masters, from 16 to 4096.
+TEST(WarmStart, SegmentCacheSlotsAreBounded) {
+    using detail::WarmSegmentCache;
+    EXPECT_EQ(WarmSegmentCache::slotsFor(0), 16U);
+    EXPECT_EQ(WarmSegmentCache::slotsFor(512), 16U);
+    EXPECT_EQ(WarmSegmentCache::slotsFor(513), 32U);
+    EXPECT_EQ(WarmSegmentCache::slotsFor(100000), 4096U);
+    EXPECT_EQ(WarmSegmentCache::slotsFor(100000000), 4096U);
+}
+
 // --- The search ------------------------------------------------------------------------------
 
 struct Model {
@@ -452,7 +462,52 @@ TEST(WarmSearch, SameResultsForOneAndTwoThreads) {
     EXPECT_GT(reused, 10);
 }
 
-// The warm starts take 6 bytes per slave node, and only with curved masters.
+// A warm update projects a node's last closest master without its OBB test. The slave patch
+// lifts off in steps, the list kept (a wide skin), until every node is beyond the capture distance
+// of the master it was paired with, then slides sideways and comes back down: at every step the
+// pairs of a fresh search, none while it is away.
+TEST(WarmSearch, LastClosestMasterOutOfReachMakesNoPair) {
+    const Model m = trough(SegmentType::Quad8, 7);
+    SearchOptions o = warmOptions(true);
+    o.skinRelative = 3.0;  // the list is kept over the whole lift
+    ContactSearch warm(o);
+    const Eigen::Matrix3Xd x0 = m.mesh.coords3();
+    warm.setSurfaces(m.master, m.slave, x0);
+    SearchOptions freshOptions = warmOptions(false);
+    freshOptions.capture = warm.captureDistance();
+    freshOptions.captureRelative = false;
+    const double capture = warm.captureDistance();
+    const std::vector<Vector3d> path = {{0, 0, 0},
+                                        {0, 0, 0.5 * capture},
+                                        {0, 0, 1.2 * capture},
+                                        {0, 0, 2.0 * capture},
+                                        {0.05, 0.03, 2.0 * capture},
+                                        {0.05, 0.03, 0.4 * capture},
+                                        {0.05, 0.03, 0}};
+    int away = 0;
+    for (std::size_t step = 0; step < path.size(); ++step) {
+        SCOPED_TRACE("step " + std::to_string(step));
+        Eigen::Matrix3Xd x = x0;
+        for (Index n : m.slave.connectivity) {
+            x.col(n) = x0.col(n) + path[step];
+        }
+        const UpdateStats st = warm.update(x);
+        ASSERT_EQ(st.status, UpdateStatus::kOk);
+        EXPECT_EQ(st.rebuilt, step == 0);
+        ContactSearch fresh(freshOptions);
+        fresh.setSurfaces(m.master, m.slave, x);
+        ASSERT_EQ(fresh.update(x).status, UpdateStatus::kOk);
+        expectWithinWarmBound(warm.nodePairs(), fresh.nodePairs(), m.master, x);
+        away += warm.nodePairs().size() == 0 ? 1 : 0;
+        if (step == 0 || step + 1 == path.size()) {
+            EXPECT_GT(warm.nodePairs().size(), 50);
+        }
+    }
+    EXPECT_GE(away, 1) << "the slave never left the capture distance";
+}
+
+// The warm starts take 6 bytes per slave node, and only with curved masters; the warm update keeps
+// per thread a cache of the masters' WarmSegments, of a size bounded whatever the model.
 TEST(WarmSearch, MemoryIsSixBytesPerSlaveNode) {
     for (SegmentType type : {SegmentType::Quad8, SegmentType::Quad4}) {
         const Model m = trough(type, 5);
@@ -464,8 +519,10 @@ TEST(WarmSearch, MemoryIsSixBytesPerSlaveNode) {
         ASSERT_EQ(warm.update(x).status, UpdateStatus::kOk);
         ASSERT_EQ(cold.update(x).status, UpdateStatus::kOk);
         const std::size_t nodes = warm.slaveNodes().size();
+        const std::size_t cache = detail::WarmSegmentCache::slotsFor(m.master.size()) *
+                                  (sizeof(Index) + sizeof(detail::WarmSegment));
         EXPECT_EQ(warm.memoryBytes() - cold.memoryBytes(),
-                  type == SegmentType::Quad8 ? 6 * nodes : 0);
+                  type == SegmentType::Quad8 ? 6 * nodes + cache : 0);
     }
 }
 

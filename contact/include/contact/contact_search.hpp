@@ -156,7 +156,8 @@ struct UpdateStats {
     long long candidates = 0;
     /// Candidates whose buffered OBBs overlap (SAT). Node mode: the OBB test runs lazily, for the
     /// candidates visited nearest-first until no other can be closer; those that passed. On a
-    /// reused list the master OBBs keep earlier axes, so this count (not the pairs) may differ
+    /// reused list the master OBBs keep earlier axes, and a warm start projects a node's last
+    /// closest master without the test (counted here), so this count (not the pairs) may differ
     /// from a fresh search's.
     long long satSurvivors = 0;
     /// Node mode: closest-point computations made.

@@ -10,6 +10,8 @@
 
 #include <Eigen/Core>
 
+#include <array>
+
 namespace contact::detail {
 
 /// Segment types with a warm path: the curved ones (Line3, Tri6, Quad8, Quad9). Line2 and Tri3
@@ -18,6 +20,34 @@ namespace contact::detail {
     return t == SegmentType::Line3 || t == SegmentType::Tri6 || t == SegmentType::Quad8 ||
            t == SegmentType::Quad9;
 }
+
+/// A segment as a polynomial about its node 0: x(xi, eta) - x_0 = sum c[3a + b] xi^a eta^b,
+/// a, b <= 2 (lines: b = 0).
+struct Monomials {
+    std::array<Eigen::Vector3d, 9> c{};
+};
+
+/// What the warm path needs of one segment whatever the point: x_0, its monomial form about x_0,
+/// and the point-free parts of the cheap single-minimum certificate and of the frame. Made once
+/// per segment and update for every node projected on it (NodeSearch keeps the last ones made).
+struct WarmSegment {
+    SegmentType type = SegmentType::Quad8;
+    Eigen::Vector3d x0 = Eigen::Vector3d::Zero();
+    Monomials mono;
+    double nodeExtentSq = 0.0;  // largest |x_i - x_0|^2: Newton's scale of noise, with |p - x_0|
+    double spread = 0.0;        // largest |x_i - x_0| component over the corners (frame check)
+    // The cheap certificate (Cauchy-Schwarz: |r . c_m| <= |r| |c_m|): sigma = sigma_min(J(centre))
+    // - ||J(xi) - J(centre)|| bound, gTrace = |J(centre)|_F^2, normSum = sum over k >= 1 of |c_k|
+    // (so |r| <= |c_0 - q| + normSum over D), curvature = |[w_uv]| with w_uv the weighted sums of
+    // |c_m| in the second derivatives: the second-order term is at most |r| curvature.
+    double sigma = 0.0;
+    double gTrace = 0.0;
+    double normSum = 0.0;
+    double curvature = 0.0;
+};
+
+/// The WarmSegment of a segment with hasWarmPath(s.type), made in `out` (a cache slot).
+void makeWarmSegment(const SegmentNodes& s, WarmSegment& out) noexcept;
 
 /// A closest point of the warm path, with the geometry its frame is made from.
 struct WarmClosest {
@@ -41,6 +71,13 @@ struct WarmClosest {
                                         const Eigen::Vector2d* start,
                                         bool interior = true) noexcept;
 
+/// warmClosestXi() from the segment's WarmSegment: true with `out` filled where the certificate
+/// holds and Newton converges; false where warmClosestXi() would return closestXi(s, p), which the
+/// caller then takes.
+[[nodiscard]] bool warmClosestXi(const WarmSegment& w, const Eigen::Vector3d& p,
+                                 const Eigen::Vector2d* start, WarmClosest& out,
+                                 bool interior = true) noexcept;
+
 /// closestXi() with the general active-set Newton loop throughout, where closestXi() takes the
 /// steps inside the domain by a loop without the working set: the tests' twin (bit for bit).
 [[nodiscard]] ClosestXi closestXiActiveSet(const SegmentNodes& s,
@@ -51,6 +88,11 @@ struct WarmClosest {
 /// shape functions and status as projectionAt(). A degenerate frame is projectionAt()'s.
 [[nodiscard]] Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
                                           const WarmClosest& w) noexcept;
+
+/// warmProjectionAt() from the segment's WarmSegment: false, with `out` untouched, where the frame
+/// is degenerate (warmProjectionAt() then takes projectionAt()'s, which needs the nodes).
+[[nodiscard]] bool warmProjectionAt(const WarmSegment& seg, const Eigen::Vector3d& p,
+                                    const WarmClosest& w, Projection& out) noexcept;
 
 /// True when xi lies within 1e-11 of the distance from the domain's boundary at which the status
 /// turns from kConverged to kOnBoundary (tol::kOnBoundaryTol): a warm and a cold xi there, 1e-13
