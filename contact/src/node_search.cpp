@@ -154,7 +154,9 @@ void NodeSearch::setup(const SearchContext& c, std::vector<Index> nodes) {
     threadOrder_.resize(static_cast<std::size_t>(c.threads));
     const bool curved = std::any_of(c.master->types.begin(), c.master->types.end(),
                                     [](SegmentType t) { return hasWarmPath(t); });
-    warm_.assign(c.warmStart && curved ? static_cast<std::size_t>(s) : 0, WarmStart{});
+    // Skin 0 rebuilds the list every update: no update is warm.
+    const bool warm = c.warmStart && curved && c.skin > 0.0;
+    warm_.assign(warm ? static_cast<std::size_t>(s) : 0, WarmStart{});
     warmValid_ = false;
     warmSegments_.assign(warm_.empty() ? 0 : static_cast<std::size_t>(c.threads),
                          WarmSegmentCache{});

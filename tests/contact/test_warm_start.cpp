@@ -508,21 +508,29 @@ TEST(WarmSearch, LastClosestMasterOutOfReachMakesNoPair) {
 
 // The warm starts take 6 bytes per slave node, and only with curved masters; the warm update keeps
 // per thread a cache of the masters' WarmSegments, of a size bounded whatever the model.
+// With skin 0 every update rebuilds, and nothing is kept for warm starts.
 TEST(WarmSearch, MemoryIsSixBytesPerSlaveNode) {
     for (SegmentType type : {SegmentType::Quad8, SegmentType::Quad4}) {
-        const Model m = trough(type, 5);
-        const Eigen::Matrix3Xd x = m.mesh.coords3();
-        ContactSearch warm(warmOptions(true));
-        ContactSearch cold(warmOptions(false));
-        warm.setSurfaces(m.master, m.slave, x);
-        cold.setSurfaces(m.master, m.slave, x);
-        ASSERT_EQ(warm.update(x).status, UpdateStatus::kOk);
-        ASSERT_EQ(cold.update(x).status, UpdateStatus::kOk);
-        const std::size_t nodes = warm.slaveNodes().size();
-        const std::size_t cache = detail::WarmSegmentCache::slotsFor(m.master.size()) *
-                                  (sizeof(Index) + sizeof(detail::WarmSegment));
-        EXPECT_EQ(warm.memoryBytes() - cold.memoryBytes(),
-                  type == SegmentType::Quad8 ? 6 * nodes + cache : 0);
+        for (const double skin : {0.2, 0.0}) {
+            SCOPED_TRACE(std::string(segmentTypeName(type)) + ", skin " + std::to_string(skin));
+            const Model m = trough(type, 5);
+            const Eigen::Matrix3Xd x = m.mesh.coords3();
+            SearchOptions on = warmOptions(true);
+            SearchOptions off = warmOptions(false);
+            on.skinRelative = skin;
+            off.skinRelative = skin;
+            ContactSearch warm(on);
+            ContactSearch cold(off);
+            warm.setSurfaces(m.master, m.slave, x);
+            cold.setSurfaces(m.master, m.slave, x);
+            ASSERT_EQ(warm.update(x).status, UpdateStatus::kOk);
+            ASSERT_EQ(cold.update(x).status, UpdateStatus::kOk);
+            const std::size_t nodes = warm.slaveNodes().size();
+            const std::size_t cache = detail::WarmSegmentCache::slotsFor(m.master.size()) *
+                                      (sizeof(Index) + sizeof(detail::WarmSegment));
+            const bool kept = type == SegmentType::Quad8 && skin > 0.0;
+            EXPECT_EQ(warm.memoryBytes() - cold.memoryBytes(), kept ? 6 * nodes + cache : 0);
+        }
     }
 }
 
