@@ -822,6 +822,57 @@ template <class F>
     }
 }
 
+using detail::PointFreeBounds;
+
+// The point-free bounds from the centre jet; faces also give their Gram matrix, for the start.
+PointFreeBounds pointFreeBounds(SegmentType type, const CentreJet& j,
+                                Gram* gram = nullptr) noexcept {
+    PointFreeBounds b;
+    for (std::size_t k = 1; k < j.norms.size(); ++k) {
+        b.normSum += j.norms[k];
+    }
+    std::array<double, 3> weight{};
+    forSecondDerivatives(type, [&](int mono, double wXiXi, double wXiEta, double wEtaEta) {
+        const double cn = j.norms[static_cast<std::size_t>(mono)];
+        weight[0] += wXiXi * cn;
+        weight[1] += wXiEta * cn;
+        weight[2] += wEtaEta * cn;
+    });
+    if (parametricDim(type) == 1) {
+        const double g00 = j.jc0.squaredNorm();
+        b.gTrace = g00 + j.jc1.squaredNorm();
+        b.sigma = std::sqrt(g00) - j.e0;
+        b.curvature = weight[0];
+    } else {
+        const Gram g = gramOf(j.jc0, j.jc1);
+        b.gTrace = g.g00 + g.g11;
+        b.sigma = g.sigmaMin - std::sqrt(j.e0 * j.e0 + j.e1 * j.e1);
+        b.curvature =
+            std::sqrt(weight[0] * weight[0] + 2.0 * weight[1] * weight[1] + weight[2] * weight[2]);
+        if (gram != nullptr) {
+            *gram = g;
+        }
+    }
+    return b;
+}
+
+// The Newton start of a certified run: the linearized closest point at the centre, in D (faces:
+// g is J(centre)'s Gram matrix).
+Vector2d linearizedStart(SegmentType type, const CentreJet& j, const Gram& g,
+                         const Vector3d& q) noexcept {
+    const Vector2d centre = referenceCentre(type);
+    const Vector3d rc = q - j.yc;
+    Vector2d start = parametricDim(type) == 1 ? lineStart(centre, j.jc0, rc)
+                                              : faceStart(centre, g, j.jc0, j.jc1, rc);
+    startInDomain(type, centre, start);
+    return start;
+}
+
+// The cheap verdict: the Cauchy-Schwarz bound of the second-order term at the point q.
+bool cheapCertified(const PointFreeBounds& b, const Vector3d& c0q) noexcept {
+    return certified(b.gTrace, b.sigma, (c0q.norm() + b.normSum) * b.curvature);
+}
+
 // Certificate that f(xi) = 1/2 |y(xi) - q|^2 has exactly one local minimum over the reference
 // domain D: its Hessian H = J^T J + [r . d2y/dxi_u dxi_v] is positive definite on all of D, so f
 // is strictly convex on the convex D, and the active-set Newton reaches the global minimum from
@@ -836,22 +887,28 @@ template <class F>
 // Certified when sigma_min(J)^2 exceeds the last bound with a margin far above rounding.
 // Fills `start` with the Newton start: the linearized closest point at the centre, in D.
 //
-// Each second-derivative bound is a weighted sum of S_m = sum_k |c'_k . c_m|, given by
-// DotSums (the sums themselves); the warm path's WarmSegment bounds them by Cauchy-Schwarz.
+// Each second-derivative bound is a weighted sum of S_m = sum_k |c'_k . c_m|. First bounded by
+// Cauchy-Schwarz (pointFreeBounds: one norm, no dot product; it passes on flat and mildly curved
+// segments with the point near them), then, where that fails, by the sums themselves. Both are
+// proofs, and the start is the same either way.
 bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
                    Vector2d& start) noexcept {
-    const bool line = parametricDim(type) == 1;
-    const Vector2d centre = referenceCentre(type);
     const CentreJet j = centreJet(type, m);
     const Vector3d c0q = m.c[0] - q;
+    Gram g{};
+    const PointFreeBounds b = pointFreeBounds(type, j, &g);
+    start = linearizedStart(type, j, g, q);
+    if (cheapCertified(b, c0q)) {
+        return true;
+    }
     const int aMax = maxPowerXi(type);
     const int bMax = maxPowerEta(type);
     std::array<double, 3> bound{};
     forSecondDerivatives(type, [&](int mono, double wXiXi, double wXiEta, double wEtaEta) {
         double sm = 0.0;  // S_mono
         for (int a = 0; a <= aMax; ++a) {
-            for (int b = 0; b <= bMax; ++b) {
-                const Vector3d& ck = a + b == 0 ? c0q : m.c[3 * a + b];
+            for (int bb = 0; bb <= bMax; ++bb) {
+                const Vector3d& ck = a + bb == 0 ? c0q : m.c[3 * a + bb];
                 sm += std::abs(ck.dot(m.c[mono]));
             }
         }
@@ -859,17 +916,11 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
         bound[1] += wXiEta * sm;
         bound[2] += wEtaEta * sm;
     });
-    const Vector3d rc = q - j.yc;
-    if (line) {
-        start = lineStart(centre, j.jc0, rc);
-        startInDomain(type, centre, start);
-        const double g00 = j.jc0.squaredNorm();
-        return certified(g00 + j.jc1.squaredNorm(), std::sqrt(g00) - j.e0, bound[0]);
-    }
     const double perturbation =
-        std::sqrt(bound[0] * bound[0] + 2.0 * bound[1] * bound[1] + bound[2] * bound[2]);
-    return certifyFace(type, centre, j.jc0, j.jc1, rc, std::sqrt(j.e0 * j.e0 + j.e1 * j.e1),
-                       perturbation, start);
+        parametricDim(type) == 1
+            ? bound[0]
+            : std::sqrt(bound[0] * bound[0] + 2.0 * bound[1] * bound[1] + bound[2] * bound[2]);
+    return certified(b.gTrace, b.sigma, perturbation);
 }
 
 // singleMinimum for a Quad4, written out: centre (0, 0), J(centre) = [c3 c1], e0 = e1 = |c4|, and
@@ -1350,30 +1401,7 @@ void makeWarmSegment(const SegmentNodes& s, WarmSegment& out) noexcept {
     for (int i = 1; i < cornerCount(s.type); ++i) {
         out.spread = std::max(out.spread, sh.s.x[i].cwiseAbs().maxCoeff());
     }
-    const CentreJet j = centreJet(s.type, out.mono);
-    out.normSum = 0.0;
-    for (std::size_t k = 1; k < j.norms.size(); ++k) {
-        out.normSum += j.norms[k];
-    }
-    std::array<double, 3> weight{};
-    forSecondDerivatives(s.type, [&](int mono, double wXiXi, double wXiEta, double wEtaEta) {
-        const double cn = j.norms[static_cast<std::size_t>(mono)];
-        weight[0] += wXiXi * cn;
-        weight[1] += wXiEta * cn;
-        weight[2] += wEtaEta * cn;
-    });
-    if (parametricDim(s.type) == 1) {
-        const double g00 = j.jc0.squaredNorm();
-        out.gTrace = g00 + j.jc1.squaredNorm();
-        out.sigma = std::sqrt(g00) - j.e0;
-        out.curvature = weight[0];
-    } else {
-        const Gram g = gramOf(j.jc0, j.jc1);
-        out.gTrace = g.g00 + g.g11;
-        out.sigma = g.sigmaMin - std::sqrt(j.e0 * j.e0 + j.e1 * j.e1);
-        out.curvature =
-            std::sqrt(weight[0] * weight[0] + 2.0 * weight[1] * weight[1] + weight[2] * weight[2]);
-    }
+    out.bounds = pointFreeBounds(s.type, centreJet(s.type, out.mono));
 }
 
 bool warmClosestXi(const WarmSegment& w, const Eigen::Vector3d& p, const Eigen::Vector2d* start,
@@ -1381,19 +1409,11 @@ bool warmClosestXi(const WarmSegment& w, const Eigen::Vector3d& p, const Eigen::
     const SegmentType type = w.type;
     const Vector3d q = p - w.x0;  // shiftToNode0's
     const bool given = start != nullptr && start->allFinite();
-    const Vector2d centre = referenceCentre(type);
-    Vector2d xi = centre;
-    // |r| <= |c_0 - q| + sum_{k >= 1} |c_k| over D, so the second-order term is at most that times
-    // the curvature.
-    const double perturbation = ((w.mono.c[0] - q).norm() + w.normSum) * w.curvature;
-    if (certified(w.gTrace, w.sigma, perturbation)) {
-        if (!given) {  // the linearized start
+    Vector2d xi = referenceCentre(type);
+    if (cheapCertified(w.bounds, w.mono.c[0] - q)) {
+        if (!given) {
             const CentreJet j = centreJet(type, w.mono);
-            const Vector3d rc = q - j.yc;
-            xi = parametricDim(type) == 1
-                     ? lineStart(centre, j.jc0, rc)
-                     : faceStart(centre, gramOf(j.jc0, j.jc1), j.jc0, j.jc1, rc);
-            startInDomain(type, centre, xi);
+            xi = linearizedStart(type, j, gramOf(j.jc0, j.jc1), q);
         }
     } else if (!singleMinimum(type, w.mono, q, xi)) {
         return false;

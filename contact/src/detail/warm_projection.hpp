@@ -27,23 +27,29 @@ struct Monomials {
     std::array<Eigen::Vector3d, 9> c{};
 };
 
+/// The parts of the single-minimum certificate that do not depend on the point: sigma =
+/// sigma_min(J(centre)) less the bound of how far J strays over the domain, gTrace =
+/// |J(centre)|_F^2, and for the Cauchy-Schwarz bound of the second-order term (|r . c_m| <= |r|
+/// |c_m|, and |r| <= |c_0 - q| + normSum over the domain) normSum = sum over k >= 1 of |c_k| and
+/// curvature = |[w_uv]|, w_uv the weighted sums of |c_m| in the second derivatives: that term is
+/// at most (|c_0 - q| + normSum) curvature.
+struct PointFreeBounds {
+    double sigma = 0.0;
+    double gTrace = 0.0;
+    double normSum = 0.0;
+    double curvature = 0.0;
+};
+
 /// What the warm path needs of one segment whatever the point: x_0, its monomial form about x_0,
-/// and the point-free parts of the cheap single-minimum certificate and of the frame. Made once
-/// per segment and update for every node projected on it (NodeSearch keeps the last ones made).
+/// and the point-free parts of the certificate and of the frame. Made once per segment and update
+/// for every node projected on it (NodeSearch keeps the last ones made).
 struct WarmSegment {
     SegmentType type = SegmentType::Quad8;
     Eigen::Vector3d x0 = Eigen::Vector3d::Zero();
     Monomials mono;
     double nodeExtentSq = 0.0;  // largest |x_i - x_0|^2: Newton's scale of noise, with |p - x_0|
     double spread = 0.0;        // largest |x_i - x_0| component over the corners (frame check)
-    // The cheap certificate (Cauchy-Schwarz: |r . c_m| <= |r| |c_m|): sigma = sigma_min(J(centre))
-    // - ||J(xi) - J(centre)|| bound, gTrace = |J(centre)|_F^2, normSum = sum over k >= 1 of |c_k|
-    // (so |r| <= |c_0 - q| + normSum over D), curvature = |[w_uv]| with w_uv the weighted sums of
-    // |c_m| in the second derivatives: the second-order term is at most |r| curvature.
-    double sigma = 0.0;
-    double gTrace = 0.0;
-    double normSum = 0.0;
-    double curvature = 0.0;
+    PointFreeBounds bounds;
 };
 
 /// The WarmSegment of a segment with hasWarmPath(s.type), made in `out` (a cache slot).
