@@ -201,6 +201,14 @@ void Reader::readNodes(std::int64_t nodes) {
         }
         m.nodeIds[static_cast<std::size_t>(i)] = id;
     }
+    // A writer that defined the coordinates but never wrote them leaves every node at one point
+    // (unwritten values read as zeros): no model has that, and its faces would all be refused
+    // later as degenerate, without the reason.
+    if (n > 1 && (m.coords.colwise() - m.coords.col(0)).cwiseAbs().maxCoeff() == 0.0) {
+        fail("all " + std::to_string(n) +
+             " nodes are at the same point: the file's coordinates are missing or were never "
+             "written");
+    }
     m.nodeIndex.compact();
 }
 

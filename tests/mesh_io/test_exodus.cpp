@@ -573,6 +573,7 @@ struct Small {
     std::vector<int> sides{6};
     std::vector<int> nodeSet{5, 6};
     bool names = true;
+    bool coordinates = true;  // false: defined by ex_put_init, never written
 };
 
 std::string writeSmall(const fs::path& dir, const Small& s) {
@@ -585,7 +586,9 @@ std::string writeSmall(const fs::path& dir, const Small& s) {
     const double y[] = {0, 0, 1, 1, 0, 0, 1, 1};
     const double z[] = {0, 0, 0, 0, 1, 1, 1, 1};
     EXPECT_GE(ex_put_init(id, "small", 3, 8, 1, 1, 1, 1), 0);
-    EXPECT_GE(ex_put_coord(id, x, y, z), 0);
+    if (s.coordinates) {
+        EXPECT_GE(ex_put_coord(id, x, y, z), 0);
+    }
     EXPECT_GE(ex_put_id_map(id, EX_NODE_MAP, s.nodeMap.data()), 0);
     EXPECT_GE(ex_put_block(id, EX_ELEM_BLOCK, 10, s.type.c_str(), 1, s.npe, 0, 0, 0), 0);
     EXPECT_GE(ex_put_conn(id, EX_ELEM_BLOCK, 10, s.conn.data(), nullptr, nullptr), 0);
@@ -671,6 +674,11 @@ TEST(ExodusReader, BadInputNamesTheFileAndTheBlockOrSet) {
     s.nodeMap[3] = 2;
     path = writeSmall(dir, s);
     EXPECT_EQ(errorOf(path), path + ": the node number map gives the id 2 to two nodes (2 and 4)");
+    s = Small{};
+    s.coordinates = false;
+    path = writeSmall(dir, s);
+    EXPECT_EQ(errorOf(path), path + ": all 8 nodes are at the same point: the file's coordinates "
+                                    "are missing or were never written");
     s = Small{};
     s.type = "SPHERE";
     s.npe = 1;
