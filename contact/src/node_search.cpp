@@ -406,8 +406,9 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
                         // The last closest master, visited first, is projected without its OBB
                         // test: it is nearly always within reach again, and where it is not, its
                         // distance beyond the capture distance loses to any pair and makes none.
-                        const bool lastBest =
-                            bestJ == kNoIndex && static_cast<unsigned>(v.rank) == last.rank();
+                        const bool lastBest = bestJ == kNoIndex &&
+                                              last.rank() != WarmStart::kNoRank &&
+                                              static_cast<unsigned>(v.rank) == last.rank();
                         double lbObb = 0.0;
                         const bool in =
                             lastBest ||
