@@ -507,21 +507,26 @@ inline NewtonProblem newtonProblem(const Shifted& sh) noexcept {
     return newtonProblem(sh.s.type, sh.q, nodeExtentSq(sh.s));
 }
 
-// The stop test of a Newton direction d: a tiny step, or the slope along d down to the rounding of
-// g (gNoise per unit length).
-bool newtonStops(const LocalGeometry& l, double extent, double length, double slope) noexcept {
-    if (!(length >= tol::kProjectionStepTol)) {
+// tol::kProjectionStepTol squared: the stop tests compare squared lengths (no root on Newton's
+// critical path; a verdict could differ from the root's only within a rounding of the bound).
+constexpr double kStepTolSq = tol::kProjectionStepTol * tol::kProjectionStepTol;
+
+// The stop test of a Newton direction d (lengthSq = |d|^2): a tiny step, or the slope along d
+// down to the rounding of g (gNoise per unit length). Roots only where the verdict needs them.
+bool newtonStops(const LocalGeometry& l, double extent, double lengthSq, double slope) noexcept {
+    if (!(lengthSq >= kStepTolSq)) {
         return true;
     }
-    // gNoise takes two roots. The 1-norms bound the 2-norms from above, so a descent steeper than
-    // twice the noise they give (far beyond the rounding of either) is steeper than gNoise: the
-    // usual step is decided without the roots, and the verdict is the same.
-    const double noiseScale = kNoiseUlps * tol::kEps * extent * length;
-    if (-slope > 2.0 * noiseScale * (l.yXi.lpNorm<1>() + l.yEta.lpNorm<1>())) {
+    // The 1-norms bound the 2-norms of gNoise from above, so a descent steeper than twice the
+    // noise they give (far beyond the rounding of either) is steeper than gNoise. Squared:
+    // -slope > 2 noiseScale |d| (|yXi|_1 + |yEta|_1), no root for the usual step.
+    const double noiseScale =
+        kNoiseUlps * tol::kEps * extent * (l.yXi.lpNorm<1>() + l.yEta.lpNorm<1>());
+    if (-slope > 0.0 && slope * slope > 4.0 * noiseScale * noiseScale * lengthSq) {
         return false;
     }
     const double gNoise = kNoiseUlps * tol::kEps * (l.yXi.norm() + l.yEta.norm()) * extent;
-    return -slope <= gNoise * length;
+    return -slope <= gNoise * std::sqrt(lengthSq);
 }
 
 // The first Armijo trial's test: the change of f, df = dy . (r + dy / 2), against the slope, or
@@ -588,11 +593,11 @@ Minimum activeSetNewton(const NewtonProblem& pb, const Geometry& geometry, Vecto
 
         const std::array<bool, 4> tight = tightAt(dom, xi);
         const Direction dir = chooseDirection(dom, dim, tight, model.H, model.G, g);
-        const double length = dir.d.norm();
         const double slope = g.dot(dir.d);
-        if (newtonStops(l, extent, length, slope)) {
+        if (newtonStops(l, extent, dir.d.squaredNorm(), slope)) {
             return stopOn(xi, l, last);
         }
+        const double length = dir.d.norm();
 
         // Longest step inside the domain, up to the full step.
         double alphaMax = 1.0;
@@ -622,9 +627,9 @@ Minimum activeSetNewton(const NewtonProblem& pb, const Geometry& geometry, Vecto
         if (!accepted) {
             return stopOn(xi, l, last);
         }
-        const double step = (trial - xi).norm();
+        const double stepSq = (trial - xi).squaredNorm();
         xi = trial;
-        if (step < tol::kProjectionStepTol) {
+        if (stepSq < kStepTolSq) {
             return {xi, true};
         }
     }
@@ -656,9 +661,8 @@ Minimum interiorNewton(const NewtonProblem& pb, const Geometry& geometry, Vector
         if (!(model.g.dot(d) < 0.0)) {
             d = Vector2d::Zero();
         }
-        const double length = d.norm();
         const double slope = model.g.dot(d);
-        if (newtonStops(l, extent, length, slope)) {
+        if (newtonStops(l, extent, d.squaredNorm(), slope)) {
             return stopOn(xi, l, last);
         }
         double alphaMax = 1.0;
@@ -671,10 +675,10 @@ Minimum interiorNewton(const NewtonProblem& pb, const Geometry& geometry, Vector
         if (!armijoPasses(next.y - l.y, model.r, 1.0, slope, extent, true)) {
             return activeSetNewton(pb, geometry, xi, last, left);  // backtracks
         }
-        const double step = (trial - xi).norm();
+        const double stepSq = (trial - xi).squaredNorm();
         xi = trial;
         l = next;
-        if (step < tol::kProjectionStepTol) {
+        if (stepSq < kStepTolSq) {
             return stopOn(xi, l, last);
         }
         if (!inside(xi)) {
