@@ -63,14 +63,15 @@ struct SearchOptions {
     /// reuses the candidate list starts each closest point from the node's local coordinates of
     /// the last update (where a certificate proves that the distance has a single minimum on the
     /// segment, never elsewhere: a start could land in another minimum) and takes the frame from
-    /// the last Newton evaluation. Such an update takes about a third less time (bench/RESULTS.md)
-    /// and 6 bytes per slave node. Its results are a fresh search's to the last bits: the same
-    /// pairs (slave, master) in the same order and the same statuses; xi within 1e-12; gap,
-    /// distance and point within 1e-12 x max(the master segment's size, the distance); normal,
-    /// tangents and shape functions within 1e-12. Near ties between masters and distances near
-    /// the capture distance are decided as a fresh search decides them. false: every update equals
-    /// a fresh search, and the reference, bit for bit. Rebuilds, segment mode and linear masters
-    /// are the same either way.
+    /// the last Newton evaluation. Such an update takes about half the time of a fresh search
+    /// (bench/RESULTS.md), 6 bytes per slave node and, per thread, a cache of the masters'
+    /// point-free data (at most 4096 x 300 bytes); with skin 0 no update reuses the list and none
+    /// is kept. Its results are a fresh search's to the last bits: the same pairs (slave, master)
+    /// in the same order and the same statuses; xi within 1e-12; gap, distance and point within
+    /// 1e-12 x max(the master segment's size, the distance); normal, tangents and shape functions
+    /// within 1e-12. Near ties between masters and distances near the capture distance are decided
+    /// as a fresh search decides them. false: every update equals a fresh search, and the
+    /// reference, bit for bit. Rebuilds, segment mode and linear masters are the same either way.
     bool warmStart = true;
 };
 
