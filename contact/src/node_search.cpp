@@ -334,14 +334,15 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
     }
     // The frame of a closest point: the warm path's for curved masters in a warm update.
     const auto frame = [&](Index j, const Eigen::Vector3d& p, const WarmClosest& w) {
-        if (warm && hasWarmPath(master.types[j])) {
-            Projection out;
-            const WarmSegment& seg = warmSegments_[threadIndex()].get(master, j, x);
-            return warmProjectionAt(seg, p, w, out)
-                       ? out
-                       : warmProjectionAt(gatherSegment(master, j, x), p, w);
+        // One named result, built in place (the copy of a 200-byte Projection per pair showed).
+        Projection out;
+        if (!warm || !hasWarmPath(master.types[j]) ||
+            !warmProjectionAt(warmSegments_[threadIndex()].get(master, j, x), p, w, out)) {
+            const SegmentNodes seg = gatherSegment(master, j, x);
+            out = warm && hasWarmPath(seg.type) ? warmProjectionAt(seg, p, w)
+                                                : projectionAt(seg, p, w.closest);
         }
-        return projectionAt(gatherSegment(master, j, x), p, w.closest);
+        return out;
     };
     Index next = 0;         // one thread: the next free column
     ParallelErrors errors;  // an allocation of a visit list may throw
