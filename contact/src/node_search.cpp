@@ -335,12 +335,11 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
     // The frame of a closest point: the warm path's for curved masters in a warm update.
     const auto frame = [&](Index j, const Eigen::Vector3d& p, const WarmClosest& w) {
         // One named result, built in place (the copy of a 200-byte Projection per pair showed).
+        // A degenerate warm frame is projectionAt()'s, as warmProjectionAt(nodes, ...) makes it.
         Projection out;
         if (!warm || !hasWarmPath(master.types[j]) ||
             !warmProjectionAt(warmSegments_[threadIndex()].get(master, j, x), p, w, out)) {
-            const SegmentNodes seg = gatherSegment(master, j, x);
-            out = warm && hasWarmPath(seg.type) ? warmProjectionAt(seg, p, w)
-                                                : projectionAt(seg, p, w.closest);
+            out = projectionAt(gatherSegment(master, j, x), p, w.closest);
         }
         return out;
     };
@@ -432,7 +431,6 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
                             const Eigen::Vector2d start = mine ? last.xi(type) : Eigen::Vector2d();
                             const WarmSegment& seg = warmSegments_[threadIndex()].get(master, j, x);
                             if (!warmClosestXi(seg, p, mine ? &start : nullptr, pr)) {
-                                pr = WarmClosest{};  // warmClosestXi(nodes, ...)'s fallback
                                 pr.closest = closestXi(gatherSegment(master, j, x), p);
                             }
                             v.tie = warmTie(masterBox_[j]);

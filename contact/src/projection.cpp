@@ -877,6 +877,32 @@ bool cheapCertified(const PointFreeBounds& b, const Vector3d& c0q) noexcept {
     return certified(b.gTrace, b.sigma, (c0q.norm() + b.normSum) * b.curvature);
 }
 
+// The verdict with each second-derivative bound the weighted sum of S_m = sum_k |c'_k . c_m|
+// (c'_0 = c_0 - q), beside the same point-free bounds: singleMinimum's second verdict.
+bool dotSumsCertified(SegmentType type, const Monomials& m, const Vector3d& c0q,
+                      const PointFreeBounds& b) noexcept {
+    const int aMax = maxPowerXi(type);
+    const int bMax = maxPowerEta(type);
+    std::array<double, 3> bound{};
+    forSecondDerivatives(type, [&](int mono, double wXiXi, double wXiEta, double wEtaEta) {
+        double sm = 0.0;  // S_mono
+        for (int a = 0; a <= aMax; ++a) {
+            for (int bb = 0; bb <= bMax; ++bb) {
+                const Vector3d& ck = a + bb == 0 ? c0q : m.c[3 * a + bb];
+                sm += std::abs(ck.dot(m.c[mono]));
+            }
+        }
+        bound[0] += wXiXi * sm;
+        bound[1] += wXiEta * sm;
+        bound[2] += wEtaEta * sm;
+    });
+    const double perturbation =
+        parametricDim(type) == 1
+            ? bound[0]
+            : std::sqrt(bound[0] * bound[0] + 2.0 * bound[1] * bound[1] + bound[2] * bound[2]);
+    return certified(b.gTrace, b.sigma, perturbation);
+}
+
 // Certificate that f(xi) = 1/2 |y(xi) - q|^2 has exactly one local minimum over the reference
 // domain D: its Hessian H = J^T J + [r . d2y/dxi_u dxi_v] is positive definite on all of D, so f
 // is strictly convex on the convex D, and the active-set Newton reaches the global minimum from
@@ -902,29 +928,7 @@ bool singleMinimum(SegmentType type, const Monomials& m, const Vector3d& q,
     Gram g{};
     const PointFreeBounds b = pointFreeBounds(type, j, &g);
     start = linearizedStart(type, j, g, q);
-    if (cheapCertified(b, c0q)) {
-        return true;
-    }
-    const int aMax = maxPowerXi(type);
-    const int bMax = maxPowerEta(type);
-    std::array<double, 3> bound{};
-    forSecondDerivatives(type, [&](int mono, double wXiXi, double wXiEta, double wEtaEta) {
-        double sm = 0.0;  // S_mono
-        for (int a = 0; a <= aMax; ++a) {
-            for (int bb = 0; bb <= bMax; ++bb) {
-                const Vector3d& ck = a + bb == 0 ? c0q : m.c[3 * a + bb];
-                sm += std::abs(ck.dot(m.c[mono]));
-            }
-        }
-        bound[0] += wXiXi * sm;
-        bound[1] += wXiEta * sm;
-        bound[2] += wEtaEta * sm;
-    });
-    const double perturbation =
-        parametricDim(type) == 1
-            ? bound[0]
-            : std::sqrt(bound[0] * bound[0] + 2.0 * bound[1] * bound[1] + bound[2] * bound[2]);
-    return certified(b.gTrace, b.sigma, perturbation);
+    return cheapCertified(b, c0q) || dotSumsCertified(type, m, c0q, b);
 }
 
 // singleMinimum for a Quad4, written out: centre (0, 0), J(centre) = [c3 c1], e0 = e1 = |c4|, and
@@ -1386,8 +1390,8 @@ namespace contact::detail {
 
 // Warm path (warm_projection.hpp):
 //
-//   certificate: the cheap one (|r . c_m| <= |r| |c_m|, from WarmSegment's sums), else
-//   singleMinimum's (a proof either way); none -> closestXi(s, p)
+//   certificate: the cheap one (|r . c_m| <= |r| |c_m|, from WarmSegment's sums), else the dot
+//   sums (dotSumsCertified; a proof either way); none -> closestXi(s, p)
 //   xi = activeSetNewton (by interiorNewton while inside) from start (clamped into D) or the
 //        linearized start, on HornerGeometry; the evaluation at which it stops is kept for the
 //        frame
@@ -1413,18 +1417,17 @@ bool warmClosestXi(const WarmSegment& w, const Eigen::Vector3d& p, const Eigen::
     const SegmentType type = w.type;
     const Vector3d q = p - w.x0;  // shiftToNode0's
     const bool given = start != nullptr && start->allFinite();
-    Vector2d xi = referenceCentre(type);
-    if (cheapCertified(w.bounds, w.mono.c[0] - q)) {
-        if (!given) {
-            const CentreJet j = centreJet(type, w.mono);
-            xi = linearizedStart(type, j, gramOf(j.jc0, j.jc1), q);
-        }
-    } else if (!singleMinimum(type, w.mono, q, xi)) {
+    const Vector3d c0q = w.mono.c[0] - q;
+    if (!cheapCertified(w.bounds, c0q) && !dotSumsCertified(type, w.mono, c0q, w.bounds)) {
         return false;
     }
+    Vector2d xi;
     if (given) {
         xi = *start;
         clampToDomain(type, xi);
+    } else {
+        const CentreJet j = centreJet(type, w.mono);
+        xi = linearizedStart(type, j, gramOf(j.jc0, j.jc1), q);
     }
     const HornerGeometry geometry{w.mono};
     LocalGeometry l;
@@ -1446,15 +1449,15 @@ bool warmClosestXi(const WarmSegment& w, const Eigen::Vector3d& p, const Eigen::
 
 WarmClosest warmClosestXi(const SegmentNodes& s, const Eigen::Vector3d& p,
                           const Eigen::Vector2d* start, bool interior) noexcept {
-    WarmClosest out;
-    WarmSegment w;
+    WarmClosest out;  // untouched where the warm path declines
     if (hasWarmPath(s.type)) {
+        WarmSegment w;
         makeWarmSegment(s, w);
+        if (warmClosestXi(w, p, start, out, interior)) {
+            return out;
+        }
     }
-    if (!hasWarmPath(s.type) || !warmClosestXi(w, p, start, out, interior)) {
-        out = WarmClosest{};
-        out.closest = closestXi(s, p);
-    }
+    out.closest = closestXi(s, p);
     return out;
 }
 
@@ -1524,7 +1527,7 @@ Projection warmProjectionAt(const SegmentNodes& s, const Eigen::Vector3d& p,
     WarmSegment seg;
     makeWarmSegment(s, seg);
     if (!warmProjectionAt(seg, p, w, out)) {
-        out = finish(s, shiftToNode0(s, p), w.closest.xi, w.closest.converged);
+        out = projectionAt(s, p, w.closest);
     }
     return out;
 }
