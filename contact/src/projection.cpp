@@ -641,13 +641,39 @@ Minimum activeSetNewton(const NewtonProblem& pb, const Geometry& geometry, Vecto
 // xi bit for bit, without the working set, and the first Armijo trial's evaluation is kept as the
 // next iterate's. A step that would be cut at the boundary or fail that trial, and an iterate
 // within the tight slack of a constraint, hand over to activeSetNewton there.
+//
+// On the quads' square [-1, 1]^2 the working-set tests are written out: constraint k's slack is
+// 1 - xi_i or 1 + xi_i, and a.d is +-d_i, exactly as slack() and the dot product round them; and
+// for a > 0, s / a < 1 exactly when s < a (s < a gives s / a <= 1 - 2^-53, a double). So the
+// verdicts are tightAt's and firstCrossed's, NaN included, without the table walks (5% of a warm
+// update).
 template <class Geometry>
 Minimum interiorNewton(const NewtonProblem& pb, const Geometry& geometry, Vector2d xi,
                        LocalGeometry* last = nullptr) noexcept {
     const SegmentType type = pb.type;
     const Domain dom = referenceDomain(type);
     const std::array<bool, 4> none{};
-    const auto inside = [&dom, &none](const Vector2d& x) { return tightAt(dom, x) == none; };
+    const bool square = !isTriangle(type);
+    // No constraint tight at x: tightAt(dom, x) == none.
+    const auto inside = [&](const Vector2d& x) {
+        if (square) {
+            return !(1.0 - std::abs(x[0]) <= kTightSlack) && !(1.0 - std::abs(x[1]) <= kTightSlack);
+        }
+        return tightAt(dom, x) == none;
+    };
+    // The full step x + d crosses a constraint: firstCrossed(dom, none, x, d, 1) >= 0.
+    const auto leaves = [&](const Vector2d& x, const Vector2d& d) {
+        if (square) {
+            bool out = false;
+            for (int i = 0; i < 2; ++i) {
+                out =
+                    out || (d[i] > 0.0 && 1.0 - x[i] < d[i]) || (-d[i] > 0.0 && 1.0 + x[i] < -d[i]);
+            }
+            return out;
+        }
+        double alphaMax = 1.0;
+        return firstCrossed(dom, none, x, d, alphaMax) >= 0;
+    };
     if (parametricDim(type) != 2 || !inside(xi)) {
         return activeSetNewton(pb, geometry, xi, last);
     }
@@ -665,12 +691,15 @@ Minimum interiorNewton(const NewtonProblem& pb, const Geometry& geometry, Vector
         if (newtonStops(l, extent, d.squaredNorm(), slope)) {
             return stopOn(xi, l, last);
         }
-        double alphaMax = 1.0;
-        if (firstCrossed(dom, none, xi, d, alphaMax) >= 0) {
+        if (leaves(xi, d)) {
             return activeSetNewton(pb, geometry, xi, last, left);  // cut at the boundary
         }
         Vector2d trial = xi + d;  // alpha = 1: activeSetNewton's xi + alpha d, exactly
-        clampToDomain(type, trial);
+        if (square) {             // clampToDomain's
+            trial = {std::clamp(trial[0], -1.0, 1.0), std::clamp(trial[1], -1.0, 1.0)};
+        } else {
+            clampToDomain(type, trial);
+        }
         const LocalGeometry next = geometry.at(trial);
         if (!armijoPasses(next.y - l.y, model.r, 1.0, slope, extent, true)) {
             return activeSetNewton(pb, geometry, xi, last, left);  // backtracks
