@@ -24,6 +24,7 @@ using detail::kNoiseUlps;
 using detail::kNormalNudge;
 using detail::kPdMargin;
 using detail::kStatusEdge;
+using detail::kStatusEdgeLow;
 using detail::kTightSlack;
 using Eigen::Matrix2d;
 using Eigen::Vector2d;
@@ -1495,7 +1496,8 @@ ClosestXi closestXiActiveSet(const SegmentNodes& s, const Eigen::Vector3d& p) no
 }
 
 bool nearStatusEdge(SegmentType type, const Eigen::Vector2d& xi) noexcept {
-    return std::abs(boundarySlack(type, xi) - tol::kOnBoundaryTol) <= kStatusEdge;
+    const double slack = boundarySlack(type, xi);
+    return slack >= kStatusEdgeLow && std::abs(slack - tol::kOnBoundaryTol) <= kStatusEdge;
 }
 
 // finish() with the point and the derivatives given: the same frame formulas as segmentFrame,

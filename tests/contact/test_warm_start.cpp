@@ -506,6 +506,56 @@ TEST(WarmSearch, LastClosestMasterOutOfReachMakesNoPair) {
     EXPECT_GE(away, 1) << "the slave never left the capture distance";
 }
 
+// Slave nodes beside a master's outer edge: each closest point is snapped onto that edge (slack
+// 0, kOnBoundary) of one master, away from its corners. That is far below where the status
+// turns (nearStatusEdge), so a warm update projects each node once, on its own master, and takes
+// no cold second look; the pairs are a fresh search's.
+TEST(WarmSearch, ClosestPointsOnTheEdgeAreProjectedOnce) {
+    Model m;
+    m.master = addPatch(
+        m.mesh, SegmentType::Quad8, 4, 4,
+        [](double u, double v) {
+            const double x = 2 * u - 1;
+            return Vector3d(x, 2 * v - 1, 0.1 * x * x);
+        },
+        false, "master");
+    // x in [1.05, 1.25], y in [-0.4, -0.1]: within the master row y in [-0.5, 0].
+    m.slave = addPatch(
+        m.mesh, SegmentType::Quad8, 1, 1,
+        [](double u, double v) { return Vector3d(1.05 + 0.2 * u, -0.4 + 0.3 * v, 0.12); }, true,
+        "slave");
+    SearchOptions o = warmOptions(true);
+    o.capture = 0.3;
+    o.captureRelative = false;
+    ContactSearch warm(o);
+    const Eigen::Matrix3Xd x0 = m.mesh.coords3();
+    warm.setSurfaces(m.master, m.slave, x0);
+    ASSERT_EQ(warm.update(x0).status, UpdateStatus::kOk);
+    const auto nodes = static_cast<Index>(warm.slaveNodes().size());
+    for (int step = 1; step <= 3; ++step) {
+        SCOPED_TRACE("step " + std::to_string(step));
+        Eigen::Matrix3Xd x = x0;
+        for (Index n : m.slave.connectivity) {
+            x.col(n) += Vector3d(0.002 * step, 0.001 * step, -0.003 * step);
+        }
+        const UpdateStats st = warm.update(x);
+        ASSERT_EQ(st.status, UpdateStatus::kOk);
+        ASSERT_FALSE(st.rebuilt);
+        ASSERT_EQ(warm.nodePairs().size(), nodes);
+        for (Index i = 0; i < nodes; ++i) {
+            EXPECT_EQ(warm.nodePairs().status()[i], ProjectionStatus::kOnBoundary);
+            EXPECT_EQ(warm.nodePairs().xi()(0, i), 1.0);
+        }
+        EXPECT_EQ(st.projections, nodes);
+        SearchOptions f = o;
+        f.warmStart = false;
+        ContactSearch fresh(f);
+        fresh.setSurfaces(m.master, m.slave, x);
+        ASSERT_EQ(fresh.update(x).status, UpdateStatus::kOk);
+        expectWithinWarmBound(warm.nodePairs(), fresh.nodePairs(), m.master, x);
+    }
+}
+
 // The warm starts take 6 bytes per slave node, and only with curved masters; the warm update keeps
 // per thread a cache of the masters' WarmSegments, of a size bounded whatever the model.
 // With skin 0 every update rebuilds, and nothing is kept for warm starts.

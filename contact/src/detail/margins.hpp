@@ -81,8 +81,11 @@ inline constexpr double kTightSlack = 1e-14;
 inline constexpr double kWarmTieRel = 1e-9;
 /// SearchOptions::warmStart: a closest point whose distance from the domain's boundary lies within
 /// this (reference units) of tol::kOnBoundaryTol is found again by the cold path, whose xi decides
-/// the status (kConverged or kOnBoundary). 100 times the 1e-13 a warm xi may differ by.
+/// the status (kConverged or kOnBoundary). 100 times the 1e-13 a warm xi may differ by. Below the
+/// threshold the band ends at half of it (kStatusEdgeLow), 5 times that 1e-13: a closest point
+/// snapped onto the boundary (slack 0, the usual boundary case) keeps its warm status.
 inline constexpr double kStatusEdge = 1e-11;
+inline constexpr double kStatusEdgeLow = 0.5 * tol::kOnBoundaryTol;
 /// Relative margin of the single-minimum certificate over the rounding of its bounds (a few ulps
 /// of the node coordinates); dimensionless. Too small could certify a segment with two minima.
 inline constexpr double kCertificateMargin = 1e-8;

@@ -100,9 +100,10 @@ struct WarmClosest {
 [[nodiscard]] bool warmProjectionAt(const WarmSegment& seg, const Eigen::Vector3d& p,
                                     const WarmClosest& w, Projection& out) noexcept;
 
-/// True when xi lies within 1e-11 of the distance from the domain's boundary at which the status
-/// turns from kConverged to kOnBoundary (tol::kOnBoundaryTol): a warm and a cold xi there, 1e-13
-/// apart, could get different statuses, so the search takes the cold one.
+/// True when xi's distance from the domain's boundary lies within 1e-11 above, or down to half,
+/// the distance at which the status turns from kConverged to kOnBoundary (tol::kOnBoundaryTol): a
+/// warm and a cold xi there, 1e-13 apart, could get different statuses, so the search takes the
+/// cold one.
 [[nodiscard]] bool nearStatusEdge(SegmentType type, const Eigen::Vector2d& xi) noexcept;
 
 }  // namespace contact::detail
