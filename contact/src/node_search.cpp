@@ -304,8 +304,9 @@ bool NodeSearch::rebuild(const CoordinatesView& x) {
 //
 // warm (SearchOptions::warmStart on a reused list): curved masters are projected by the warm path
 // (warmClosestXi, from the node's closest point of the last update when it was on that master),
-// whose distance d' is within tie = kWarmTieRel x box size of the cold path's d. The pairs stay a
-// fresh search's:
+// whose distance d' is within tie = kWarmTieRel x box size of the cold path's d. That master is
+// visited first, and only the candidates whose lower bound is within its d' + tie are sorted and
+// visited after it: the others are farther than its cold d. The pairs stay a fresh search's:
 //   - the visit stops, and skips, only where the lower bound exceeds best + tie(best): a skipped
 //     segment's d > best' + tie >= best's cold d;
 //   - a visited master whose d' > best' + tie(best) + tie(it) has d > best's cold d: it loses;
@@ -378,29 +379,17 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
                         order.emplace_back(lbSq, j, rank);
                     }
                     candidates += static_cast<long long>(order.size());
-                    std::sort(order.begin(), order.end());
                     const WarmStart last = warm ? warm_[k] : WarmStart{};
-                    if (last.rank() != WarmStart::kNoRank) {
-                        // The last closest master first: its distance then bounds the others'
-                        // visits (the rest stay in order, so the visit still stops at the first
-                        // lower bound beyond the best).
-                        const auto mine =
-                            std::find_if(order.begin(), order.end(), [&](const Visit& v) {
-                                return static_cast<unsigned>(v.rank) == last.rank();
-                            });
-                        if (mine != order.end()) {
-                            std::rotate(order.begin(), mine, mine + 1);
-                        }
-                    }
                     WarmClosest best;
                     Index bestJ = kNoIndex;
                     Index bestRank = 0;
                     double bestTie = 0.0;
                     bool anyWarm = false;
-                    for (Visit& v : order) {
+                    // Visits v; false where its lower bound ends the visit.
+                    const auto visit = [&](Visit& v) {
                         if (bestJ != kNoIndex &&
                             std::sqrt(v.lbSq) > best.closest.distance + bestTie) {
-                            break;
+                            return false;
                         }
                         const Index j = v.master;
                         // The last closest master, visited first, is projected without its OBB
@@ -416,11 +405,11 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
                                                        capture, lbObb)
                                          : obbContains(masterObb2_[j], p, capture, lbObb));
                         if (!in) {
-                            continue;
+                            return true;
                         }
                         ++survivors;
                         if (bestJ != kNoIndex && lbObb > best.closest.distance + bestTie) {
-                            continue;
+                            return true;
                         }
                         ++projections;
                         const SegmentType type = master.types[j];
@@ -446,6 +435,29 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
                             bestRank = v.rank;
                             bestTie = v.tie;
                         }
+                        return true;
+                    };
+                    auto first = order.begin();
+                    const auto mine =
+                        last.rank() == WarmStart::kNoRank
+                            ? order.end()
+                            : std::find_if(order.begin(), order.end(), [&](const Visit& v) {
+                                  return static_cast<unsigned>(v.rank) == last.rank();
+                              });
+                    if (mine != order.end()) {
+                        // The last closest master first: its distance then bounds the others,
+                        // and only those within that bound are sorted (usually none). A master
+                        // beyond it is farther than the last one's cold distance: never the best.
+                        std::iter_swap(first, mine);
+                        visit(*first++);
+                        const double bound = best.closest.distance + bestTie;
+                        order.erase(std::remove_if(
+                                        first, order.end(),
+                                        [&](const Visit& v) { return std::sqrt(v.lbSq) > bound; }),
+                                    order.end());
+                    }
+                    std::sort(first, order.end());
+                    for (auto v = first; v != order.end() && visit(*v); ++v) {
                     }
                     if (anyWarm) {
                         // Near ties, the capture distance within reach, or the best's xi at the
