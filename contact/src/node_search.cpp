@@ -67,8 +67,12 @@ private:
 // WarmStart's code: 2^20 - 1 steps per local coordinate over the reference domain, which is
 // [domainLow, domainLow + domainWidth] in each.
 constexpr std::uint64_t kWarmSteps = (std::uint64_t{1} << 20) - 1;
+// Multiplications, not divisions, on the hot path: 1 / width is exact (widths 1 and 2), and a
+// start decoded within an ulp of the code's value is as good a start.
 double domainLow(SegmentType type) noexcept { return isTriangle(type) ? 0.0 : -1.0; }
 double domainWidth(SegmentType type) noexcept { return isTriangle(type) ? 1.0 : 2.0; }
+double inverseWidth(SegmentType type) noexcept { return isTriangle(type) ? 1.0 : 0.5; }
+constexpr double kInverseSteps = 1.0 / static_cast<double>(kWarmSteps);
 
 // The margin a warm path's distance to master j may be off by: kWarmTieRel of j's box size.
 double warmTie(const FloatBox& b) noexcept {
@@ -84,7 +88,7 @@ double warmTie(const FloatBox& b) noexcept {
 WarmStart::WarmStart(unsigned rank, const Eigen::Vector2d& xi, SegmentType type) noexcept {
     std::uint64_t code = std::uint64_t{std::min(rank, kNoRank)} << 40;
     for (int d = 0; d < 2; ++d) {
-        const double u = (xi[d] - domainLow(type)) / domainWidth(type);
+        const double u = (xi[d] - domainLow(type)) * inverseWidth(type);
         const double t = u > 0.0 ? std::min(u, 1.0) : 0.0;  // NaN: 0
         // Rounded to nearest without a library call (lround was 1% of a warm update).
         const double steps = t * static_cast<double>(kWarmSteps);
@@ -103,7 +107,7 @@ Eigen::Vector2d WarmStart::xi(SegmentType type) const noexcept {
     Eigen::Vector2d xi;
     for (int d = 0; d < 2; ++d) {
         const auto q = static_cast<double>((code >> (20 * d)) & kWarmSteps);
-        xi[d] = domainLow(type) + q / static_cast<double>(kWarmSteps) * domainWidth(type);
+        xi[d] = domainLow(type) + q * kInverseSteps * domainWidth(type);
     }
     return xi;
 }
@@ -124,14 +128,10 @@ void WarmSegmentCache::resize(std::size_t slots) {
 
 void WarmSegmentCache::clear() noexcept { std::fill(master_.begin(), master_.end(), kNoIndex); }
 
-const WarmSegment& WarmSegmentCache::get(const Surface& master, Index j,
-                                         const CoordinatesView& x) noexcept {
-    const std::size_t slot = static_cast<std::size_t>(j) & (master_.size() - 1);
-    if (master_[slot] != j) {
-        makeWarmSegment(gatherSegment(master, j, x), segments_[slot]);
-        master_[slot] = j;
-    }
-    return segments_[slot];
+void WarmSegmentCache::fill(const Surface& master, Index j, const CoordinatesView& x,
+                            std::size_t slot) noexcept {
+    makeWarmSegment(gatherSegment(master, j, x), segments_[slot]);
+    master_[slot] = j;
 }
 
 std::size_t WarmSegmentCache::memoryBytes() const noexcept {

@@ -54,10 +54,18 @@ public:
     void resize(std::size_t slots);
     void clear() noexcept;
     /// Master j's WarmSegment at x, made where its slot holds another.
-    const WarmSegment& get(const Surface& master, Index j, const CoordinatesView& x) noexcept;
+    const WarmSegment& get(const Surface& master, Index j, const CoordinatesView& x) noexcept {
+        const std::size_t slot = static_cast<std::size_t>(j) & (master_.size() - 1);
+        if (master_[slot] != j) {
+            fill(master, j, x, slot);
+        }
+        return segments_[slot];
+    }
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 
 private:
+    void fill(const Surface& master, Index j, const CoordinatesView& x, std::size_t slot) noexcept;
+
     std::vector<Index> master_;  // per slot, the master it holds (kNoIndex: none)
     std::vector<WarmSegment> segments_;
 };
