@@ -99,8 +99,8 @@ void snap(const Domain& dom, int k, int j, Vector2d& xi) noexcept {
     }
 }
 
-// Removes ulp-size excursions out of the domain.
-void clampToDomain(SegmentType t, Vector2d& xi) noexcept {
+// Removes ulp-size excursions out of the domain. Inlined: the Newton loops call it every step.
+[[gnu::always_inline]] inline void clampToDomain(SegmentType t, Vector2d& xi) noexcept {
     if (isTriangle(t)) {
         xi[0] = std::clamp(xi[0], 0.0, 1.0);
         xi[1] = std::max(xi[1], 0.0);
@@ -696,11 +696,7 @@ Minimum interiorNewton(const NewtonProblem& pb, const Geometry& geometry, Vector
             return activeSetNewton(pb, geometry, xi, last, left);  // cut at the boundary
         }
         Vector2d trial = xi + d;  // alpha = 1: activeSetNewton's xi + alpha d, exactly
-        if (square) {             // clampToDomain's
-            trial = {std::clamp(trial[0], -1.0, 1.0), std::clamp(trial[1], -1.0, 1.0)};
-        } else {
-            clampToDomain(type, trial);
-        }
+        clampToDomain(type, trial);
         const LocalGeometry next = geometry.at(trial);
         if (!armijoPasses(next.y - l.y, model.r, 1.0, slope, extent, true)) {
             return activeSetNewton(pb, geometry, xi, last, left);  // backtracks
