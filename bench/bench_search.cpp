@@ -23,17 +23,19 @@ namespace {
 
 using namespace contact;
 
-enum class Motion { kFull, kSmall, kLarge };
+// kSmallBoth: kSmall with the master moved too (by the same field), where kSmall keeps it still.
+enum class Motion { kFull, kSmall, kSmallBoth, kLarge };
 
-// Coordinates of the scene, and the same with the slave (all nodes for self-contact) moved by a
-// smooth non-rigid field of size `amount` (times the mean edge).
+// Coordinates of the scene, and the same with the slave (all nodes for self-contact or `all`)
+// moved by a smooth non-rigid field of size `amount` (times the mean edge).
 struct States {
     Eigen::Matrix3Xd x0, a, b;
 };
 
-Eigen::Matrix3Xd moved(const bench::Scene& sc, const Eigen::Matrix3Xd& x0, double amount) {
+Eigen::Matrix3Xd moved(const bench::Scene& sc, const Eigen::Matrix3Xd& x0, double amount,
+                       bool all) {
     Eigen::Matrix3Xd x = x0;
-    std::vector<char> isSlave(static_cast<std::size_t>(x.cols()), sc.self ? 1 : 0);
+    std::vector<char> isSlave(static_cast<std::size_t>(x.cols()), sc.self || all ? 1 : 0);
     for (Index n : sc.slave.connectivity) {
         isSlave[n] = 1;
     }
@@ -69,8 +71,9 @@ void runSearch(benchmark::State& state, const std::string& kind, SearchMode mode
     o.skinRelative = motion == Motion::kFull ? 0.0 : 0.1;  // skin 0: rebuild every update
     // Small: 0.01 and 0.02 edge, inside skin / 2 = 0.05 of the build state (x0). Large: 0.5 and
     // 1.0 edge, each 0.5 edge from the other and from x0: every update rebuilds.
-    st.a = moved(sc, st.x0, motion == Motion::kLarge ? 0.5 : 0.01);
-    st.b = moved(sc, st.x0, motion == Motion::kLarge ? 1.0 : 0.02);
+    const bool all = motion == Motion::kSmallBoth;
+    st.a = moved(sc, st.x0, motion == Motion::kLarge ? 0.5 : 0.01, all);
+    st.b = moved(sc, st.x0, motion == Motion::kLarge ? 1.0 : 0.02, all);
     const auto view = [&](const Eigen::Matrix3Xd& x) {
         return sc.dim == 3 ? CoordinatesView(x.data(), static_cast<Index>(x.cols()), 3)
                            : CoordinatesView();
@@ -114,11 +117,12 @@ void runSearch(benchmark::State& state, const std::string& kind, SearchMode mode
         tProj += last.timeProjection;
         ++iter;
     }
-    if (motion == Motion::kSmall && rebuilt != 0) {
+    const bool small = motion == Motion::kSmall || motion == Motion::kSmallBoth;
+    if (small && rebuilt != 0) {
         state.SkipWithError("small motion rebuilt the list");
         return;
     }
-    if (motion != Motion::kSmall && rebuilt != iter) {
+    if (!small && rebuilt != iter) {
         state.SkipWithError("full/large motion reused the list");
         return;
     }
@@ -185,6 +189,8 @@ void registerAll() {
         {"node_full", SearchMode::kNodeToSegment, Motion::kFull, 1},
         {"node_full_2threads", SearchMode::kNodeToSegment, Motion::kFull, 2},
         {"node_small_motion", SearchMode::kNodeToSegment, Motion::kSmall, 1},
+        // Both surfaces moving: node mode keeps the boxes of masters that did not move.
+        {"node_small_motion_both", SearchMode::kNodeToSegment, Motion::kSmallBoth, 1},
         {"node_large_motion", SearchMode::kNodeToSegment, Motion::kLarge, 1},
         {"segment_full", SearchMode::kSegmentToSegment, Motion::kFull, 1},
         {"segment_full_2threads", SearchMode::kSegmentToSegment, Motion::kFull, 2},
@@ -199,6 +205,10 @@ void registerAll() {
             for (const Case& c : cases) {
                 if (c.broadPhase == BroadPhaseKind::kKdTree && kind != "wavy_line2" &&
                     kind != "wavy_quad4") {
+                    continue;
+                }
+                if (c.motion == Motion::kSmallBoth && kind != "wavy_quad4" &&
+                    kind != "wavy_quad8") {
                     continue;
                 }
                 benchmark::RegisterBenchmark(("Search/" + kind + "/" + c.name).c_str(),

@@ -147,6 +147,11 @@ void NodeSearch::setup(const SearchContext& c, std::vector<Index> nodes) {
     masterObb3_.assign(c.dim == 3 ? m : 0, CentredObb3{});
     masterObb2_.assign(c.dim == 2 ? m : 0, Obb2{});
     keepAxes_ = false;
+    const bool keepStill = c.skin > 0.0 && !c.selfContact;  // self-contact: the masters move
+    masterNodes_ = keepStill ? uniqueNodes(*c.master) : std::vector<Index>{};
+    masterAt_.assign(3 * masterNodes_.size(), 0.0);
+    moved_.assign(keepStill ? static_cast<std::size_t>(c.numNodes) : 0, 1);
+    ownAxes_.assign(keepStill ? static_cast<std::size_t>(m) : 0, 0);
     const Index blockSize = blockSizeFor(s, c.threads);
     verlet_.setup(c.broadPhase, s, blockSize);
     fat_.resize(s);
@@ -207,6 +212,12 @@ void NodeSearch::forget() noexcept {
 // bound valid (see there), so the pairs stay those of a fresh search; only the OBB survivor count
 // may differ. The axes are renewed on the first update after a rebuild, so they are never older
 // than one list.
+//
+// Two surfaces on a reused list: a master none of whose nodes moved since the last update keeps
+// its boxes, made at the same coordinates (a clamped master costs a comparison per node). They
+// were finite and in range then (else that update failed and dropped the list), so the range
+// checks need only the boxes made now. The update that renews the axes remakes only the masters
+// whose axes were kept.
 void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& inside) {
     const auto t0 = Clock::now();
     const Surface& master = *c_.master;
@@ -218,12 +229,41 @@ void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool
     int finite = 1;
     double largest = 0.0;  // largest |box end| and |slave node coordinate|
     int nodesInside = 1;
+    Index made = 0;
+    const bool still = check && !masterNodes_.empty();
+    const auto nm = static_cast<Index>(masterNodes_.size());
 #pragma omp parallel num_threads(c_.threads) reduction(min                                         \
                                                        : finite, nodesInside) reduction(max        \
-                                                                                        : largest)
+                                                                                        : largest) \
+    reduction(+ : made)
     {
 #pragma omp for schedule(static)
+        for (Index i = 0; i < nm; ++i) {
+            const Index n = masterNodes_[i];
+            const Eigen::Vector3d p = x.node(n);
+            double* at = &masterAt_[3 * static_cast<std::size_t>(i)];
+            // != : a NaN counts as moved, and its boxes then fail the range check.
+            moved_[n] = static_cast<std::uint8_t>(p[0] != at[0] || p[1] != at[1] || p[2] != at[2]);
+            at[0] = p[0];
+            at[1] = p[1];
+            at[2] = p[2];
+        }
+#pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
+            if (!ownAxes_.empty()) {
+                if (still && (keepAxes || ownAxes_[j] != 0)) {
+                    const Index* n = master.nodes(j);
+                    int any = 0;
+                    for (int i = 0; i < nodeCount(master.types[j]); ++i) {
+                        any |= moved_[n[i]];
+                    }
+                    if (any == 0) {
+                        continue;
+                    }
+                }
+                ownAxes_[j] = static_cast<std::uint8_t>(!keepAxes);
+            }
+            ++made;
             SegmentNodes seg;
             double pad = 0.0;
             const Aabb3 box = masterBoxes(master, j, x, capture, seg, pad, masterBox_[j],
@@ -251,6 +291,7 @@ void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool
     } else if (largest > tol::kMaxBoxEnd) {
         stats.status = UpdateStatus::kCoordinatesOutOfRange;
     }
+    stats.masterBoxes = made;
     inside = check && stats.status == UpdateStatus::kOk && nodesInside == 1 &&
              verlet_.mastersInside(masterBox_, c_.threads);
     stats.timeBounds = msSince(t0);
@@ -544,6 +585,7 @@ std::size_t NodeSearch::memoryBytes() const noexcept {
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
     std::size_t total = verlet_.memoryBytes() + fat_.memoryBytes();
     total += bytes(masterBox_) + bytes(masterObb3_) + bytes(masterObb2_);
+    total += bytes(masterNodes_) + bytes(masterAt_) + bytes(moved_) + bytes(ownAxes_);
     total += bytes(nodes_) + bytes(blockPairs_) + bytes(nodeSegment_);
     for (const auto& v : threadOrder_) {
         total += bytes(v);

@@ -147,6 +147,7 @@ void SegmentSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
     } else if (largest > tol::kMaxBoxEnd) {
         stats.status = UpdateStatus::kCoordinatesOutOfRange;
     }
+    stats.masterBoxes = m;
     pass.boxEnd = largest;
     pass.inside = check && stats.status == UpdateStatus::kOk && slavesInside == 1 &&
                   verlet_.mastersInside(masterBox_, c_.threads);

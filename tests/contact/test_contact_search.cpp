@@ -1110,5 +1110,114 @@ TEST(ContactSearch, FloatFatBoxesFarFromOriginEqualFreshSearch) {
     }
 }
 
+// Node mode on a reused list keeps the boxes of the masters none of whose nodes moved since the
+// last update. Part of the master rises toward the slave while the rest rests, stops, rises past
+// the skin (a rebuild), rests while the slave moves, and sinks back: every update equals a fresh
+// search, the masters that moved are remade, and while the axes are kept, only those.
+TEST(ContactSearch, NodeModeRemakesTheBoxesOfMovedMastersOnly) {
+    struct Case {
+        SegmentType master;
+        SegmentType slave;
+        bool warm;
+    };
+    const Case cases[] = {{SegmentType::Quad4, SegmentType::Quad4, false},
+                          {SegmentType::Quad8, SegmentType::Quad4, true},
+                          {SegmentType::Line2, SegmentType::Line2, false},
+                          {SegmentType::Line3, SegmentType::Line2, true}};
+    // Rise of the moving half and the slave's jitter (along the normal axis), per update.
+    const std::pair<double, double> steps[] = {{0.0, 1e-3}, {0.0, 1e-3}, {0.03, 0.0},  {0.03, 1e-3},
+                                               {0.0, 0.0},  {0.0, 1e-3}, {0.3, 0.0},   {0.0, 1e-3},
+                                               {0.0, 1e-3}, {-0.1, 0.0}, {-0.2, 1e-3}, {0.0, 0.0}};
+    for (const auto& [c, threads] : {std::pair(cases[0], 1), std::pair(cases[1], 2),
+                                     std::pair(cases[2], 1), std::pair(cases[3], 2)}) {
+        const int dim = c.master == SegmentType::Line2 || c.master == SegmentType::Line3 ? 2 : 3;
+        SCOPED_TRACE(std::string(segmentTypeName(c.master)) + " on " + segmentTypeName(c.slave));
+        std::mt19937 rng(31);
+        const Model m = dim == 3 ? wavyPlanes(rng, c.master, c.slave, 8, 9, 0.03)
+                                 : lines2d(rng, c.master, c.slave, 12, 15, 1.0);
+        SearchOptions o = optionsFor(m, SearchMode::kNodeToSegment, 0.1, threads);
+        o.captureRelative = false;
+        o.skinRelative = 0.6;  // a skin of 0.1-0.15: the rises of 0.03 reuse the list
+        o.warmStart = c.warm;
+        const int up = dim - 1;  // the master's normal axis
+        const auto view = [dim](const Eigen::Matrix3Xd& x, Eigen::Matrix2Xd& x2) {
+            if (dim == 3) {
+                return CoordinatesView(x);
+            }
+            x2 = x.topRows<2>();
+            return CoordinatesView(x2);
+        };
+        Eigen::Matrix3Xd x = m.mesh.coords3();
+        // The master's share of each rise: 1 for x <= -0.5, 0 from x = 0 on, linear between.
+        std::vector<double> rises(static_cast<std::size_t>(x.cols()), 0.0);
+        std::vector<char> isSlave(static_cast<std::size_t>(x.cols()), 0);
+        for (Index n : m.master.connectivity) {
+            rises[n] = std::clamp(-2.0 * x(0, n), 0.0, 1.0);
+        }
+        for (Index n : m.slave.connectivity) {
+            isSlave[n] = 1;
+        }
+        for (Eigen::Index n = 0; n < x.cols(); ++n) {
+            x(up, n) += isSlave[n] != 0 ? 0.08 : 0.0;  // part beyond the capture until it rises
+        }
+        Eigen::Matrix2Xd x2;
+        ContactSearch search(o);
+        search.setSurfaces(m.master, m.slave, view(x, x2));
+        const UpdateStats first = search.update(view(x, x2));
+        ASSERT_EQ(first.status, UpdateStatus::kOk);
+        EXPECT_EQ(first.masterBoxes, m.master.size());
+        bool keptAxes = !first.rebuilt;
+        int still = 0;    // updates with no master moved, none remade
+        int partial = 0;  // updates with some masters moved, only those remade
+        int rebuilt = 0;
+        for (std::size_t i = 0; i < std::size(steps); ++i) {
+            SCOPED_TRACE("update " + std::to_string(i + 1));
+            const Eigen::Matrix3Xd last = x;
+            for (Eigen::Index n = 0; n < x.cols(); ++n) {
+                x(up, n) += rises[n] * steps[i].first;
+                x(up, n) +=
+                    isSlave[n] != 0 ? testing::uniform(rng, -1.0, 1.0) * steps[i].second : 0.0;
+            }
+            Index moved = 0;
+            for (Index j = 0; j < m.master.size(); ++j) {
+                bool any = false;
+                for (int k = 0; k < nodeCount(m.master.types[j]); ++k) {
+                    const Index n = m.master.nodes(j)[k];
+                    any = any || x.col(n) != last.col(n);
+                }
+                moved += any ? 1 : 0;
+            }
+            const UpdateStats st = search.update(view(x, x2));
+            ASSERT_EQ(st.status, UpdateStatus::kOk);
+            EXPECT_GE(st.masterBoxes, moved);
+            EXPECT_LE(st.masterBoxes, m.master.size());
+            if (keptAxes) {
+                EXPECT_EQ(st.masterBoxes, moved);
+                still += moved == 0 ? 1 : 0;
+                partial += moved > 0 && moved < m.master.size() ? 1 : 0;
+            }
+            rebuilt += st.rebuilt ? 1 : 0;
+            keptAxes = !st.rebuilt;
+            SearchOptions cold = o;
+            cold.warmStart = false;
+            ContactSearch fresh(cold);
+            Eigen::Matrix2Xd f2;
+            fresh.setSurfaces(m.master, m.slave, view(x, f2));
+            const UpdateStats fs = fresh.update(view(x, f2));
+            ASSERT_EQ(fs.status, UpdateStatus::kOk);
+            EXPECT_EQ(st.candidates, fs.candidates);  // the kept AABBs are the ones made now
+            if (c.warm) {
+                testing::expectWithinWarmBound(search.nodePairs(), fresh.nodePairs(), m.master,
+                                               view(x, f2));
+            } else {
+                expectSamePairs(columns(search), columns(fresh), true);
+            }
+        }
+        EXPECT_GE(still, 3);
+        EXPECT_GE(partial, 1);
+        EXPECT_GE(rebuilt, 1);
+    }
+}
+
 }  // namespace
 }  // namespace contact

@@ -163,6 +163,9 @@ struct UpdateStats {
     long long satSurvivors = 0;
     /// Node mode: closest-point computations made.
     long long projections = 0;
+    /// Master segments whose boxes were made. All of them, but node mode with two surfaces, on a
+    /// reused list, keeps the boxes of a master none of whose nodes moved since the last update.
+    Index masterBoxes = 0;
     Index pairs = 0;  ///< contact pairs reported
     /// Worst projection status among reported pairs (kConverged < kOnBoundary < ...).
     ProjectionStatus worstProjection = ProjectionStatus::kConverged;
