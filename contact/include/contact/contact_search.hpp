@@ -54,7 +54,9 @@ struct SearchOptions {
     /// Extra skin added to the boxes when the candidate list is built, as a fraction of the mean
     /// master segment size. The list is reused while every current box lies inside its box of the
     /// last build (Verlet list): larger = fewer rebuilds, more candidates. 0 = rebuild every
-    /// update.
+    /// update. With a skin, node mode with two surfaces also keeps the master nodes' coordinates
+    /// of the last update (24 bytes per master node, 1 per master, 1 per node of x) and, on a
+    /// reused list, the boxes of every master none of whose nodes moved (UpdateStats::masterBoxes).
     double skinRelative = 0.1;
     /// Worker threads (OpenMP); results are bit-identical and in the same order for any count.
     int threads = 1;
