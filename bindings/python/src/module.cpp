@@ -658,6 +658,7 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("sat_survivors",
                                [](const PyStats& s) { return s.stats.satSurvivors; })
         .def_property_readonly("projections", [](const PyStats& s) { return s.stats.projections; })
+        .def_property_readonly("master_boxes", [](const PyStats& s) { return s.stats.masterBoxes; })
         .def_property_readonly("pairs", [](const PyStats& s) { return s.stats.pairs; })
         .def_property_readonly(
             "worst_projection",

@@ -37,6 +37,17 @@ def test_flat_plates_known_answer():
     assert np.all(p.status == 0)
     assert s.capture_distance == 0.5 and s.mode == "node"
     assert np.array_equal(s.slave_nodes, p.slave)
+    # The plate rests while the sheet moves within the skin: the reused list keeps its boxes.
+    assert stats.master_boxes == info["nm"] ** 2
+    first = info["first_sheet_node"]
+    coords[first:, 2] += 0.01
+    again = s.update(coords)
+    assert not again.rebuilt and again.master_boxes == 0
+    assert np.allclose(s.pairs().gap, 0.135, rtol=0, atol=1e-15)
+    coords[:first, 2] += 0.01  # the plate moves too: every box is made again
+    moved = s.update(coords)
+    assert not moved.rebuilt and moved.master_boxes == info["nm"] ** 2
+    assert np.allclose(s.pairs().gap, 0.125, rtol=0, atol=1e-15)
 
 
 def test_coordinates_are_read_in_place():
