@@ -147,11 +147,8 @@ void NodeSearch::setup(const SearchContext& c, std::vector<Index> nodes) {
     masterObb3_.assign(c.dim == 3 ? m : 0, CentredObb3{});
     masterObb2_.assign(c.dim == 2 ? m : 0, Obb2{});
     keepAxes_ = false;
-    const bool keepStill = c.skin > 0.0 && !c.selfContact;  // self-contact: the masters move
-    masterNodes_ = keepStill ? uniqueNodes(*c.master) : std::vector<Index>{};
-    masterAt_.assign(3 * masterNodes_.size(), 0.0);
-    moved_.assign(keepStill ? static_cast<std::size_t>(c.numNodes) : 0, 1);
-    ownAxes_.assign(keepStill ? static_cast<std::size_t>(m) : 0, 0);
+    motion_.setup(*c.master, c.skin > 0.0 && !c.selfContact);  // self-contact: the masters move
+    ownAxes_.assign(motion_.on() ? static_cast<std::size_t>(m) : 0, 0);
     const Index blockSize = blockSizeFor(s, c.threads);
     verlet_.setup(c.broadPhase, s, blockSize);
     fat_.resize(s);
@@ -230,8 +227,8 @@ void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool
     double largest = 0.0;  // largest |box end| and |slave node coordinate|
     int nodesInside = 1;
     Index made = 0;
-    const bool still = check && !masterNodes_.empty();
-    const auto nm = static_cast<Index>(masterNodes_.size());
+    const bool still = check && motion_.on();
+    const Index nm = motion_.nodes();
 #pragma omp parallel num_threads(c_.threads) reduction(min                                         \
                                                        : finite, nodesInside) reduction(max        \
                                                                                         : largest) \
@@ -239,27 +236,13 @@ void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool
     {
 #pragma omp for schedule(static)
         for (Index i = 0; i < nm; ++i) {
-            const Index n = masterNodes_[i];
-            const Eigen::Vector3d p = x.node(n);
-            double* at = &masterAt_[3 * static_cast<std::size_t>(i)];
-            // != : a NaN counts as moved, and its boxes then fail the range check.
-            moved_[n] = static_cast<std::uint8_t>(p[0] != at[0] || p[1] != at[1] || p[2] != at[2]);
-            at[0] = p[0];
-            at[1] = p[1];
-            at[2] = p[2];
+            motion_.note(i, x);
         }
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
             if (!ownAxes_.empty()) {
-                if (still && (keepAxes || ownAxes_[j] != 0)) {
-                    const Index* n = master.nodes(j);
-                    int any = 0;
-                    for (int i = 0; i < nodeCount(master.types[j]); ++i) {
-                        any |= moved_[n[i]];
-                    }
-                    if (any == 0) {
-                        continue;
-                    }
+                if (still && (keepAxes || ownAxes_[j] != 0) && !motion_.moved(master, j)) {
+                    continue;
                 }
                 ownAxes_[j] = static_cast<std::uint8_t>(!keepAxes);
             }
@@ -585,7 +568,7 @@ std::size_t NodeSearch::memoryBytes() const noexcept {
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
     std::size_t total = verlet_.memoryBytes() + fat_.memoryBytes();
     total += bytes(masterBox_) + bytes(masterObb3_) + bytes(masterObb2_);
-    total += bytes(masterNodes_) + bytes(masterAt_) + bytes(moved_) + bytes(ownAxes_);
+    total += motion_.memoryBytes() + bytes(ownAxes_);
     total += bytes(nodes_) + bytes(blockPairs_) + bytes(nodeSegment_);
     for (const auto& v : threadOrder_) {
         total += bytes(v);

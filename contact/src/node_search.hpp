@@ -8,6 +8,7 @@
 #include "contact/surface.hpp"
 
 #include "candidate_list.hpp"
+#include "detail/master_motion.hpp"
 #include "detail/warm_projection.hpp"
 #include "float_box.hpp"
 #include "packed_obb.hpp"
@@ -118,13 +119,9 @@ private:
     std::vector<CentredObb3> masterObb3_;
     std::vector<Obb2> masterObb2_;
     bool keepAxes_ = false;  // the next reuse may keep the master OBB axes and offsets
-    // Two surfaces on a reused list: the master nodes (increasing), their coordinates at the last
-    // update (x y z each), per node of x whether it moved since (master nodes only), and per
-    // master whether its OBB axes were made from its coordinates (not kept). computeBoxes keeps
-    // the boxes of a master none of whose nodes moved.
-    std::vector<Index> masterNodes_;
-    std::vector<double> masterAt_;
-    std::vector<std::uint8_t> moved_;
+    // Two surfaces and a skin: which masters moved (computeBoxes keeps the boxes of the others)
+    // and per master whether its OBB axes were made from its coordinates (not kept).
+    MasterMotion motion_;
     std::vector<std::uint8_t> ownAxes_;
     VerletCache verlet_;
     NodeFatBoxes fat_;

@@ -58,6 +58,7 @@ void SegmentSearch::setup(const SearchContext& c) {
     sameObb3_.assign(c.dim == 3 && c.sameSurface ? m : 0, CentredObb3{});
     masterObb2_.assign(c.dim == 2 ? m : 0, Obb2{});
     slaveFat_.assign(c.sameSurface ? 0 : s, FloatBox{});
+    motion_.setup(*c.master, c.skin > 0.0 && !c.selfContact);  // self-contact: the masters move
     verlet_.setup(c.broadPhase, s, blockSizeFor(s, c.threads));
     survivor_.clear();
     blockPairs_.assign(static_cast<std::size_t>(verlet_.list().blocks()), 0);
@@ -96,6 +97,10 @@ void SegmentSearch::forget() noexcept {
 // pass.boxEnd. With a list, also the Verlet check: pass.inside = every current box lies inside its
 // fat box of the last build; without one, makes the slave fat boxes (pass.slaveFatMade). The OBB
 // axes are always the face frame of now: the SAT verdict on them defines the pairs.
+//
+// Two surfaces on a reused list: a master none of whose nodes moved since the last update keeps
+// its boxes, the ones made at the same coordinates. They were in range then, so the range checks
+// need only the boxes made now; their float ends, rounded outward, bound their |end| in boxEnd.
 void SegmentSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, BoxPass& pass) {
     const auto t0 = Clock::now();
     const Surface& master = *c_.master;
@@ -109,13 +114,30 @@ void SegmentSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
     int finite = 1;
     double largest = 0.0;  // largest |box end|; NaN is flagged by finite
     int slavesInside = 1;
+    double keptEnd = 0.0;  // largest |float end| of the boxes kept
+    Index made = 0;
+    const bool still = check && motion_.on();
+    const Index nm = motion_.nodes();
 #pragma omp parallel num_threads(c_.threads) reduction(min                                         \
                                                        : finite, slavesInside)                     \
     reduction(max                                                                                  \
-              : largest)
+              : largest, keptEnd) reduction(+ : made)
     {
 #pragma omp for schedule(static)
+        for (Index i = 0; i < nm; ++i) {
+            motion_.note(i, x);
+        }
+#pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
+            if (still && !motion_.moved(master, j)) {
+                const FloatBox& b = masterBox_[j];
+                for (int d = 0; d < 3; ++d) {
+                    keptEnd = std::max({keptEnd, std::abs(static_cast<double>(b.lo[d])),
+                                        std::abs(static_cast<double>(b.hi[d]))});
+                }
+                continue;
+            }
+            ++made;
             SegmentNodes seg;
             double pad = 0.0;
             const Aabb3 box = masterBoxes(master, j, x, capture, seg, pad, masterBox_[j],
@@ -147,8 +169,8 @@ void SegmentSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
     } else if (largest > tol::kMaxBoxEnd) {
         stats.status = UpdateStatus::kCoordinatesOutOfRange;
     }
-    stats.masterBoxes = m;
-    pass.boxEnd = largest;
+    stats.masterBoxes = made;
+    pass.boxEnd = std::max(largest, keptEnd);
     pass.inside = check && stats.status == UpdateStatus::kOk && slavesInside == 1 &&
                   verlet_.mastersInside(masterBox_, c_.threads);
     pass.slaveFatMade = !check;
@@ -339,7 +361,8 @@ void SegmentSearch::collectPairs(UpdateStats& stats) {
 std::size_t SegmentSearch::memoryBytes() const noexcept {
     const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
     return verlet_.memoryBytes() + bytes(masterBox_) + bytes(masterObb3_) + bytes(sameObb3_) +
-           bytes(masterObb2_) + bytes(slaveFat_) + bytes(survivor_) + bytes(blockPairs_);
+           bytes(masterObb2_) + bytes(slaveFat_) + bytes(survivor_) + bytes(blockPairs_) +
+           motion_.memoryBytes();
 }
 
 }  // namespace contact::detail

@@ -8,6 +8,7 @@
 #include "contact/pairs.hpp"
 #include "contact/surface.hpp"
 
+#include "detail/master_motion.hpp"
 #include "float_box.hpp"
 #include "packed_obb.hpp"
 #include "search_context.hpp"
@@ -60,6 +61,7 @@ private:
     std::vector<CentredObb3> sameObb3_;
     std::vector<Obb2> masterObb2_;
     double boxScale_ = 0.0;  // bound of |end| of the float boxes (the fat boxes')
+    MasterMotion motion_;    // two surfaces and a skin: which masters moved since the last update
     VerletCache verlet_;
     // Slave fat boxes of the last build (two surfaces; with one, they are the master's).
     std::vector<FloatBox> slaveFat_;

@@ -54,9 +54,10 @@ struct SearchOptions {
     /// Extra skin added to the boxes when the candidate list is built, as a fraction of the mean
     /// master segment size. The list is reused while every current box lies inside its box of the
     /// last build (Verlet list): larger = fewer rebuilds, more candidates. 0 = rebuild every
-    /// update. With a skin, node mode with two surfaces also keeps the master nodes' coordinates
-    /// of the last update (24 bytes per master node, 1 per master, 1 per node of x) and, on a
-    /// reused list, the boxes of every master none of whose nodes moved (UpdateStats::masterBoxes).
+    /// update. With a skin and two surfaces the search also keeps the master nodes' coordinates
+    /// of the last update (24 bytes per master node, and 1 per node of x between the smallest
+    /// and the largest master node; node mode 1 per master more) and, on a reused list, the
+    /// boxes of every master none of whose nodes moved (UpdateStats::masterBoxes).
     double skinRelative = 0.1;
     /// Worker threads (OpenMP); results are bit-identical and in the same order for any count.
     int threads = 1;
@@ -165,8 +166,8 @@ struct UpdateStats {
     long long satSurvivors = 0;
     /// Node mode: closest-point computations made.
     long long projections = 0;
-    /// Master segments whose boxes were made. All of them, but node mode with two surfaces, on a
-    /// reused list, keeps the boxes of a master none of whose nodes moved since the last update.
+    /// Master segments whose boxes were made. All of them, but with two surfaces an update on a
+    /// reused list keeps the boxes of a master none of whose nodes moved since the last update.
     Index masterBoxes = 0;
     Index pairs = 0;  ///< contact pairs reported
     /// Worst projection status among reported pairs (kConverged < kOnBoundary < ...).
