@@ -65,6 +65,7 @@ module contact
         integer(c_int32_t) :: rebuilt = 0         ! 1: candidate list rebuilt
         integer(c_int32_t) :: pairs = 0
         integer(c_int32_t) :: worst_projection = 0
+        integer(c_int32_t) :: master_boxes = 0    ! masters whose boxes were made
         integer(c_int64_t) :: list_size = 0, candidates = 0, sat_survivors = 0, projections = 0
         real(c_double) :: time_bounds = 0, time_broad = 0, time_narrow = 0, time_projection = 0
     end type

@@ -559,7 +559,7 @@ TEST(WarmSearch, ClosestPointsOnTheEdgeAreProjectedOnce) {
 // The warm starts take 6 bytes per slave node, and only with curved masters; the warm update keeps
 // per thread a cache of the masters' WarmSegments, of a size bounded whatever the model.
 // With skin 0 every update rebuilds, and nothing is kept for warm starts.
-TEST(WarmSearch, MemoryIsSixBytesPerSlaveNode) {
+TEST(WarmSearch, MemoryIsSixBytesPerSlaveNodeAndABoundedCache) {
     for (SegmentType type : {SegmentType::Quad8, SegmentType::Quad4}) {
         for (const double skin : {0.2, 0.0}) {
             SCOPED_TRACE(std::string(segmentTypeName(type)) + ", skin " + std::to_string(skin));

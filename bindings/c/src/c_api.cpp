@@ -488,6 +488,7 @@ int contact_search_update(contact_search* search, const contact_coordinates* x,
             o.rebuilt = st.rebuilt ? 1 : 0;
             o.pairs = st.pairs;
             o.worst_projection = static_cast<int32_t>(st.worstProjection);
+            o.master_boxes = st.masterBoxes;
             o.list_size = st.listSize;
             o.candidates = st.candidates;
             o.sat_survivors = st.satSurvivors;

@@ -419,6 +419,10 @@ static void test_bad_coordinates(void) {
     memset(&st, 0, sizeof st);
     EXPECT_OK(contact_search_update(s, &x, &st));
     CHECK(st.status == CONTACT_UPDATE_OK && st.pairs == (M + 1) * (M + 1) && st.rebuilt == 1);
+    CHECK(st.master_boxes == sc.master.num_segments);
+    /* the same coordinates again: the list is reused and every master keeps its boxes */
+    EXPECT_OK(contact_search_update(s, &x, &st));
+    CHECK(st.pairs == (M + 1) * (M + 1) && st.rebuilt == 0 && st.master_boxes == 0);
     contact_node_pairs_view before;
     EXPECT_OK(contact_search_node_pairs_view(s, &before));
     double gap0 = before.gap[0];

@@ -50,6 +50,10 @@ program test_fortran_api
     call expect(ierr == CONTACT_OK, 'set_surfaces')
     call contact_update(s, coords, ierr, stats=stats)
     call expect(ierr == CONTACT_OK .and. stats%pairs == np, 'update')
+    call expect(stats%master_boxes == nm**2, 'every master box made')
+    call contact_update(s, coords, ierr, stats=stats)  ! the same coordinates: the list is reused
+    call expect(ierr == CONTACT_OK .and. stats%rebuilt == 0 .and. stats%master_boxes == 0, &
+                'a resting master keeps its boxes')
     call contact_pair_count(s, n, ierr)
     call expect(n == np, 'pair count')
     allocate (slave(n), master(n), gap(n), gap2(n), xi(2, n), normal(3, n), bad_xi(3, n))

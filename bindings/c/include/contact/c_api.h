@@ -192,6 +192,8 @@ typedef struct contact_update_stats {
     int32_t rebuilt;          /* 1: the candidate list was rebuilt, 0: reused (Verlet list) */
     int32_t pairs;            /* contact pairs found */
     int32_t worst_projection; /* CONTACT_PROJECTION_*: worst status among the pairs */
+    int32_t master_boxes;     /* master segments whose boxes were made (a reused list keeps the
+                                 boxes of masters none of whose nodes moved) */
     int64_t list_size;        /* pairs in the candidate list */
     int64_t candidates;       /* buffered AABB overlaps */
     int64_t sat_survivors;    /* candidates whose buffered OBBs overlap */
