@@ -35,13 +35,13 @@ struct States {
 Eigen::Matrix3Xd moved(const bench::Scene& sc, const Eigen::Matrix3Xd& x0, double amount,
                        bool all) {
     Eigen::Matrix3Xd x = x0;
-    std::vector<char> isSlave(static_cast<std::size_t>(x.cols()), sc.self || all ? 1 : 0);
+    std::vector<char> moves(static_cast<std::size_t>(x.cols()), sc.self || all ? 1 : 0);
     for (Index n : sc.slave.connectivity) {
-        isSlave[n] = 1;
+        moves[n] = 1;
     }
     const double d = amount * sc.meanEdge;
     for (Eigen::Index i = 0; i < x.cols(); ++i) {
-        if (isSlave[i] == 0) {
+        if (moves[i] == 0) {
             continue;
         }
         const Eigen::Vector3d p = x0.col(i);

@@ -240,10 +240,10 @@ void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool
         }
 #pragma omp for schedule(static)
         for (Index j = 0; j < m; ++j) {
-            if (!ownAxes_.empty()) {
-                if (still && (keepAxes || ownAxes_[j] != 0) && !motion_.moved(master, j)) {
-                    continue;
-                }
+            if (still && (keepAxes || ownAxes_[j] != 0) && !motion_.moved(master, j)) {
+                continue;
+            }
+            if (motion_.on()) {
                 ownAxes_[j] = static_cast<std::uint8_t>(!keepAxes);
             }
             ++made;
