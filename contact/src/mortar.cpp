@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -101,6 +102,15 @@ struct ThreadBuffers {
     // Row assembly: (column, sequence) keys and values of one row, and the rows written.
     std::vector<std::pair<Index, int>> rowKeys;
     std::vector<double> rowVals;
+    // The M row's runs: one per segment of the node, its merged columns (increasing) and values.
+    struct Run {
+        const Index* col;
+        const double* val;  // the node's value of the first column; the next ns further on
+        int n;
+        int ns;
+        int at;
+    };
+    std::vector<Run> runs;
     std::vector<Index> outNodes, dRow, dCol, mRow, mCol;
     std::vector<double> outGap, outArea, dVal, mVal;
     MortarStats stats;
@@ -416,7 +426,11 @@ void MortarIntegrator::Impl::integrate(const Surface& master, const Surface& sla
 }
 
 // Row of slave node u: its segments' rows in segment order, columns sorted, duplicates summed in
-// that order (the sequence number keeps the order of the sort's equal columns).
+// that order. D: a sort of (column, sequence number), which keeps the order of equal columns. M:
+// each segment's columns are increasing already (mergeColumns), so up to kMergeRuns segments'
+// runs are merged, the runs of one column taken in segment order; more are sorted like D.
+constexpr std::size_t kMergeRuns = 8;
+
 void MortarIntegrator::Impl::assembleRow(std::size_t u, const Surface& slave, MortarBasis basis,
                                          ThreadBuffers& tb) {
     const Index node = nodes[u];
@@ -467,22 +481,53 @@ void MortarIntegrator::Impl::assembleRow(std::size_t u, const Surface& slave, Mo
     tb.outGap.push_back(gap);
     tb.outArea.push_back(area);
     flush(tb.dRow, tb.dCol, tb.dVal);
+    tb.runs.clear();
     for (Index k = incidenceStart[u]; k < incidenceStart[u + 1]; ++k) {
         const SegmentRecord& r = records[static_cast<std::size_t>(incidenceSegment[k])];
-        if (r.thread < 0) {
+        if (r.thread < 0 || r.ncols == 0) {
             continue;
         }
-        const int i = incidenceLocal[k];
         const ThreadBuffers& src = threads[static_cast<std::size_t>(r.thread)];
         const double* M =
             src.vals.data() + r.valOffset + static_cast<std::ptrdiff_t>(r.ns) * (r.ns + 2);
-        for (int c = 0; c < r.ncols; ++c) {
-            tb.rowKeys.emplace_back(src.cols[r.colOffset + static_cast<std::size_t>(c)],
-                                    static_cast<int>(tb.rowVals.size()));
-            tb.rowVals.push_back(M[c * r.ns + i]);
-        }
+        tb.runs.push_back({src.cols.data() + r.colOffset, M + incidenceLocal[k], r.ncols, r.ns, 0});
     }
-    flush(tb.mRow, tb.mCol, tb.mVal);
+    // A merge scans every run per column: past a few runs (a node many segments meet), the sort.
+    if (tb.runs.size() > kMergeRuns) {
+        for (const ThreadBuffers::Run& run : tb.runs) {
+            for (int c = 0; c < run.n; ++c) {
+                tb.rowKeys.emplace_back(run.col[c], static_cast<int>(tb.rowVals.size()));
+                tb.rowVals.push_back(run.val[static_cast<std::ptrdiff_t>(c) * run.ns]);
+            }
+        }
+        flush(tb.mRow, tb.mCol, tb.mVal);
+        return;
+    }
+    constexpr Index kNone = std::numeric_limits<Index>::max();
+    for (;;) {
+        Index col = kNone;
+        for (const ThreadBuffers::Run& run : tb.runs) {
+            if (run.at < run.n) {
+                col = std::min(col, run.col[run.at]);
+            }
+        }
+        if (col == kNone) {
+            break;
+        }
+        double v = 0.0;
+        bool first = true;
+        for (ThreadBuffers::Run& run : tb.runs) {
+            if (run.at < run.n && run.col[run.at] == col) {
+                const double m = run.val[static_cast<std::ptrdiff_t>(run.at) * run.ns];
+                v = first ? m : v + m;
+                first = false;
+                ++run.at;
+            }
+        }
+        tb.mRow.push_back(node);
+        tb.mCol.push_back(col);
+        tb.mVal.push_back(v);
+    }
 }
 
 void MortarIntegrator::Impl::assemble(const Surface& slave, MortarBasis basis, bool csr,

@@ -1173,75 +1173,113 @@ TEST(MortarPairs, ThreadsAndPairSupersetsGiveTheSameBits) {
     }
 }
 
+// A disk of `count` Tri3 around one centre node (normal +z), waved: the centre's row sums the
+// blocks of all `count` segments.
+Surface addFan(Mesh& mesh, int count, double radius) {
+    const auto at = [](double x, double y) {
+        return Vector3d(x, y, 0.025 * std::sin(9 * x + 4 * y));
+    };
+    const Index centre = mesh.add(at(0.5, 0.5));
+    std::vector<Index> rim;
+    for (int k = 0; k < count; ++k) {
+        const double t = 2 * kPi * k / count;
+        rim.push_back(mesh.add(at(0.5 + radius * std::cos(t), 0.5 + radius * std::sin(t))));
+    }
+    Surface s;
+    for (int k = 0; k < count; ++k) {
+        s.addSegment(SegmentType::Tri3, {centre, rim[static_cast<std::size_t>(k)],
+                                         rim[static_cast<std::size_t>((k + 1) % count)]});
+    }
+    return s;
+}
+
 TEST(MortarPairs, SegmentBlocksSummedInSegmentOrderAreTheRowsBitForBit) {
     // What a distributed assembly does with the blocks (contact::mpi::DistributedMortar): each
     // node's row as the sum over its segments in index order, gap and area from 0, D and M per
-    // column. Waves about the capture, so that segments are partly covered; both bases.
-    for (const MortarBasis basis : {MortarBasis::kStandard, MortarBasis::kDual}) {
-        SCOPED_TRACE(basis == MortarBasis::kDual ? "dual" : "standard");
-        Interface f;
-        f.slave = testing::addPatch(
-            f.mesh, SegmentType::Quad4, 8, 7,
-            [](double u, double v) { return Vector3d(u, v, 0.025 * std::sin(9 * u + 4 * v)); },
-            false, "s");
-        f.master = testing::addPatch(
-            f.mesh, SegmentType::Tri3, 6, 9,
-            [](double u, double v) {
-                const double x = -0.1 + 1.2 * u;
-                const double y = -0.1 + 1.2 * v;
-                return Vector3d(x, y, 0.01 + 0.025 * std::cos(7 * x - 3 * y));
-            },
-            true, "m");
-        MortarOptions o;
-        o.basis = basis;
-        MortarIntegrator mi(o);
-        (void)run(mi, f, searchPairs(f, 0.03), 0.03);
-        const MortarOperators& op = mi.operators();
-        ASSERT_GT(op.nodes.size(), 0U);
-        std::map<Index, double> gap;
-        std::map<Index, double> area;
-        std::map<std::pair<Index, Index>, double> D;
-        std::map<std::pair<Index, Index>, double> M;
-        const auto add = [](auto& map, const auto& key, double v) {
-            const auto it = map.find(key);
-            if (it == map.end()) {
-                map.emplace(key, v);
-            } else {
-                it->second += v;
-            }
-        };
-        for (Index k = 0; k < f.slave.size(); ++k) {
-            const MortarSegmentBlock b = mi.segmentBlock(k);
-            const Index* sn = f.slave.nodes(k);
-            for (int i = 0; i < b.nodes; ++i) {
-                gap.emplace(sn[i], 0.0).first->second += b.gap[i];
-                area.emplace(sn[i], 0.0).first->second += b.area[i];
-                for (int j = 0; j < b.nodes; ++j) {
-                    if (basis == MortarBasis::kStandard || i == j) {
-                        add(D, std::make_pair(sn[i], sn[j]), b.D[i * b.nodes + j]);
+    // column. Waves about the capture, so that segments are partly covered; both bases. The
+    // Quad4 patch's rows merge the blocks' columns; the fan's centre, where 12 segments meet,
+    // sorts them (more than the integrator merges).
+    for (const bool fan : {false, true}) {
+        for (const MortarBasis basis : {MortarBasis::kStandard, MortarBasis::kDual}) {
+            SCOPED_TRACE(basis == MortarBasis::kDual ? "dual" : "standard");
+            SCOPED_TRACE(fan ? "fan of 12 Tri3" : "Quad4 patch");
+            Interface f;
+            f.slave = fan ? addFan(f.mesh, 12, 0.4)
+                          : testing::addPatch(
+                                f.mesh, SegmentType::Quad4, 8, 7,
+                                [](double u, double v) {
+                                    return Vector3d(u, v, 0.025 * std::sin(9 * u + 4 * v));
+                                },
+                                false, "s");
+            f.master = testing::addPatch(
+                f.mesh, SegmentType::Tri3, 6, 9,
+                [](double u, double v) {
+                    const double x = -0.1 + 1.2 * u;
+                    const double y = -0.1 + 1.2 * v;
+                    return Vector3d(x, y, 0.01 + 0.025 * std::cos(7 * x - 3 * y));
+                },
+                true, "m");
+            MortarOptions o;
+            o.basis = basis;
+            MortarIntegrator mi(o);
+            (void)run(mi, f, searchPairs(f, 0.03), 0.03);
+            const MortarOperators& op = mi.operators();
+            ASSERT_GT(op.nodes.size(), 0U);
+            std::map<Index, double> gap;
+            std::map<Index, double> area;
+            std::map<std::pair<Index, Index>, double> D;
+            std::map<std::pair<Index, Index>, double> M;
+            const auto add = [](auto& map, const auto& key, double v) {
+                const auto it = map.find(key);
+                if (it == map.end()) {
+                    map.emplace(key, v);
+                } else {
+                    it->second += v;
+                }
+            };
+            for (Index k = 0; k < f.slave.size(); ++k) {
+                const MortarSegmentBlock b = mi.segmentBlock(k);
+                const Index* sn = f.slave.nodes(k);
+                for (int i = 0; i < b.nodes; ++i) {
+                    gap.emplace(sn[i], 0.0).first->second += b.gap[i];
+                    area.emplace(sn[i], 0.0).first->second += b.area[i];
+                    for (int j = 0; j < b.nodes; ++j) {
+                        if (basis == MortarBasis::kStandard || i == j) {
+                            add(D, std::make_pair(sn[i], sn[j]), b.D[i * b.nodes + j]);
+                        }
+                    }
+                    for (int c = 0; c < b.columns; ++c) {
+                        add(M, std::make_pair(sn[i], b.masterNodes[c]), b.M[c * b.nodes + i]);
                     }
                 }
-                for (int c = 0; c < b.columns; ++c) {
-                    add(M, std::make_pair(sn[i], b.masterNodes[c]), b.M[c * b.nodes + i]);
-                }
             }
+            ASSERT_EQ(gap.size(), op.nodes.size());
+            for (std::size_t r = 0; r < op.nodes.size(); ++r) {
+                EXPECT_EQ(std::memcmp(&gap[op.nodes[r]], &op.weightedGap[r], sizeof(double)), 0);
+                EXPECT_EQ(std::memcmp(&area[op.nodes[r]], &op.nodalArea[r], sizeof(double)), 0);
+            }
+            // The triplets in (row, column) order, each once, with the sums' bits.
+            const auto expectRows = [](const SparseTriplets& t,
+                                       std::map<std::pair<Index, Index>, double>& sums) {
+                ASSERT_EQ(sums.size(), t.size());
+                for (std::size_t e = 0; e < t.size(); ++e) {
+                    if (e > 0) {
+                        EXPECT_LT(std::make_pair(t.row[e - 1], t.col[e - 1]),
+                                  std::make_pair(t.row[e], t.col[e]));
+                    }
+                    const double v = sums[{t.row[e], t.col[e]}];
+                    EXPECT_EQ(std::memcmp(&v, &t.value[e], sizeof v), 0);
+                }
+            };
+            expectRows(op.D, D);
+            expectRows(op.M, M);
+            if (fan) {  // the centre (node 0) has a row, with columns from all around it
+                ASSERT_EQ(op.nodes.front(), 0);
+                const auto columns = std::count(op.M.row.begin(), op.M.row.end(), 0);
+                EXPECT_GT(columns, 12);
+            }
+            EXPECT_THROW((void)mi.segmentBlock(f.slave.size()), std::out_of_range);
         }
-        ASSERT_EQ(gap.size(), op.nodes.size());
-        for (std::size_t r = 0; r < op.nodes.size(); ++r) {
-            EXPECT_EQ(std::memcmp(&gap[op.nodes[r]], &op.weightedGap[r], sizeof(double)), 0);
-            EXPECT_EQ(std::memcmp(&area[op.nodes[r]], &op.nodalArea[r], sizeof(double)), 0);
-        }
-        ASSERT_EQ(D.size(), op.D.size());
-        ASSERT_EQ(M.size(), op.M.size());
-        for (std::size_t e = 0; e < op.D.size(); ++e) {
-            const double v = D[{op.D.row[e], op.D.col[e]}];
-            EXPECT_EQ(std::memcmp(&v, &op.D.value[e], sizeof v), 0);
-        }
-        for (std::size_t e = 0; e < op.M.size(); ++e) {
-            const double v = M[{op.M.row[e], op.M.col[e]}];
-            EXPECT_EQ(std::memcmp(&v, &op.M.value[e], sizeof v), 0);
-        }
-        EXPECT_THROW((void)mi.segmentBlock(f.slave.size()), std::out_of_range);
     }
 }
 
