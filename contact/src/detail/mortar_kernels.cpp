@@ -35,6 +35,15 @@ bool isLinearFace(SegmentType t) noexcept {
 
 // Distance of a face from an affine map of its local coordinates: the bilinear twist of its
 // corners (|x0 - x1 + x2 - x3| / 4 for quads) plus flatApproximationBound for the midside nodes.
+// The Gauss-Legendre rule whose product rule integrates a polynomial of total degree `degree`
+// over a bilinearly mapped quadrilateral exactly (quadPoints), where it takes fewer points than
+// the two triangles of the fan would: degrees 2 to 4 (4 or 9 points against 6 or 12). Else null.
+const LineRule* quadProductRule(int degree) noexcept {
+    const int order = std::clamp(degree, 1, kMaxOverlapQuadratureOrder);
+    const LineRule& r = lineRule(order + 1);
+    return r.n * r.n < 2 * triangleRule(order).n ? &r : nullptr;
+}
+
 double faceSlack(const SegmentNodes& s) noexcept {
     double twist = 0.0;
     if (cornerCount(s.type) == 4) {
@@ -295,6 +304,9 @@ struct PairContext {
     PlaneFace master;
     double capture = 0.0;
     const TriangleRule* rule = nullptr;
+    // Tri3 / Quad4 pairs where it takes fewer points than two triangles: the Gauss-Legendre rule
+    // of the product rule over quadrilateral pieces (integrateFan); else none.
+    const LineRule* quadRule = nullptr;
     int degree = 1;  // requested quadrature degree (lines take their Gauss-Legendre rule from it)
     bool affineGap = false;
     bool within = false;       // every gap of the pair is within the capture (linear faces)
@@ -471,46 +483,103 @@ void inverseLinearN(const PlaneFace& f, int n, const double* qx, const double* q
     }
 }
 
-// integrateTriangle for a Tri3 / Quad4 slave (NS nodes) and master (NM nodes): closed-form local
-// coordinates over arrays and unrolled sums (the hot path of Tri3 and Quad4 interfaces). An
-// affine slave (Tri3, parallelogram Quad4: local coordinates affine in the plane) takes the
-// triangle in its local coordinates, the points' xs as the rule's mix of the vertices' (no
-// inverse map; the same points, exactly); others invert at each point.
-template <int NS, int NM>
-void integrateTriangleLinear(const PairContext& c, const Vertex& a, const Vertex& b,
-                             const Vertex& d, double planeArea) noexcept {
-    constexpr int K = kMaxTriangleQuadraturePoints;
+// Quadrature points of one piece of the overlap (a fan triangle or quadrilateral): plane
+// coordinates, weights as plane areas, and on an affine slave its local coordinates.
+constexpr int kMaxPiecePoints = std::max(kMaxTriangleQuadraturePoints, 9);
+struct PiecePoints {
+    int n = 0;
+    std::array<double, kMaxPiecePoints> qx{};
+    std::array<double, kMaxPiecePoints> qy{};
+    std::array<double, kMaxPiecePoints> sx{};
+    std::array<double, kMaxPiecePoints> sy{};
+    std::array<double, kMaxPiecePoints> w{};
+};
+
+// The triangle rule's points over (a, b, d), of plane area `planeArea`. An affine slave (Tri3,
+// parallelogram Quad4: local coordinates affine in the plane) takes the triangle in its local
+// coordinates, the points' xs as the rule's mix of the vertices' (no inverse map; the same
+// points, exactly).
+void trianglePoints(const PairContext& c, const Vertex& a, const Vertex& b, const Vertex& d,
+                    double planeArea, PiecePoints& p) noexcept {
     const TriangleRule& r = *c.rule;
-    const int n = r.n;
     const PlaneFace& sf = c.slave->face;
-    const PlaneFace& mf = c.master;
-    std::array<double, K> sx{};
-    std::array<double, K> sy{};
-    std::array<double, K> qx{};
-    std::array<double, K> qy{};
-    std::array<double, K> w{};
-    std::array<double, K> gap{};
+    p.n = r.n;
     if (sf.affine) {
         const double areaXi = 0.5 * cross2(b.xs - a.xs, d.xs - a.xs);
-        for (int g = 0; g < n; ++g) {
+        for (int g = 0; g < r.n; ++g) {
             const double* l = r.l[g];
             const double u = l[0] * a.xs.x() + l[1] * b.xs.x() + l[2] * d.xs.x();
             const double v = l[0] * a.xs.y() + l[1] * b.xs.y() + l[2] * d.xs.y();
-            sx[g] = u;
-            sy[g] = v;
-            qx[g] = sf.a0.x() + sf.a1.x() * u + sf.a2.x() * v;
-            qy[g] = sf.a0.y() + sf.a1.y() * u + sf.a2.y() * v;
+            p.sx[g] = u;
+            p.sy[g] = v;
+            p.qx[g] = sf.a0.x() + sf.a1.x() * u + sf.a2.x() * v;
+            p.qy[g] = sf.a0.y() + sf.a1.y() * u + sf.a2.y() * v;
             // |dx/dxi x dx/deta| (constant on an affine face): the plane area per local area.
-            w[g] = r.w[g] * areaXi * sf.nc3[0];
+            p.w[g] = r.w[g] * areaXi * sf.nc3[0];
         }
-    } else {
-        for (int g = 0; g < n; ++g) {
-            const double* l = r.l[g];
-            qx[g] = l[0] * a.q.x() + l[1] * b.q.x() + l[2] * d.q.x();
-            qy[g] = l[0] * a.q.y() + l[1] * b.q.y() + l[2] * d.q.y();
-            w[g] = r.w[g] * planeArea;
+        return;
+    }
+    for (int g = 0; g < r.n; ++g) {
+        const double* l = r.l[g];
+        p.qx[g] = l[0] * a.q.x() + l[1] * b.q.x() + l[2] * d.q.x();
+        p.qy[g] = l[0] * a.q.y() + l[1] * b.q.y() + l[2] * d.q.y();
+        p.w[g] = r.w[g] * planeArea;
+    }
+}
+
+// The product rule's points over the convex quadrilateral (v0, v1, v2, v3), counter-clockwise,
+// mapped bilinearly from [-1, 1]^2: y(s, t) = sum_k phi_k(s, t) y_k with y the plane coordinates
+// (an affine slave: its local coordinates, as trianglePoints), the weight w_s w_t det(dy/d(s, t)).
+// A polynomial of degree p in y is one of degree p in s and in t after the map, times a Jacobian
+// affine in (s, t): Gauss-Legendre exact to p + 1 per direction integrates it exactly.
+void quadPoints(const PairContext& c, const Vertex* const v[4], PiecePoints& p) noexcept {
+    const LineRule& r = *c.quadRule;
+    const PlaneFace& sf = c.slave->face;
+    const bool affine = sf.affine;
+    std::array<Vector2d, 4> y;
+    for (int k = 0; k < 4; ++k) {
+        y[static_cast<std::size_t>(k)] = affine ? v[k]->xs : v[k]->q;
+    }
+    const double scale = affine ? sf.nc3[0] : 1.0;
+    p.n = r.n * r.n;
+    int g = 0;
+    for (int i = 0; i < r.n; ++i) {
+        for (int j = 0; j < r.n; ++j, ++g) {
+            const double sm = 0.25 * (1.0 - r.x[i]);
+            const double sp = 0.25 * (1.0 + r.x[i]);
+            const double tm = 1.0 - r.x[j];
+            const double tp = 1.0 + r.x[j];
+            const Vector2d at = sm * tm * y[0] + sp * tm * y[1] + sp * tp * y[2] + sm * tp * y[3];
+            const Vector2d ds = 0.25 * (tm * (y[1] - y[0]) + tp * (y[2] - y[3]));
+            const Vector2d dt = sm * (y[3] - y[0]) + sp * (y[2] - y[1]);
+            p.w[g] = r.w[i] * r.w[j] * cross2(ds, dt) * scale;
+            if (affine) {
+                p.sx[g] = at.x();
+                p.sy[g] = at.y();
+                p.qx[g] = sf.a0.x() + sf.a1.x() * at.x() + sf.a2.x() * at.y();
+                p.qy[g] = sf.a0.y() + sf.a1.y() * at.x() + sf.a2.y() * at.y();
+            } else {
+                p.qx[g] = at.x();
+                p.qy[g] = at.y();
+            }
         }
-        inverseLinearN(sf, n, qx.data(), qy.data(), sx.data(), sy.data());
+    }
+}
+
+// The sums over a piece's points for a Tri3 / Quad4 slave (NS nodes) and master (NM nodes):
+// closed-form local coordinates over arrays and unrolled sums (the hot path of Tri3 and Quad4
+// interfaces). A slave that is not affine inverts its map at each point.
+template <int NS, int NM>
+void sumPointsLinear(const PairContext& c, PiecePoints& p) noexcept {
+    const int n = p.n;
+    const PlaneFace& sf = c.slave->face;
+    const PlaneFace& mf = c.master;
+    std::array<double, kMaxPiecePoints>& sx = p.sx;
+    std::array<double, kMaxPiecePoints>& sy = p.sy;
+    std::array<double, kMaxPiecePoints>& w = p.w;
+    std::array<double, kMaxPiecePoints> gap{};
+    if (!sf.affine) {
+        inverseLinearN(sf, n, p.qx.data(), p.qy.data(), sx.data(), sy.data());
     }
     if (!sf.flat) {
         for (int g = 0; g < n; ++g) {
@@ -525,9 +594,9 @@ void integrateTriangleLinear(const PairContext& c, const Vertex& a, const Vertex
             }
         }
     }
-    std::array<double, K> mx{};
-    std::array<double, K> my{};
-    inverseLinearN(mf, n, qx.data(), qy.data(), mx.data(), my.data());
+    std::array<double, kMaxPiecePoints> mx{};
+    std::array<double, kMaxPiecePoints> my{};
+    inverseLinearN(mf, n, p.qx.data(), p.qy.data(), mx.data(), my.data());
     for (int g = 0; g < n; ++g) {
         const double u = mx[g];
         const double v = my[g];
@@ -561,6 +630,34 @@ void integrateTriangleLinear(const PairContext& c, const Vertex& a, const Vertex
     S.points += n;
 }
 
+// sumPointsLinear for the pair's node counts.
+void sumLinear(const PairContext& c, PiecePoints& p) noexcept {
+    const bool sq = c.slave->face.nn == 4;
+    const bool mq = c.master.nn == 4;
+    if (sq && mq) {
+        sumPointsLinear<4, 4>(c, p);
+    } else if (sq) {
+        sumPointsLinear<4, 3>(c, p);
+    } else if (mq) {
+        sumPointsLinear<3, 4>(c, p);
+    } else {
+        sumPointsLinear<3, 3>(c, p);
+    }
+}
+
+// A quadrilateral piece of the fan of a Tri3 / Quad4 pair (c.quadRule set).
+void integrateQuad(const PairContext& c, const Vertex& a, const Vertex& b, const Vertex& d,
+                   const Vertex& e) noexcept {
+    const double area = 0.5 * (cross2(b.q - a.q, d.q - a.q) + cross2(d.q - a.q, e.q - a.q));
+    if (!(area > 0.0)) {
+        return;
+    }
+    const Vertex* const v[4] = {&a, &b, &d, &e};
+    PiecePoints p;
+    quadPoints(c, v, p);
+    sumLinear(c, p);
+}
+
 // The rule's points over triangle (a, b, d): local coordinates first, for all points at once
 // (independent work the processor overlaps), then the sums.
 void integrateTriangle(const PairContext& c, const Vertex& a, const Vertex& b,
@@ -570,17 +667,9 @@ void integrateTriangle(const PairContext& c, const Vertex& a, const Vertex& b,
         return;
     }
     if (c.linearSlave && c.linearMaster) {
-        const bool sq = c.slave->face.nn == 4;
-        const bool mq = c.master.nn == 4;
-        if (sq && mq) {
-            integrateTriangleLinear<4, 4>(c, a, b, d, area);
-        } else if (sq) {
-            integrateTriangleLinear<4, 3>(c, a, b, d, area);
-        } else if (mq) {
-            integrateTriangleLinear<3, 4>(c, a, b, d, area);
-        } else {
-            integrateTriangleLinear<3, 3>(c, a, b, d, area);
-        }
+        PiecePoints p;
+        trianglePoints(c, a, b, d, area, p);
+        sumLinear(c, p);
         return;
     }
     const TriangleRule& r = *c.rule;
@@ -601,8 +690,16 @@ void integrateTriangle(const PairContext& c, const Vertex& a, const Vertex& b,
     }
 }
 
+// A convex polygon from its first vertex: quadrilaterals (0, i, i + 1, i + 2) where the pair has
+// a product rule, then triangles.
 void integrateFan(const PairContext& c, const Polygon& p) noexcept {
-    for (int i = 1; i + 1 < p.n; ++i) {
+    int i = 1;
+    if (c.quadRule != nullptr) {
+        for (; i + 2 < p.n; i += 2) {
+            integrateQuad(c, p.v[0], p.v[i], p.v[i + 1], p.v[i + 2]);
+        }
+    }
+    for (; i + 1 < p.n; ++i) {
         integrateTriangle(c, p.v[0], p.v[i], p.v[i + 1]);
     }
 }
@@ -930,6 +1027,7 @@ bool facingPair(const SegmentNodes& master, double L, PairContext& c) noexcept {
     c.affineGap = c.slave->face.flat && c.master.flat;
     c.linearSlave = isLinearFace(c.slave->face.type);
     c.linearMaster = isLinearFace(c.master.type);
+    c.quadRule = c.linearSlave && c.linearMaster ? quadProductRule(c.degree) : nullptr;
     // |gap| = |h_s - h_m| |n . n_m| <= |h_s - h_m|, and a linear face lies within the range of
     // its corners' heights: when that bound is within the capture, so is every gap.
     const PlaneFace& sf = c.slave->face;
