@@ -1003,11 +1003,6 @@ bool convexCcw(const std::array<Vector2d, kMaxVertices>& p, int n) noexcept {
 // Starts a pair: the master's nodes in the slave's plane (all the quick rejection needs).
 void startPair(const MortarSlave& slave, const SegmentNodes& master, double capture, int degree,
                MortarSums& sums, MortarBlock& block, PairContext& c) noexcept {
-    block.nm = nodeCount(master.type);
-    for (int a = 0; a < slave.face.nn; ++a) {
-        std::fill_n(block.M.begin() + static_cast<std::ptrdiff_t>(a) * kMaxSegmentNodes, block.nm,
-                    0.0);
-    }
     c.slave = &slave;
     c.masterNodes = &master;
     c.capture = capture;
@@ -1018,8 +1013,15 @@ void startPair(const MortarSlave& slave, const SegmentNodes& master, double capt
     projectFace(slave, master, c.master);
 }
 
-// The rest of the master (L: its characteristicSize), the facing test and the kind of gap.
+// The rest of the master (L: its characteristicSize), the facing test and the kind of gap; the
+// pair's block zeroed (the pairs the quick rejection left only).
 bool facingPair(const SegmentNodes& master, double L, PairContext& c) noexcept {
+    MortarBlock& block = *c.block;
+    block.nm = nodeCount(master.type);
+    for (int a = 0; a < c.slave->face.nn; ++a) {
+        std::fill_n(block.M.begin() + static_cast<std::ptrdiff_t>(a) * kMaxSegmentNodes, block.nm,
+                    0.0);
+    }
     completeFace(*c.slave, master, L, c.master);
     if (!(c.master.cosine < 0.0)) {
         return false;
