@@ -1198,10 +1198,12 @@ PairOutcome integrateFaces(const MortarSlave& slave, const SegmentNodes& master,
     }
     Polygon p;
     for (int i = 0; i < n; ++i) {
-        if (c.within) {  // the slave's local coordinates are all the fan needs
+        if (c.within) {  // the fan needs the slave's local coordinates on an affine slave only
             Vertex v;
             v.q = bufA[i];
-            v.xs = inverseLinear(s, bufA[i]);
+            if (s.affine) {
+                v.xs = inverseLinear(s, bufA[i]);
+            }
             p.push(v);
         } else {
             p.push(vertexAt(c, bufA[i], Vector2d::Zero(), Vector2d::Zero()));
