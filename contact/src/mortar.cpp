@@ -192,6 +192,7 @@ struct MortarIntegrator::Impl {
     std::vector<Index> groupStart;  // first pair of each slave segment's run, then pairs.size()
     std::vector<Index> lastSlave;   // per master segment: the slave of its last pair (repeats)
     std::vector<SegmentRecord> records;
+    std::vector<detail::MortarMasterBox> masterBoxes;  // 3D: per master segment
     std::vector<ThreadBuffers> threads;
     MortarOperators out;
 
@@ -269,8 +270,12 @@ void MortarIntegrator::Impl::processSegment(Index first, Index last, const Surfa
     detail::MortarBlock block;
     tb.rawCols.clear();
     tb.rawVals.clear();
+    const bool boxes = prepared.dim == 3;
     for (Index p = first; p < last; ++p) {
         const Index m = pairMaster[p];
+        if (boxes && detail::boxApart(prepared, masterBoxes[static_cast<std::size_t>(m)])) {
+            continue;  // no overlap in the slave's plane (integratePair would say so)
+        }
         // The thread's master nodes, overwritten per pair (no zeroing: the kernels read the
         // first nodeCount entries only).
         SegmentNodes& mn = tb.masterNodes;
@@ -403,6 +408,10 @@ void MortarIntegrator::Impl::integrate(const Surface& master, const Surface& sla
     }
     groupStart.push_back(pairSlave.size());
     records.assign(static_cast<std::size_t>(slave.size()), SegmentRecord{});
+    masterBoxes.resize(master.dim() == 3 ? static_cast<std::size_t>(master.size()) : 0);
+    for (std::size_t m = 0; m < masterBoxes.size(); ++m) {
+        masterBoxes[m] = detail::masterBox(gatherSegment(master, static_cast<Index>(m), x));
+    }
     for (ThreadBuffers& tb : threads) {
         tb.cols.clear();
         tb.vals.clear();

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -1491,6 +1492,112 @@ TEST(MortarKernels, ClosedFormPathMatchesTheClippingKernels) {
         ++compared;
     }
     EXPECT_GT(compared, 100);
+}
+
+// integratePair's quick rejection, written out: the master's corners projected on the slave's
+// plane, their box beyond the slave's corner box by more than kClipMergeRel L on either axis.
+bool quickRejection(const detail::MortarSlave& s, const SegmentNodes& m) {
+    Vector2d lo = Vector2d::Constant(std::numeric_limits<double>::infinity());
+    Vector2d hi = -lo;
+    for (int i = 0; i < cornerCount(m.type); ++i) {
+        const Vector3d d = m.x[i] - s.origin;
+        const Vector2d p(d.dot(s.e1), d.dot(s.e2));
+        lo = lo.cwiseMin(p);
+        hi = hi.cwiseMax(p);
+    }
+    const double eps = tol::kClipMergeRel * s.L;
+    return (lo.array() > s.hi.array() + eps).any() || (hi.array() < s.lo.array() - eps).any();
+}
+
+TEST(MortarKernels, BoxApartSkipsOnlyPairsTheQuickRejectionRejects) {
+    // Slave and master flat in z planes, so that the master's box casts an exact shadow on the
+    // slave's axes (global axes): the master is put at a gap delta beyond the slave's corner box
+    // on one side, delta from inside the tolerance to far beyond it, the whole model moved far
+    // from the origin and scaled down. Then faces turned at random (looser shadows).
+    std::mt19937 rng(11);
+    int apart = 0;
+    int cases = 0;
+    const auto check = [&](const SegmentNodes& s, const SegmentNodes& m) -> bool {
+        detail::MortarSlave prepared;
+        EXPECT_TRUE(detail::prepareSlave(s, prepared));
+        const bool skip = detail::boxApart(prepared, detail::masterBox(m));
+        const bool rejected = quickRejection(prepared, m);
+        EXPECT_TRUE(!skip || rejected);
+        if (skip) {  // and integratePair agrees there is nothing
+            detail::MortarSums sums;
+            sums.ns = nodeCount(s.type);
+            detail::MortarBlock block;
+            EXPECT_EQ(detail::integratePair(prepared, m, 1.0, 2, sums, block),
+                      detail::PairOutcome::kNoOverlap);
+        }
+        apart += skip ? 1 : 0;
+        ++cases;
+        return skip;
+    };
+    for (const double offset : {0.0, 1e3, 1e6}) {
+        for (const double size : {1.0, 1e-3}) {
+            for (const double gapInEps : {-0.3, 0.25, 0.5, 0.9, 1.1, 2.0, 10.0, 1e3, 1e6}) {
+                for (int side = 0; side < 4; ++side) {
+                    SCOPED_TRACE(::testing::Message()
+                                 << "offset " << offset << " size " << size << " gap " << gapInEps
+                                 << " eps, side " << side);
+                    const Vector3d o(offset, -offset, 0.5 * offset);
+                    SegmentNodes s;
+                    s.type = SegmentType::Quad4;
+                    s.x[0] = o + size * Vector3d(0, 0, 0);
+                    s.x[1] = o + size * Vector3d(1, 0, 0);
+                    s.x[2] = o + size * Vector3d(1, 1, 0);
+                    s.x[3] = o + size * Vector3d(0, 1, 0);
+                    detail::MortarSlave prepared;
+                    ASSERT_TRUE(detail::prepareSlave(s, prepared));
+                    // The slave's corner box edge on this side, in global coordinates.
+                    const double delta = gapInEps * tol::kClipMergeRel * prepared.L;
+                    const int axis = side / 2;
+                    const double dir = side % 2 == 0 ? 1.0 : -1.0;
+                    const double edge = o[axis] + (dir > 0 ? size : 0.0);
+                    Vector3d lo = o + size * Vector3d(0.2, 0.3, 0.01);
+                    lo[axis] = dir > 0 ? edge + delta : edge - delta - 0.5 * size;
+                    SegmentNodes m;
+                    m.type = SegmentType::Quad4;  // facing: normal -z
+                    m.x[0] = lo;
+                    m.x[1] = lo + size * Vector3d(0, 0.5, 0);
+                    m.x[2] = lo + size * Vector3d(0.5, 0.5, 0);
+                    m.x[3] = lo + size * Vector3d(0.5, 0, 0);
+                    const bool skip = check(s, m);
+                    if (gapInEps <= 0.9) {
+                        EXPECT_FALSE(skip);
+                    }
+                    if (gapInEps >= 1e3 && offset == 0.0) {
+                        EXPECT_TRUE(skip);
+                    }
+                }
+            }
+        }
+    }
+    for (int trial = 0; trial < 400; ++trial) {
+        SCOPED_TRACE("turned trial " + std::to_string(trial));
+        const Matrix3d R = testing::randomRotation(rng);
+        const Vector3d t = Vector3d::Constant(testing::uniform(rng, -1e4, 1e4));
+        SegmentNodes s;
+        s.type = trial % 2 == 0 ? SegmentType::Quad4 : SegmentType::Tri3;
+        s.x[0] = Vector3d(0, 0, 0);
+        s.x[1] = Vector3d(1, 0, 0);
+        s.x[2] = Vector3d(1, 1, 0);
+        s.x[3] = Vector3d(0, 1, 0);
+        if (s.type == SegmentType::Tri3) {
+            s.x[2] = Vector3d(0, 1, 0);
+        }
+        SegmentNodes m;
+        m.type = SegmentType::Quad4;
+        const Vector3d c(testing::uniform(rng, -1.5, 2.5), testing::uniform(rng, -1.5, 2.5),
+                         testing::uniform(rng, -0.1, 0.1));
+        m.x[0] = c;
+        m.x[1] = c + Vector3d(0, 0.5, 0.05);
+        m.x[2] = c + Vector3d(0.5, 0.5, 0.0);
+        m.x[3] = c + Vector3d(0.5, 0, -0.05);
+        (void)check(testing::transformed(s, R, t), testing::transformed(m, R, t));
+    }
+    EXPECT_GT(apart, cases / 4);
 }
 
 TEST(MortarKernels, QuadratureDegreesPerSegmentType) {

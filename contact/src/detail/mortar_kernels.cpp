@@ -1253,6 +1253,33 @@ PairOutcome integrateFacesByClipping(const MortarSlave& slave, const SegmentNode
 
 }  // namespace
 
+MortarMasterBox masterBox(const SegmentNodes& master) noexcept {
+    MortarMasterBox b;
+    b.lo = master.x[0];
+    b.hi = master.x[0];
+    for (int i = 1; i < nodeCount(master.type); ++i) {
+        b.lo = b.lo.cwiseMin(master.x[i]);
+        b.hi = b.hi.cwiseMax(master.x[i]);
+    }
+    return b;
+}
+
+bool boxApart(const MortarSlave& slave, const MortarMasterBox& box) noexcept {
+    const Vector3d c = 0.5 * (box.lo + box.hi);
+    const Vector3d h = 0.5 * (box.hi - box.lo);
+    const Vector3d d = c - slave.origin;
+    // Centre and half-sides round by an ulp of |c|, the shadows by a few of |d|: 1e-14 of the
+    // coordinates' size is far above both.
+    const double margin = 1e-14 * (slave.origin.cwiseAbs().sum() + c.cwiseAbs().sum() + h.sum()) +
+                          tol::kClipMergeRel * slave.L;
+    const double c1 = d.dot(slave.e1);
+    const double r1 = h.dot(slave.e1.cwiseAbs());
+    const double c2 = d.dot(slave.e2);
+    const double r2 = h.dot(slave.e2.cwiseAbs());
+    return c1 - r1 > slave.hi.x() + margin || c1 + r1 < slave.lo.x() - margin ||
+           c2 - r2 > slave.hi.y() + margin || c2 + r2 < slave.lo.y() - margin;
+}
+
 bool prepareSlave(const SegmentNodes& slave, MortarSlave& out) noexcept {
     out.nodes = slave;
     out.dim = spatialDim(slave.type);

@@ -113,6 +113,22 @@ struct MortarSlave {
 /// polygon that is not convex and counter-clockwise about n).
 [[nodiscard]] bool prepareSlave(const SegmentNodes& slave, MortarSlave& out) noexcept;
 
+/// Box of a master segment's nodes: what boxApart needs of it.
+struct MortarMasterBox {
+    Eigen::Vector3d lo = Eigen::Vector3d::Zero();
+    Eigen::Vector3d hi = Eigen::Vector3d::Zero();
+};
+
+/// The box of a segment's nodes (3D).
+[[nodiscard]] MortarMasterBox masterBox(const SegmentNodes& master) noexcept;
+
+/// Whether a master segment within `box` is apart from the 3D slave in the slave's plane by more
+/// than integratePair's quick rejection tolerates, so that integratePair would find no overlap:
+/// the box's shadow on each in-plane axis against the slave's corner box, with a margin for the
+/// rounding of both. Only ever true where integratePair's own test rejects the pair, so that it
+/// can be skipped before its nodes are gathered.
+[[nodiscard]] bool boxApart(const MortarSlave& slave, const MortarMasterBox& box) noexcept;
+
 /// Integrates one pair into `sums` (the slave segment's) and `block` (this pair's M, reset here).
 /// 2D: Line2 / Line3; 3D: Tri3 / Quad4 by closed-form inverse maps, quadratic faces through
 /// clipSegments3d. `degree`: of the quadrature (mortarQuadratureDegree). Never throws, never
