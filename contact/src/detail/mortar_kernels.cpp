@@ -279,11 +279,12 @@ void baseVectors(const PlaneFace& f, const Vector2d& xi, Vector3d& dXi, Vector3d
 // ---------------------------------------------------------------------------------------------
 // One pair: context, points, polygons.
 
+// Not initialized when made (a Polygon holds kMaxVertices of them): each maker sets every field.
 struct Vertex {
-    Vector2d q = Vector2d::Zero();   // plane coordinates
-    Vector2d xs = Vector2d::Zero();  // slave local coordinates
-    Vector2d xm = Vector2d::Zero();  // master local coordinates
-    double gap = 0.0;
+    Vector2d q;   // plane coordinates
+    Vector2d xs;  // slave local coordinates
+    Vector2d xm;  // master local coordinates
+    double gap;
 };
 
 struct Polygon {
@@ -1201,9 +1202,9 @@ PairOutcome integrateFaces(const MortarSlave& slave, const SegmentNodes& master,
         if (c.within) {  // the fan needs the slave's local coordinates on an affine slave only
             Vertex v;
             v.q = bufA[i];
-            if (s.affine) {
-                v.xs = inverseLinear(s, bufA[i]);
-            }
+            v.xs = s.affine ? inverseLinear(s, bufA[i]) : Vector2d::Zero();
+            v.xm = Vector2d::Zero();
+            v.gap = 0.0;
             p.push(v);
         } else {
             p.push(vertexAt(c, bufA[i], Vector2d::Zero(), Vector2d::Zero()));
