@@ -1255,28 +1255,28 @@ PairOutcome integrateFacesByClipping(const MortarSlave& slave, const SegmentNode
 }  // namespace
 
 MortarMasterBox masterBox(const SegmentNodes& master) noexcept {
-    MortarMasterBox b;
-    b.lo = master.x[0];
-    b.hi = master.x[0];
+    Vector3d lo = master.x[0];
+    Vector3d hi = master.x[0];
     for (int i = 1; i < nodeCount(master.type); ++i) {
-        b.lo = b.lo.cwiseMin(master.x[i]);
-        b.hi = b.hi.cwiseMax(master.x[i]);
+        lo = lo.cwiseMin(master.x[i]);
+        hi = hi.cwiseMax(master.x[i]);
     }
+    MortarMasterBox b;
+    b.centre = 0.5 * (lo + hi);
+    b.half = 0.5 * (hi - lo);
+    b.size = b.centre.cwiseAbs().sum() + b.half.sum();
     return b;
 }
 
 bool boxApart(const MortarSlave& slave, const MortarMasterBox& box) noexcept {
-    const Vector3d c = 0.5 * (box.lo + box.hi);
-    const Vector3d h = 0.5 * (box.hi - box.lo);
-    const Vector3d d = c - slave.origin;
-    // Centre and half-sides round by an ulp of |c|, the shadows by a few of |d|: 1e-14 of the
-    // coordinates' size is far above both.
-    const double margin = 1e-14 * (slave.origin.cwiseAbs().sum() + c.cwiseAbs().sum() + h.sum()) +
-                          tol::kClipMergeRel * slave.L;
+    const Vector3d d = box.centre - slave.origin;
+    // Centre and half-sides round by an ulp of the coordinates, the shadows by a few of |d|:
+    // 1e-14 of the coordinates' size is far above both.
+    const double margin = 1e-14 * (slave.originSize + box.size) + tol::kClipMergeRel * slave.L;
     const double c1 = d.dot(slave.e1);
-    const double r1 = h.dot(slave.e1.cwiseAbs());
+    const double r1 = box.half.dot(slave.e1Abs);
     const double c2 = d.dot(slave.e2);
-    const double r2 = h.dot(slave.e2.cwiseAbs());
+    const double r2 = box.half.dot(slave.e2Abs);
     return c1 - r1 > slave.hi.x() + margin || c1 + r1 < slave.lo.x() - margin ||
            c2 - r2 > slave.hi.y() + margin || c2 + r2 < slave.lo.y() - margin;
 }
@@ -1298,6 +1298,9 @@ bool prepareSlave(const SegmentNodes& slave, MortarSlave& out) noexcept {
         out.e2 = f.normal.cross(out.e1);
     }
     out.L = characteristicSize(slave);
+    out.e1Abs = out.e1.cwiseAbs();
+    out.e2Abs = out.e2.cwiseAbs();
+    out.originSize = out.origin.cwiseAbs().sum();
     toPlane(out, slave, out.face);
     PlaneFace& s = out.face;
     if (out.dim == 2) {

@@ -107,6 +107,10 @@ struct MortarSlave {
     std::array<Eigen::Vector2d, 4> edgeNormal{};
     Eigen::Vector2d lo = Eigen::Vector2d::Zero();  ///< box of the corners in the plane
     Eigen::Vector2d hi = Eigen::Vector2d::Zero();
+    /// For boxApart: |e1|, |e2| by component and |origin|_1.
+    Eigen::Vector3d e1Abs = Eigen::Vector3d::Zero();
+    Eigen::Vector3d e2Abs = Eigen::Vector3d::Zero();
+    double originSize = 0.0;
 };
 
 /// Prepares a slave segment; false when it is degenerate (no normal at the centre, a corner
@@ -115,8 +119,9 @@ struct MortarSlave {
 
 /// Box of a master segment's nodes: what boxApart needs of it.
 struct MortarMasterBox {
-    Eigen::Vector3d lo = Eigen::Vector3d::Zero();
-    Eigen::Vector3d hi = Eigen::Vector3d::Zero();
+    Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+    Eigen::Vector3d half = Eigen::Vector3d::Zero();  ///< half-sides
+    double size = 0.0;                               ///< |centre|_1 + |half|_1
 };
 
 /// The box of a segment's nodes (3D).
