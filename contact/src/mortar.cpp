@@ -409,9 +409,7 @@ void MortarIntegrator::Impl::integrate(const Surface& master, const Surface& sla
     groupStart.push_back(pairSlave.size());
     records.assign(static_cast<std::size_t>(slave.size()), SegmentRecord{});
     masterBoxes.resize(master.dim() == 3 ? static_cast<std::size_t>(master.size()) : 0);
-    for (std::size_t m = 0; m < masterBoxes.size(); ++m) {
-        masterBoxes[m] = detail::masterBox(gatherSegment(master, static_cast<Index>(m), x));
-    }
+    const auto boxes = static_cast<long>(masterBoxes.size());
     for (ThreadBuffers& tb : threads) {
         tb.cols.clear();
         tb.vals.clear();
@@ -422,6 +420,11 @@ void MortarIntegrator::Impl::integrate(const Surface& master, const Surface& sla
 #pragma omp parallel num_threads(numThreads)
     {
         const int t = threadIndex();
+#pragma omp for schedule(static)
+        for (long m = 0; m < boxes; ++m) {  // gatherSegment and masterBox never throw
+            masterBoxes[static_cast<std::size_t>(m)] =
+                detail::masterBox(gatherSegment(master, static_cast<Index>(m), x));
+        }
 #pragma omp for schedule(dynamic, 64)
         for (long k = 0; k < groups; ++k) {
             errors.run([&] {
