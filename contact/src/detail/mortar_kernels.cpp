@@ -33,8 +33,6 @@ bool isLinearFace(SegmentType t) noexcept {
 // ---------------------------------------------------------------------------------------------
 // Faces in the slave's plane.
 
-// Distance of a face from an affine map of its local coordinates: the bilinear twist of its
-// corners (|x0 - x1 + x2 - x3| / 4 for quads) plus flatApproximationBound for the midside nodes.
 // The Gauss-Legendre rule whose product rule integrates a polynomial of total degree `degree`
 // over a bilinearly mapped quadrilateral exactly (quadPoints), where it takes fewer points than
 // the two triangles of the fan would: degrees 2 to 4 (4 or 9 points against 6 or 12). Else null.
@@ -44,6 +42,8 @@ const LineRule* quadProductRule(int degree) noexcept {
     return r.n * r.n < 2 * triangleRule(order).n ? &r : nullptr;
 }
 
+// Distance of a face from an affine map of its local coordinates: the bilinear twist of its
+// corners (|x0 - x1 + x2 - x3| / 4 for quads) plus flatApproximationBound for the midside nodes.
 double faceSlack(const SegmentNodes& s) noexcept {
     double twist = 0.0;
     if (cornerCount(s.type) == 4) {
