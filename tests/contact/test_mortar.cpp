@@ -1404,16 +1404,22 @@ TEST(MortarPairs, MovedFromIntegratorRefusesWork) {
 TEST(MortarKernels, ClosedFormPathMatchesTheClippingKernels) {
     std::mt19937 rng(7);
     int compared = 0;
+    int quads = 0;  // of them with a Quad4 slave
     for (int trial = 0; trial < 200; ++trial) {
         SCOPED_TRACE("trial " + std::to_string(trial));
         const Matrix3d R = testing::randomRotation(rng);
         const Vector3d t(testing::uniform(rng, -2, 2), testing::uniform(rng, -2, 2),
                          testing::uniform(rng, -2, 2));
+        // Slaves: Tri3, and parallelogram Quad4 (exact integrands; every third trial).
         SegmentNodes s;
-        s.type = SegmentType::Tri3;
+        s.type = trial % 3 == 2 ? SegmentType::Quad4 : SegmentType::Tri3;
         s.x[0] = Vector3d(testing::uniform(rng, -0.6, -0.2), testing::uniform(rng, -0.5, 0.0), 0);
         s.x[1] = Vector3d(testing::uniform(rng, 0.2, 0.6), testing::uniform(rng, -0.5, 0.0), 0);
         s.x[2] = Vector3d(testing::uniform(rng, -0.3, 0.3), testing::uniform(rng, 0.2, 0.6), 0);
+        if (s.type == SegmentType::Quad4) {  // x3 = x0 + (x2 - x1): counter-clockwise
+            s.x[3] = s.x[0] + s.x[2] - s.x[1];
+        }
+        const int ns = nodeCount(s.type);
         SegmentNodes m;
         const bool quad = trial % 2 == 0;
         m.type = quad ? SegmentType::Quad4 : SegmentType::Tri3;
@@ -1439,10 +1445,10 @@ TEST(MortarKernels, ClosedFormPathMatchesTheClippingKernels) {
         ASSERT_TRUE(detail::prepareSlave(s, prepared));
         const int degree = mortarQuadratureDegree(s.type, m.type);
         detail::MortarSums fast;
-        fast.ns = 3;
+        fast.ns = ns;
         detail::MortarBlock fastM;
         detail::MortarSums viaClip;
-        viaClip.ns = 3;
+        viaClip.ns = ns;
         detail::MortarBlock viaClipM;
         const detail::PairOutcome o1 = detail::integratePair(prepared, m, 1.0, degree, fast, fastM);
         const detail::PairOutcome o2 =
@@ -1456,17 +1462,17 @@ TEST(MortarKernels, ClosedFormPathMatchesTheClippingKernels) {
         ASSERT_EQ(poly.status, ClipStatus::kOverlap);
         OverlapQuadrature q;
         const int np = overlapQuadrature(poly, m, s, degree, q);
-        double D[3][3] = {};
-        double M[3][4] = {};
-        double g[3] = {};
+        double D[4][4] = {};
+        double M[4][4] = {};
+        double g[4] = {};
         for (int k = 0; k < np; ++k) {
             const SegmentFrame fs = segmentFrame(s, q[k].xiMaster);
             const SegmentFrame fm = segmentFrame(m, q[k].xiSlave);
             const double w = q[k].weight / std::abs(fs.normal.dot(poly.normal));
             const double gap = (fs.point - fm.point).dot(fm.normal);
-            for (int a = 0; a < 3; ++a) {
+            for (int a = 0; a < ns; ++a) {
                 g[a] += w * q[k].NMaster[a] * gap;
-                for (int b = 0; b < 3; ++b) {
+                for (int b = 0; b < ns; ++b) {
                     D[a][b] += w * q[k].NMaster[a] * q[k].NMaster[b];
                 }
                 for (int c = 0; c < nodeCount(m.type); ++c) {
@@ -1477,10 +1483,10 @@ TEST(MortarKernels, ClosedFormPathMatchesTheClippingKernels) {
         detail::finishSums(fast);
         detail::finishSums(viaClip);
         constexpr double kTol = 1e-13;  // exact integrands, sizes ~0.5: rounding only
-        for (int a = 0; a < 3; ++a) {
+        for (int a = 0; a < ns; ++a) {
             EXPECT_NEAR(fast.g[a], g[a], kTol);
             EXPECT_NEAR(viaClip.g[a], g[a], kTol);
-            for (int b = 0; b < 3; ++b) {
+            for (int b = 0; b < ns; ++b) {
                 EXPECT_NEAR(fast.D[a * kMaxSegmentNodes + b], D[a][b], kTol);
                 EXPECT_NEAR(viaClip.D[a * kMaxSegmentNodes + b], D[a][b], kTol);
             }
@@ -1490,8 +1496,10 @@ TEST(MortarKernels, ClosedFormPathMatchesTheClippingKernels) {
             }
         }
         ++compared;
+        quads += s.type == SegmentType::Quad4 ? 1 : 0;
     }
     EXPECT_GT(compared, 100);
+    EXPECT_GT(quads, 30);
 }
 
 // integratePair's quick rejection, written out: the master's corners projected on the slave's
