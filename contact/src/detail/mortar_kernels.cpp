@@ -1187,27 +1187,31 @@ PairOutcome integrateFaces(const MortarSlave& slave, const SegmentNodes& master,
     }
     // Sutherland-Hodgman by each slave edge (the slave is convex and counter-clockwise).
     const PlaneFace& s = slave.face;
+    // The two buffers take turns (their pointers swap, not their contents).
+    std::array<Vector2d, kMaxVertices>* in = &bufA;
+    std::array<Vector2d, kMaxVertices>* out = &bufB;
     for (int e = 0; e < s.nc && n > 0; ++e) {
         int k = 0;
-        clipByEdge(bufA, n, s.p[e], slave.edgeNormal[e], eps, bufB, k);
-        std::swap(bufA, bufB);
+        clipByEdge(*in, n, s.p[e], slave.edgeNormal[e], eps, *out, k);
+        std::swap(in, out);
         n = k;
     }
-    cleanup(bufA, n, eps);
-    if (n < 3 || !(0.5 * twiceArea(bufA, n) > tol::kClipMinAreaRel * L * L)) {
+    std::array<Vector2d, kMaxVertices>& clipped = *in;
+    cleanup(clipped, n, eps);
+    if (n < 3 || !(0.5 * twiceArea(clipped, n) > tol::kClipMinAreaRel * L * L)) {
         return PairOutcome::kNoOverlap;
     }
     Polygon p;
     for (int i = 0; i < n; ++i) {
         if (c.within) {  // the fan needs the slave's local coordinates on an affine slave only
             Vertex v;
-            v.q = bufA[i];
-            v.xs = s.affine ? inverseLinear(s, bufA[i]) : Vector2d::Zero();
+            v.q = clipped[i];
+            v.xs = s.affine ? inverseLinear(s, clipped[i]) : Vector2d::Zero();
             v.xm = Vector2d::Zero();
             v.gap = 0.0;
             p.push(v);
         } else {
-            p.push(vertexAt(c, bufA[i], Vector2d::Zero(), Vector2d::Zero()));
+            p.push(vertexAt(c, clipped[i], Vector2d::Zero(), Vector2d::Zero()));
         }
     }
     return integratePolygon(c, p);
