@@ -3,6 +3,7 @@
 // distance, Gauss points with both faces' shape functions and the gap, summed on the slave.
 #include "detail/mortar_kernels.hpp"
 
+#include "contact/bounds.hpp"
 #include "contact/clipping.hpp"
 #include "contact/mortar.hpp"
 #include "contact/segment.hpp"
@@ -1259,15 +1260,11 @@ PairOutcome integrateFacesByClipping(const MortarSlave& slave, const SegmentNode
 }  // namespace
 
 MortarMasterBox masterBox(const SegmentNodes& master) noexcept {
-    Vector3d lo = master.x[0];
-    Vector3d hi = master.x[0];
-    for (int i = 1; i < nodeCount(master.type); ++i) {
-        lo = lo.cwiseMin(master.x[i]);
-        hi = hi.cwiseMax(master.x[i]);
-    }
+    // The box of the control points holds the corners, all the quick rejection projects.
+    const Aabb3 box = segmentAabb<3>(master, 0.0);
     MortarMasterBox b;
-    b.centre = 0.5 * (lo + hi);
-    b.half = 0.5 * (hi - lo);
+    b.centre = 0.5 * (box.lo + box.hi);
+    b.half = 0.5 * (box.hi - box.lo);
     b.size = b.centre.cwiseAbs().sum() + b.half.sum();
     return b;
 }

@@ -117,14 +117,14 @@ struct MortarSlave {
 /// polygon that is not convex and counter-clockwise about n).
 [[nodiscard]] bool prepareSlave(const SegmentNodes& slave, MortarSlave& out) noexcept;
 
-/// Box of a master segment's nodes: what boxApart needs of it.
+/// Box of a master segment (segmentAabb, unbuffered): what boxApart needs of it.
 struct MortarMasterBox {
     Eigen::Vector3d centre = Eigen::Vector3d::Zero();
     Eigen::Vector3d half = Eigen::Vector3d::Zero();  ///< half-sides
     double size = 0.0;                               ///< |centre|_1 + |half|_1
 };
 
-/// The box of a segment's nodes (3D).
+/// The box of a 3D master segment.
 [[nodiscard]] MortarMasterBox masterBox(const SegmentNodes& master) noexcept;
 
 /// Whether a master segment within `box` is apart from the 3D slave in the slave's plane by more
