@@ -97,7 +97,8 @@ struct MortarStats {
     Index pairs = 0;             ///< segment pairs given
     Index integrated = 0;        ///< pairs with an overlap within the capture distance
     Index beyondCapture = 0;     ///< pairs that overlap, but with every gap above the capture
-    Index notFacing = 0;         ///< pairs whose outward normals do not oppose (n_s . n_m >= 0)
+    Index notFacing = 0;         ///< pairs whose outward normals do not oppose (n_s . n_m >= 0),
+                                 ///< of those not found apart in the slave's plane first
     Index degenerate = 0;        ///< pairs the geometry could not integrate (a master edge-on to
                                  ///< the slave, a non-convex projected face); left out
     Index dualFallbacks = 0;     ///< slave segments whose integrated part was too small for the

@@ -1194,11 +1194,13 @@ PairOutcome integrateFaces(const MortarSlave& slave, const SegmentNodes& master,
         (hi.array() < slave.lo.array() - eps).any()) {
         return PairOutcome::kNoOverlap;
     }
-    if (!facingPair(master, Lm, c)) {
-        return PairOutcome::kNotFacing;
-    }
-    // Edge-on: the projected area per true area is |n . n_m| at the centre (exact when flat).
-    if (!(-m.cosine > tol::kClipEdgeOnRel) || !convexCcw(bufA, n)) {
+    // A master that projects convex and clockwise is clipped before the rest of it is made: the
+    // third of the pairs left here whose overlap is empty skip that. Any other is not facing or
+    // degenerate.
+    if (!convexCcw(bufA, n)) {
+        if (!facingPair(master, Lm, c)) {
+            return PairOutcome::kNotFacing;
+        }
         return PairOutcome::kDegenerate;
     }
     // Sutherland-Hodgman by each slave edge (the slave is convex and counter-clockwise).
@@ -1216,6 +1218,13 @@ PairOutcome integrateFaces(const MortarSlave& slave, const SegmentNodes& master,
     cleanup(clipped, n, eps);
     if (n < 3 || !(0.5 * twiceArea(clipped, n) > tol::kClipMinAreaRel * L * L)) {
         return PairOutcome::kNoOverlap;
+    }
+    if (!facingPair(master, Lm, c)) {
+        return PairOutcome::kNotFacing;
+    }
+    // Edge-on: the projected area per true area is |n . n_m| at the centre (exact when flat).
+    if (!(-m.cosine > tol::kClipEdgeOnRel)) {
+        return PairOutcome::kDegenerate;
     }
     Polygon p;
     for (int i = 0; i < n; ++i) {
