@@ -939,14 +939,21 @@ PairOutcome integratePolygon(const PairContext& c, const Polygon& p) noexcept {
 
 // Sutherland-Hodgman: the part of `in` left of the line through a with unit inward normal u
 // (left of its direction). A vertex within eps of the line is on it: kept, never the end of a cut
-// (as clipping.cpp's clipByEdge).
-void clipByEdge(const std::array<Vector2d, kMaxVertices>& in, int n, const Vector2d& a,
+// (as clipping.cpp's clipByEdge). Returns false, with `out` untouched, where every vertex is kept
+// (m = n: `in` is the result).
+bool clipByEdge(const std::array<Vector2d, kMaxVertices>& in, int n, const Vector2d& a,
                 const Vector2d& u, double eps, std::array<Vector2d, kMaxVertices>& out,
                 int& m) noexcept {
     m = 0;
     double d[kMaxVertices];
+    bool allKept = true;
     for (int i = 0; i < n; ++i) {
         d[i] = u.dot(in[i] - a);
+        allKept = allKept && d[i] >= -eps;
+    }
+    if (allKept) {
+        m = n;
+        return false;
     }
     for (int i = 0; i < n && m < kMaxVertices; ++i) {
         const int j = i + 1 == n ? 0 : i + 1;
@@ -957,6 +964,7 @@ void clipByEdge(const std::array<Vector2d, kMaxVertices>& in, int n, const Vecto
             out[m++] = in[i] + (in[j] - in[i]) * (d[i] / (d[i] - d[j]));
         }
     }
+    return true;
 }
 
 // Drops vertices within eps of the next one and vertices within eps of the line through their
@@ -1210,8 +1218,9 @@ PairOutcome integrateFaces(const MortarSlave& slave, const SegmentNodes& master,
     std::array<Vector2d, kMaxVertices>* out = &bufB;
     for (int e = 0; e < s.nc && n > 0; ++e) {
         int k = 0;
-        clipByEdge(*in, n, s.p[e], slave.edgeNormal[e], eps, *out, k);
-        std::swap(in, out);
+        if (clipByEdge(*in, n, s.p[e], slave.edgeNormal[e], eps, *out, k)) {
+            std::swap(in, out);
+        }
         n = k;
     }
     std::array<Vector2d, kMaxVertices>& clipped = *in;
