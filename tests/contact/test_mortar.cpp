@@ -213,9 +213,18 @@ TEST_P(FlatInterface, SumRulesOnANonMatchingInterface) {
     }
 }
 
-// A uniform offset delta: the gap is delta at every point, so g~_a = delta sum_b D_ab.
+// A uniform offset delta: the gap is delta at every point, so g~_a = delta sum_b D_ab. A
+// penetration deeper than the capture (0.05) counts whole; a gap beyond it, not at all.
 TEST_P(FlatInterface, UniformOffsetGivesDeltaTimesTheRowSumOfD) {
-    for (const double delta : {0.0123, -0.004}) {
+    {
+        const Interface f = make(0.08);
+        MortarIntegrator mi;
+        const MortarStats st = run(mi, f, searchPairs(f, 0.1), 0.05);
+        EXPECT_EQ(st.integrated, 0);
+        EXPECT_GT(st.beyondCapture, 0);
+        EXPECT_TRUE(mi.operators().nodes.empty());
+    }
+    for (const double delta : {0.0123, -0.004, -0.08}) {
         SCOPED_TRACE("delta " + std::to_string(delta));
         const Interface f = make(delta);
         MortarIntegrator mi;

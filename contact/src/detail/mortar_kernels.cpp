@@ -1055,12 +1055,12 @@ bool facingPair(const SegmentNodes& master, double L, PairContext& c) noexcept {
     c.linearSlave = isLinearFace(c.slave->face.type);
     c.linearMaster = isLinearFace(c.master.type);
     c.quadRule = c.linearSlave && c.linearMaster ? quadProductRule(c.degree) : nullptr;
-    // |gap| = |h_s - h_m| |n . n_m| <= |h_s - h_m|, and a linear face lies within the range of
-    // its corners' heights: when that bound is within the capture, so is every gap.
+    // gap = (h_m - h_s) |n . n_m| <= max(0, h_m - h_s) (facing: n . n_m < 0), and a linear face
+    // lies within the range of its corners' heights: when the largest h_m - h_s is within the
+    // capture, so is every gap (a penetration, however deep, is).
     const PlaneFace& sf = c.slave->face;
     const PlaneFace& mf = c.master;
-    c.within = c.linearSlave && c.linearMaster &&
-               std::max(std::abs(mf.hmax - sf.hmin), std::abs(sf.hmax - mf.hmin)) <= c.capture;
+    c.within = c.linearSlave && c.linearMaster && mf.hmax - sf.hmin <= c.capture;
     c.slack = c.affineGap ? 0.0 : c.slave->face.slack + c.master.slack;
     return true;
 }
