@@ -153,6 +153,7 @@ LocalGeometry evaluate(const SegmentNodes& s, const Vector2d& xi) noexcept {
 // for Quad4; the others by the tensor rule on the 3 x 3 points {-1, 0, 1}^2: f = f(0) + (f(1) -
 // f(-1))/2 s + ((f(1) + f(-1))/2 - f(0)) s^2 per variable (shape functions extrapolate outside
 // the domain).
+using detail::monomialForm;
 using detail::Monomials;
 
 // y(0, 0) of a Quad8. Its shape functions there are exactly -1/4 at the corners and 1/2 at the
@@ -183,7 +184,9 @@ const std::array<int, kMaxSegmentNodes>& nodeCells(SegmentType type) noexcept {
     return table[static_cast<std::size_t>(type)];
 }
 
-Monomials monomialForm(const SegmentNodes& s) noexcept {
+}  // namespace
+
+Monomials detail::monomialForm(const SegmentNodes& s) noexcept {
     Monomials m;
     if (s.type == SegmentType::Quad4) {  // nodes at (-1,-1), (1,-1), (1,1), (-1,1)
         for (Vector3d& v : m.c) {
@@ -237,6 +240,8 @@ Monomials monomialForm(const SegmentNodes& s) noexcept {
     }
     return m;
 }
+
+namespace {
 
 // Geometry seen by the Newton iteration: y(xi) with its derivatives, from the nodes.
 struct NodalGeometry {

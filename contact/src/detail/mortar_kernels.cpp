@@ -31,6 +31,29 @@ bool isLinearFace(SegmentType t) noexcept {
     return t == SegmentType::Tri3 || t == SegmentType::Quad4;
 }
 
+// Faces whose PlaneFace keeps its monomial form: the quadratic quads, whose nodes sit on the
+// samples of monomialForm's tensor rule.
+bool hasMonomials(SegmentType t) noexcept {
+    return t == SegmentType::Quad8 || t == SegmentType::Quad9;
+}
+
+// (p, h) of a face with its monomial form, and the derivatives, at xi: Horner's rule in eta, then
+// in xi.
+void monomialsAt(const Monomials& m, const Vector2d& xi, Vector3d& y, Vector3d& yXi,
+                 Vector3d& yEta) noexcept {
+    const double u = xi.x();
+    const double v = xi.y();
+    std::array<Vector3d, 3> a;   // the coefficients of xi^k, polynomials in eta
+    std::array<Vector3d, 3> da;  // their eta derivatives
+    for (std::size_t k = 0; k < 3; ++k) {
+        a[k] = m.c[3 * k] + v * (m.c[3 * k + 1] + v * m.c[3 * k + 2]);
+        da[k] = m.c[3 * k + 1] + (2.0 * v) * m.c[3 * k + 2];
+    }
+    y = a[0] + u * (a[1] + u * a[2]);
+    yXi = a[1] + (2.0 * u) * a[2];
+    yEta = da[0] + u * (da[1] + u * da[2]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Faces in the slave's plane.
 
@@ -109,6 +132,14 @@ void completeFace(const MortarSlave& slave, const SegmentNodes& s, double L,
         f.slack = faceSlack(s);
         f.flat = f.slack <= kMortarFlatRel * L;
         f.cosine = outwardNormal(s, referenceCentre(s.type)).dot(slave.n);
+        if (hasMonomials(f.type)) {
+            SegmentNodes inPlane;
+            inPlane.type = f.type;
+            for (int i = 0; i < f.nn; ++i) {
+                inPlane.x[i] = Vector3d(f.p[i].x(), f.p[i].y(), f.h[i]);
+            }
+            f.mono = monomialForm(inPlane);
+        }
         return;
     }
     f.flat = f.slack <= kMortarFlatRel * L;
@@ -163,15 +194,26 @@ inline Vector2d inverseLinear(const PlaneFace& f, const Vector2d& q) noexcept {
 // Newton squares the error: after a full step of 1e-8 the error is about 1e-16 (times the
 // map's curvature over its Jacobian, O(1) on a face), so the iteration ends there.
 Vector2d inverseNewton(const PlaneFace& f, const Vector2d& q, Vector2d xi) noexcept {
+    const bool mono = hasMonomials(f.type);
     for (int it = 0; it < kMaxNewton; ++it) {
-        const ShapeGradients sf = shapeGradients(f.type, xi);
         Vector2d r = -q;
         Vector2d dXi = Vector2d::Zero();
         Vector2d dEta = Vector2d::Zero();
-        for (int i = 0; i < f.nn; ++i) {
-            r += sf.N[i] * f.p[i];
-            dXi += sf.dXi[i] * f.p[i];
-            dEta += sf.dEta[i] * f.p[i];
+        if (mono) {
+            Vector3d y;
+            Vector3d yXi;
+            Vector3d yEta;
+            monomialsAt(f.mono, xi, y, yXi, yEta);
+            r += y.head<2>();
+            dXi = yXi.head<2>();
+            dEta = yEta.head<2>();
+        } else {
+            const ShapeGradients sf = shapeGradients(f.type, xi);
+            for (int i = 0; i < f.nn; ++i) {
+                r += sf.N[i] * f.p[i];
+                dXi += sf.dXi[i] * f.p[i];
+                dEta += sf.dEta[i] * f.p[i];
+            }
         }
         const double det = cross2(dXi, dEta);
         if (!(std::abs(det) > 0.0)) {
@@ -277,6 +319,29 @@ void baseVectors(const PlaneFace& f, const Vector2d& xi, Vector3d& dXi, Vector3d
     }
 }
 
+// Any other face at xi (n: the slave plane's normal): n . (dx/dxi x dx/deta) and
+// |dx/dxi x dx/deta|. A face with its monomial form has them in the plane's frame (e1, e2, n),
+// right-handed, where n . v is v's third coordinate.
+void curvedNormalTerms(const PlaneFace& f, const Vector2d& xi, const Vector3d& n, double& along,
+                       double& length) noexcept {
+    Vector3d cr;
+    if (hasMonomials(f.type)) {
+        Vector3d y;
+        Vector3d yXi;
+        Vector3d yEta;
+        monomialsAt(f.mono, xi, y, yXi, yEta);
+        cr = yXi.cross(yEta);
+        along = cr.z();
+    } else {
+        Vector3d dXi;
+        Vector3d dEta;
+        baseVectors(f, xi, dXi, dEta);
+        cr = dXi.cross(dEta);
+        along = cr.dot(n);
+    }
+    length = cr.norm();
+}
+
 // ---------------------------------------------------------------------------------------------
 // One pair: context, points, polygons.
 
@@ -347,11 +412,10 @@ double gapAt(const PairContext& c, const Vector2d& xs, const double* Ns, const V
             normalTerms(m, xm, along, length);
             cosine = along / length;
         } else {
-            Vector3d dXi;
-            Vector3d dEta;
-            baseVectors(m, xm, dXi, dEta);
-            const Vector3d nm = dXi.cross(dEta);
-            cosine = nm.dot(c.slave->n) / nm.norm();
+            double along = 0.0;
+            double length = 0.0;
+            curvedNormalTerms(m, xm, c.slave->n, along, length);
+            cosine = along / length;
         }
     }
     return (hs - hm) * cosine;
@@ -370,11 +434,10 @@ double measureFactor(const PairContext& c, const Vector2d& xs) noexcept {
         normalTerms(s, xs, along, length);
         return length / along;
     }
-    Vector3d dXi;
-    Vector3d dEta;
-    baseVectors(s, xs, dXi, dEta);
-    const Vector3d cr = dXi.cross(dEta);
-    return cr.norm() / cr.dot(c.slave->n);
+    double along = 0.0;
+    double length = 0.0;
+    curvedNormalTerms(s, xs, c.slave->n, along, length);
+    return length / along;
 }
 
 // A polygon vertex at plane point q with its local coordinates xs, xm on the two faces.

@@ -5,6 +5,8 @@
 
 #include "contact/types.hpp"
 
+#include "detail/warm_projection.hpp"
+
 #include <Eigen/Core>
 
 #include <array>
@@ -86,6 +88,9 @@ struct PlaneFace {
     std::array<double, 4> hc{};
     std::array<double, 3> nc3{};
     std::array<double, 6> q{};
+    /// Quad8 and Quad9: (p, h) as a polynomial in (xi, eta) (monomialForm), for the inverse map and
+    /// the normal without shape functions.
+    Monomials mono;
     /// Largest distance of the face from an affine map of its local coordinates (twist of the
     /// corners plus the curvature bound of clipping.hpp's flatApproximationBound): how far the
     /// gap may stray from linear over the overlap.

@@ -27,6 +27,10 @@ struct Monomials {
     std::array<Eigen::Vector3d, 9> c{};
 };
 
+/// The monomial form of any segment type (Quad8, Quad9 and Line3 on their nodes; Tri6 by its
+/// extrapolated shape functions; Quad4 exactly): y(xi, eta) = sum c[3a + b] xi^a eta^b.
+[[nodiscard]] Monomials monomialForm(const SegmentNodes& s) noexcept;
+
 /// The parts of the single-minimum certificate that do not depend on the point: sigma =
 /// sigma_min(J(centre)) less the bound of how far J strays over the domain, gTrace =
 /// |J(centre)|_F^2, and for the Cauchy-Schwarz bound of the second-order term (|r . c_m| <= |r|
