@@ -675,23 +675,31 @@ void sumPointsLinear(const PairContext& c, PiecePoints& p) noexcept {
     }
     // The piece's own sums first, by rank-one updates of columns, which the compiler vectorizes
     // (column a of D and of M^T is N_a's row), then added to the pair's. D's lower triangle holds
-    // the products the slave's upper triangle keeps.
+    // the products the slave's upper triangle keeps. Two passes over the points, so that each
+    // pass's sums stay in registers.
     using VS = Eigen::Matrix<double, NS, 1>;
     using VM = Eigen::Matrix<double, NM, 1>;
     Eigen::Matrix<double, NS, NS> D = Eigen::Matrix<double, NS, NS>::Zero();
     Eigen::Matrix<double, NM, NS> Mt = Eigen::Matrix<double, NM, NS>::Zero();
     VS area = VS::Zero();
     VS g = VS::Zero();
+    std::array<VS, kMaxPiecePoints> was;
     for (int k = 0; k < n; ++k) {
         VS Ns;
-        VM Nm;
         linearShape<NS>(Vector2d(sx[k], sy[k]), Ns.data());
-        linearShape<NM>(Vector2d(mx[k], my[k]), Nm.data());
         const VS wa = w[k] * Ns;
+        was[static_cast<std::size_t>(k)] = wa;
         area += wa;
         g += gap[k] * wa;
         for (int a = 0; a < NS; ++a) {
             D.col(a) += Ns * wa[a];
+        }
+    }
+    for (int k = 0; k < n; ++k) {
+        VM Nm;
+        linearShape<NM>(Vector2d(mx[k], my[k]), Nm.data());
+        const VS& wa = was[static_cast<std::size_t>(k)];
+        for (int a = 0; a < NS; ++a) {
             Mt.col(a) += Nm * wa[a];
         }
     }
