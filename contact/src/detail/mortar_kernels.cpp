@@ -605,18 +605,22 @@ void quadPoints(const PairContext& c, const Vertex* const v[4], PiecePoints& p) 
     for (int k = 0; k < 4; ++k) {
         y[static_cast<std::size_t>(k)] = affine ? v[k]->xs : v[k]->q;
     }
+    // y(s, t) = b0 + b1 s + b2 t + b3 s t: dy/ds = b1 + b3 t, dy/dt = b2 + b3 s.
+    const Vector2d b0 = 0.25 * ((y[0] + y[1]) + (y[2] + y[3]));
+    const Vector2d b1 = 0.25 * ((y[1] - y[0]) + (y[2] - y[3]));
+    const Vector2d b2 = 0.25 * ((y[2] - y[1]) + (y[3] - y[0]));
+    const Vector2d b3 = 0.25 * ((y[0] - y[1]) + (y[2] - y[3]));
     const double scale = affine ? sf.nc3[0] : 1.0;
     p.n = r.n * r.n;
     int g = 0;
     for (int i = 0; i < r.n; ++i) {
+        const double s = r.x[i];
+        const Vector2d rowAt = b0 + s * b1;  // y(s, t) = rowAt + t dt along the row
+        const Vector2d dt = b2 + s * b3;
         for (int j = 0; j < r.n; ++j, ++g) {
-            const double sm = 0.25 * (1.0 - r.x[i]);
-            const double sp = 0.25 * (1.0 + r.x[i]);
-            const double tm = 1.0 - r.x[j];
-            const double tp = 1.0 + r.x[j];
-            const Vector2d at = sm * tm * y[0] + sp * tm * y[1] + sp * tp * y[2] + sm * tp * y[3];
-            const Vector2d ds = 0.25 * (tm * (y[1] - y[0]) + tp * (y[2] - y[3]));
-            const Vector2d dt = sm * (y[3] - y[0]) + sp * (y[2] - y[1]);
+            const double t = r.x[j];
+            const Vector2d at = rowAt + t * dt;
+            const Vector2d ds = b1 + t * b3;
             p.w[g] = r.w[i] * r.w[j] * cross2(ds, dt) * scale;
             if (affine) {
                 p.sx[g] = at.x();
