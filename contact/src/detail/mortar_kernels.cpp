@@ -549,15 +549,18 @@ void inverseLinearN(const PlaneFace& f, int n, const double* qx, const double* q
 }
 
 // Quadrature points of one piece of the overlap (a fan triangle or quadrilateral): plane
-// coordinates, weights as plane areas, and on an affine slave its local coordinates.
+// coordinates, weights as plane areas, and on an affine slave its local coordinates. Not zeroed
+// when made: the makers set the first n entries, the only ones read, but for one more entry
+// (padded) that the inverse maps take so that their vectorized loop has no odd point left.
 constexpr int kMaxPiecePoints = std::max(kMaxTriangleQuadraturePoints, 9);
+constexpr int kPiecePointRoom = kMaxPiecePoints + 1;
 struct PiecePoints {
     int n = 0;
-    std::array<double, kMaxPiecePoints> qx{};
-    std::array<double, kMaxPiecePoints> qy{};
-    std::array<double, kMaxPiecePoints> sx{};
-    std::array<double, kMaxPiecePoints> sy{};
-    std::array<double, kMaxPiecePoints> w{};
+    std::array<double, kPiecePointRoom> qx;
+    std::array<double, kPiecePointRoom> qy;
+    std::array<double, kPiecePointRoom> sx;
+    std::array<double, kPiecePointRoom> sy;
+    std::array<double, kPiecePointRoom> w;
 };
 
 // The triangle rule's points over (a, b, d), of plane area `planeArea`. An affine slave (Tri3,
@@ -643,12 +646,16 @@ void sumPointsLinear(const PairContext& c, PiecePoints& p) noexcept {
     const int n = p.n;
     const PlaneFace& sf = c.slave->face;
     const PlaneFace& mf = c.master;
-    std::array<double, kMaxPiecePoints>& sx = p.sx;
-    std::array<double, kMaxPiecePoints>& sy = p.sy;
-    std::array<double, kMaxPiecePoints>& w = p.w;
-    std::array<double, kMaxPiecePoints> gap{};
+    std::array<double, kPiecePointRoom>& sx = p.sx;
+    std::array<double, kPiecePointRoom>& sy = p.sy;
+    std::array<double, kPiecePointRoom>& w = p.w;
+    std::array<double, kPiecePointRoom> gap{};
+    // The inverse maps take an even count: an odd one repeats its last point.
+    const int even = n + (n & 1);
+    p.qx[static_cast<std::size_t>(n)] = p.qx[static_cast<std::size_t>(n - 1)];
+    p.qy[static_cast<std::size_t>(n)] = p.qy[static_cast<std::size_t>(n - 1)];
     if (!sf.affine) {
-        inverseLinearN(sf, n, p.qx.data(), p.qy.data(), sx.data(), sy.data());
+        inverseLinearN(sf, even, p.qx.data(), p.qy.data(), sx.data(), sy.data());
     }
     if (!sf.flat) {
         for (int g = 0; g < n; ++g) {
@@ -663,9 +670,9 @@ void sumPointsLinear(const PairContext& c, PiecePoints& p) noexcept {
             }
         }
     }
-    std::array<double, kMaxPiecePoints> mx{};
-    std::array<double, kMaxPiecePoints> my{};
-    inverseLinearN(mf, n, p.qx.data(), p.qy.data(), mx.data(), my.data());
+    std::array<double, kPiecePointRoom> mx;
+    std::array<double, kPiecePointRoom> my;
+    inverseLinearN(mf, even, p.qx.data(), p.qy.data(), mx.data(), my.data());
     for (int g = 0; g < n; ++g) {
         const double u = mx[g];
         const double v = my[g];
