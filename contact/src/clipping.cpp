@@ -6,6 +6,7 @@
 #include "contact/segment.hpp"
 
 #include "detail/quadrature_rules.hpp"
+#include "detail/warm_projection.hpp"
 
 #include <Eigen/Geometry>
 
@@ -368,6 +369,21 @@ Vector2d clampToDomain(SegmentType t, Vector2d xi) noexcept {
     return xi;
 }
 
+// A face to back-project onto: its nodes, and for a Quad8 or Quad9 (nodes on the samples of
+// monomialForm) its monomial form, which Horner's rule evaluates for a fraction of the shape
+// functions' cost. Made once per face for all of a polygon's back-projections.
+struct BackFace {
+    explicit BackFace(const SegmentNodes& nodes) noexcept
+        : s(nodes), mono(nodes.type == SegmentType::Quad8 || nodes.type == SegmentType::Quad9) {
+        if (mono) {
+            m = detail::monomialForm(nodes);
+        }
+    }
+    const SegmentNodes& s;
+    bool mono;
+    detail::Monomials m;
+};
+
 // In-plane residual g = (e1 . r, e2 . r), r = x(xi) - p, and its Jacobian J_kl = e_k . dx/dxi_l.
 struct PlaneResidual {
     Vector2d g = Vector2d::Zero();
@@ -375,16 +391,23 @@ struct PlaneResidual {
     double f = 0.0;  // |g|^2 / 2
 };
 
-PlaneResidual planeResidual(const SegmentNodes& s, const Vector3d& p, const Plane& pl,
+PlaneResidual planeResidual(const BackFace& f, const Vector3d& p, const Plane& pl,
                             const Vector2d& xi) noexcept {
-    const ShapeGradients sf = shapeGradients(s.type, xi);
     Vector3d x = -p;
     Vector3d dXi = Vector3d::Zero();
     Vector3d dEta = Vector3d::Zero();
-    for (int i = 0; i < nodeCount(s.type); ++i) {
-        x += sf.N[i] * s.x[i];
-        dXi += sf.dXi[i] * s.x[i];
-        dEta += sf.dEta[i] * s.x[i];
+    if (f.mono) {
+        Vector3d y;
+        detail::hornerAt(f.m, xi, y, dXi, dEta);
+        x += y;
+    } else {
+        const SegmentNodes& s = f.s;
+        const ShapeGradients sf = shapeGradients(s.type, xi);
+        for (int i = 0; i < nodeCount(s.type); ++i) {
+            x += sf.N[i] * s.x[i];
+            dXi += sf.dXi[i] * s.x[i];
+            dEta += sf.dEta[i] * s.x[i];
+        }
     }
     PlaneResidual r;
     r.g = Vector2d(pl.e1.dot(x), pl.e2.dot(x));
@@ -429,10 +452,10 @@ Vector2d exitTangent(SegmentType t, const Vector2d& xi, const Vector2d& d) noexc
 // approximation outside the curved boundary), the result is the nearest point of the domain in
 // the plane: on the face's boundary, reached by Newton along the edge. Always returns a point of
 // the closed domain.
-Vector2d backProject(const SegmentNodes& f, const Vector3d& p, const Plane& pl,
-                     Vector2d xi) noexcept {
+Vector2d backProject(const BackFace& f, const Vector3d& p, const Plane& pl, Vector2d xi) noexcept {
     constexpr int kHalvings = 30;
-    xi = clampToDomain(f.type, xi);
+    const SegmentType type = f.s.type;
+    xi = clampToDomain(type, xi);
     PlaneResidual r = planeResidual(f, p, pl, xi);
     for (int it = 0; it < tol::kClipMaxNewton && r.f > 0.0; ++it) {
         std::array<Vector2d, 3> dirs{Vector2d::Zero(), Vector2d::Zero(), Vector2d::Zero()};
@@ -448,7 +471,7 @@ Vector2d backProject(const SegmentNodes& f, const Vector3d& p, const Plane& pl,
         if (curvature > 0.0) {
             dirs[2] = -(grad.squaredNorm() / curvature) * grad;
         }
-        const Vector2d t = exitTangent(f.type, xi, dirs[1].isZero() ? dirs[2] : dirs[1]);
+        const Vector2d t = exitTangent(type, xi, dirs[1].isZero() ? dirs[2] : dirs[1]);
         const Vector2d Jt = r.J * t;
         if (Jt.squaredNorm() > 0.0) {
             dirs[0] = -(Jt.dot(r.g) / Jt.squaredNorm()) * t;
@@ -466,7 +489,7 @@ Vector2d backProject(const SegmentNodes& f, const Vector3d& p, const Plane& pl,
             double reach = size;
             for (int h = 0; h < kHalvings && reach > tol::kClipNewtonTol && !moved;
                  ++h, d *= 0.5, reach *= 0.5) {
-                const Vector2d trial = clampToDomain(f.type, xi + d);
+                const Vector2d trial = clampToDomain(type, xi + d);
                 const PlaneResidual rt = planeResidual(f, p, pl, trial);
                 if (rt.f < r.f) {
                     xi = trial;
@@ -669,11 +692,13 @@ OverlapPolygon clipSegments3d(const SegmentNodes& slave, const SegmentNodes& mas
     }
     centroid /= 2.0 * area;
 
+    const BackFace bs(s);
+    const BackFace bm(m);
     for (int i = 0; i < q.n; ++i) {
         OverlapVertex& v = out.vertices[i];
         const Vector3d x = q.p[i].x() * pl.e1 + q.p[i].y() * pl.e2;
-        v.xiSlave = backProject(s, x, pl, referenceCentre(s.type));
-        v.xiMaster = backProject(m, x, pl, referenceCentre(m.type));
+        v.xiSlave = backProject(bs, x, pl, referenceCentre(s.type));
+        v.xiMaster = backProject(bm, x, pl, referenceCentre(m.type));
         v.gap = faceGap(s, v.xiSlave, m, v.xiMaster);
         v.point = x + c;
     }
@@ -737,6 +762,8 @@ int overlapQuadrature(const OverlapPolygon& polygon, const SegmentNodes& slave,
     const Plane pl = makePlane(polygon.normal);
     const SegmentNodes s = shifted(slave, c0);
     const SegmentNodes m = shifted(master, c0);
+    const BackFace bs(s);
+    const BackFace bm(m);
 
     // The fan's hub: the centroid, with its local coordinates.
     const Vector3d hub = polygon.centroid - c0;
@@ -746,8 +773,8 @@ int overlapQuadrature(const OverlapPolygon& polygon, const SegmentNodes& slave,
         hubXiS += polygon.vertices[i].xiSlave / polygon.count;
         hubXiM += polygon.vertices[i].xiMaster / polygon.count;
     }
-    hubXiS = backProject(s, hub, pl, hubXiS);
-    hubXiM = backProject(m, hub, pl, hubXiM);
+    hubXiS = backProject(bs, hub, pl, hubXiS);
+    hubXiM = backProject(bm, hub, pl, hubXiM);
 
     int k = 0;
     for (int i = 0; i < polygon.count; ++i) {
@@ -760,9 +787,10 @@ int overlapQuadrature(const OverlapPolygon& polygon, const SegmentNodes& slave,
             const double* l = rule.l[g];
             OverlapQuadraturePoint& qp = out[k];
             const Vector3d x = l[0] * hub + l[1] * pa + l[2] * pb;
-            qp.xiSlave = backProject(s, x, pl, l[0] * hubXiS + l[1] * a.xiSlave + l[2] * b.xiSlave);
+            qp.xiSlave =
+                backProject(bs, x, pl, l[0] * hubXiS + l[1] * a.xiSlave + l[2] * b.xiSlave);
             qp.xiMaster =
-                backProject(m, x, pl, l[0] * hubXiM + l[1] * a.xiMaster + l[2] * b.xiMaster);
+                backProject(bm, x, pl, l[0] * hubXiM + l[1] * a.xiMaster + l[2] * b.xiMaster);
             qp.point = x + c0;
             qp.weight = rule.w[g] * triArea;
             qp.gap = faceGap(s, qp.xiSlave, m, qp.xiMaster);
@@ -820,9 +848,11 @@ double misplaced(double size, double lo, double hi, double widen, double level,
 // The polygon cut where the gap, linear along each edge between the vertices' gaps, passes level;
 // crossing points get local coordinates by back-projection, and their gap is level where the gap
 // is affine, else the gap found there.
-void drawKeptPolygon(const OverlapPolygon& poly, const Vector2d* p, const SegmentNodes& s,
-                     const SegmentNodes& m, const Plane& pl, const Vector3d& c0, double level,
+void drawKeptPolygon(const OverlapPolygon& poly, const Vector2d* p, const BackFace& bs,
+                     const BackFace& bm, const Plane& pl, const Vector3d& c0, double level,
                      bool affine, OverlapCut3d& out) noexcept {
+    const SegmentNodes& s = bs.s;
+    const SegmentNodes& m = bm.s;
     out.count = 0;
     for (int i = 0; i < poly.count; ++i) {
         const int j = (i + 1) % poly.count;
@@ -836,8 +866,8 @@ void drawKeptPolygon(const OverlapPolygon& poly, const Vector2d* p, const Segmen
             const Vector2d q = p[i] + (p[j] - p[i]) * t;
             const Vector3d x = q.x() * pl.e1 + q.y() * pl.e2;
             OverlapVertex& v = out.vertices[out.count++];
-            v.xiSlave = backProject(s, x, pl, a.xiSlave + t * (b.xiSlave - a.xiSlave));
-            v.xiMaster = backProject(m, x, pl, a.xiMaster + t * (b.xiMaster - a.xiMaster));
+            v.xiSlave = backProject(bs, x, pl, a.xiSlave + t * (b.xiSlave - a.xiSlave));
+            v.xiMaster = backProject(bm, x, pl, a.xiMaster + t * (b.xiMaster - a.xiMaster));
             v.gap = affine ? level : faceGap(s, v.xiSlave, m, v.xiMaster);
             v.point = x + c0;
         }
@@ -906,6 +936,8 @@ OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& sla
     const Plane pl = makePlane(polygon.normal);
     const SegmentNodes s = shifted(slave, c0);
     const SegmentNodes m = shifted(master, c0);
+    const BackFace bs(s);
+    const BackFace bm(m);
     const int nv = polygon.count;
     std::array<Vector2d, kMaxOverlapVertices> p{};
     std::array<double, kMaxOverlapVertices> g{};
@@ -915,7 +947,7 @@ OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& sla
         g[i] = polygon.vertices[i].gap;
     }
     out.affine = isFlatFace(slave) && isFlatFace(master);
-    drawKeptPolygon(polygon, p.data(), s, m, pl, c0, level, out.affine, out);
+    drawKeptPolygon(polygon, p.data(), bs, bm, pl, c0, level, out.affine, out);
     bool any = false;     // some of the polygon is kept
     bool allKept = true;  // all of it
     if (out.affine) {
@@ -960,8 +992,8 @@ OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& sla
             hubXiS += polygon.vertices[i].xiSlave / nv;
             hubXiM += polygon.vertices[i].xiMaster / nv;
         }
-        hubXiS = backProject(s, hub3, pl, hubXiS);
-        hubXiM = backProject(m, hub3, pl, hubXiM);
+        hubXiS = backProject(bs, hub3, pl, hubXiS);
+        hubXiM = backProject(bm, hub3, pl, hubXiM);
         const double hubGap = faceGap(s, hubXiS, m, hubXiM);
         std::array<Vector2d, kGrid> q{};
         std::array<double, kGrid> gq{};
@@ -976,9 +1008,9 @@ OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& sla
                 const Vector2d q2 = wh * hub + wa * pa + wb * pb;
                 const Vector3d x = q2.x() * pl.e1 + q2.y() * pl.e2;
                 const Vector2d xs =
-                    backProject(s, x, pl, wh * hubXiS + wa * a.xiSlave + wb * b.xiSlave);
+                    backProject(bs, x, pl, wh * hubXiS + wa * a.xiSlave + wb * b.xiSlave);
                 const Vector2d xm =
-                    backProject(m, x, pl, wh * hubXiM + wa * a.xiMaster + wb * b.xiMaster);
+                    backProject(bm, x, pl, wh * hubXiM + wa * a.xiMaster + wb * b.xiMaster);
                 return faceGap(s, xs, m, xm);
             };
             // First the whole fan triangle, from its corners and edge midpoints: where neither

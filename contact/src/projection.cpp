@@ -327,22 +327,11 @@ struct HornerGeometry {
     // Inlined into the Newton loop (three calls a projection), where the compiler would not.
     [[nodiscard, gnu::always_inline]] LocalGeometry at(const Vector2d& xi) const noexcept {
         const double u = xi[0];
-        const double v = xi[1];
-        std::array<Vector3d, 3> a;   // A_a(eta)
-        std::array<Vector3d, 3> da;  // dA_a / deta
-        for (std::size_t k = 0; k < 3; ++k) {
-            const Vector3d& c0 = m.c[3 * k];
-            const Vector3d& c1 = m.c[3 * k + 1];
-            const Vector3d& c2 = m.c[3 * k + 2];
-            a[k] = c0 + v * (c1 + v * c2);
-            da[k] = c1 + (2.0 * v) * c2;
-        }
+        const detail::HornerRows r = detail::hornerRows(m, xi[1]);
         LocalGeometry l;
-        l.y = a[0] + u * (a[1] + u * a[2]);
-        l.yXi = a[1] + (2.0 * u) * a[2];
-        l.yXiXi = 2.0 * a[2];
-        l.yEta = da[0] + u * (da[1] + u * da[2]);
-        l.yXiEta = da[1] + (2.0 * u) * da[2];
+        detail::hornerFirst(r, u, l.y, l.yXi, l.yEta);
+        l.yXiXi = 2.0 * r.a[2];
+        l.yXiEta = r.da[1] + (2.0 * u) * r.da[2];
         l.yEtaEta = 2.0 * (m.c[2] + u * (m.c[5] + u * m.c[8]));
         return l;
     }

@@ -37,23 +37,6 @@ bool hasMonomials(SegmentType t) noexcept {
     return t == SegmentType::Quad8 || t == SegmentType::Quad9;
 }
 
-// (p, h) of a face with its monomial form, and the derivatives, at xi: Horner's rule in eta, then
-// in xi.
-void monomialsAt(const Monomials& m, const Vector2d& xi, Vector3d& y, Vector3d& yXi,
-                 Vector3d& yEta) noexcept {
-    const double u = xi.x();
-    const double v = xi.y();
-    std::array<Vector3d, 3> a;   // the coefficients of xi^k, polynomials in eta
-    std::array<Vector3d, 3> da;  // their eta derivatives
-    for (std::size_t k = 0; k < 3; ++k) {
-        a[k] = m.c[3 * k] + v * (m.c[3 * k + 1] + v * m.c[3 * k + 2]);
-        da[k] = m.c[3 * k + 1] + (2.0 * v) * m.c[3 * k + 2];
-    }
-    y = a[0] + u * (a[1] + u * a[2]);
-    yXi = a[1] + (2.0 * u) * a[2];
-    yEta = da[0] + u * (da[1] + u * da[2]);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Faces in the slave's plane.
 
@@ -203,7 +186,7 @@ Vector2d inverseNewton(const PlaneFace& f, const Vector2d& q, Vector2d xi) noexc
             Vector3d y;
             Vector3d yXi;
             Vector3d yEta;
-            monomialsAt(f.mono, xi, y, yXi, yEta);
+            hornerAt(f.mono, xi, y, yXi, yEta);
             r += y.head<2>();
             dXi = yXi.head<2>();
             dEta = yEta.head<2>();
@@ -329,7 +312,7 @@ void curvedNormalTerms(const PlaneFace& f, const Vector2d& xi, const Vector3d& n
         Vector3d y;
         Vector3d yXi;
         Vector3d yEta;
-        monomialsAt(f.mono, xi, y, yXi, yEta);
+        hornerAt(f.mono, xi, y, yXi, yEta);
         cr = yXi.cross(yEta);
         along = cr.z();
     } else {

@@ -31,6 +31,42 @@ struct Monomials {
 /// extrapolated shape functions; Quad4 exactly): y(xi, eta) = sum c[3a + b] xi^a eta^b.
 [[nodiscard]] Monomials monomialForm(const SegmentNodes& s) noexcept;
 
+/// Horner's rule on a monomial form, first along eta: the rows A_k(eta) = c_k0 + eta (c_k1 + eta
+/// c_k2) and their eta derivatives, of which y = A_0 + xi (A_1 + xi A_2).
+struct HornerRows {
+    std::array<Eigen::Vector3d, 3> a;
+    std::array<Eigen::Vector3d, 3> da;
+};
+
+[[nodiscard, gnu::always_inline]] inline HornerRows hornerRows(const Monomials& m,
+                                                               double eta) noexcept {
+    HornerRows r;
+    for (std::size_t k = 0; k < 3; ++k) {
+        const Eigen::Vector3d& c0 = m.c[3 * k];
+        const Eigen::Vector3d& c1 = m.c[3 * k + 1];
+        const Eigen::Vector3d& c2 = m.c[3 * k + 2];
+        r.a[k] = c0 + eta * (c1 + eta * c2);
+        r.da[k] = c1 + (2.0 * eta) * c2;
+    }
+    return r;
+}
+
+/// y and its first derivatives at xi from the rows at eta.
+[[gnu::always_inline]] inline void hornerFirst(const HornerRows& r, double xi, Eigen::Vector3d& y,
+                                               Eigen::Vector3d& yXi,
+                                               Eigen::Vector3d& yEta) noexcept {
+    y = r.a[0] + xi * (r.a[1] + xi * r.a[2]);
+    yXi = r.a[1] + (2.0 * xi) * r.a[2];
+    yEta = r.da[0] + xi * (r.da[1] + xi * r.da[2]);
+}
+
+/// The same at (xi, eta) in one call.
+[[gnu::always_inline]] inline void hornerAt(const Monomials& m, const Eigen::Vector2d& xi,
+                                            Eigen::Vector3d& y, Eigen::Vector3d& yXi,
+                                            Eigen::Vector3d& yEta) noexcept {
+    hornerFirst(hornerRows(m, xi[1]), xi[0], y, yXi, yEta);
+}
+
 /// The parts of the single-minimum certificate that do not depend on the point: sigma =
 /// sigma_min(J(centre)) less the bound of how far J strays over the domain, gTrace =
 /// |J(centre)|_F^2, and for the Cauchy-Schwarz bound of the second-order term (|r . c_m| <= |r|
