@@ -1120,8 +1120,9 @@ bool facingPair(const SegmentNodes& master, double L, PairContext& c) noexcept {
     c.linearSlave = isLinearFace(c.slave->face.type);
     c.linearMaster = isLinearFace(c.master.type);
     c.quadRule = c.linearSlave && c.linearMaster ? quadProductRule(c.degree) : nullptr;
-    // gap = (h_m - h_s) |n . n_m| <= max(0, h_m - h_s) (facing: n . n_m < 0), and a linear face
-    // lies within the range of its corners' heights: when the largest h_m - h_s is within the
+    // gap = (h_m - h_s) |n . n_m| <= max(0, h_m - h_s): n . n_m < 0 all over a facing master
+    // whose projection is convex (its projected Jacobian keeps its sign), and a linear face lies
+    // within the range of its corners' heights. So when the largest h_m - h_s is within the
     // capture, so is every gap (a penetration, however deep, is).
     const PlaneFace& sf = c.slave->face;
     const PlaneFace& mf = c.master;
