@@ -369,12 +369,11 @@ Vector2d clampToDomain(SegmentType t, Vector2d xi) noexcept {
     return xi;
 }
 
-// A face to back-project onto: its nodes, and for a Quad8 or Quad9 (nodes on the samples of
-// monomialForm) its monomial form, which Horner's rule evaluates for a fraction of the shape
-// functions' cost. Made once per face for all of a polygon's back-projections.
+// A face to back-project onto: its nodes, and for a Quad8 or Quad9 its monomial form
+// (detail::hasNodalMonomials). Made once per face for all of a polygon's back-projections.
 struct BackFace {
     explicit BackFace(const SegmentNodes& nodes) noexcept
-        : s(nodes), mono(nodes.type == SegmentType::Quad8 || nodes.type == SegmentType::Quad9) {
+        : s(nodes), mono(detail::hasNodalMonomials(nodes.type)) {
         if (mono) {
             m = detail::monomialForm(nodes);
         }

@@ -31,12 +31,6 @@ bool isLinearFace(SegmentType t) noexcept {
     return t == SegmentType::Tri3 || t == SegmentType::Quad4;
 }
 
-// Faces whose PlaneFace keeps its monomial form: the quadratic quads, whose nodes sit on the
-// samples of monomialForm's tensor rule.
-bool hasMonomials(SegmentType t) noexcept {
-    return t == SegmentType::Quad8 || t == SegmentType::Quad9;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Faces in the slave's plane.
 
@@ -115,7 +109,7 @@ void completeFace(const MortarSlave& slave, const SegmentNodes& s, double L,
         f.slack = faceSlack(s);
         f.flat = f.slack <= kMortarFlatRel * L;
         f.cosine = outwardNormal(s, referenceCentre(s.type)).dot(slave.n);
-        if (hasMonomials(f.type)) {
+        if (hasNodalMonomials(f.type)) {
             SegmentNodes inPlane;
             inPlane.type = f.type;
             for (int i = 0; i < f.nn; ++i) {
@@ -177,7 +171,7 @@ inline Vector2d inverseLinear(const PlaneFace& f, const Vector2d& q) noexcept {
 // Newton squares the error: after a full step of 1e-8 the error is about 1e-16 (times the
 // map's curvature over its Jacobian, O(1) on a face), so the iteration ends there.
 Vector2d inverseNewton(const PlaneFace& f, const Vector2d& q, Vector2d xi) noexcept {
-    const bool mono = hasMonomials(f.type);
+    const bool mono = hasNodalMonomials(f.type);
     for (int it = 0; it < kMaxNewton; ++it) {
         Vector2d r = -q;
         Vector2d dXi = Vector2d::Zero();
@@ -308,7 +302,7 @@ void baseVectors(const PlaneFace& f, const Vector2d& xi, Vector3d& dXi, Vector3d
 void curvedNormalTerms(const PlaneFace& f, const Vector2d& xi, const Vector3d& n, double& along,
                        double& length) noexcept {
     Vector3d cr;
-    if (hasMonomials(f.type)) {
+    if (hasNodalMonomials(f.type)) {
         Vector3d y;
         Vector3d yXi;
         Vector3d yEta;

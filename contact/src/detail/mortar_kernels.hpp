@@ -88,8 +88,8 @@ struct PlaneFace {
     std::array<double, 4> hc{};
     std::array<double, 3> nc3{};
     std::array<double, 6> q{};
-    /// Quad8 and Quad9: (p, h) as a polynomial in (xi, eta) (monomialForm), for the inverse map and
-    /// the normal without shape functions.
+    /// hasNodalMonomials types: (p, h) as a polynomial in (xi, eta) (monomialForm), for the inverse
+    /// map and the normal without shape functions.
     Monomials mono;
     /// Largest distance of the face from an affine map of its local coordinates (twist of the
     /// corners plus the curvature bound of clipping.hpp's flatApproximationBound): how far the

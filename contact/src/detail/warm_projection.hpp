@@ -31,6 +31,12 @@ struct Monomials {
 /// extrapolated shape functions; Quad4 exactly): y(xi, eta) = sum c[3a + b] xi^a eta^b.
 [[nodiscard]] Monomials monomialForm(const SegmentNodes& s) noexcept;
 
+/// Quad8 and Quad9: their nodes sit on monomialForm's samples, so the form is made from the nodes
+/// alone, and evaluating it by Horner's rule costs a fraction of the shape functions.
+[[nodiscard]] constexpr bool hasNodalMonomials(SegmentType t) noexcept {
+    return t == SegmentType::Quad8 || t == SegmentType::Quad9;
+}
+
 /// Horner's rule on a monomial form, first along eta: the rows A_k(eta) = c_k0 + eta (c_k1 + eta
 /// c_k2) and their eta derivatives, of which y = A_0 + xi (A_1 + xi A_2).
 struct HornerRows {
