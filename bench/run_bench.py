@@ -129,6 +129,9 @@ def render(outdir, machine, other=None):
         search = search or load(otherdir, "bench_search")
         io = io or load(otherdir, "bench_io")
     ctx = (broad or search or kernels or io or {}).get("context", {})
+    build = {}
+    if (outdir / "build.json").exists():
+        build = json.loads((outdir / "build.json").read_text())
     eff = None
     if search:
         for b in search["benchmarks"]:
@@ -140,11 +143,9 @@ def render(outdir, machine, other=None):
         "machines drift: compare the ratios, which are taken within one run. The text after the "
         "generated tables is `bench/RESULTS_NOTES.md`: edit it there.\n")
     add("## Machine\n")
-    add(f"- CPU: {cpu_model()}; nproc: {os.cpu_count()}; "
+    # The machine the JSON files were measured on (build.json), not the one rendering them.
+    add(f"- CPU: {build.get('cpu_model', '?')}; nproc: {build.get('nproc', '?')}; "
         f"effective cores measured (2 x t1 / t2 of the same CPU-bound work): {fmt(eff)}")
-    build = {}
-    if (outdir / "build.json").exists():
-        build = json.loads((outdir / "build.json").read_text())
     add(f"- run: {ctx.get('date', '?')}, load average at start: {ctx.get('load_avg', '?')}")
     if borrowed:
         sctx = (search or kernels or io or {}).get("context", {})
@@ -326,7 +327,8 @@ def main():
     if not args.render_only:
         for prog in args.only or PROGRAMS:
             run(args.build, prog, outdir, args.max_size)
-        (outdir / "build.json").write_text(json.dumps(build_config(args.build), indent=1) + "\n")
+        config = dict(build_config(args.build), cpu_model=cpu_model(), nproc=os.cpu_count())
+        (outdir / "build.json").write_text(json.dumps(config, indent=1) + "\n")
     (HERE / "RESULTS.md").write_text(render(outdir, machine, args.other_results))
     print(f"wrote {HERE / 'RESULTS.md'}")
 
