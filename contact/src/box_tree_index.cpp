@@ -75,31 +75,83 @@ void BoxTreeIndex::sortByMorton(const std::vector<FloatBox>& boxes) {
     }
 }
 
-// Node for stored boxes [begin, end): a leaf when it fits, else two children over the first half of
-// the leaves (rounded up) and the rest. Returns the node's index.
-std::int32_t BoxTreeIndex::buildRange(std::int32_t begin, std::int32_t end, int level) {
-    const auto self = static_cast<std::int32_t>(nodes_.size());
-    nodes_.emplace_back();
-    depth_ = std::max(depth_, level);
+FloatBox BoxTreeIndex::buildChild(std::size_t at, int c, std::int32_t begin, std::int32_t end,
+                                  int level) {
     const std::int32_t count = end - begin;
+    FloatBox b;
     if (count <= kLeafSize) {
-        FloatBox b = boxAt(static_cast<std::size_t>(begin));
+        depth_ = std::max(depth_, level);
+        b = boxAt(static_cast<std::size_t>(begin));
         for (std::int32_t i = begin + 1; i < end; ++i) {
             b = unite(b, boxAt(static_cast<std::size_t>(i)));
         }
-        nodes_[self].box = b;
-        nodes_[self].first = begin;
-        nodes_[self].count = count;
-        return self;
+        nodes_[at].first[c] = begin;
+        nodes_[at].count[c] = count;
+    } else {
+        std::int32_t child = 0;
+        b = buildRange(begin, end, level, &child);
+        nodes_[at].first[c] = child;
+        nodes_[at].count[c] = 0;
     }
+    nodes_[at].lo0[c] = b.lo[0];
+    nodes_[at].hi0[c] = b.hi[0];
+    nodes_[at].lo1[c] = b.lo[1];
+    nodes_[at].hi1[c] = b.hi[1];
+    nodes_[at].lo2[c] = b.lo[2];
+    nodes_[at].hi2[c] = b.hi[2];
+    return b;
+}
+
+// Boxes per child of a node over `count` boxes (more than kLeafSize): P leaves, P the smallest
+// power of kWidth with kWidth P leaves holding them all, so every child but the last is a full
+// subtree (no node of one or two leaves where the count does not divide evenly) and the node has
+// 2 to kWidth children.
+std::int32_t BoxTreeIndex::childSpan(std::int32_t count) {
     const std::int32_t leaves = (count + kLeafSize - 1) / kLeafSize;
-    const std::int32_t mid = begin + (leaves + 1) / 2 * kLeafSize;
-    const std::int32_t left = buildRange(begin, mid, level + 1);
-    const std::int32_t right = buildRange(mid, end, level + 1);
-    nodes_[self].box = unite(nodes_[left].box, nodes_[right].box);
-    nodes_[self].first = right;
-    nodes_[self].count = 0;
-    return self;
+    std::int32_t p = 1;
+    while (kWidth * p < leaves) {
+        p *= kWidth;
+    }
+    return p * kLeafSize;
+}
+
+// The nodes buildRange makes for `count` boxes (one for a root with one leaf).
+std::size_t BoxTreeIndex::nodeCount(std::int32_t count) {
+    if (count <= kLeafSize) {
+        return 1;
+    }
+    const std::int32_t step = childSpan(count);
+    std::size_t nodes = 1;
+    for (std::int32_t from = 0; from < count; from += step) {
+        const std::int32_t part = std::min(count - from, step);
+        nodes += part > kLeafSize ? nodeCount(part) : 0;
+    }
+    return nodes;
+}
+
+FloatBox BoxTreeIndex::buildRange(std::int32_t begin, std::int32_t end, int level,
+                                  std::int32_t* self) {
+    const std::size_t at = nodes_.size();
+    *self = static_cast<std::int32_t>(at);
+    Node empty;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (int c = 0; c < kWidth; ++c) {
+        empty.lo0[c] = empty.hi0[c] = empty.lo1[c] = empty.hi1[c] = empty.lo2[c] = empty.hi2[c] =
+            nan;
+        empty.first[c] = -1;
+        empty.count[c] = 0;
+    }
+    nodes_.push_back(empty);
+    const std::int32_t step = childSpan(end - begin);
+    FloatBox u;
+    std::int32_t from = begin;
+    for (int c = 0; c < kWidth && from < end; ++c) {
+        const std::int32_t to = std::min(end, from + step);
+        const FloatBox b = buildChild(at, c, from, to, level + 1);
+        u = c == 0 ? b : unite(u, b);
+        from = to;
+    }
+    return u;
 }
 
 template <class BoxOf>
@@ -130,11 +182,16 @@ void BoxTreeIndex::buildSorted(const std::vector<FloatBox>& boxes, const BoxOf& 
         }
     }
     meanExtent_ = finite > 0 ? static_cast<float>(extents / static_cast<double>(finite)) : 0.0F;
-    // A binary tree over L leaves has 2L - 1 nodes; reserving them keeps buildRange from moving
-    // the vector while it recurses.
-    const std::size_t leaves = (n + kLeafSize - 1) / kLeafSize;
-    nodes_.reserve(2 * leaves);
-    buildRange(0, static_cast<std::int32_t>(n), 0);
+    nodes_.reserve(nodeCount(static_cast<std::int32_t>(n)));
+    if (n <= static_cast<std::size_t>(kLeafSize)) {  // a root with one leaf child
+        std::int32_t root = 0;
+        buildRange(0, 0, 0, &root);
+        buildChild(0, 0, 0, static_cast<std::int32_t>(n), 1);
+        return;
+    }
+    std::int32_t root = 0;
+    buildRange(0, static_cast<std::int32_t>(n), 0, &root);
+    CONTACT_ASSERT(nodes_.size() == nodes_.capacity());
 }
 
 void BoxTreeIndex::build(const std::vector<FloatBox>& boxes, int /*threads*/) {
@@ -167,18 +224,30 @@ bool BoxTreeIndex::validate() const {
         return true;
     };
     std::size_t leafBoxes = 0;
-    for (std::size_t n = 0; n < nodes_.size(); ++n) {
-        const Node& node = nodes_[n];
-        if (node.count > 0) {
-            for (std::int32_t i = node.first; i < node.first + node.count; ++i) {
-                if (!encloses(node.box, boxAt(static_cast<std::size_t>(i)))) {
+    for (const Node& node : nodes_) {
+        for (int c = 0; c < kWidth; ++c) {
+            if (node.first[c] < 0) {
+                continue;
+            }
+            const FloatBox box = childBox(node, c);
+            if (node.count[c] > 0) {
+                for (std::int32_t i = node.first[c]; i < node.first[c] + node.count[c]; ++i) {
+                    if (i >= size() || !encloses(box, boxAt(static_cast<std::size_t>(i)))) {
+                        return false;
+                    }
+                }
+                leafBoxes += static_cast<std::size_t>(node.count[c]);
+                continue;
+            }
+            const auto child = static_cast<std::size_t>(node.first[c]);
+            if (child >= nodes_.size() || &nodes_[child] <= &node) {
+                return false;
+            }
+            for (int g = 0; g < kWidth; ++g) {
+                if (nodes_[child].first[g] >= 0 && !encloses(box, childBox(nodes_[child], g))) {
                     return false;
                 }
             }
-            leafBoxes += static_cast<std::size_t>(node.count);
-        } else if (!encloses(node.box, nodes_[n + 1].box) ||
-                   !encloses(node.box, nodes_[node.first].box)) {
-            return false;
         }
     }
     return leafBoxes == index_.size();

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace contact::detail {
@@ -20,15 +21,16 @@ namespace contact::detail {
 /// Reports, for a query float box, every indexed box that overlaps it in float (closed boxes,
 /// exact comparisons of floats).
 ///
-/// Why no overlap is missed: a node's box is the componentwise min/max of its children's boxes
-/// (exact in float), so it encloses every leaf box below it; a leaf box that overlaps the query
-/// makes every ancestor's box overlap it, and the traversal descends into every node whose box
-/// overlaps the query.
+/// Why no overlap is missed: a child's box, kept in its parent, is the componentwise min/max of
+/// the boxes below it (exact in float), so it encloses every leaf box below it; a leaf box that
+/// overlaps the query makes every ancestor's box overlap it, and the traversal visits every child
+/// whose box overlaps the query.
 ///
 /// Build: boxes sorted along a Morton curve of their centres (radix sort; (64 - log2 n) / 3 bits
-/// per axis: sortByMorton), then split at the median of that order down to leaves of at most
-/// kLeafSize boxes; nodes in depth-first order (left child next to its parent). Size: 28 bytes
-/// per box (its float ends by columns, its input index) + 32 bytes per node (about n / 8 nodes).
+/// per axis: sortByMorton), then cut into runs of whole subtrees, up to four per node (childSpan),
+/// down to leaves of at most kLeafSize boxes; nodes in depth-first order. Size: 28 bytes per box
+/// (its float ends by columns, its input index) + 128 bytes per node (about n / 48 nodes: 2.7
+/// bytes per box).
 ///
 /// Thread safety: query() is const and safe from concurrent threads; build() is not.
 class BoxTreeIndex {
@@ -270,37 +272,44 @@ private:
     }
 
     // Calls leaf(first, end) for every leaf whose box overlaps q (its boxes: positions [first,
-    // end)), in storage order.
+    // end)). A node's four child boxes are tested together, by columns (one vector compare per
+    // bound), and each child that overlaps q is a leaf to visit or a node to descend into.
     template <class Leaf>
     void visitLeaves(const FloatBox& q, Leaf&& leaf) const {
         if (nodes_.empty()) {
             return;
         }
-        std::int32_t stack[kMaxDepth];
+        std::int32_t stack[kMaxStack];
         int top = 0;
         std::int32_t n = 0;
-        if (!overlaps(nodes_[0].box, q)) {
-            return;
-        }
         for (;;) {
-            const Node& node = nodes_[n];
-            if (node.count > 0) {
-                leaf(node.first, node.first + node.count);
-            } else {
-                // Children: n + 1 (left, depth-first) and node.first (right).
-                const bool l = overlaps(nodes_[n + 1].box, q);
-                const bool r = overlaps(nodes_[node.first].box, q);
-                if (l) {
-                    if (r) {
-                        CONTACT_ASSERT(top < kMaxDepth);
-                        stack[top++] = node.first;
-                    }
-                    n = n + 1;
-                    continue;
+            const Node& node = nodes_[static_cast<std::size_t>(n)];
+            // The four children's verdicts together, one compare per bound (GCC / Clang vector
+            // extensions: a lane is -1 where the compare holds).
+            using V = float __attribute__((vector_size(4 * kWidth)));
+            const auto load = [](const float* p) {
+                V v;
+                std::memcpy(&v, p, sizeof v);
+                return v;
+            };
+            const auto all = [](float f) { return f - V{}; };
+            const auto m = (load(node.lo0) <= all(q.hi[0])) & (all(q.lo[0]) <= load(node.hi0)) &
+                           (load(node.lo1) <= all(q.hi[1])) & (all(q.lo[1]) <= load(node.hi1)) &
+                           (load(node.lo2) <= all(q.hi[2])) & (all(q.lo[2]) <= load(node.hi2));
+            unsigned hit[kWidth];
+            for (int c = 0; c < kWidth; ++c) {
+                hit[c] = static_cast<unsigned>(m[c] != 0);
+            }
+            // Leaves now; nodes pushed last child first, so that they come off in child order.
+            for (int c = 0; c < kWidth; ++c) {
+                if (hit[c] != 0U && node.count[c] > 0) {
+                    leaf(node.first[c], node.first[c] + node.count[c]);
                 }
-                if (r) {
-                    n = node.first;
-                    continue;
+            }
+            for (int c = kWidth - 1; c >= 0; --c) {
+                if (hit[c] != 0U && node.count[c] == 0) {
+                    CONTACT_ASSERT(top < kMaxStack);
+                    stack[top++] = node.first[c];
                 }
             }
             if (top == 0) {
@@ -310,17 +319,40 @@ private:
         }
     }
 
-    // A median split halves the count, so the depth is at most log2(n / kLeafSize) + 1 < 40; the
-    // stack holds one pending right child per level.
-    static constexpr int kMaxDepth = 64;
+    // Children per node: one vector of four floats per bound.
+    static constexpr int kWidth = 4;
+    // A node's children hold at most a quarter of its leaves (rounded up to a power of four), so
+    // the depth is at most log4(n / kLeafSize) + 2 < 20; the stack holds at most kWidth - 1
+    // pending children per level, plus the last level's kWidth.
+    static constexpr int kMaxStack = 64;
 
+    // Four children by columns: child c's box is (lo0[c], lo1[c], lo2[c]) .. (hi0[c], hi1[c],
+    // hi2[c]); a missing child has NaN bounds (never overlaps) and count 0 with first -1.
     struct Node {
-        FloatBox box;
-        std::int32_t first = 0;  ///< leaf: first box; inner: index of the right child
-        std::int32_t count = 0;  ///< leaf: number of boxes (> 0); inner: 0
+        float lo0[kWidth], hi0[kWidth], lo1[kWidth], hi1[kWidth], lo2[kWidth], hi2[kWidth];
+        std::int32_t first[kWidth];  ///< leaf child: its first box; inner child: its node index
+        std::int32_t count[kWidth];  ///< leaf child: number of boxes (> 0); inner child: 0
     };
 
-    std::int32_t buildRange(std::int32_t begin, std::int32_t end, int level);
+    /// Node for stored boxes [begin, end) (more than kLeafSize): its children over up to four
+    /// runs of childSpan boxes, the last one the rest. Returns the union of the boxes; the node is
+    /// appended to nodes_ and its index written to *self.
+    FloatBox buildRange(std::int32_t begin, std::int32_t end, int level, std::int32_t* self);
+    static std::int32_t childSpan(std::int32_t count);
+    static std::size_t nodeCount(std::int32_t count);
+    [[nodiscard]] static FloatBox childBox(const Node& node, int c) noexcept {
+        FloatBox b;
+        b.lo[0] = node.lo0[c];
+        b.hi[0] = node.hi0[c];
+        b.lo[1] = node.lo1[c];
+        b.hi[1] = node.hi1[c];
+        b.lo[2] = node.lo2[c];
+        b.hi[2] = node.hi2[c];
+        return b;
+    }
+    /// Writes child c of node `at` for stored boxes [begin, end): a leaf when it fits, else a
+    /// node (buildRange). Returns the child's box.
+    FloatBox buildChild(std::size_t at, int c, std::int32_t begin, std::int32_t end, int level);
     void sortByMorton(const std::vector<FloatBox>& boxes);
     /// Builds from box i = boxOf(boxes[index_[i]]) once index_ holds the Morton order.
     template <class BoxOf>

@@ -433,6 +433,11 @@ TEST(BoxTreeIndex, StructureIsValidAndShallow) {
         tree.build(randomBoxes(rng, n, 1.0, 0.001, 0.01));
         EXPECT_TRUE(tree.validate());
         EXPECT_LE(tree.depth(), static_cast<int>(std::ceil(std::log2(n / 4.0 + 1))) + 1) << n;
+        // Nodes of four children: about one per three leaves, 128 bytes each, beside the boxes'
+        // 28 bytes.
+        const auto leaves = static_cast<std::size_t>((n + 15) / 16);
+        EXPECT_LE(tree.memoryBytes(), 28U * static_cast<std::size_t>(n) + 128U * (leaves / 3 + 2))
+            << n;
     }
 }
 
