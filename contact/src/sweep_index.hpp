@@ -164,14 +164,18 @@ bool SweepIndex::sortSet(Index n, const BoxAt& boxAt, Sorted& out) const {
     return false;
 }
 
-// The queries sorted like the indexed boxes, then swept in that order with an active list: the
-// indexed boxes whose lower bound has been passed (indexed boxes first on ties) and whose upper
-// bound has not. A query's hits are the active boxes that overlap it on the other two axes, and
-// the boxes whose lower bound lies within its own extent along the axis; a box leaves the list for
-// good once a query's lower bound passes its upper bound (the queries come in ascending lower
-// bounds). Every pair overlapping along the axis is tested exactly once, as in a merged sweep.
-// Queries that came sorted (a curve numbered along its length) go to the sink as they are swept;
-// others are kept and handed over in query order afterwards.
+// The queries in ascending lower bounds, swept with an active list: the indexed boxes whose lower
+// bound has been passed (indexed boxes first on ties) and whose upper bound has not. A query's hits
+// are the active boxes that overlap it on the other two axes, and the boxes whose lower bound lies
+// within its own extent along the axis; a box leaves the list for good once a query's lower bound
+// passes its upper bound (the queries come in ascending lower bounds). Every pair overlapping
+// along the axis is tested exactly once, as in a merged sweep.
+//
+// The queries are swept as they come while their lower bounds ascend (a curve numbered along its
+// length: all of them), each handed to the sink at once, with no copy of the query boxes. From
+// the first query that does not ascend (or has a NaN bound) on, the rest are sorted like the
+// indexed boxes and swept from the start in a second sweep, their hits kept and handed over in
+// query order afterwards.
 template <class QueryBox, class Sink>
 void SweepIndex::query(Index first, Index last, const QueryBox& queryBox, Sink&& sink) const {
     if (!swept_) {
@@ -179,21 +183,15 @@ void SweepIndex::query(Index first, Index last, const QueryBox& queryBox, Sink&&
         return;
     }
     const Index n = last > first ? last - first : 0;
-    Sorted queries;
-    const bool inOrder = sortSet(
-        n, [&](Index k) { return queryBox(first + k); }, queries);
+    const int k0 = axis_;
+    const int k1 = (axis_ + 1) % 3;
+    const int k2 = (axis_ + 2) % 3;
     const std::size_t na = boxes_.key.size();
     std::vector<std::size_t> active;  // positions in boxes_
     std::vector<Index> hits;
-    std::vector<Index> kept;          // !inOrder: the hits of every query, in sweep order
-    std::vector<std::size_t> keptAt;  // and where each query's start, by sweep position
-    if (!inOrder) {
-        keptAt.reserve(static_cast<std::size_t>(n) + 1);
-    }
     std::size_t next = 0;  // the first indexed box not yet passed
-    for (Index s = 0; s < n; ++s) {
-        const float lo = queries.key[s];
-        const Entry& q = queries.entry[s];
+    // Query q (lower bound lo along the axis) against the sweep's state: its hits into `hits`.
+    const auto sweepOne = [&](float lo, const Entry& q) {
         while (next < na && boxes_.key[next] <= lo) {
             active.push_back(next++);
         }
@@ -215,24 +213,44 @@ void SweepIndex::query(Index first, Index last, const QueryBox& queryBox, Sink&&
                 hits.push_back(boxes_.entry[p].id);
             }
         }
-        if (inOrder) {
-            sink(first + q.id, hits.data(), static_cast<Index>(hits.size()));
-        } else {
-            keptAt.push_back(kept.size());
-            kept.insert(kept.end(), hits.begin(), hits.end());
+    };
+    Index streamed = 0;
+    for (float previous = 0.0F; streamed < n; ++streamed) {
+        const FloatBox box = queryBox(first + streamed);
+        const float lo = box.lo[k0] + 0.0F;                  // -0 -> +0
+        if (!(streamed == 0 ? lo == lo : previous <= lo)) {  // false for NaN
+            break;
         }
+        previous = lo;
+        sweepOne(lo, Entry{box.hi[k0], box.lo[k1], box.hi[k1], box.lo[k2], box.hi[k2], 0});
+        sink(first + streamed, hits.data(), static_cast<Index>(hits.size()));
     }
-    if (inOrder) {
+    if (streamed == n) {
         return;
     }
+    const Index rest = n - streamed;
+    const Index from = first + streamed;
+    Sorted queries;
+    sortSet(
+        rest, [&](Index k) { return queryBox(from + k); }, queries);
+    active.clear();
+    next = 0;
+    std::vector<Index> kept;          // the hits of every query, in sweep order
+    std::vector<std::size_t> keptAt;  // and where each query's start, by sweep position
+    keptAt.reserve(static_cast<std::size_t>(rest) + 1);
+    for (Index s = 0; s < rest; ++s) {
+        sweepOne(queries.key[s], queries.entry[s]);
+        keptAt.push_back(kept.size());
+        kept.insert(kept.end(), hits.begin(), hits.end());
+    }
     keptAt.push_back(kept.size());
-    std::vector<Index> position(static_cast<std::size_t>(n));  // query -> sweep position
-    for (Index s = 0; s < n; ++s) {
+    std::vector<Index> position(static_cast<std::size_t>(rest));  // query -> sweep position
+    for (Index s = 0; s < rest; ++s) {
         position[queries.entry[s].id] = s;
     }
-    for (Index k = 0; k < n; ++k) {
-        const std::size_t from = keptAt[position[k]];
-        sink(first + k, kept.data() + from, static_cast<Index>(keptAt[position[k] + 1] - from));
+    for (Index k = 0; k < rest; ++k) {
+        const std::size_t at = keptAt[position[k]];
+        sink(from + k, kept.data() + at, static_cast<Index>(keptAt[position[k] + 1] - at));
     }
 }
 

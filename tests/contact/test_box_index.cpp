@@ -541,6 +541,45 @@ TEST(SweepIndex, SweepsACurveAlongItsLongAxisAndCountsTheScanExactly) {
     EXPECT_LT(sweep.scanned(), 4 * 3000);
 }
 
+// Queries along a curve are swept as they come while their lower bounds ascend, and from the first
+// that does not (a descent, a tie broken backwards, a NaN bound) the rest go through the sort:
+// every split point gives the brute force's pairs, each query once and in order (viaIndex), also in
+// ranges that start mid-curve.
+TEST(SweepIndex, StreamedQueriesThenTheSortedRestGiveEveryPair) {
+    const auto curveBox = [](double y) {
+        const double x = 0.01 * std::sin(40.0 * y);
+        const double lo[3] = {x - 4e-4, y - 4e-4, -1e-4};
+        const double hi[3] = {x + 4e-4, y + 1.4e-3, 1e-4};
+        return floatBoxOutward(lo, hi);
+    };
+    std::vector<FloatBox> boxes;
+    for (int i = 0; i < 2000; ++i) {
+        boxes.push_back(curveBox(1e-3 * i));
+    }
+    SweepIndex sweep;
+    sweep.build(boxes, 1);
+    ASSERT_TRUE(sweep.swept());
+    ASSERT_EQ(sweep.axis(), 1);
+    std::vector<FloatBox> ascending;
+    for (int i = 0; i < 1500; ++i) {
+        ascending.push_back(curveBox(1.5e-3 * i - 0.1));
+    }
+    for (const int split : {0, 1, 700, 1499, 1500}) {
+        SCOPED_TRACE("split at " + std::to_string(split));
+        std::vector<FloatBox> queries = ascending;
+        std::reverse(queries.begin() + split, queries.end());  // descends from split on
+        const Pairs expected = bruteForce(queries, boxes);
+        ASSERT_GT(expected.size(), 3000U);
+        EXPECT_EQ(viaIndex(sweep, queries), expected);
+        EXPECT_EQ(viaIndex(sweep, queries, 4), expected);
+    }
+    std::vector<FloatBox> withNan = ascending;
+    withNan[800].lo[1] = std::nanf("");  // overlaps nothing along the axis
+    EXPECT_EQ(viaIndex(sweep, withNan), bruteForce(withNan, boxes));
+    withNan[0].lo[1] = std::nanf("");
+    EXPECT_EQ(viaIndex(sweep, withNan), bruteForce(withNan, boxes));
+}
+
 // Flat grids: every axis of the plane crosses a whole row, far more than kScanPerBoxLimit pairs
 // per box, so the build falls back to the box tree, which answers concurrently. On the 60 x 60
 // grid the estimate (n x mean width / spread = 72 per box) is below kSkipSortFactor x the limit, so
