@@ -49,7 +49,7 @@ void BoxTreeIndex::sortByMorton(const std::vector<FloatBox>& boxes) {
     const int axisBits = std::min(21, (64 - indexBits) / 3);
     const double top = static_cast<double>((std::uint64_t{1} << axisBits) - 1);
     // One scale for all axes (the largest extent): a per-axis scale would give the thin axis of a
-    // surface (its waviness) as many key bits as the long ones, and the median splits would cut
+    // surface (its waviness) as many key bits as the long ones, and the tree's runs would cut
     // the surface into bands along that axis.
     double ext = 0.0;
     for (int k = 0; k < 3; ++k) {
@@ -182,7 +182,8 @@ void BoxTreeIndex::buildSorted(const std::vector<FloatBox>& boxes, const BoxOf& 
         }
     }
     meanExtent_ = finite > 0 ? static_cast<float>(extents / static_cast<double>(finite)) : 0.0F;
-    nodes_.reserve(nodeCount(static_cast<std::int32_t>(n)));
+    const std::size_t nodes = nodeCount(static_cast<std::int32_t>(n));
+    nodes_.reserve(nodes);
     if (n <= static_cast<std::size_t>(kLeafSize)) {  // a root with one leaf child
         std::int32_t root = 0;
         buildRange(0, 0, 0, &root);
@@ -191,7 +192,7 @@ void BoxTreeIndex::buildSorted(const std::vector<FloatBox>& boxes, const BoxOf& 
     }
     std::int32_t root = 0;
     buildRange(0, static_cast<std::int32_t>(n), 0, &root);
-    CONTACT_ASSERT(nodes_.size() == nodes_.capacity());
+    CONTACT_ASSERT(nodes_.size() == nodes);
 }
 
 void BoxTreeIndex::build(const std::vector<FloatBox>& boxes, int /*threads*/) {
