@@ -88,24 +88,19 @@ FloatBox BoxTreeIndex::buildChild(std::size_t at, int c, std::int32_t begin, std
         nodes_[at].first[c] = begin;
         nodes_[at].count[c] = count;
     } else {
-        std::int32_t child = 0;
-        b = buildRange(begin, end, level, &child);
+        const auto child = static_cast<std::int32_t>(nodes_.size());  // buildRange appends it
+        b = buildRange(begin, end, level);
         nodes_[at].first[c] = child;
         nodes_[at].count[c] = 0;
     }
-    nodes_[at].lo0[c] = b.lo[0];
-    nodes_[at].hi0[c] = b.hi[0];
-    nodes_[at].lo1[c] = b.lo[1];
-    nodes_[at].hi1[c] = b.hi[1];
-    nodes_[at].lo2[c] = b.lo[2];
-    nodes_[at].hi2[c] = b.hi[2];
+    setChildBox(nodes_[at], c, b);
     return b;
 }
 
-// Boxes per child of a node over `count` boxes (more than kLeafSize): P leaves, P the smallest
+// Boxes per child of a node over `count` boxes (at least one): P leaves, P the smallest
 // power of kWidth with kWidth P leaves holding them all, so every child but the last is a full
 // subtree (no node of one or two leaves where the count does not divide evenly) and the node has
-// 2 to kWidth children.
+// 2 to kWidth children (one, a leaf, for up to kLeafSize boxes).
 std::int32_t BoxTreeIndex::childSpan(std::int32_t count) {
     const std::int32_t leaves = (count + kLeafSize - 1) / kLeafSize;
     std::int32_t p = 1;
@@ -115,7 +110,7 @@ std::int32_t BoxTreeIndex::childSpan(std::int32_t count) {
     return p * kLeafSize;
 }
 
-// The nodes buildRange makes for `count` boxes (one for a root with one leaf).
+// The nodes buildRange makes for `count` boxes (at least one).
 std::size_t BoxTreeIndex::nodeCount(std::int32_t count) {
     if (count <= kLeafSize) {
         return 1;
@@ -129,15 +124,15 @@ std::size_t BoxTreeIndex::nodeCount(std::int32_t count) {
     return nodes;
 }
 
-FloatBox BoxTreeIndex::buildRange(std::int32_t begin, std::int32_t end, int level,
-                                  std::int32_t* self) {
+FloatBox BoxTreeIndex::buildRange(std::int32_t begin, std::int32_t end, int level) {
     const std::size_t at = nodes_.size();
-    *self = static_cast<std::int32_t>(at);
     Node empty;
+    FloatBox none;
     const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::fill(none.lo, none.lo + 3, nan);
+    std::fill(none.hi, none.hi + 3, nan);
     for (int c = 0; c < kWidth; ++c) {
-        empty.lo0[c] = empty.hi0[c] = empty.lo1[c] = empty.hi1[c] = empty.lo2[c] = empty.hi2[c] =
-            nan;
+        setChildBox(empty, c, none);
         empty.first[c] = -1;
         empty.count[c] = 0;
     }
@@ -184,14 +179,7 @@ void BoxTreeIndex::buildSorted(const std::vector<FloatBox>& boxes, const BoxOf& 
     meanExtent_ = finite > 0 ? static_cast<float>(extents / static_cast<double>(finite)) : 0.0F;
     const std::size_t nodes = nodeCount(static_cast<std::int32_t>(n));
     nodes_.reserve(nodes);
-    if (n <= static_cast<std::size_t>(kLeafSize)) {  // a root with one leaf child
-        std::int32_t root = 0;
-        buildRange(0, 0, 0, &root);
-        buildChild(0, 0, 0, static_cast<std::int32_t>(n), 1);
-        return;
-    }
-    std::int32_t root = 0;
-    buildRange(0, static_cast<std::int32_t>(n), 0, &root);
+    buildRange(0, static_cast<std::int32_t>(n), 0);  // up to kLeafSize boxes: a root with one leaf
     CONTACT_ASSERT(nodes_.size() == nodes);
 }
 

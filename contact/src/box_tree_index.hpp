@@ -334,10 +334,10 @@ private:
         std::int32_t count[kWidth];  ///< leaf child: number of boxes (> 0); inner child: 0
     };
 
-    /// Node for stored boxes [begin, end) (more than kLeafSize): its children over up to four
-    /// runs of childSpan boxes, the last one the rest. Returns the union of the boxes; the node is
-    /// appended to nodes_ and its index written to *self.
-    FloatBox buildRange(std::int32_t begin, std::int32_t end, int level, std::int32_t* self);
+    /// Node for stored boxes [begin, end) (at least one), appended to nodes_: its children over up
+    /// to four runs of childSpan boxes, the last one the rest (one leaf child for up to kLeafSize
+    /// boxes). Returns the union of the boxes.
+    FloatBox buildRange(std::int32_t begin, std::int32_t end, int level);
     static std::int32_t childSpan(std::int32_t count);
     static std::size_t nodeCount(std::int32_t count);
     [[nodiscard]] static FloatBox childBox(const Node& node, int c) noexcept {
@@ -349,6 +349,14 @@ private:
         b.lo[2] = node.lo2[c];
         b.hi[2] = node.hi2[c];
         return b;
+    }
+    static void setChildBox(Node& node, int c, const FloatBox& b) noexcept {
+        node.lo0[c] = b.lo[0];
+        node.hi0[c] = b.hi[0];
+        node.lo1[c] = b.lo[1];
+        node.hi1[c] = b.hi[1];
+        node.lo2[c] = b.lo[2];
+        node.hi2[c] = b.hi[2];
     }
     /// Writes child c of node `at` for stored boxes [begin, end): a leaf when it fits, else a
     /// node (buildRange). Returns the child's box.
