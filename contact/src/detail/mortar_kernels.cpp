@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace contact::detail {
@@ -466,18 +467,21 @@ void addPoint(const PairContext& c, const Vector2d& xs, const Vector2d& xm, doub
     ++S.points;
 }
 
-// Tri3 (3 nodes) and Quad4 (4) shape functions, unrolled.
+// Tri3 (3 nodes) and Quad4 (4) shape functions, unrolled. Quad4's are stored as two pairs, as
+// the sums load them: a pair loaded from two scalar stores waits for both (that stall took a
+// tenth of a wavy Quad4 mortar compute). Scaling by 0.25 is exact: 0.25 (a c) == (0.25 a) c.
 template <int N>
 inline void linearShape(const Vector2d& xi, double* out) noexcept {
     if constexpr (N == 4) {
+        using Pair = double __attribute__((vector_size(16)));
         const double a = 1.0 - xi.x();
         const double b = 1.0 + xi.x();
-        const double c = 1.0 - xi.y();
-        const double d = 1.0 + xi.y();
-        out[0] = 0.25 * a * c;
-        out[1] = 0.25 * b * c;
-        out[2] = 0.25 * b * d;
-        out[3] = 0.25 * a * d;
+        const double c = 0.25 * (1.0 - xi.y());
+        const double d = 0.25 * (1.0 + xi.y());
+        const Pair low = Pair{a, b} * c;   // N0, N1
+        const Pair high = Pair{b, a} * d;  // N2, N3
+        std::memcpy(out, &low, sizeof low);
+        std::memcpy(out + 2, &high, sizeof high);
     } else {
         out[0] = 1.0 - xi.x() - xi.y();
         out[1] = xi.x();
