@@ -53,20 +53,31 @@ void quad9(double xi, double eta, F& f) noexcept {
 
 // Serendipity Quad8 = Quad9 whose centre node is x(0,0) = -1/4 sum(corners) + 1/2 sum(midsides),
 // so N8_i = N9_i + c_i N9_centre. Exact: the serendipity space lies inside the biquadratic one.
+// quad9's products, the centre's kept in registers: reading them back from quad9's scalar
+// stores as pairs stalled (half of shapeValues on a Quad8).
 template <int kOrder, class F>
 void quad8(double xi, double eta, F& f) noexcept {
-    quad9<kOrder>(xi, eta, f);
+    const Lagrange1d a = lagrange1d(xi);
+    const Lagrange1d b = lagrange1d(eta);
+    const double n = a.l[1] * b.l[1];  // the centre node's (grid position 1, 1)
+    const double nXi = a.d[1] * b.l[1];
+    const double nEta = a.l[1] * b.d[1];
+    const double nXiXi = a.dd[1] * b.l[1];
+    const double nXiEta = a.d[1] * b.d[1];
+    const double nEtaEta = a.l[1] * b.dd[1];
     for (int i = 0; i < 8; ++i) {
+        const int ia = kQ9a[i];
+        const int ib = kQ9b[i];
         const double c = i < 4 ? -0.25 : 0.5;
-        f.N[i] += c * f.N[8];
+        f.N[i] = a.l[ia] * b.l[ib] + c * n;
         if constexpr (kOrder >= 1) {
-            f.dXi[i] += c * f.dXi[8];
-            f.dEta[i] += c * f.dEta[8];
+            f.dXi[i] = a.d[ia] * b.l[ib] + c * nXi;
+            f.dEta[i] = a.l[ia] * b.d[ib] + c * nEta;
         }
         if constexpr (kOrder >= 2) {
-            f.dXiXi[i] += c * f.dXiXi[8];
-            f.dXiEta[i] += c * f.dXiEta[8];
-            f.dEtaEta[i] += c * f.dEtaEta[8];
+            f.dXiXi[i] = a.dd[ia] * b.l[ib] + c * nXiXi;
+            f.dXiEta[i] = a.d[ia] * b.d[ib] + c * nXiEta;
+            f.dEtaEta[i] = a.l[ia] * b.dd[ib] + c * nEtaEta;
         }
     }
     f.N[8] = 0.0;
