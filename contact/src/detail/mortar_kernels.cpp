@@ -16,6 +16,15 @@
 #include <limits>
 
 namespace contact::detail {
+
+// Hot point loops built twice, for x86-64's baseline (SSE2) and for AVX2, the copy chosen when
+// the library loads (the same operations in the same order, no fused multiply-add: the same
+// bits on either). Elsewhere one build.
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+#define CONTACT_WIDE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define CONTACT_WIDE_CLONES
+#endif
 namespace {
 
 using Eigen::Vector2d;
@@ -491,8 +500,8 @@ inline void linearShape(const Vector2d& xi, double* out) noexcept {
 
 // inverseLinear for the n points (qx[g], qy[g]) at once, written over arrays so that the compiler
 // vectorizes it.
-void inverseLinearN(const PlaneFace& f, int n, const double* qx, const double* qy, double* xi,
-                    double* eta) noexcept {
+CONTACT_WIDE_CLONES void inverseLinearN(const PlaneFace& f, int n, const double* qx,
+                                        const double* qy, double* xi, double* eta) noexcept {
     const double a0x = f.a0.x();
     const double a0y = f.a0.y();
     const double a1x = f.a1.x();
@@ -619,6 +628,95 @@ void quadPoints(const PairContext& c, const Vertex* const v[4], PiecePoints& p) 
     }
 }
 
+// The gaps at n points of a Tri3 / Quad4 pair from both faces' local coordinates (gap: zero on
+// entry), and the weights times the slave's area per plane area where it is not affine. One
+// loop per case, each vectorized.
+CONTACT_WIDE_CLONES void gapsAndWeights(const PlaneFace& sf, const PlaneFace& mf, int n,
+                                        const double* sx, const double* sy, const double* mx,
+                                        const double* my, double* gap, double* w) noexcept {
+    const auto height = [](const PlaneFace& f, double u, double v) {
+        return f.hc[0] + f.hc[1] * u + (f.hc[2] + f.hc[3] * u) * v;
+    };
+    // n . (dx/dxi x dx/deta) and |dx/dxi x dx/deta|^2 of a face at (u, v).
+    const auto along = [](const PlaneFace& f, double u, double v) {
+        return f.nc3[0] + f.nc3[1] * u + f.nc3[2] * v;
+    };
+    const auto lengthSq = [](const PlaneFace& f, double u, double v) {
+        return f.q[0] + u * (f.q[1] + f.q[3] * u + f.q[4] * v) + v * (f.q[2] + f.q[5] * v);
+    };
+    if (!sf.flat && !sf.affine) {
+        for (int g = 0; g < n; ++g) {
+            gap[g] = height(sf, sx[g], sy[g]);
+            w[g] *= std::sqrt(lengthSq(sf, sx[g], sy[g])) / along(sf, sx[g], sy[g]);
+        }
+    } else if (!sf.flat) {
+        for (int g = 0; g < n; ++g) {
+            gap[g] = height(sf, sx[g], sy[g]);
+        }
+    }
+    if (!mf.flat) {
+        for (int g = 0; g < n; ++g) {
+            const double cosine = along(mf, mx[g], my[g]) / std::sqrt(lengthSq(mf, mx[g], my[g]));
+            gap[g] = (gap[g] - height(mf, mx[g], my[g])) * cosine;
+        }
+    } else {
+        for (int g = 0; g < n; ++g) {
+            gap[g] = (gap[g] - height(mf, mx[g], my[g])) * mf.cosine;
+        }
+    }
+}
+
+// sumPointsLinear's sums of a Quad4 slave and master over n points (slave and master local
+// coordinates, weights, gaps), in 4-wide vectors: two SSE2 halves or one AVX2 register, the same
+// products and sums in the same order (those of the Eigen columns of the other node counts).
+CONTACT_WIDE_CLONES void sumQuad4Points(int n, const double* sx, const double* sy, const double* mx,
+                                        const double* my, const double* w, const double* gap,
+                                        MortarSums& S, double* M) noexcept {
+    using V4 = double __attribute__((vector_size(32)));
+    // linearShape<4>'s values (a reference out: a 32-byte vector returned by value would take
+    // another calling convention in the two builds).
+    const auto shape = [](double u, double v, V4& N) {
+        const double a = 1.0 - u;
+        const double b = 1.0 + u;
+        const double c = 0.25 * (1.0 - v);
+        const double d = 0.25 * (1.0 + v);
+        N = V4{a * c, b * c, b * d, a * d};
+    };
+    V4 D[4] = {};
+    V4 Mt[4] = {};
+    V4 area = {};
+    V4 g = {};
+    V4 was[kMaxPiecePoints];
+    for (int k = 0; k < n; ++k) {
+        V4 Ns;
+        shape(sx[k], sy[k], Ns);
+        const V4 wa = w[k] * Ns;
+        was[k] = wa;
+        area += wa;
+        g += gap[k] * wa;
+        for (int a = 0; a < 4; ++a) {
+            D[a] += Ns * wa[a];
+        }
+    }
+    for (int k = 0; k < n; ++k) {
+        V4 Nm;
+        shape(mx[k], my[k], Nm);
+        for (int a = 0; a < 4; ++a) {
+            Mt[a] += Nm * was[k][a];
+        }
+    }
+    for (int a = 0; a < 4; ++a) {
+        S.area[a] += area[a];
+        S.g[a] += g[a];
+        for (int b = a; b < 4; ++b) {
+            S.D[a * kMaxSegmentNodes + b] += D[a][b];
+        }
+        for (int b = 0; b < 4; ++b) {
+            M[a * kMaxSegmentNodes + b] += Mt[a][b];
+        }
+    }
+}
+
 // The sums over a piece's points for a Tri3 / Quad4 slave (NS nodes) and master (NM nodes):
 // closed-form local coordinates over arrays and unrolled sums (the hot path of Tri3 and Quad4
 // interfaces). A slave that is not affine inverts its map at each point.
@@ -638,32 +736,15 @@ void sumPointsLinear(const PairContext& c, PiecePoints& p) noexcept {
     if (!sf.affine) {
         inverseLinearN(sf, even, p.qx.data(), p.qy.data(), sx.data(), sy.data());
     }
-    if (!sf.flat) {
-        for (int g = 0; g < n; ++g) {
-            const double u = sx[g];
-            const double v = sy[g];
-            gap[g] = sf.hc[0] + sf.hc[1] * u + (sf.hc[2] + sf.hc[3] * u) * v;
-            if (!sf.affine) {  // the slave's area per plane area
-                const double along = sf.nc3[0] + sf.nc3[1] * u + sf.nc3[2] * v;
-                w[g] *= std::sqrt(sf.q[0] + u * (sf.q[1] + sf.q[3] * u + sf.q[4] * v) +
-                                  v * (sf.q[2] + sf.q[5] * v)) /
-                        along;
-            }
-        }
-    }
     std::array<double, kPiecePointRoom> mx;
     std::array<double, kPiecePointRoom> my;
     inverseLinearN(mf, even, p.qx.data(), p.qy.data(), mx.data(), my.data());
-    for (int g = 0; g < n; ++g) {
-        const double u = mx[g];
-        const double v = my[g];
-        double cosine = mf.cosine;
-        if (!mf.flat) {
-            const double along = mf.nc3[0] + mf.nc3[1] * u + mf.nc3[2] * v;
-            cosine = along / std::sqrt(mf.q[0] + u * (mf.q[1] + mf.q[3] * u + mf.q[4] * v) +
-                                       v * (mf.q[2] + mf.q[5] * v));
-        }
-        gap[g] = (gap[g] - (mf.hc[0] + mf.hc[1] * u + (mf.hc[2] + mf.hc[3] * u) * v)) * cosine;
+    gapsAndWeights(sf, mf, n, sx.data(), sy.data(), mx.data(), my.data(), gap.data(), w.data());
+    if constexpr (NS == 4 && NM == 4) {
+        sumQuad4Points(n, sx.data(), sy.data(), mx.data(), my.data(), w.data(), gap.data(), *c.sums,
+                       c.block->M.data());
+        c.sums->points += n;
+        return;
     }
     // The piece's own sums first, by rank-one updates of columns, which the compiler vectorizes
     // (column a of D and of M^T is N_a's row), then added to the pair's. D's lower triangle holds
