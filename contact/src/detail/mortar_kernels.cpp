@@ -11,6 +11,7 @@
 #include "detail/quadrature_rules.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -19,13 +20,18 @@ namespace contact::detail {
 
 // Hot point loops built twice, for x86-64's baseline (SSE2) and for AVX2, the copy chosen when
 // the library loads (the same operations in the same order, no fused multiply-add: the same
-// bits on either). Elsewhere one build.
-#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+// bits on either). Elsewhere, or built with CONTACT_NO_WIDE_CLONES defined, one build.
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) &&      \
+    !defined(CONTACT_NO_WIDE_CLONES)
 #define CONTACT_WIDE_CLONES __attribute__((target_clones("avx2", "default")))
+#define CONTACT_WIDE_VERSIONS 1
 #else
 #define CONTACT_WIDE_CLONES
 #endif
 namespace {
+
+// setWideKernels' switch (the tests' only).
+std::atomic<bool> gWideKernels{true};
 
 using Eigen::Vector2d;
 using Eigen::Vector3d;
@@ -628,93 +634,16 @@ void quadPoints(const PairContext& c, const Vertex* const v[4], PiecePoints& p) 
     }
 }
 
-// The gaps at n points of a Tri3 / Quad4 pair from both faces' local coordinates (gap: zero on
-// entry), and the weights times the slave's area per plane area where it is not affine. One
-// loop per case, each vectorized.
-CONTACT_WIDE_CLONES void gapsAndWeights(const PlaneFace& sf, const PlaneFace& mf, int n,
-                                        const double* sx, const double* sy, const double* mx,
-                                        const double* my, double* gap, double* w) noexcept {
-    const auto height = [](const PlaneFace& f, double u, double v) {
-        return f.hc[0] + f.hc[1] * u + (f.hc[2] + f.hc[3] * u) * v;
-    };
-    // n . (dx/dxi x dx/deta) and |dx/dxi x dx/deta|^2 of a face at (u, v).
-    const auto along = [](const PlaneFace& f, double u, double v) {
-        return f.nc3[0] + f.nc3[1] * u + f.nc3[2] * v;
-    };
-    const auto lengthSq = [](const PlaneFace& f, double u, double v) {
-        return f.q[0] + u * (f.q[1] + f.q[3] * u + f.q[4] * v) + v * (f.q[2] + f.q[5] * v);
-    };
-    if (!sf.flat && !sf.affine) {
-        for (int g = 0; g < n; ++g) {
-            gap[g] = height(sf, sx[g], sy[g]);
-            w[g] *= std::sqrt(lengthSq(sf, sx[g], sy[g])) / along(sf, sx[g], sy[g]);
-        }
-    } else if (!sf.flat) {
-        for (int g = 0; g < n; ++g) {
-            gap[g] = height(sf, sx[g], sy[g]);
-        }
-    }
-    if (!mf.flat) {
-        for (int g = 0; g < n; ++g) {
-            const double cosine = along(mf, mx[g], my[g]) / std::sqrt(lengthSq(mf, mx[g], my[g]));
-            gap[g] = (gap[g] - height(mf, mx[g], my[g])) * cosine;
-        }
-    } else {
-        for (int g = 0; g < n; ++g) {
-            gap[g] = (gap[g] - height(mf, mx[g], my[g])) * mf.cosine;
-        }
-    }
+// A Tri3 / Quad4 face at (u, v): its height over the plane, n . (dx/dxi x dx/deta) and
+// |dx/dxi x dx/deta|^2.
+inline double faceHeight(const PlaneFace& f, double u, double v) noexcept {
+    return f.hc[0] + f.hc[1] * u + (f.hc[2] + f.hc[3] * u) * v;
 }
-
-// sumPointsLinear's sums of a Quad4 slave and master over n points (slave and master local
-// coordinates, weights, gaps), in 4-wide vectors: two SSE2 halves or one AVX2 register, the same
-// products and sums in the same order (those of the Eigen columns of the other node counts).
-CONTACT_WIDE_CLONES void sumQuad4Points(int n, const double* sx, const double* sy, const double* mx,
-                                        const double* my, const double* w, const double* gap,
-                                        MortarSums& S, double* M) noexcept {
-    using V4 = double __attribute__((vector_size(32)));
-    // linearShape<4>'s values (a reference out: a 32-byte vector returned by value would take
-    // another calling convention in the two builds).
-    const auto shape = [](double u, double v, V4& N) {
-        const double a = 1.0 - u;
-        const double b = 1.0 + u;
-        const double c = 0.25 * (1.0 - v);
-        const double d = 0.25 * (1.0 + v);
-        N = V4{a * c, b * c, b * d, a * d};
-    };
-    V4 D[4] = {};
-    V4 Mt[4] = {};
-    V4 area = {};
-    V4 g = {};
-    V4 was[kMaxPiecePoints];
-    for (int k = 0; k < n; ++k) {
-        V4 Ns;
-        shape(sx[k], sy[k], Ns);
-        const V4 wa = w[k] * Ns;
-        was[k] = wa;
-        area += wa;
-        g += gap[k] * wa;
-        for (int a = 0; a < 4; ++a) {
-            D[a] += Ns * wa[a];
-        }
-    }
-    for (int k = 0; k < n; ++k) {
-        V4 Nm;
-        shape(mx[k], my[k], Nm);
-        for (int a = 0; a < 4; ++a) {
-            Mt[a] += Nm * was[k][a];
-        }
-    }
-    for (int a = 0; a < 4; ++a) {
-        S.area[a] += area[a];
-        S.g[a] += g[a];
-        for (int b = a; b < 4; ++b) {
-            S.D[a * kMaxSegmentNodes + b] += D[a][b];
-        }
-        for (int b = 0; b < 4; ++b) {
-            M[a * kMaxSegmentNodes + b] += Mt[a][b];
-        }
-    }
+inline double faceAlong(const PlaneFace& f, double u, double v) noexcept {
+    return f.nc3[0] + f.nc3[1] * u + f.nc3[2] * v;
+}
+inline double faceLengthSq(const PlaneFace& f, double u, double v) noexcept {
+    return f.q[0] + u * (f.q[1] + f.q[3] * u + f.q[4] * v) + v * (f.q[2] + f.q[5] * v);
 }
 
 // The sums over a piece's points for a Tri3 / Quad4 slave (NS nodes) and master (NM nodes):
@@ -736,15 +665,27 @@ void sumPointsLinear(const PairContext& c, PiecePoints& p) noexcept {
     if (!sf.affine) {
         inverseLinearN(sf, even, p.qx.data(), p.qy.data(), sx.data(), sy.data());
     }
+    if (!sf.flat) {
+        for (int g = 0; g < n; ++g) {
+            const double u = sx[g];
+            const double v = sy[g];
+            gap[g] = faceHeight(sf, u, v);
+            if (!sf.affine) {  // the slave's area per plane area
+                w[g] *= std::sqrt(faceLengthSq(sf, u, v)) / faceAlong(sf, u, v);
+            }
+        }
+    }
     std::array<double, kPiecePointRoom> mx;
     std::array<double, kPiecePointRoom> my;
     inverseLinearN(mf, even, p.qx.data(), p.qy.data(), mx.data(), my.data());
-    gapsAndWeights(sf, mf, n, sx.data(), sy.data(), mx.data(), my.data(), gap.data(), w.data());
-    if constexpr (NS == 4 && NM == 4) {
-        sumQuad4Points(n, sx.data(), sy.data(), mx.data(), my.data(), w.data(), gap.data(), *c.sums,
-                       c.block->M.data());
-        c.sums->points += n;
-        return;
+    for (int g = 0; g < n; ++g) {
+        const double u = mx[g];
+        const double v = my[g];
+        double cosine = mf.cosine;
+        if (!mf.flat) {
+            cosine = faceAlong(mf, u, v) / std::sqrt(faceLengthSq(mf, u, v));
+        }
+        gap[g] = (gap[g] - faceHeight(mf, u, v)) * cosine;
     }
     // The piece's own sums first, by rank-one updates of columns, which the compiler vectorizes
     // (column a of D and of M^T is N_a's row), then added to the pair's. D's lower triangle holds
@@ -791,12 +732,114 @@ void sumPointsLinear(const PairContext& c, PiecePoints& p) noexcept {
     S.points += n;
 }
 
+#ifdef CONTACT_WIDE_VERSIONS
+// sumPointsLinear<4, 4> (a Quad4 slave and master), built for the x86-64 baseline as it is and
+// for AVX2 with its loops laid out for 4-wide vectors, the copy chosen when the library loads.
+// The AVX2 copy does the same operations per point in the same order (no fused multiply-add), so
+// the bits do not depend on the copy. Its layout, in the baseline's 2-wide vectors, was slower
+// than sumPointsLinear's (204-216 against 185-190 ms a wavy Quad4 100k compute).
+__attribute__((target("default"))) void sumQuad4Piece(const PairContext& c,
+                                                      PiecePoints& p) noexcept {
+    sumPointsLinear<4, 4>(c, p);
+}
+
+__attribute__((target("avx2"))) void sumQuad4Piece(const PairContext& c, PiecePoints& p) noexcept {
+    const int n = p.n;
+    const PlaneFace& sf = c.slave->face;
+    const PlaneFace& mf = c.master;
+    double* const sx = p.sx.data();
+    double* const sy = p.sy.data();
+    double* const w = p.w.data();
+    std::array<double, kPiecePointRoom> gap{};
+    const int even = n + (n & 1);
+    p.qx[static_cast<std::size_t>(n)] = p.qx[static_cast<std::size_t>(n - 1)];
+    p.qy[static_cast<std::size_t>(n)] = p.qy[static_cast<std::size_t>(n - 1)];
+    if (!sf.affine) {
+        inverseLinearN(sf, even, p.qx.data(), p.qy.data(), sx, sy);
+    }
+    std::array<double, kPiecePointRoom> mx;
+    std::array<double, kPiecePointRoom> my;
+    inverseLinearN(mf, even, p.qx.data(), p.qy.data(), mx.data(), my.data());
+    // The gaps and weights: one loop per case, each vectorized.
+    if (!sf.flat && !sf.affine) {
+        for (int g = 0; g < n; ++g) {
+            gap[g] = faceHeight(sf, sx[g], sy[g]);
+            w[g] *= std::sqrt(faceLengthSq(sf, sx[g], sy[g])) / faceAlong(sf, sx[g], sy[g]);
+        }
+    } else if (!sf.flat) {
+        for (int g = 0; g < n; ++g) {
+            gap[g] = faceHeight(sf, sx[g], sy[g]);
+        }
+    }
+    for (int g = 0; g < n; ++g) {
+        const double cosine =
+            mf.flat ? mf.cosine
+                    : faceAlong(mf, mx[g], my[g]) / std::sqrt(faceLengthSq(mf, mx[g], my[g]));
+        gap[g] = (gap[g] - faceHeight(mf, mx[g], my[g])) * cosine;
+    }
+    // The sums in 4-wide vectors: sumPointsLinear's columns, D's column a and M^T's column a the
+    // rank-one updates N * (w N_a).
+    using V4 = double __attribute__((vector_size(32)));
+    // linearShape<4>'s values, by a reference (a lambda does not take the function's target: a
+    // 32-byte vector returned by value would go by the baseline's calling convention).
+    const auto shape = [](double u, double v, V4& N) {
+        const double a = 1.0 - u;
+        const double b = 1.0 + u;
+        const double cl = 0.25 * (1.0 - v);
+        const double dl = 0.25 * (1.0 + v);
+        N = V4{a * cl, b * cl, b * dl, a * dl};
+    };
+    V4 D[4] = {};
+    V4 Mt[4] = {};
+    V4 area = {};
+    V4 g = {};
+    std::array<V4, kMaxPiecePoints> was;
+    for (int k = 0; k < n; ++k) {
+        V4 Ns;
+        shape(sx[k], sy[k], Ns);
+        const V4 wa = w[k] * Ns;
+        was[static_cast<std::size_t>(k)] = wa;
+        area += wa;
+        g += gap[k] * wa;
+        for (int a = 0; a < 4; ++a) {
+            D[a] += Ns * wa[a];
+        }
+    }
+    for (int k = 0; k < n; ++k) {
+        V4 Nm;
+        shape(mx[k], my[k], Nm);
+        for (int a = 0; a < 4; ++a) {
+            Mt[a] += Nm * was[static_cast<std::size_t>(k)][a];
+        }
+    }
+    MortarSums& S = *c.sums;
+    double* M = c.block->M.data();
+    for (int a = 0; a < 4; ++a) {
+        S.area[a] += area[a];
+        S.g[a] += g[a];
+        for (int b = a; b < 4; ++b) {
+            S.D[a * kMaxSegmentNodes + b] += D[a][b];
+        }
+        for (int b = 0; b < 4; ++b) {
+            M[a * kMaxSegmentNodes + b] += Mt[a][b];
+        }
+    }
+    S.points += n;
+}
+#else
+void sumQuad4Piece(const PairContext& c, PiecePoints& p) noexcept { sumPointsLinear<4, 4>(c, p); }
+#endif
+
 // sumPointsLinear for the pair's node counts.
 void sumLinear(const PairContext& c, PiecePoints& p) noexcept {
     const bool sq = c.slave->face.nn == 4;
     const bool mq = c.master.nn == 4;
     if (sq && mq) {
-        sumPointsLinear<4, 4>(c, p);
+        if (gWideKernels.load(std::memory_order_relaxed)) {
+            sumQuad4Piece(c, p);
+        } else {
+            sumPointsLinear<4, 4>(c, p);
+        }
     } else if (sq) {
         sumPointsLinear<4, 3>(c, p);
     } else if (mq) {
@@ -1560,6 +1603,18 @@ void segmentGram(const SegmentNodes& slave, MortarSums& out) noexcept {
             }
         }
     }
+}
+
+bool setWideKernels(bool on) noexcept {
+    return gWideKernels.exchange(on, std::memory_order_relaxed);
+}
+
+bool wideKernelsRun() noexcept {
+#ifdef CONTACT_WIDE_VERSIONS
+    return gWideKernels.load(std::memory_order_relaxed) && __builtin_cpu_supports("avx2") != 0;
+#else
+    return false;
+#endif
 }
 
 }  // namespace contact::detail

@@ -155,6 +155,14 @@ struct MortarMasterBox {
                                                   int degree, MortarSums& sums,
                                                   MortarBlock& block) noexcept;
 
+/// Whether a Quad4 slave and master's points take their AVX2 layout where it is built in and
+/// the processor has AVX2 (the default): off, the baseline's layout everywhere, which gives the
+/// same bits. For the tests that compare the two. Returns whether the AVX2 layout ran before.
+bool setWideKernels(bool on) noexcept;
+
+/// Whether the AVX2 layout runs: built in (x86-64 Linux), the processor has AVX2, and not off.
+[[nodiscard]] bool wideKernelsRun() noexcept;
+
 /// Mirrors the upper triangle of sums.D into the lower one (after the last pair).
 void finishSums(MortarSums& sums) noexcept;
 
