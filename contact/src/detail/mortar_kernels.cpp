@@ -1611,7 +1611,8 @@ bool setWideKernels(bool on) noexcept {
 
 bool wideKernelsRun() noexcept {
 #ifdef CONTACT_WIDE_VERSIONS
-    return gWideKernels.load(std::memory_order_relaxed) && __builtin_cpu_supports("avx2") != 0;
+    return gWideKernels.load(std::memory_order_relaxed) &&
+           static_cast<bool>(__builtin_cpu_supports("avx2"));
 #else
     return false;
 #endif
