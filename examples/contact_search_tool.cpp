@@ -557,8 +557,13 @@ int run(const Args& args) {
                 st = s.search->update(x);
             }
             if (st.status != contact::UpdateStatus::kOk) {
-                throw std::invalid_argument(std::string("search failed: ") +
-                                            contact::updateStatusName(st.status));
+                std::string why =
+                    std::string("search failed: ") + contact::updateStatusName(st.status);
+                if (st.faultNode >= 0 && st.faultNode < static_cast<Index>(model.nodeIds.size())) {
+                    why +=
+                        " (node " + std::to_string(model.nodeIds[st.faultNode]) + " of the file)";
+                }
+                throw std::invalid_argument(why);
             }
         } catch (const contact::SurfaceError& e) {
             refuse(itf, inFileTerms(model, e, s));

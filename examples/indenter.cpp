@@ -230,8 +230,10 @@ int main(int argc, char** argv) {
         }
         const contact::UpdateStats st = search.update(coords());
         if (st.status != contact::UpdateStatus::kOk) {
-            std::fprintf(stderr, "indenter: update failed: %s\n",
-                         contact::updateStatusName(st.status));
+            const std::string fault = contact::faultText(st, coords());
+            std::fprintf(stderr, "indenter: update failed: %s%s%s%s\n",
+                         contact::updateStatusName(st.status), fault.empty() ? "" : " (",
+                         fault.c_str(), fault.empty() ? "" : ")");
             return 1;
         }
         const contact::NodePairs& p = search.nodePairs();

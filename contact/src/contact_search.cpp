@@ -34,6 +34,19 @@ const char* updateStatusName(UpdateStatus s) noexcept {
     return "?";
 }
 
+std::string faultText(const UpdateStats& st, const CoordinatesView& x) {
+    if (st.faultNode == kNoIndex || st.faultNode < 0 || st.faultNode >= x.numNodes ||
+        x.problem() != nullptr) {
+        return {};
+    }
+    const Eigen::Vector3d p = x.node(st.faultNode);
+    std::string out = "node " + std::to_string(st.faultNode) + " at (";
+    for (int d = 0; d < x.dim; ++d) {
+        out += (d > 0 ? ", " : "") + detail::shortest(p[d]);
+    }
+    return out + ")";
+}
+
 const char* orientationName(Orientation o) noexcept {
     switch (o) {
     case Orientation::kUnknown: return "unknown";
@@ -64,6 +77,40 @@ struct ContactSearch::Impl {
     void dropAll() noexcept {
         forget();
         setUp = false;
+    }
+
+    /// UpdateStats::faultNode: a serial pass over the nodes the search reads (the failing
+    /// update's only).
+    [[nodiscard]] Index faultNode(const CoordinatesView& x, UpdateStatus status) const {
+        Index found = kNoIndex;
+        double largest = 0.0;
+        const auto visit = [&](Index n) {
+            const Eigen::Vector3d p = x.node(n);
+            if (status == UpdateStatus::kNonFiniteCoordinates) {
+                if (!p.allFinite() && (found == kNoIndex || n < found)) {
+                    found = n;
+                }
+                return;
+            }
+            const double a = p.cwiseAbs().maxCoeff();
+            if (found == kNoIndex || a > largest || (a == largest && n < found)) {
+                found = n;
+                largest = a;
+            }
+        };
+        for (const Index n : master.connectivity) {
+            visit(n);
+        }
+        if (nodeMode()) {
+            for (const Index n : nodeSearch.nodes()) {
+                visit(n);
+            }
+        } else {
+            for (const Index n : slaveSurface().connectivity) {
+                visit(n);
+            }
+        }
+        return found;
     }
 
     SearchOptions options;
@@ -206,6 +253,10 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
         return outOfMemory();
     } catch (const std::length_error&) {  // a buffer beyond what a vector can hold
         return outOfMemory();
+    }
+    if (stats.status == UpdateStatus::kNonFiniteCoordinates ||
+        stats.status == UpdateStatus::kCoordinatesOutOfRange) {
+        stats.faultNode = m.faultNode(x, stats.status);
     }
     return stats;
 }

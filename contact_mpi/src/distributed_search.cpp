@@ -195,6 +195,9 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
         for (const Index i : s.usedNodes) {
             if (!x.node(i).allFinite()) {
                 status = UpdateStatus::kNonFiniteCoordinates;
+                stats.local.faultNode = i;
+                stats.error = "node id " + std::to_string(s.nodeIds[static_cast<std::size_t>(i)]) +
+                              " (this rank's " + faultText(stats.local, x) + ")";
                 break;
             }
         }
@@ -233,6 +236,11 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
         s.cCoords.data(), static_cast<Index>(s.cNodeIds.size()), s.dim);
     stats.local = s.local->update(cur);
     stats.timeSearch = msSince(t);
+    if (stats.local.faultNode != kNoIndex) {  // a contact node: its id, not its index here
+        stats.error = "node id " +
+                      std::to_string(s.cNodeIds[static_cast<std::size_t>(stats.local.faultNode)]);
+        stats.local.faultNode = kNoIndex;
+    }
     code = static_cast<int>(stats.local.status);
     MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, comm_);
     stats.ownedMasters = static_cast<Index>(s.cMasterIds.size()) - s.ghostMasters;

@@ -17,12 +17,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <ostream>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 
 namespace contact {
 namespace {
@@ -817,14 +819,20 @@ const BadInput kBadInputs[] = {
 INSTANTIATE_TEST_SUITE_P(Cases, SetSurfacesRejects, ::testing::ValuesIn(kBadInputs),
                          [](const auto& info) { return info.param.name; });
 
-TEST(ContactSearch, UpdateReportsBadCoordinatesWithoutThrowing) {
-    Mesh mesh;
-    const Surface master = addPatch(
+// Two 2 x 2 Quad4 patches facing each other 0.01 apart: every slave node paired.
+std::pair<Surface, Surface> facingPatches(Mesh& mesh) {
+    Surface master = addPatch(
         mesh, SegmentType::Quad4, 2, 2, [](double u, double v) { return Eigen::Vector3d(u, v, 0); },
         false, "master");
-    const Surface slave = addPatch(
+    Surface slave = addPatch(
         mesh, SegmentType::Quad4, 2, 2,
         [](double u, double v) { return Eigen::Vector3d(u, v, 0.01); }, true, "slave");
+    return {std::move(master), std::move(slave)};
+}
+
+TEST(ContactSearch, UpdateReportsBadCoordinatesWithoutThrowing) {
+    Mesh mesh;
+    const auto [master, slave] = facingPatches(mesh);
     ContactSearch search;
     Eigen::Matrix3Xd x = mesh.coords3();
     EXPECT_EQ(search.update(x).status, UpdateStatus::kNotSetUp);
@@ -849,6 +857,74 @@ TEST(ContactSearch, UpdateReportsBadCoordinatesWithoutThrowing) {
     x(1, slave.connectivity[0]) = 0.0;
     EXPECT_EQ(search.update(x).status, UpdateStatus::kOk);
     EXPECT_EQ(columns(search).size(), 9);
+}
+
+// A failed update names its node: the lowest with a NaN or Inf, or the one largest in magnitude,
+// among the nodes the search reads (master segments; slave segments, or the slave nodes in node
+// mode); a node outside the surfaces is not read.
+TEST(ContactSearch, FailedUpdateNamesItsNode) {
+    Mesh mesh;
+    const Index stray = mesh.add(Eigen::Vector3d(5, 5, 5));  // in no surface
+    const auto [master, slave] = facingPatches(mesh);
+    const Index m0 = master.connectivity[0];
+    const Index m1 = master.connectivity[5];
+    const Index s0 = slave.connectivity[2];
+    for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        SCOPED_TRACE(mode == SearchMode::kNodeToSegment ? "node mode" : "segment mode");
+        SearchOptions o;
+        o.mode = mode;
+        ContactSearch search(o);
+        Eigen::Matrix3Xd x = mesh.coords3();
+        search.setSurfaces(master, slave, x);
+        UpdateStats st = search.update(x);
+        EXPECT_EQ(st.status, UpdateStatus::kOk);
+        EXPECT_EQ(st.faultNode, kNoIndex);
+        EXPECT_EQ(faultText(st, x), "");
+
+        x(2, stray) = std::nan("");
+        st = search.update(x);
+        EXPECT_EQ(st.status, UpdateStatus::kOk) << "a node outside the surfaces is not read";
+        EXPECT_EQ(st.faultNode, kNoIndex);
+
+        x(0, s0) = std::numeric_limits<double>::infinity();
+        x(1, m1) = std::nan("");
+        st = search.update(x);
+        EXPECT_EQ(st.status, UpdateStatus::kNonFiniteCoordinates);
+        EXPECT_EQ(st.faultNode, std::min(s0, m1));
+        x(1, m0) = -std::numeric_limits<double>::infinity();
+        st = search.update(x);
+        EXPECT_EQ(st.faultNode, m0);
+        const Eigen::Vector3d p = x.col(m0);
+        char expected[128];
+        std::snprintf(expected, sizeof expected, "node %d at (%.17g, -inf, %.17g)",
+                      static_cast<int>(m0), p.x(), p.z());
+        EXPECT_EQ(faultText(st, x), expected);
+
+        x = mesh.coords3();
+        x(0, m1) = 1e32;
+        x(2, s0) = -3e32;
+        x(1, stray) = 9e32;
+        st = search.update(x);
+        EXPECT_EQ(st.status, UpdateStatus::kCoordinatesOutOfRange);
+        EXPECT_EQ(st.faultNode, s0) << "the largest magnitude among the surfaces' nodes";
+        x = mesh.coords3();
+        EXPECT_EQ(search.update(x).faultNode, kNoIndex);
+    }
+    // A slave given as nodes: only those nodes of it are read.
+    ContactSearch byNodes;
+    Eigen::Matrix3Xd x = mesh.coords3();
+    byNodes.setSurfaces(master, std::vector<Index>{s0}, x);
+    const Index other = slave.connectivity[0] == s0 ? slave.connectivity[1] : slave.connectivity[0];
+    x(2, other) = std::nan("");
+    EXPECT_EQ(byNodes.update(x).status, UpdateStatus::kOk);
+    x(2, s0) = std::nan("");
+    const UpdateStats st = byNodes.update(x);
+    EXPECT_EQ(st.status, UpdateStatus::kNonFiniteCoordinates);
+    EXPECT_EQ(st.faultNode, s0);
+    // faultText reads only a node inside the view.
+    UpdateStats beyond;
+    beyond.faultNode = static_cast<Index>(x.cols());
+    EXPECT_EQ(faultText(beyond, x), "");
 }
 
 TEST(ContactSearch, RejectsBadOptions) {

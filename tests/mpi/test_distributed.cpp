@@ -1021,7 +1021,17 @@ TEST(DistributedErrors, AnUpdateWithNaNOnOneRankFailsOnAll) {
     if (commRank() == commSize() - 1 && !bad.empty()) {
         bad[0] = std::nan("");
     }
-    EXPECT_EQ(search.update(viewOf(bad, 3)).status, UpdateStatus::kNonFiniteCoordinates);
+    const DistributedStats st = search.update(viewOf(bad, 3));
+    EXPECT_EQ(st.status, UpdateStatus::kNonFiniteCoordinates);
+    if (commRank() == commSize() - 1 && !bad.empty()) {  // the rank that has it names it
+        EXPECT_EQ(st.local.faultNode, 0);
+        EXPECT_TRUE(contains(st.error, "node id " + std::to_string(u.p.nodes.ids[0]) +
+                                           " (this rank's node 0 at (nan, "))
+            << st.error;
+    } else {
+        EXPECT_EQ(st.local.faultNode, kNoIndex);
+        EXPECT_EQ(st.error, "");
+    }
     EXPECT_EQ(search.nodePairs().size(), before);  // the last good pairs stay
     std::vector<double> shorter = u.x;
     if (commRank() == 0) {

@@ -511,6 +511,9 @@ int contact_search_update(contact_search* search, const contact_coordinates* x,
                        std::to_string(view.dim) + "D; the surfaces were set with " +
                        std::to_string(search->numNodes) + ")";
             }
+            if (const std::string fault = contact::faultText(st, view); !fault.empty()) {
+                why += " (" + fault + ")";
+            }
             raise(CONTACT_ERROR_UPDATE_FAILED, why + "; the pairs of the last successful update "
                                                      "are kept");
         }

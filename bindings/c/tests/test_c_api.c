@@ -435,10 +435,14 @@ static void test_bad_coordinates(void) {
     make_scene(&moved);
     moved.xyz[3 * sc.num_nodes - 1] = INFINITY;
     c = contact_coordinates_interleaved(moved.xyz, moved.num_nodes, 3);
-    EXPECT_ERR(contact_search_update(s, &c, &st), CONTACT_ERROR_UPDATE_FAILED, "non-finite");
+    char named[64];
+    snprintf(named, sizeof named, "non-finite coordinates (node %d at (", sc.num_nodes - 1);
+    EXPECT_ERR(contact_search_update(s, &c, &st), CONTACT_ERROR_UPDATE_FAILED, named);
+    EXPECT_ERR(contact_search_update(s, &c, &st), CONTACT_ERROR_UPDATE_FAILED, ", inf))");
     CHECK(st.status == CONTACT_UPDATE_NON_FINITE_COORDINATES);
     moved.xyz[3 * sc.num_nodes - 1] = 1e33;
-    EXPECT_ERR(contact_search_update(s, &c, &st), CONTACT_ERROR_UPDATE_FAILED, "out of range");
+    snprintf(named, sizeof named, "out of range (node %d at (", sc.num_nodes - 1);
+    EXPECT_ERR(contact_search_update(s, &c, &st), CONTACT_ERROR_UPDATE_FAILED, named);
     CHECK(st.status == CONTACT_UPDATE_COORDINATES_OUT_OF_RANGE);
     int32_t n = 0;
     EXPECT_OK(contact_search_pair_count(s, &n));

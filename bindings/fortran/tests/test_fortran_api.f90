@@ -92,6 +92,13 @@ program test_fortran_api
     call expect(ierr == CONTACT_ERROR_INVALID_ARGUMENT, 'x and y sizes')
     call contact_update(s, coords(:, 1:10), ierr)
     call expect(ierr == CONTACT_ERROR_UPDATE_FAILED, 'wrong node count')
+    ! Node number 3 beyond the float boxes: the library's message names it 0-based, node 2.
+    coords(2, 3) = 1.0e33_c_double
+    call contact_update(s, coords, ierr)
+    call expect(ierr == CONTACT_ERROR_UPDATE_FAILED, 'out of range')
+    call expect(index(contact_last_error(), 'out of range (node 2 at (2, 1e+33, 0))') > 0, &
+                'the node named')
+    coords(2, 3) = 0.0_c_double
     call contact_pair_count(s, n, ierr)
     call expect(n == np, 'pairs kept after a failed update')
     call contact_update(s, coords, ierr, dim=4)

@@ -414,6 +414,9 @@ public:
                        std::to_string(c.view.dim) + "D; the surfaces were set with " +
                        std::to_string(numNodes_) + " in " + std::to_string(dim_) + "D)";
             }
+            if (const std::string fault = contact::faultText(r.stats, c.view); !fault.empty()) {
+                why += " (" + fault + ")";
+            }
             throw py::value_error("ContactSearch.update: " + why +
                                   "; the pairs of the last successful update are kept");
         }

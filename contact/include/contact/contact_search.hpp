@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace contact {
@@ -95,6 +96,11 @@ enum class UpdateStatus : std::uint8_t {
 
 [[nodiscard]] CONTACT_API const char* updateStatusName(UpdateStatus s) noexcept;
 
+struct UpdateStats;
+/// UpdateStats::faultNode and its coordinates in x (the coordinates of that update), as in
+/// "node 4 at (0, 1, nan)", 0-based; empty when there is no such node.
+[[nodiscard]] CONTACT_API std::string faultText(const UpdateStats& st, const CoordinatesView& x);
+
 /// How the two surfaces face, judged from the pairs of an update. Each segment's node order must
 /// give a normal pointing out of its solid (types.hpp); a surface given with every segment the
 /// other way round faces into its solid, which flips the sign of every gap (master) or of every
@@ -170,6 +176,11 @@ struct UpdateStats {
     /// reused list keeps the boxes of a master none of whose nodes moved since the last update.
     Index masterBoxes = 0;
     Index pairs = 0;  ///< contact pairs reported
+    /// The node an update failed on, an index into its coordinates, else kNoIndex.
+    /// kNonFiniteCoordinates: the lowest node of the surfaces with a NaN or Inf coordinate;
+    /// kCoordinatesOutOfRange: the node of the surfaces with the coordinate largest in magnitude
+    /// (the lowest such node). faultText() puts it in words.
+    Index faultNode = kNoIndex;
     /// Worst projection status among reported pairs (kConverged < kOnBoundary < ...).
     ProjectionStatus worstProjection = ProjectionStatus::kConverged;
     /// Whether the surfaces face the way their node order says (a whole surface inside-out).

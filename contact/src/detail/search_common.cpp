@@ -18,9 +18,7 @@
 #include <stdexcept>
 
 namespace contact::detail {
-namespace {
 
-// d in as few digits as give it back (std::to_string writes 1e300 with 300 digits).
 std::string shortest(double d) {
     char text[32];
     std::snprintf(text, sizeof text, "%.17g", d);
@@ -33,6 +31,8 @@ std::string shortest(double d) {
     }
     return text;
 }
+
+namespace {
 
 // What is wrong with node n's coordinates, to follow "node <n>"; nullptr when nothing.
 const char* badCoordinates(const CoordinatesView& x, Index n) noexcept {

@@ -17,6 +17,10 @@
 
 namespace contact::detail {
 
+/// d in as few digits as give it back ("%.17g" where none fewer do; std::to_string writes 1e300
+/// with 300 digits).
+[[nodiscard]] std::string shortest(double d);
+
 /// Throws std::invalid_argument "<fn>: <role> surface '<name>', segment <s> (<type>): <what>"
 /// for mixed dimensions, bad offsets, node indices out of range, NaN/Inf coordinates, degenerate
 /// segments (zero size, no normal at the centre or a corner, or a corner normal opposite the

@@ -122,6 +122,9 @@ struct DistributedStats {
     /// Outcome, the same on every rank (UpdateStatus of the serial search; kNotSetUp also when a
     /// repartition failed: then `error` says why and setSurfaces() must be called again).
     UpdateStatus status = UpdateStatus::kNotSetUp;
+    /// Why, where the status alone does not say: the failed repartition; on the ranks that found
+    /// it, the node of kNonFiniteCoordinates or kCoordinatesOutOfRange by global id (a caller's
+    /// NaN: also local.faultNode, its index in this rank's coordinates).
     std::string error;
     /// A new RCB partition, migration and ghost exchange ran (setSurfaces, or an update where a
     /// box left its grown box); the same on every rank.
