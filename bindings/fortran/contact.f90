@@ -73,6 +73,7 @@ module contact
     public :: contact_create, contact_destroy, contact_error, contact_last_error
     public :: contact_set_surfaces, contact_set_surfaces_nodes, contact_update, contact_update_xyz
     public :: contact_pair_count, contact_get_pairs, contact_csr_rows, contact_get_csr
+    public :: contact_fault_node
     public :: contact_capture_distance, contact_compute_overlaps, contact_get_overlaps
     public :: contact_model_read, contact_model_destroy, contact_model_num_nodes
     public :: contact_model_coordinates, contact_model_node_ids, contact_model_surface_count
@@ -181,6 +182,12 @@ module contact
             integer(c_int) :: rc
         end function
         function c_pair_count(s, n) bind(c, name="contact_search_pair_count") result(rc)
+            import :: c_ptr, c_int32_t, c_int
+            type(c_ptr), value :: s
+            integer(c_int32_t), intent(out) :: n
+            integer(c_int) :: rc
+        end function
+        function c_fault_node(s, n) bind(c, name="contact_search_fault_node") result(rc)
             import :: c_ptr, c_int32_t, c_int
             type(c_ptr), value :: s
             integer(c_int32_t), intent(out) :: n
@@ -547,6 +554,17 @@ contains
     end subroutine
 
     !> Number of pairs of the last successful update.
+    !> The node number (1-based) the last update failed on (non-finite or out-of-range
+    !> coordinates), 0 after a successful update or another failure.
+    subroutine contact_fault_node(search, node, ierr)
+        type(contact_search), intent(in) :: search
+        integer, intent(out) :: node, ierr
+        integer(c_int32_t) :: n
+        n = -1
+        call took(c_fault_node(search%handle, n), ierr)
+        node = int(n) + 1
+    end subroutine
+
     subroutine contact_pair_count(search, count, ierr)
         type(contact_search), intent(in) :: search
         integer, intent(out) :: count, ierr

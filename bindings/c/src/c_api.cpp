@@ -235,6 +235,7 @@ struct contact_search {
     Index numNodes = 0;
     int dim = 3;
     bool haveOverlaps = false;
+    Index faultNode = contact::kNoIndex;  // of the last update
     contact::bindings::OverlapTable overlaps;
     mutable ErrorText error;
 
@@ -482,6 +483,7 @@ int contact_search_update(contact_search* search, const contact_coordinates* x,
             raise(CONTACT_ERROR_OUT_OF_ORDER, "contact_search_set_surfaces was not called");
         }
         const contact::UpdateStats st = search->search->update(view);
+        search->faultNode = st.faultNode;
         if (stats != nullptr) {
             contact_update_stats& o = *stats;
             o.status = static_cast<int32_t>(st.status);
@@ -519,6 +521,14 @@ int contact_search_update(contact_search* search, const contact_coordinates* x,
         }
         search->havePairs = true;
         search->haveOverlaps = false;
+        return CONTACT_OK;
+    });
+}
+
+int contact_search_fault_node(const contact_search* search, int32_t* node) {
+    return onSearch(search, "contact_search_fault_node", [&] {
+        need(node, "node");
+        *node = search->faultNode == contact::kNoIndex ? -1 : search->faultNode;
         return CONTACT_OK;
     });
 }

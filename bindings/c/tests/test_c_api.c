@@ -444,12 +444,19 @@ static void test_bad_coordinates(void) {
     snprintf(named, sizeof named, "out of range (node %d at (", sc.num_nodes - 1);
     EXPECT_ERR(contact_search_update(s, &c, &st), CONTACT_ERROR_UPDATE_FAILED, named);
     CHECK(st.status == CONTACT_UPDATE_COORDINATES_OUT_OF_RANGE);
+    int32_t fault = -7;
+    EXPECT_OK(contact_search_fault_node(s, &fault));
+    CHECK(fault == sc.num_nodes - 1);
+    EXPECT_ERR(contact_search_fault_node(s, NULL), CONTACT_ERROR_NULL_POINTER, "node");
     int32_t n = 0;
     EXPECT_OK(contact_search_pair_count(s, &n));
     CHECK(n == (M + 1) * (M + 1));
     contact_node_pairs_view after;
     EXPECT_OK(contact_search_node_pairs_view(s, &after));
     CHECK(after.count == before.count && after.gap[0] == gap0);
+    EXPECT_OK(contact_search_update(s, &x, &st));
+    EXPECT_OK(contact_search_fault_node(s, &fault));
+    CHECK(fault == -1);
     contact_search_destroy(s);
 }
 

@@ -98,7 +98,12 @@ program test_fortran_api
     call expect(ierr == CONTACT_ERROR_UPDATE_FAILED, 'out of range')
     call expect(index(contact_last_error(), 'out of range (node 2 at (2, 1e+33, 0))') > 0, &
                 'the node named')
+    call contact_fault_node(s, n, ierr)
+    call expect(ierr == CONTACT_OK .and. n == 3, 'fault node 3')
     coords(2, 3) = 0.0_c_double
+    call contact_update(s, coords, ierr)
+    call contact_fault_node(s, n, ierr)
+    call expect(ierr == CONTACT_OK .and. n == 0, 'no fault node after a good update')
     call contact_pair_count(s, n, ierr)
     call expect(n == np, 'pairs kept after a failed update')
     call contact_update(s, coords, ierr, dim=4)

@@ -23,6 +23,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -401,6 +402,7 @@ public:
             r.stats = search_->update(c.view);
             r.finished = monotonicSeconds();
         }
+        faultNode_ = r.stats.faultNode;
         if (r.stats.status == contact::UpdateStatus::kOutOfMemory) {
             havePairs_ = false;
             PyErr_SetString(PyExc_MemoryError, "ContactSearch.update: out of memory during the "
@@ -497,6 +499,9 @@ public:
     [[nodiscard]] const contact::ContactSearch& search() const { return *search_; }
     [[nodiscard]] bool setUp() const { return setUp_; }
     [[nodiscard]] std::uintptr_t lastAddress() const { return lastAddress_; }
+    [[nodiscard]] std::optional<Index> faultNode() const {
+        return faultNode_ == contact::kNoIndex ? std::nullopt : std::optional<Index>(faultNode_);
+    }
 
 private:
     std::unique_ptr<contact::ContactSearch> search_;
@@ -505,6 +510,7 @@ private:
     Index numNodes_ = 0;
     int dim_ = 3;
     std::uintptr_t lastAddress_ = 0;
+    Index faultNode_ = contact::kNoIndex;  // of the last update
 };
 
 }  // namespace
@@ -706,5 +712,9 @@ PYBIND11_MODULE(_core, m) {
                                    const std::vector<Index>& v = s.search().slaveNodes();
                                    return copied(v.data(), py::ssize_t(v.size()), 0);
                                })
-        .def_property_readonly("last_coordinates_address", &PySearch::lastAddress);
+        .def_property_readonly("last_coordinates_address", &PySearch::lastAddress)
+        .def_property_readonly("fault_node", &PySearch::faultNode,
+                               "The node (0-based) the last update failed on, as its ValueError "
+                               "names it (non-finite or out-of-range coordinates); None after a "
+                               "successful update or another failure.");
 }

@@ -159,7 +159,10 @@ def test_bad_calls_and_coordinates():
         x[node, node % 3] = np.nan  # not only at a segment's first node
         with pytest.raises(ValueError, match=rf"non-finite coordinates \(node {node} at \("):
             s.update(x)
+        assert s.fault_node == node
     assert len(s.pairs()) == n  # the pairs of the last good update
+    s.update(coords)
+    assert s.fault_node is None
     with pytest.raises(ValueError, match="mode must be 'node' or 'segment', got 'edge'"):
         cs.ContactSearch(mode="edge")
     for threads in (0, -1, 1025, 100000):

@@ -209,6 +209,11 @@ typedef struct contact_update_stats {
 CONTACT_C_API int contact_search_update(contact_search* search, const contact_coordinates* x,
                                         contact_update_stats* stats);
 
+/* The node the last update failed on (non-finite or out-of-range coordinates: the node its
+ * CONTACT_ERROR_UPDATE_FAILED message names), 0-based; -1 after a successful update or another
+ * failure. */
+CONTACT_C_API int contact_search_fault_node(const contact_search* search, int32_t* node);
+
 /* Mode, capture and skin distances (lengths, resolved at set_surfaces), segment and node counts. */
 CONTACT_C_API int contact_search_mode(const contact_search* search, int32_t* mode);
 CONTACT_C_API int contact_search_capture_distance(const contact_search* search, double* capture);
