@@ -559,9 +559,8 @@ int run(const Args& args) {
             if (st.status != contact::UpdateStatus::kOk) {
                 std::string why =
                     std::string("search failed: ") + contact::updateStatusName(st.status);
-                if (st.faultNode >= 0 && st.faultNode < static_cast<Index>(model.nodeIds.size())) {
-                    why +=
-                        " (node " + std::to_string(model.nodeIds[st.faultNode]) + " of the file)";
+                if (st.faultNode >= 0 && st.faultNode < model.numNodes()) {
+                    why += " (node " + model.nodeLabel(st.faultNode) + " of the file)";
                 }
                 throw std::invalid_argument(why);
             }

@@ -553,7 +553,6 @@ contains
         if (present(stats)) stats = st
     end subroutine
 
-    !> Number of pairs of the last successful update.
     !> The node number (1-based) the last update failed on (non-finite or out-of-range
     !> coordinates), 0 after a successful update or another failure.
     subroutine contact_fault_node(search, node, ierr)
@@ -565,6 +564,7 @@ contains
         node = int(n) + 1
     end subroutine
 
+    !> Number of pairs of the last successful update.
     subroutine contact_pair_count(search, count, ierr)
         type(contact_search), intent(in) :: search
         integer, intent(out) :: count, ierr
