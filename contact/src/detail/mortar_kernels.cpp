@@ -646,6 +646,21 @@ inline double faceLengthSq(const PlaneFace& f, double u, double v) noexcept {
     return f.q[0] + u * (f.q[1] + f.q[3] * u + f.q[4] * v) + v * (f.q[2] + f.q[5] * v);
 }
 
+// The local coordinates of a piece's points on both faces: the slave's into p.sx / p.sy where it
+// is not affine (an affine slave's are there already), the master's into mx / my. The inverse
+// maps take an even count: an odd piece repeats its last point.
+inline void pieceLocalCoordinates(const PairContext& c, PiecePoints& p, double* mx,
+                                  double* my) noexcept {
+    const int n = p.n;
+    const int even = n + (n & 1);
+    p.qx[static_cast<std::size_t>(n)] = p.qx[static_cast<std::size_t>(n - 1)];
+    p.qy[static_cast<std::size_t>(n)] = p.qy[static_cast<std::size_t>(n - 1)];
+    if (!c.slave->face.affine) {
+        inverseLinearN(c.slave->face, even, p.qx.data(), p.qy.data(), p.sx.data(), p.sy.data());
+    }
+    inverseLinearN(c.master, even, p.qx.data(), p.qy.data(), mx, my);
+}
+
 // The sums over a piece's points for a Tri3 / Quad4 slave (NS nodes) and master (NM nodes):
 // closed-form local coordinates over arrays and unrolled sums (the hot path of Tri3 and Quad4
 // interfaces). A slave that is not affine inverts its map at each point.
@@ -658,13 +673,9 @@ void sumPointsLinear(const PairContext& c, PiecePoints& p) noexcept {
     std::array<double, kPiecePointRoom>& sy = p.sy;
     std::array<double, kPiecePointRoom>& w = p.w;
     std::array<double, kPiecePointRoom> gap{};
-    // The inverse maps take an even count: an odd one repeats its last point.
-    const int even = n + (n & 1);
-    p.qx[static_cast<std::size_t>(n)] = p.qx[static_cast<std::size_t>(n - 1)];
-    p.qy[static_cast<std::size_t>(n)] = p.qy[static_cast<std::size_t>(n - 1)];
-    if (!sf.affine) {
-        inverseLinearN(sf, even, p.qx.data(), p.qy.data(), sx.data(), sy.data());
-    }
+    std::array<double, kPiecePointRoom> mx;
+    std::array<double, kPiecePointRoom> my;
+    pieceLocalCoordinates(c, p, mx.data(), my.data());
     if (!sf.flat) {
         for (int g = 0; g < n; ++g) {
             const double u = sx[g];
@@ -675,9 +686,6 @@ void sumPointsLinear(const PairContext& c, PiecePoints& p) noexcept {
             }
         }
     }
-    std::array<double, kPiecePointRoom> mx;
-    std::array<double, kPiecePointRoom> my;
-    inverseLinearN(mf, even, p.qx.data(), p.qy.data(), mx.data(), my.data());
     for (int g = 0; g < n; ++g) {
         const double u = mx[g];
         const double v = my[g];
@@ -751,15 +759,9 @@ __attribute__((target("avx2"))) void sumQuad4Piece(const PairContext& c, PiecePo
     double* const sy = p.sy.data();
     double* const w = p.w.data();
     std::array<double, kPiecePointRoom> gap{};
-    const int even = n + (n & 1);
-    p.qx[static_cast<std::size_t>(n)] = p.qx[static_cast<std::size_t>(n - 1)];
-    p.qy[static_cast<std::size_t>(n)] = p.qy[static_cast<std::size_t>(n - 1)];
-    if (!sf.affine) {
-        inverseLinearN(sf, even, p.qx.data(), p.qy.data(), sx, sy);
-    }
     std::array<double, kPiecePointRoom> mx;
     std::array<double, kPiecePointRoom> my;
-    inverseLinearN(mf, even, p.qx.data(), p.qy.data(), mx.data(), my.data());
+    pieceLocalCoordinates(c, p, mx.data(), my.data());
     // The gaps and weights: one loop per case, each vectorized.
     if (!sf.flat && !sf.affine) {
         for (int g = 0; g < n; ++g) {
