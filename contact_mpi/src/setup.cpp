@@ -9,6 +9,8 @@
 #include "contact/segment.hpp"
 #include "contact/tolerances.hpp"
 
+#include "detail/search_common.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -35,79 +37,24 @@ std::string prefix(int rank) { return std::string(kFn) + ": rank " + std::to_str
     throw std::invalid_argument(msg + ": " + what);
 }
 
-const char* badCoordinates(const CoordinatesView& x, Index n) noexcept {
-    const Eigen::Vector3d p = x.node(n);
-    if (!p.allFinite()) {
-        return " has a NaN or Inf coordinate";
-    }
-    if (p.cwiseAbs().maxCoeff() > tol::kMaxCoordinate) {
-        return " has a coordinate beyond +-1e30 (the search keeps boxes in float)";
-    }
-    return nullptr;
-}
-
 // What ContactSearch::setSurfaces checks of one surface, on this rank's part, naming global ids.
 void validatePart(int rank, const char* role, const SurfacePart& part, const RankNodes& nodes,
                   const CoordinatesView& x) {
-    const Surface& surface = part.surface;
-    const Index n = surface.size();
-    if (surface.offsets.size() != static_cast<std::size_t>(n) + 1 || surface.offsets[0] != 0 ||
-        static_cast<std::size_t>(surface.offsets[n]) != surface.connectivity.size()) {
+    const auto failAt = [&](Index s, const std::string& what, Index node) {
+        std::string text = what;
+        const std::size_t at = text.find("%n");
+        if (at != std::string::npos && node != kNoIndex) {
+            text.replace(at, 2, std::to_string(nodes.ids[static_cast<std::size_t>(node)]));
+        }
+        failSegment(rank, role, part, s, text);
+    };
+    contact::detail::checkOffsets(part.surface, failAt);
+    if (part.ids.size() != static_cast<std::size_t>(part.surface.size())) {
         failSegment(rank, role, part, kNoIndex,
-                    "offsets do not match the segment count and connectivity");
+                    std::to_string(part.ids.size()) + " global ids for " +
+                        std::to_string(part.surface.size()) + " segments");
     }
-    if (part.ids.size() != static_cast<std::size_t>(n)) {
-        failSegment(rank, role, part, kNoIndex,
-                    std::to_string(part.ids.size()) + " global ids for " + std::to_string(n) +
-                        " segments");
-    }
-    for (Index s = 0; s < n; ++s) {
-        const SegmentType t = surface.types[s];
-        if (spatialDim(t) != x.dim) {
-            failSegment(rank, role, part, s,
-                        "a " + std::to_string(spatialDim(t)) + "D segment type with " +
-                            std::to_string(x.dim) + "D coordinates");
-        }
-        if (surface.offsets[s + 1] - surface.offsets[s] != nodeCount(t)) {
-            failSegment(rank, role, part, s,
-                        "has " + std::to_string(surface.offsets[s + 1] - surface.offsets[s]) +
-                            " nodes, its type has " + std::to_string(nodeCount(t)));
-        }
-        const Index* v = surface.nodes(s);
-        for (int i = 0; i < nodeCount(t); ++i) {
-            if (v[i] < 0 || v[i] >= x.numNodes) {
-                failSegment(rank, role, part, s,
-                            "node index " + std::to_string(v[i]) + " out of range [0, " +
-                                std::to_string(x.numNodes) + ") of this rank's nodes");
-            }
-            const auto node = [&] { return "node " + std::to_string(nodes.ids[v[i]]); };
-            if (const char* bad = badCoordinates(x, v[i])) {
-                failSegment(rank, role, part, s, node() + bad);
-            }
-            for (int k = 0; k < i; ++k) {
-                if (nodes.ids[v[k]] == nodes.ids[v[i]]) {
-                    failSegment(rank, role, part, s, node() + " appears twice (collapsed segment)");
-                }
-            }
-        }
-        const SegmentNodes seg = gatherSegment(surface, s, x);
-        if (!(characteristicSize(seg) > 0.0)) {
-            failSegment(rank, role, part, s, "degenerate: zero size");
-        }
-        const SegmentFrame centre = segmentFrame(seg, referenceCentre(t));
-        if (centre.degenerate) {
-            failSegment(rank, role, part, s,
-                        "degenerate: no normal at its centre (zero length or area)");
-        }
-        for (int c = 0; c < cornerCount(t); ++c) {
-            const SegmentFrame corner = segmentFrame(seg, nodeLocalCoordinates(t, c));
-            if (corner.degenerate || corner.normal.dot(centre.normal) <= 0.0) {
-                failSegment(rank, role, part, s,
-                            "degenerate: collapsed or folded at corner node " +
-                                std::to_string(nodes.ids[v[c]]));
-            }
-        }
-    }
+    contact::detail::checkSegments(part.surface, x, failAt);
 }
 
 // ---- Directory records (plain, fixed size, no padding: every byte is set).
@@ -304,7 +251,7 @@ void validateInput(const State& s, const RankNodes& nodes, const SurfacePart& ma
                                             " out of range [0, " + std::to_string(x.numNodes) +
                                             ")");
             }
-            if (const char* bad = badCoordinates(x, n)) {
+            if (const char* bad = contact::detail::badCoordinates(x, n)) {
                 throw std::invalid_argument(prefix(rank) + "slave node " +
                                             std::to_string(nodes.ids[n]) + bad);
             }

@@ -858,6 +858,12 @@ TEST(DistributedErrors, ADegenerateSegmentOnTheLastRank) {
     const std::string e = errorEverywhere([&] { u.run(search); });
     EXPECT_TRUE(contains(e, "rank " + std::to_string(commSize() - 1) + ": master surface")) << e;
     EXPECT_TRUE(contains(e, "appears twice")) << e;
+    if (commRank() == commSize() - 1) {  // named by global ids: segment 0's, its first node's
+        const GlobalId node =
+            u.p.nodes.ids[static_cast<std::size_t>(u.p.master.surface.connectivity[0])];
+        EXPECT_TRUE(contains(e, "segment id " + std::to_string(u.p.master.ids[0]) + " (")) << e;
+        EXPECT_TRUE(contains(e, ": node " + std::to_string(node) + " appears twice")) << e;
+    }
     // The search is not set up: an update says so, on every rank.
     EXPECT_EQ(search.update(viewOf(u.x, 3)).status, UpdateStatus::kNotSetUp);
 }
@@ -1009,6 +1015,22 @@ TEST(DistributedErrors, OneSurfaceWithoutSelfContact) {
             errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
         EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
     }
+}
+
+TEST(DistributedErrors, ANaNAtSetUpIsNamedByGlobalNodeId) {
+    FlatParts u;
+    GlobalId node = -1;
+    if (commRank() == 0) {
+        const Index local = u.p.master.surface.connectivity[0];
+        node = u.p.nodes.ids[static_cast<std::size_t>(local)];
+        u.x[static_cast<std::size_t>(3 * local + 2)] = std::nan("");
+    }
+    MPI_Bcast(&node, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e = errorEverywhere([&] { u.run(search); });
+    EXPECT_TRUE(contains(e, "rank 0: master surface")) << e;
+    EXPECT_TRUE(contains(e, ": node " + std::to_string(node) + " has a NaN or Inf coordinate"))
+        << e;
 }
 
 TEST(DistributedErrors, AnUpdateWithNaNOnOneRankFailsOnAll) {

@@ -34,18 +34,6 @@ std::string shortest(double d) {
 
 namespace {
 
-// What is wrong with node n's coordinates, to follow "node <n>"; nullptr when nothing.
-const char* badCoordinates(const CoordinatesView& x, Index n) noexcept {
-    const Eigen::Vector3d p = x.node(n);
-    if (!p.allFinite()) {
-        return " has a NaN or Inf coordinate";
-    }
-    if (p.cwiseAbs().maxCoeff() > tol::kMaxCoordinate) {
-        return " has a coordinate beyond +-1e30 (the search keeps boxes in float)";
-    }
-    return nullptr;
-}
-
 // `what` holds "%n" where node goes (node != kNoIndex).
 [[noreturn]] void fail(const char* fn, const char* role, const Surface& surface, Index s,
                        const std::string& what, Index node = kNoIndex) {
@@ -57,61 +45,15 @@ const char* badCoordinates(const CoordinatesView& x, Index n) noexcept {
 
 void validateSurface(const char* fn, const char* role, const Surface& surface,
                      const CoordinatesView& x) {
-    const Index n = surface.size();
-    if (surface.offsets.size() != static_cast<std::size_t>(n) + 1 || surface.offsets[0] != 0 ||
-        static_cast<std::size_t>(surface.offsets[n]) != surface.connectivity.size()) {
-        fail(fn, role, surface, kNoIndex,
-             "offsets do not match the segment count and connectivity");
-    }
+    const auto failAt = [&](Index s, const std::string& what, Index node) {
+        fail(fn, role, surface, s, what, node);
+    };
+    checkOffsets(surface, failAt);
     if (x.dim != 2 && x.dim != 3) {
         fail(fn, role, surface, kNoIndex,
              "coordinates must be 2D or 3D, got dimension " + std::to_string(x.dim));
     }
-    for (Index s = 0; s < n; ++s) {
-        const SegmentType t = surface.types[s];
-        if (spatialDim(t) != x.dim) {
-            fail(fn, role, surface, s,
-                 "a " + std::to_string(spatialDim(t)) + "D segment type with " +
-                     std::to_string(x.dim) + "D coordinates");
-        }
-        if (surface.offsets[s + 1] - surface.offsets[s] != nodeCount(t)) {
-            fail(fn, role, surface, s,
-                 "has " + std::to_string(surface.offsets[s + 1] - surface.offsets[s]) +
-                     " nodes, its type has " + std::to_string(nodeCount(t)));
-        }
-        const Index* nodes = surface.nodes(s);
-        for (int i = 0; i < nodeCount(t); ++i) {
-            if (nodes[i] < 0 || nodes[i] >= x.numNodes) {
-                fail(fn, role, surface, s,
-                     "node index " + std::to_string(nodes[i]) + " out of range [0, " +
-                         std::to_string(x.numNodes) + ")");
-            }
-            if (const char* bad = badCoordinates(x, nodes[i])) {
-                fail(fn, role, surface, s, std::string("node %n") + bad, nodes[i]);
-            }
-            for (int k = 0; k < i; ++k) {
-                if (nodes[k] == nodes[i]) {
-                    fail(fn, role, surface, s, "node %n appears twice (collapsed segment)",
-                         nodes[i]);
-                }
-            }
-        }
-        const SegmentNodes seg = gatherSegment(surface, s, x);
-        if (!(characteristicSize(seg) > 0.0)) {
-            fail(fn, role, surface, s, "degenerate: zero size");
-        }
-        const SegmentFrame centre = segmentFrame(seg, referenceCentre(t));
-        if (centre.degenerate) {
-            fail(fn, role, surface, s, "degenerate: no normal at its centre (zero length or area)");
-        }
-        for (int c = 0; c < cornerCount(t); ++c) {
-            const SegmentFrame corner = segmentFrame(seg, nodeLocalCoordinates(t, c));
-            if (corner.degenerate || corner.normal.dot(centre.normal) <= 0.0) {
-                fail(fn, role, surface, s, "degenerate: collapsed or folded at corner node %n",
-                     surface.nodes(s)[c]);
-            }
-        }
-    }
+    checkSegments(surface, x, failAt);
 }
 
 double meanSegmentSize(const Surface& surface, const CoordinatesView& x) {

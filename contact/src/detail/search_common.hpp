@@ -4,6 +4,7 @@
 #pragma once
 
 #include "contact/contact_search.hpp"
+#include "contact/segment.hpp"
 #include "contact/surface.hpp"
 #include "contact/tolerances.hpp"
 #include "contact/types.hpp"
@@ -20,6 +21,84 @@ namespace contact::detail {
 /// d in as few digits as give it back ("%.17g" where none fewer do; std::to_string writes 1e300
 /// with 300 digits).
 [[nodiscard]] std::string shortest(double d);
+
+/// What is wrong with node n's coordinates, to follow "node <n>"; nullptr when nothing.
+[[nodiscard]] inline const char* badCoordinates(const CoordinatesView& x, Index n) noexcept {
+    const Eigen::Vector3d p = x.node(n);
+    if (!p.allFinite()) {
+        return " has a NaN or Inf coordinate";
+    }
+    if (p.cwiseAbs().maxCoeff() > tol::kMaxCoordinate) {
+        return " has a coordinate beyond +-1e30 (the search keeps boxes in float)";
+    }
+    return nullptr;
+}
+
+/// What makes a surface searchable, shared by validateSurface and the MPI search's check of a
+/// rank's part (which names segments and nodes by global id). `fail(s, what, node)` must throw:
+/// segment s (kNoIndex: the surface as a whole), `what` with "%n" where node `node` (an index
+/// into x; kNoIndex: none) is named. checkOffsets: the offsets against the segment count and
+/// connectivity. checkSegments: for each segment, its dimension, node count, node indices in
+/// range, finite coordinates within +-1e30, no node twice, and no degenerate shape (zero size,
+/// no normal at the centre or a corner, a corner normal opposite the centre's).
+template <class Fail>
+void checkOffsets(const Surface& surface, Fail&& fail) {
+    const Index n = surface.size();
+    if (surface.offsets.size() != static_cast<std::size_t>(n) + 1 || surface.offsets[0] != 0 ||
+        static_cast<std::size_t>(surface.offsets[n]) != surface.connectivity.size()) {
+        fail(kNoIndex, "offsets do not match the segment count and connectivity", kNoIndex);
+    }
+}
+
+template <class Fail>
+void checkSegments(const Surface& surface, const CoordinatesView& x, Fail&& fail) {
+    for (Index s = 0; s < surface.size(); ++s) {
+        const SegmentType t = surface.types[s];
+        if (spatialDim(t) != x.dim) {
+            fail(s,
+                 "a " + std::to_string(spatialDim(t)) + "D segment type with " +
+                     std::to_string(x.dim) + "D coordinates",
+                 kNoIndex);
+        }
+        if (surface.offsets[s + 1] - surface.offsets[s] != nodeCount(t)) {
+            fail(s,
+                 "has " + std::to_string(surface.offsets[s + 1] - surface.offsets[s]) +
+                     " nodes, its type has " + std::to_string(nodeCount(t)),
+                 kNoIndex);
+        }
+        const Index* nodes = surface.nodes(s);
+        for (int i = 0; i < nodeCount(t); ++i) {
+            if (nodes[i] < 0 || nodes[i] >= x.numNodes) {
+                fail(s,
+                     "node index " + std::to_string(nodes[i]) + " out of range [0, " +
+                         std::to_string(x.numNodes) + ")",
+                     kNoIndex);
+            }
+            if (const char* bad = badCoordinates(x, nodes[i])) {
+                fail(s, std::string("node %n") + bad, nodes[i]);
+            }
+            for (int k = 0; k < i; ++k) {
+                if (nodes[k] == nodes[i]) {
+                    fail(s, "node %n appears twice (collapsed segment)", nodes[i]);
+                }
+            }
+        }
+        const SegmentNodes seg = gatherSegment(surface, s, x);
+        if (!(characteristicSize(seg) > 0.0)) {
+            fail(s, "degenerate: zero size", kNoIndex);
+        }
+        const SegmentFrame centre = segmentFrame(seg, referenceCentre(t));
+        if (centre.degenerate) {
+            fail(s, "degenerate: no normal at its centre (zero length or area)", kNoIndex);
+        }
+        for (int c = 0; c < cornerCount(t); ++c) {
+            const SegmentFrame corner = segmentFrame(seg, nodeLocalCoordinates(t, c));
+            if (corner.degenerate || corner.normal.dot(centre.normal) <= 0.0) {
+                fail(s, "degenerate: collapsed or folded at corner node %n", nodes[c]);
+            }
+        }
+    }
+}
 
 /// Throws std::invalid_argument "<fn>: <role> surface '<name>', segment <s> (<type>): <what>"
 /// for mixed dimensions, bad offsets, node indices out of range, NaN/Inf coordinates, degenerate
