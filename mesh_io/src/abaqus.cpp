@@ -673,8 +673,10 @@ std::unique_ptr<LineReader> Reader::openNested(LineReader& in, const Keyword& kw
     if (fs::is_directory(p, ec)) {
         failAt(in, kw.line, "cannot read included file '" + path + "': it is a directory");
     }
-    if (fs::is_character_file(p, ec) || fs::is_block_file(p, ec) || fs::is_socket(p, ec)) {
-        failAt(in, kw.line, "cannot read included file '" + path + "': it is a device, not a file");
+    if (fs::exists(p, ec) && !fs::is_regular_file(p, ec)) {
+        failAt(in, kw.line,
+               "cannot read included file '" + path +
+                   "': it is not a regular file (a FIFO, device or socket)");
     }
     const std::string canonical = fs::weakly_canonical(p, ec).string();
     if (std::find(openFiles_.begin(), openFiles_.end(), canonical) != openFiles_.end()) {

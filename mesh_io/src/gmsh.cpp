@@ -18,7 +18,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <map>
 #include <string>
@@ -303,11 +302,7 @@ public:
         m_.path = path;
         m_.format = "gmsh";
         // The file size bounds every allocation sized from a count in the file: pipes and
-        // directories, which have none, are refused.
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(path, ec)) {
-            throw ParseError(path, 0, "not a regular file");
-        }
+        // directories, which have none, are refused (LineReader).
         auto& in = r_.stream();
         in.seekg(0, std::ios::end);
         const std::streamoff size = in.tellg();

@@ -1,11 +1,23 @@
 // SPDX-License-Identifier: MIT
 #include "line_reader.hpp"
 
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 namespace mesh_io::detail {
 
-LineReader::LineReader(std::string path) : path_(std::move(path)), in_(path_, std::ios::binary) {
+LineReader::LineReader(std::string path) : path_(std::move(path)) {
+    // Checked before opening: opening a FIFO waits for a writer, which may never come.
+    std::error_code ec;
+    const std::filesystem::file_status st = std::filesystem::status(path_, ec);
+    if (!ec && std::filesystem::is_directory(st)) {
+        throw ParseError(path_, 0, "is a directory, not a file");
+    }
+    if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+        throw ParseError(path_, 0, "is not a regular file (a FIFO, device or socket)");
+    }
+    in_.open(path_, std::ios::binary);
     if (!in_) {
         throw ParseError(path_, 0, "cannot open the file");
     }

@@ -22,6 +22,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <utility>
 #include <vector>
 
@@ -323,6 +324,32 @@ TEST(AbaqusReader, ByteOrderMarkChangesNothing) {
     writeBytes(dir / "nodes.inp", bom + "1, 0.0, 0.0, 0.0\n2, 1.0, 0.0, 0.0\n");
     writeBytes(dir / "with_include.inp", "*NODE\n*INCLUDE, INPUT=nodes.inp\n");
     EXPECT_EQ(readAbaqus((dir / "with_include.inp").string()).numNodes(), 2);
+}
+
+// A FIFO as the deck or as an included file is refused before it is opened: opening one waits
+// for a writer (a hang, were the check after it).
+TEST(AbaqusReader, FifosAreRefusedNotWaitedOn) {
+    const fs::path dir = scratchDir();
+    const fs::path fifo = dir / "pipe.inp";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    try {
+        (void)readAbaqus(fifo.string());
+        FAIL() << "no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  fifo.string() + ": is not a regular file (a FIFO, device or socket)");
+    }
+    writeBytes(dir / "main.inp", "*NODE\n1, 0.0, 0.0, 0.0\n*INCLUDE, INPUT=pipe.inp\n");
+    try {
+        (void)readAbaqus((dir / "main.inp").string());
+        FAIL() << "no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(e.line(), 3);
+        EXPECT_NE(std::string(e.what()).find("cannot read included file '" + fifo.string() +
+                                             "': it is not a regular file"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(AbaqusReader, KeywordLinesContinueAfterATrailingComma) {
@@ -980,7 +1007,7 @@ const BadCase kBadCases[] = {
     {"bad_include_missing.inp", nullptr, 3,
      "cannot open included file '@DIR@/include/does_not_exist.inp'"},
     {"bad_include_device.inp", nullptr, 3,
-     "cannot read included file '/dev/zero': it is a device, not a file"},
+     "cannot read included file '/dev/zero': it is not a regular file (a FIFO, device or socket)"},
     {"bad_include_error_main.inp", "include/bad_coordinates.inp", 4,
      "expected a coordinate, got 'one'"},
     {"bad_include_cycle_a.inp", "bad_include_cycle_b.inp", 3,

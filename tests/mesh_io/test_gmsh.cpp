@@ -555,7 +555,7 @@ TEST(Gmsh, DirectoryIsNotARegularFile) {
         (void)readGmsh(path);
         FAIL() << "no error";
     } catch (const ParseError& e) {
-        EXPECT_EQ(std::string(e.what()), path + ": not a regular file");
+        EXPECT_EQ(std::string(e.what()), path + ": is a directory, not a file");
     }
 }
 
