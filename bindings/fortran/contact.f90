@@ -554,7 +554,7 @@ contains
     end subroutine
 
     !> The node number (1-based) the last update failed on (non-finite or out-of-range
-    !> coordinates), 0 after a successful update or another failure.
+    !> coordinates), 0 after a successful update, another failure or set_surfaces.
     subroutine contact_fault_node(search, node, ierr)
         type(contact_search), intent(in) :: search
         integer, intent(out) :: node, ierr

@@ -302,6 +302,7 @@ void setUp(contact_search* s, contact::Surface master, contact::Surface slave,
     s->setUp = true;
     s->havePairs = false;
     s->haveOverlaps = false;
+    s->faultNode = contact::kNoIndex;  // no update of this set-up has failed
     s->numNodes = x.numNodes;
     s->dim = x.dim;
 }

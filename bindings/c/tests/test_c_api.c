@@ -457,6 +457,13 @@ static void test_bad_coordinates(void) {
     EXPECT_OK(contact_search_update(s, &x, &st));
     EXPECT_OK(contact_search_fault_node(s, &fault));
     CHECK(fault == -1);
+    /* a failed update, then set_surfaces: the new set-up has no failed update */
+    EXPECT_ERR(contact_search_update(s, &c, &st), CONTACT_ERROR_UPDATE_FAILED, named);
+    EXPECT_OK(contact_search_fault_node(s, &fault));
+    CHECK(fault == sc.num_nodes - 1);
+    EXPECT_OK(contact_search_set_surfaces(s, &sc.master, &sc.slave, &x));
+    EXPECT_OK(contact_search_fault_node(s, &fault));
+    CHECK(fault == -1);
     contact_search_destroy(s);
 }
 

@@ -142,7 +142,8 @@ class ContactSearch(_core.ContactSearch):
     set_surfaces(master, slave, coords): the slave is a Surface or an array of node indices;
     raises ValueError with the C++ message naming the surface and segment for bad input.
     update(coords) -> UpdateStats: releases the GIL, so searches of other interfaces may run in
-    other threads meanwhile; raises ValueError for coordinates it refuses (the pairs of the last
+    other threads meanwhile (threads sharing one search take turns: each call waits for the one
+    under way, so pairs() is always one update's whole result); raises ValueError for coordinates it refuses (the pairs of the last
     successful update stay). pairs() -> Pairs: new arrays, the caller's to keep. overlaps(coords)
     (segment mode) -> dict of arrays: slave, master, overlap_area, capture_area (the part with
     gap <= capture), penetration_area, and over the part in contact centroid, gap_min, gap_max

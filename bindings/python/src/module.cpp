@@ -23,6 +23,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -304,6 +305,44 @@ struct PyStats {
     bool coordinatesCopied = false;
 };
 
+// Holds a search's lock for one call. A search shared by Python threads would otherwise run two
+// updates at once (update and set_surfaces release the GIL) or hand out the pairs of one update
+// half overwritten by the next. The lock is waited for with the GIL released, so a thread that
+// holds it can always take the GIL back.
+class Busy {
+public:
+    explicit Busy(std::mutex& m) : lock_(m, std::try_to_lock) {
+        if (!lock_.owns_lock()) {
+            py::gil_scoped_release nogil;
+            lock_.lock();
+        }
+    }
+
+private:
+    std::unique_lock<std::mutex> lock_;
+};
+
+// The object `self` as a T whose constructor ran. pybind11 2.10 hands a method an object made by
+// T.__new__ alone (no __init__) as a reference to uninitialized memory.
+template <class T>
+T& constructed(const py::handle& self) {
+    auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
+    if (!py::isinstance<T>(self) ||
+        !inst->get_value_and_holder(py::detail::get_type_info(typeid(T))).holder_constructed()) {
+        throw py::type_error("a " + std::string(py::str(py::type::of(self).attr("__name__"))) +
+                             " whose __init__ did not run");
+    }
+    return self.cast<T&>();
+}
+
+// For the classes Python never constructs (their objects come from the module's functions):
+// __new__ refuses, so no object without a constructed value exists.
+py::object refuseNew(const py::args& args, const py::kwargs& /*kwargs*/) {
+    const std::string name =
+        args.empty() ? std::string("object") : std::string(py::str(args[0].attr("__name__")));
+    throw py::type_error(name + " objects are made by the contact_search functions, not directly");
+}
+
 class PySearch {
 public:
     PySearch(double capture, bool captureRelative, const std::string& mode, int threads,
@@ -341,6 +380,7 @@ public:
     }
 
     void setSurfaces(const PySurface& master, const py::object& slave, const py::object& coords) {
+        const Busy busy(mutex_);
         if (master.cs.nodeSurface) {
             throw py::value_error("ContactSearch.set_surfaces: master surface '" + master.cs.name +
                                   "' is a node surface; a master needs element faces");
@@ -349,7 +389,7 @@ public:
         std::vector<Index> nodes;
         const PySurface* slaveSurface = nullptr;
         if (py::isinstance<PySurface>(slave)) {
-            slaveSurface = &slave.cast<const PySurface&>();
+            slaveSurface = &constructed<PySurface>(slave);
             if (slaveSurface->cs.nodeSurface) {
                 nodes = slaveSurface->cs.nodes;
                 slaveSurface = nullptr;
@@ -384,11 +424,13 @@ public:
         }
         setUp_ = true;
         havePairs_ = false;
+        faultNode_ = contact::kNoIndex;
         numNodes_ = c.view.numNodes;
         dim_ = c.view.dim;
     }
 
     PyStats update(const py::object& coords) {
+        const Busy busy(mutex_);
         if (!setUp_) {
             throw std::runtime_error("ContactSearch.update: set_surfaces was not called");
         }
@@ -428,6 +470,7 @@ public:
 
     // The pairs as new arrays (views into the search would dangle after set_surfaces).
     [[nodiscard]] py::dict pairs() const {
+        const Busy busy(mutex_);
         if (!havePairs_) {
             throw std::runtime_error("ContactSearch.pairs: no successful update yet");
         }
@@ -458,6 +501,7 @@ public:
     }
 
     py::dict overlaps(const py::object& coords) {
+        const Busy busy(mutex_);
         if (nodeMode()) {
             throw py::value_error("ContactSearch.overlaps: overlaps need mode='segment'");
         }
@@ -496,14 +540,29 @@ public:
     [[nodiscard]] bool nodeMode() const {
         return search_->options().mode == contact::SearchMode::kNodeToSegment;
     }
-    [[nodiscard]] const contact::ContactSearch& search() const { return *search_; }
-    [[nodiscard]] bool setUp() const { return setUp_; }
-    [[nodiscard]] std::uintptr_t lastAddress() const { return lastAddress_; }
+    [[nodiscard]] int threads() const { return search_->options().threads; }
+    // What set_surfaces resolved (the search's accessors), under the lock; before it, an error
+    // (as the C API's CONTACT_OUT_OF_ORDER) rather than the zeros of a search not set up.
+    template <class F>
+    [[nodiscard]] auto resolved(const char* what, F&& f) const {
+        const Busy busy(mutex_);
+        if (!setUp_) {
+            throw std::runtime_error(std::string("ContactSearch.") + what +
+                                     ": set_surfaces was not called");
+        }
+        return f(*search_);
+    }
+    [[nodiscard]] std::uintptr_t lastAddress() const {
+        const Busy busy(mutex_);
+        return lastAddress_;
+    }
     [[nodiscard]] std::optional<Index> faultNode() const {
+        const Busy busy(mutex_);
         return faultNode_ == contact::kNoIndex ? std::nullopt : std::optional<Index>(faultNode_);
     }
 
 private:
+    mutable std::mutex mutex_;  // one call at a time (Busy)
     std::unique_ptr<contact::ContactSearch> search_;
     bool setUp_ = false;
     bool havePairs_ = false;
@@ -546,6 +605,7 @@ PYBIND11_MODULE(_core, m) {
     });
 
     py::class_<PySurface, std::shared_ptr<PySurface>>(m, "Surface", py::dynamic_attr())
+        .def_static("__new__", &refuseNew)
         .def_static("_from_arrays", &surfaceFromArrays, py::arg("name"), py::arg("types"),
                     py::arg("offsets"), py::arg("connectivity"))
         .def_property_readonly("name", [](const PySurface& s) { return s.cs.name; })
@@ -607,6 +667,7 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("notes", [](const PySurface& s) { return s.cs.notes; });
 
     py::class_<PyModel, std::shared_ptr<PyModel>>(m, "Model")
+        .def_static("__new__", &refuseNew)
         .def_property_readonly("path", [](const PyModel& x) { return x.model.path; })
         .def_property_readonly("format", [](const PyModel& x) { return x.model.format; })
         .def_property_readonly("coordinates",
@@ -658,6 +719,7 @@ PYBIND11_MODULE(_core, m) {
     m.def("_model_from_arrays", &modelFromArrays);
 
     py::class_<PyStats>(m, "UpdateStats")
+        .def_static("__new__", &refuseNew)
         .def_property_readonly(
             "status", [](const PyStats& s) { return contact::updateStatusName(s.stats.status); })
         .def_property_readonly("rebuilt", [](const PyStats& s) { return s.stats.rebuilt; })
@@ -692,29 +754,80 @@ PYBIND11_MODULE(_core, m) {
              py::arg("capture") = 0.5, py::arg("capture_relative") = true, py::arg("mode") = "node",
              py::arg("threads") = 1, py::arg("skin_relative") = 0.1,
              py::arg("self_contact") = false, py::arg("broad_phase") = "sweep")
-        .def("set_surfaces", &PySearch::setSurfaces, py::arg("master"), py::arg("slave"),
-             py::arg("coords"))
-        .def("update", &PySearch::update, py::arg("coords"))
-        .def("_pairs", &PySearch::pairs)
-        .def("overlaps", &PySearch::overlaps, py::arg("coords"))
+        // Every method checks that __init__ ran (constructed): ContactSearch.__new__ alone makes
+        // an object without a search.
+        .def(
+            "set_surfaces",
+            [](const py::object& self, const py::object& master, const py::object& slave,
+               const py::object& coords) {
+                constructed<PySearch>(self).setSurfaces(constructed<PySurface>(master), slave,
+                                                        coords);
+            },
+            py::arg("master"), py::arg("slave"), py::arg("coords"))
+        .def(
+            "update",
+            [](const py::object& self, const py::object& coords) {
+                return constructed<PySearch>(self).update(coords);
+            },
+            py::arg("coords"))
+        .def("_pairs", [](const py::object& self) { return constructed<PySearch>(self).pairs(); })
+        .def(
+            "overlaps",
+            [](const py::object& self, const py::object& coords) {
+                return constructed<PySearch>(self).overlaps(coords);
+            },
+            py::arg("coords"))
         .def_property_readonly("mode",
-                               [](const PySearch& s) { return s.nodeMode() ? "node" : "segment"; })
-        .def_property_readonly("capture_distance",
-                               [](const PySearch& s) { return s.search().captureDistance(); })
-        .def_property_readonly("skin_distance",
-                               [](const PySearch& s) { return s.search().skinDistance(); })
-        .def_property_readonly("mean_master_size",
-                               [](const PySearch& s) { return s.search().meanMasterSize(); })
-        .def_property_readonly("threads",
-                               [](const PySearch& s) { return s.search().options().threads; })
-        .def_property_readonly("slave_nodes",
-                               [](const PySearch& s) {
-                                   const std::vector<Index>& v = s.search().slaveNodes();
-                                   return copied(v.data(), py::ssize_t(v.size()), 0);
+                               [](const py::object& self) {
+                                   const PySearch& s = constructed<PySearch>(self);
+                                   return s.nodeMode() ? "node" : "segment";
                                })
-        .def_property_readonly("last_coordinates_address", &PySearch::lastAddress)
-        .def_property_readonly("fault_node", &PySearch::faultNode,
-                               "The node (0-based) the last update failed on, as its ValueError "
-                               "names it (non-finite or out-of-range coordinates); None after a "
-                               "successful update or another failure.");
+        .def_property_readonly("capture_distance",
+                               [](const py::object& self) {
+                                   const PySearch& s = constructed<PySearch>(self);
+                                   return s.resolved("capture_distance",
+                                                     [](const contact::ContactSearch& c) {
+                                                         return c.captureDistance();
+                                                     });
+                               })
+        .def_property_readonly(
+            "skin_distance",
+            [](const py::object& self) {
+                const PySearch& s = constructed<PySearch>(self);
+                return s.resolved("skin_distance",
+                                  [](const contact::ContactSearch& c) { return c.skinDistance(); });
+            })
+        .def_property_readonly("mean_master_size",
+                               [](const py::object& self) {
+                                   const PySearch& s = constructed<PySearch>(self);
+                                   return s.resolved("mean_master_size",
+                                                     [](const contact::ContactSearch& c) {
+                                                         return c.meanMasterSize();
+                                                     });
+                               })
+        .def_property_readonly("threads",
+                               [](const py::object& self) {
+                                   const PySearch& s = constructed<PySearch>(self);
+                                   return s.threads();
+                               })
+        .def_property_readonly("slave_nodes",
+                               [](const py::object& self) {
+                                   const PySearch& s = constructed<PySearch>(self);
+                                   return s.resolved(
+                                       "slave_nodes", [](const contact::ContactSearch& c) {
+                                           const std::vector<Index>& v = c.slaveNodes();
+                                           return copied(v.data(), py::ssize_t(v.size()), 0);
+                                       });
+                               })
+        .def_property_readonly("last_coordinates_address",
+                               [](const py::object& self) {
+                                   const PySearch& s = constructed<PySearch>(self);
+                                   return s.lastAddress();
+                               })
+        .def_property_readonly(
+            "fault_node",
+            [](const py::object& self) { return constructed<PySearch>(self).faultNode(); },
+            "The node (0-based) the last update failed on, as its ValueError "
+            "names it (non-finite or out-of-range coordinates); None after a "
+            "successful update, another failure or set_surfaces.");
 }

@@ -137,6 +137,20 @@ def test_bad_surfaces_give_the_cpp_message():
 def test_bad_calls_and_coordinates():
     coords, plate, sheet, _ = plate_scene()
     s = cs.ContactSearch()
+    # What set_surfaces resolves is not there before it (the C API: CONTACT_OUT_OF_ORDER).
+    for name in ("capture_distance", "skin_distance", "mean_master_size", "slave_nodes"):
+        with pytest.raises(RuntimeError, match=name + ": set_surfaces was not called"):
+            getattr(s, name)
+    # An object whose __init__ never ran is refused, not dereferenced.
+    bare = cs.ContactSearch.__new__(cs.ContactSearch)
+    for call in (lambda: bare.set_surfaces(plate, sheet, coords), lambda: bare.update(coords),
+                 lambda: bare.pairs(), lambda: bare.overlaps(coords),
+                 lambda: bare.capture_distance, lambda: bare.fault_node):
+        with pytest.raises(TypeError, match="ContactSearch whose __init__ did not run"):
+            call()
+    for cls in (cs.Surface, cs.UpdateStats, cs._core.Model):  # made by the module only
+        with pytest.raises(TypeError, match="made by the contact_search functions"):
+            cls.__new__(cls)
     with pytest.raises(RuntimeError, match="set_surfaces was not called"):
         s.update(coords)
     s.set_surfaces(plate, sheet, coords)
@@ -162,6 +176,14 @@ def test_bad_calls_and_coordinates():
         assert s.fault_node == node
     assert len(s.pairs()) == n  # the pairs of the last good update
     s.update(coords)
+    assert s.fault_node is None
+    # A failed update, then set_surfaces: the new set-up has no failed update yet.
+    x = coords.copy()
+    x[0, 0] = np.inf
+    with pytest.raises(ValueError):
+        s.update(x)
+    assert s.fault_node == 0
+    s.set_surfaces(plate, sheet, coords)
     assert s.fault_node is None
     with pytest.raises(ValueError, match="mode must be 'node' or 'segment', got 'edge'"):
         cs.ContactSearch(mode="edge")

@@ -60,3 +60,52 @@ def test_two_threads_search_at_the_same_time():
     # The times are time.monotonic()'s clock.
     import time
     assert abs(intervals[0][-1][1] - time.monotonic()) < 60
+
+
+def test_one_search_shared_by_threads_takes_turns():
+    """Threads sharing one search: its calls take turns. Two writers alternate updates between
+    two coordinate sets while a reader takes the pairs: every pairs() is one update's whole
+    result (equal to a lone search's for one set or the other, never a mix), and nothing
+    crashes. Without the search's lock, two updates ran at once inside it (heap corruption) and
+    the reader saw gaps of both sets."""
+    coords_a, master, slave = wavy_interface(40, 0.0)
+    coords_b, _, _ = wavy_interface(40, 1.0)
+    expected = []
+    for c in (coords_a, coords_b):
+        alone = cs.ContactSearch(skin_relative=0.0)
+        alone.set_surfaces(master, slave, c)
+        alone.update(c)
+        expected.append(alone.pairs().gap)
+    assert not np.array_equal(expected[0], expected[1])
+    s = cs.ContactSearch(skin_relative=0.0)
+    s.set_surfaces(master, slave, coords_a)
+    s.update(coords_a)
+    rounds = 60
+    seen = []
+    errors = []
+    barrier = threading.Barrier(3)
+
+    def writer(first):
+        barrier.wait()
+        try:
+            for i in range(rounds):
+                s.update(coords_a if (i + first) % 2 == 0 else coords_b)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    def reader():
+        barrier.wait()
+        for _ in range(3 * rounds):
+            seen.append(s.pairs().gap)
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(2)]
+    threads.append(threading.Thread(target=reader))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(seen) == 3 * rounds
+    torn = [g for g in seen
+            if not (np.array_equal(g, expected[0]) or np.array_equal(g, expected[1]))]
+    assert torn == [], "%d of %d pairs() mixed two updates" % (len(torn), len(seen))

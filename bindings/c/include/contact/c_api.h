@@ -210,8 +210,8 @@ CONTACT_C_API int contact_search_update(contact_search* search, const contact_co
                                         contact_update_stats* stats);
 
 /* The node the last update failed on (non-finite or out-of-range coordinates: the node its
- * CONTACT_ERROR_UPDATE_FAILED message names), 0-based; -1 after a successful update or another
- * failure. */
+ * CONTACT_ERROR_UPDATE_FAILED message names), 0-based; -1 after a successful update, another
+ * failure or set_surfaces. */
 CONTACT_C_API int contact_search_fault_node(const contact_search* search, int32_t* node);
 
 /* Mode, capture and skin distances (lengths, resolved at set_surfaces), segment and node counts. */
