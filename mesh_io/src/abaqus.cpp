@@ -593,6 +593,139 @@ void Reader::readFile(LineReader& in, int depth) {
     }
 }
 
+// The parameters the Abaqus Keywords Guide gives the keywords read here (squeezed, upper case).
+// The manual lets a parameter be abbreviated to any prefix that tells it from the keyword's
+// others ("GEN" for GENERATE). On a keyword whose data lines a parameter changes the meaning of
+// (strict), a parameter outside the list is refused: ignoring a misspelled GENERATE would read
+// "1, 3" as two elements, not three.
+struct KnownParams {
+    const char* keyword;
+    bool strict;
+    std::initializer_list<const char*> params;
+};
+const KnownParams kKnownParams[] = {
+    {"NODE", true, {"INPUT", "NSET", "SYSTEM"}},
+    {"ELEMENT", false, {"TYPE", "ELSET", "FILE", "INC", "INPUT", "OFFSET", "STEP"}},
+    {"NSET", true, {"NSET", "ELSET", "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED"}},
+    {"ELSET", true, {"ELSET", "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED"}},
+    {"SURFACE",
+     false,
+     {"NAME", "TYPE", "COMBINE", "CROP", "DEFINITION", "FILLETRADIUS", "INTERNAL", "MAXRATIO",
+      "NOOFFSET", "NOTHICKNESS", "PROPERTY", "REGIONTYPE", "TRIM"}},
+    {"CONTACTPAIR",
+     false,
+     {"INTERACTION", "ADJUST", "CPSET", "EXTENSIONZONE", "GEOMETRICCORRECTION", "HCRIT",
+      "MECHANICALCONSTRAINT", "NOTHICKNESS", "SLIDINGTRANSITION", "SMALLSLIDING", "SMOOTH",
+      "SUPPLEMENTARYCONSTRAINTS", "TIED", "TRACKING", "TYPE"}},
+    {"TIE",
+     false,
+     {"NAME", "ADJUST", "CONSTRAINTRATIO", "CYCLICSYMMETRY", "MULTISTAGE", "NOROTATION",
+      "NOTHICKNESS", "POSITIONTOLERANCE", "TYPE"}},
+    {"INCLUDE", false, {"INPUT", "PASSWORD"}},
+    {"PART", false, {"NAME"}},
+    {"INSTANCE", false, {"NAME", "PART", "INSTANCE", "LIBRARY"}},
+    {"CONTACTINCLUSIONS", false, {"ALLEXTERIOR"}},
+};
+
+// Keywords that make, copy or move nodes and elements from other data, or make the data lines
+// depend on other definitions: read as skipped, the model would silently lack what they mean.
+const std::pair<const char*, const char*> kRefusedKeywords[] = {
+    {"NGEN", "it generates nodes"},
+    {"NFILL", "it generates nodes"},
+    {"NCOPY", "it copies nodes"},
+    {"NMAP", "it moves nodes"},
+    {"ELGEN", "it generates elements"},
+    {"ELCOPY", "it copies elements"},
+    {"PARAMETER", "it defines parameters the data lines use"},
+    {"IMPORT", "its nodes and elements come from another analysis"},
+};
+
+// The keywords read here (besides *INCLUDE): a keyword line that is a strict prefix of one is
+// taken for its abbreviation and refused rather than skipped.
+const char* const kReadKeywords[] = {"NODE",
+                                     "ELEMENT",
+                                     "NSET",
+                                     "ELSET",
+                                     "SURFACE",
+                                     "CONTACT PAIR",
+                                     "TIE",
+                                     "SYSTEM",
+                                     "PART",
+                                     "END PART",
+                                     "ASSEMBLY",
+                                     "END ASSEMBLY",
+                                     "INSTANCE",
+                                     "END INSTANCE",
+                                     "CONTACT",
+                                     "CONTACT INCLUSIONS",
+                                     "CONTACT EXCLUSIONS",
+                                     "INCLUDE"};
+
+// Refuses what is listed above and resolves abbreviated parameters (KnownParams). Returns the
+// parameters outside the list of a keyword that is not strict (ignored, to be noted).
+std::vector<std::string> checkKeyword(const LineReader& in, Keyword& kw) {
+    for (const auto& [key, why] : kRefusedKeywords) {
+        if (kw.key == key) {
+            throw ParseError(in.path(), kw.line,
+                             kw.name + " is not supported (" + why +
+                                 "): write out the nodes and elements it stands for");
+        }
+    }
+    const KnownParams* known = nullptr;
+    for (const KnownParams& k : kKnownParams) {
+        if (kw.key == k.keyword) {
+            known = &k;
+        }
+    }
+    const bool read = std::any_of(std::begin(kReadKeywords), std::end(kReadKeywords),
+                                  [&](const char* r) { return kw.key == squeeze(r); });
+    if (known == nullptr && !read) {
+        for (const char* full : kReadKeywords) {
+            const std::string r = squeeze(full);
+            if (r.size() > kw.key.size() && r.compare(0, kw.key.size(), kw.key) == 0) {
+                throw ParseError(in.path(), kw.line,
+                                 kw.name + " is not read as an abbreviation (of *" +
+                                     std::string(full) + "?): write the keyword in full");
+            }
+        }
+    }
+    std::vector<std::string> unknown;
+    if (known == nullptr) {
+        return unknown;
+    }
+    std::string all;
+    for (const char* name : known->params) {
+        all += std::string(all.empty() ? "" : ", ") + name;
+    }
+    for (Param& p : kw.params) {
+        std::vector<std::string_view> matches;
+        for (const char* name : known->params) {
+            const std::string_view n(name);
+            if (n == p.key) {
+                matches.assign(1, n);
+                break;
+            }
+            if (n.substr(0, p.key.size()) == p.key) {
+                matches.push_back(n);
+            }
+        }
+        if (matches.size() == 1) {
+            p.key = std::string(matches[0]);
+        } else if (matches.size() > 1) {
+            throw ParseError(in.path(), kw.line,
+                             "parameter " + p.key + " on " + kw.name + " is ambiguous: it begins " +
+                                 std::string(matches[0]) + " and " + std::string(matches[1]));
+        } else if (known->strict) {
+            throw ParseError(in.path(), kw.line,
+                             "unknown parameter " + p.key + " on " + kw.name +
+                                 " (the manual's: " + all + ")");
+        } else {
+            unknown.push_back(p.key);
+        }
+    }
+    return unknown;
+}
+
 // A keyword line and its continuation lines (a line ending in a comma continues, unless the next
 // line is a keyword or starts like a number: parameter names never do).
 Keyword Reader::readKeyword(LineReader& in, std::string_view first) {
@@ -642,6 +775,10 @@ Keyword Reader::readKeyword(LineReader& in, std::string_view first) {
             p.value = paramValue(f.substr(eq + 1));
         }
         kw.params.push_back(std::move(p));
+    }
+    for (const std::string& p : checkKeyword(in, kw)) {
+        note(in, kw.line,
+             "parameter " + p + " on " + kw.name + " is not one this reader knows: ignored");
     }
     return kw;
 }

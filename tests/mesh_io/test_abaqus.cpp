@@ -352,6 +352,85 @@ TEST(AbaqusReader, FifosAreRefusedNotWaitedOn) {
     }
 }
 
+// Four nodes: enough for the decks of the keyword and parameter tests below.
+const char* const kFourNodes =
+    "*NODE\n1, 0.0, 0.0, 0.0\n2, 1.0, 0.0, 0.0\n3, 1.0, 1.0, 0.0\n4, 0.0, 1.0, 0.0\n";
+
+// The message of the ParseError that reading `deck` (written to a scratch file) throws, with the
+// file's path cut off; "" when it reads.
+std::string errorOf(const std::string& deck, long* line = nullptr) {
+    const fs::path path = scratchDir() / "deck.inp";
+    writeBytes(path, deck);
+    try {
+        (void)readAbaqus(path.string());
+    } catch (const ParseError& e) {
+        if (line != nullptr) {
+            *line = e.line();
+        }
+        const std::string what = e.what();
+        const std::string prefix = path.string() + ":" + std::to_string(e.line()) + ": ";
+        return what.compare(0, prefix.size(), prefix) == 0 ? what.substr(prefix.size()) : what;
+    }
+    return "";
+}
+
+// The Keywords Guide: a parameter may be abbreviated to any prefix that tells it from the
+// keyword's others. "GEN" is GENERATE: 1, 4 is the range 1..4, not the two nodes 1 and 4.
+TEST(AbaqusReader, AbbreviatedParametersAreTheManualsOnes) {
+    const fs::path path = scratchDir() / "abbreviated.inp";
+    writeBytes(path, std::string(kFourNodes) + "*NSET, NSET=RANGE, GEN\n1, 4\n" +
+                         "*NSET, NSET=LISTED\n1, 4\n*NSET, NS=SHORT\n2, 3\n");
+    const Model m = readAbaqus(path.string());
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "RANGE")), (std::vector<long>{1, 2, 3, 4}));
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "LISTED")), (std::vector<long>{1, 4}));
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "SHORT")), (std::vector<long>{2, 3}));
+}
+
+// A parameter the manual does not give a keyword whose data lines it could change is refused
+// (a misspelled GENERATE ignored would read a range as its two ends); an abbreviation that
+// fits two parameters is ambiguous; elsewhere an unknown parameter is noted.
+TEST(AbaqusReader, UnknownOrAmbiguousParameters) {
+    long line = 0;
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + "*NSET, NSET=A, GENRATE\n1, 4\n", &line),
+              "unknown parameter GENRATE on *NSET (the manual's: NSET, ELSET, GENERATE, "
+              "INSTANCE, INTERNAL, UNSORTED)");
+    EXPECT_EQ(line, 6);
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + "*NSET, NSET=A, IN\n1, 4\n"),
+              "parameter IN on *NSET is ambiguous: it begins INSTANCE and INTERNAL");
+    EXPECT_EQ(errorOf("*NODE, NSETS=ALL\n1, 0.0, 0.0, 0.0\n"),
+              "unknown parameter NSETS on *NODE (the manual's: INPUT, NSET, SYSTEM)");
+    const fs::path path = scratchDir() / "noted.inp";
+    writeBytes(path, std::string(kFourNodes) + "*SURFACE, NAME=S, TYPE=NODE, WEIGHTED\n1,\n");
+    const Model m = readAbaqus(path.string());
+    EXPECT_EQ(m.notes, (std::vector<std::string>{
+                           path.string() +
+                           ":6: parameter WEIGHTED on *SURFACE is not one this reader knows: "
+                           "ignored"}));
+}
+
+// Keywords that generate, copy or move nodes and elements are refused, not skipped: skipped,
+// the model would lack what they make. So is a keyword line that abbreviates one read here.
+TEST(AbaqusReader, MeshGenerationKeywordsAreRefused) {
+    const std::string elements = "*ELEMENT, TYPE=S4R, ELSET=SHEET\n1, 1, 2, 3, 4\n";
+    long line = 0;
+    EXPECT_EQ(
+        errorOf(std::string(kFourNodes) + elements + "*ELGEN, ELSET=SHEET\n1, 3, 1, 1\n", &line),
+        "*ELGEN is not supported (it generates elements): write out the nodes and "
+        "elements it stands for");
+    EXPECT_EQ(line, 8);
+    for (const char* k : {"NGEN", "NFILL", "NCOPY", "NMAP", "ELCOPY", "PARAMETER", "IMPORT"}) {
+        EXPECT_NE(errorOf(std::string(kFourNodes) + "*" + k + "\n1, 2\n")
+                      .find("*" + std::string(k) + " is not supported ("),
+                  std::string::npos)
+            << k;
+    }
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + "*ELEM, TYPE=S4R\n1, 1, 2, 3, 4\n"),
+              "*ELEM is not read as an abbreviation (of *ELEMENT?): write the keyword in full");
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + elements + "*CONTACT P\nA, B\n"),
+              "*CONTACT P is not read as an abbreviation (of *CONTACT PAIR?): write the "
+              "keyword in full");
+}
+
 TEST(AbaqusReader, KeywordLinesContinueAfterATrailingComma) {
     const Model m = readAbaqus(fixture("keyword_continuation.inp"));
     // "*NODE, NSET=ALL," is followed by a data line, not by more parameters.
