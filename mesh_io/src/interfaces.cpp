@@ -51,6 +51,16 @@ PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
     };
     p.master = build("master", def.master, false);
     p.slave = build("slave", def.slave, nodeMode);
+    // An interface with nothing on one side would report "0 pairs", as if searched and apart.
+    const FileTerms terms = fileTerms(model);
+    for (const ContactSurface* c : {&p.master, &p.slave}) {
+        if (c->surface.empty() && c->nodes.empty()) {
+            refuse(std::string(c == &p.master ? "master " : "slave ") + terms.surface + " '" +
+                   c->name + "' has no " + (c->nodeSurface ? "nodes" : "segments") +
+                   " to search (its elements are of types this reader skips, or it has none: "
+                   "see the model's notes)");
+        }
+    }
     if (p.master.nodeSurface) {
         refuse("master surface '" + p.master.name +
                "' is a node surface; a master needs element faces");

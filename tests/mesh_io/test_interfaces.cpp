@@ -229,6 +229,33 @@ TEST(PrepareInterface, SurfaceErrorsCarryBothLines) {
     }
 }
 
+// A surface with nothing to search (an empty element set; in Gmsh, a group whose elements are of
+// skipped types) is refused: searched, it would report "0 pairs", as if the bodies were apart.
+TEST(PrepareInterface, AnEmptySurfaceIsRefusedNotSearched) {
+    const Model m = readDeck("*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n"
+                             "*ELEMENT, TYPE=C3D4, ELSET=TET\n1, 1, 2, 4, 5\n*ELSET, ELSET=NONE\n"
+                             "*SURFACE, NAME=FACE\nTET, S1\n*SURFACE, NAME=GHOST\nNONE, S1\n"
+                             "*CONTACT PAIR, INTERACTION=I\nFACE, GHOST\n"
+                             "*CONTACT PAIR, INTERACTION=J\nGHOST, FACE\n");
+    const auto refusal = [&](const InterfaceDef& d) -> std::string {
+        try {
+            (void)prepareInterface(m, d);
+        } catch (const ParseError& e) {
+            EXPECT_EQ(e.line(), d.source.line);
+            return e.what();
+        }
+        return "no ParseError";
+    };
+    ASSERT_EQ(m.interfaces.size(), 2U);
+    EXPECT_NE(
+        refusal(m.interfaces[0]).find(":15: master surface 'GHOST' has no segments to search"),
+        std::string::npos)
+        << refusal(m.interfaces[0]);
+    EXPECT_NE(refusal(m.interfaces[1]).find(":17: slave surface 'GHOST' has no segments to search"),
+              std::string::npos)
+        << refusal(m.interfaces[1]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shells and rigid elements, normals by hand.
 
