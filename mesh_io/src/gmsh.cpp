@@ -296,6 +296,17 @@ private:
     std::uint64_t lastOffset_ = 0;
 };
 
+// Nodes of the element types the Gmsh reference manual lists ("MSH file format", element types
+// 1 to 31, 92 and 93); 0 for any other. Only to skip a binary block of a type not read.
+int gmshNodeCount(int type) noexcept {
+    static constexpr int kNodes[32] = {0, 2,  3,  4,  4, 8,  6,  5,  3,  6,  9, 10, 27, 18, 14, 1,
+                                       8, 20, 15, 13, 9, 10, 12, 15, 15, 21, 4, 5,  6,  20, 35, 56};
+    if (type >= 1 && type <= 31) {
+        return kNodes[type];
+    }
+    return type == 92 ? 64 : type == 93 ? 125 : 0;
+}
+
 class GmshReader {
 public:
     explicit GmshReader(const std::string& path) : r_(path), xyz_(m_.coords) {
@@ -364,7 +375,7 @@ private:
     struct Skipped {
         int type = 0;
         long line = 0;
-        long count = 0;
+        std::uint64_t count = 0;
     };
 
     [[noreturn]] void failAt(long line, const std::string& message) const {
@@ -813,18 +824,27 @@ private:
             const int type = static_cast<int>(bh.integer("an element type", kMinInt, kMaxInt));
             const std::uint64_t n = bh.count("the number of elements in the block");
             bh.end("the element block header");
+            if (n > total - read) {
+                r_.fail("element count mismatch: the blocks hold more than the " + str(total) +
+                        " elements the $Elements header declares");
+            }
             const ElementType* t = detail::findGmshType(type);
-            if (t == nullptr) {
-                r_.fail("unsupported element type " + str(type) +
-                        " (its node count is unknown, so its block cannot be skipped)");
+            if (t == nullptr) {  // skipped, one element a line (its tags still checked)
+                const long at = r_.line();
+                for (std::uint64_t i = 0; i < n; ++i) {
+                    Record rec(r_, "an element line (tag, node tags)");
+                    const long id = rec.integer("an element tag (a positive integer)", 1, kMaxTag);
+                    if (!elementIds_.insert(id, 0)) {
+                        r_.fail("duplicate element tag " + str(id));
+                    }
+                }
+                noteSkipped(type, at, n);
+                read += n;
+                continue;
             }
             if (t->dim != dim) {
                 r_.fail("element type " + str(type) + " has dimension " + str(t->dim) +
                         ", but its block belongs to an entity of dimension " + str(dim));
-            }
-            if (n > total - read) {
-                r_.fail("element count mismatch: the blocks hold more than the " + str(total) +
-                        " elements the $Elements header declares");
             }
             const long line = r_.line();
             const Index block = blockFor(type, *t, line);
@@ -896,10 +916,25 @@ private:
                                          static_cast<int>(kMaxInt));
             const std::uint64_t n = bin.count("the number of elements in the block");
             const ElementType* t = detail::findGmshType(type);
-            if (t == nullptr) {
-                bin.failAt(at, line,
-                           "unsupported element type " + str(type) +
-                               " (its node count is unknown, so its block cannot be skipped)");
+            if (t == nullptr) {  // skipped by the node count Gmsh's documentation gives the type
+                const int nodes = gmshNodeCount(type);
+                if (nodes == 0) {
+                    bin.failAt(at, line,
+                               "unsupported element type " + str(type) +
+                                   " (its node count is unknown, so its block cannot be skipped)");
+                }
+                if (n > total - read) {
+                    bin.failAt(at, line,
+                               "element count mismatch: the blocks hold more than the " +
+                                   str(total) + " elements the $Elements header declares");
+                }
+                const std::size_t per = 1 + static_cast<std::size_t>(nodes);
+                bin.require(n, 8 * per, "elements");
+                data.resize(static_cast<std::size_t>(n) * per);
+                bin.bytes(data.data(), 8 * data.size(), "element data");
+                noteSkipped(type, line, n);
+                read += n;
+                continue;
             }
             if (t->dim != dim) {
                 bin.failAt(at, line,
@@ -1010,14 +1045,14 @@ private:
         expectEnd("Elements", false);
     }
 
-    void noteSkipped(int type, long line) {
+    void noteSkipped(int type, long line, std::uint64_t count = 1) {
         for (Skipped& s : skipped_) {
             if (s.type == type) {
-                ++s.count;
+                s.count += count;
                 return;
             }
         }
-        skipped_.push_back(Skipped{type, line, 1});
+        skipped_.push_back(Skipped{type, line, count});
     }
 
     // 2.2 binary: count (ASCII), then groups of one type: header (type, count, ntags) and per

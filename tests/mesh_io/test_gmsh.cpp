@@ -537,6 +537,28 @@ TEST(Gmsh, UnknownElementTypesIn22AreSkippedAndNoted) {
     EXPECT_EQ(elementIds(m, m.elementSets.at("physical_1_1")), (std::vector<long>{1}));
 }
 
+// 4.1 blocks of a type not read are skipped and noted as in 2.2: ASCII by their lines (any
+// type), binary by the node count Gmsh's manual gives the type (line4: 4). The blocks after them
+// read as if they were not there.
+TEST(Gmsh, UnknownElementTypesIn41AreSkippedAndNoted) {
+    for (const char* name :
+         {"skipped_type_41.msh", "skipped_type_41_binary.msh", "unknown_type_41.msh"}) {
+        const std::string path = fixture(name);
+        const Model m = readGmsh(path);
+        const std::string type = std::string(name).rfind("unknown", 0) == 0 ? "150" : "26";
+        const long line = std::string(name).find("binary") != std::string::npos ? 16 : 32;
+        ASSERT_EQ(m.notes.size(), 1U) << name;
+        EXPECT_EQ(m.notes[0], path + ":" + std::to_string(line) +
+                                  ": skipped 2 element(s) of "
+                                  "unsupported Gmsh type " +
+                                  type)
+            << name;
+        ASSERT_EQ(m.blocks.size(), 1U) << name;
+        EXPECT_EQ(m.blocks[0].ids, (std::vector<long>{11, 12})) << name;
+        EXPECT_EQ(elementIds(m, m.elementSets.at("edge")), (std::vector<long>{11, 12})) << name;
+    }
+}
+
 TEST(Gmsh, MissingFileIsAParseErrorAtLineZero) {
     const std::string path = fixture("no_such_file.msh");
     try {
@@ -610,8 +632,6 @@ const BadCase kBadCases[] = {
      "expected an element line (id, type, tag count, tags, nodes), got '$EndElements' (the "
      "section ends early)"},
     {"bad_element_nodes_41.msh", 24, "expected 4 node tags for element 2 (Gmsh type 3), got 3"},
-    {"bad_unsupported_type_41.msh", 22,
-     "unsupported element type 26 (its node count is unknown, so its block cannot be skipped)"},
     {"bad_unclosed_section_41.msh", 4,
      "expected $EndNodeData to close the section opened here, got end of file"},
     {"bad_duplicate_node_22.msh", 8, "duplicate node id 2"},
@@ -634,6 +654,9 @@ const BadCase kBadCases[] = {
      "undefined node tag 99 in element 2 (binary $Elements block, byte offset 480)"},
     {"bad_binary_undefined_node_22.msh", 11,
      "undefined node tag 99 in element 2 (binary $Elements block, byte offset 240)"},
+    {"bad_binary_unknown_type_41.msh", 16,
+     "unsupported element type 150 (its node count is unknown, so its block cannot be skipped) "
+     "(binary $Elements block, byte offset 550)"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Gmsh, BadFixture, ::testing::ValuesIn(kBadCases),

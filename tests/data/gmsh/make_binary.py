@@ -31,6 +31,8 @@ JOBS = [
     ("model_22_ascii.msh", "bad_binary_truncated_22.msh", "<", ("$Elements", 60)),
     ("bad_undefined_node_41.msh", "bad_binary_undefined_node_41.msh", "<", None),
     ("bad_undefined_node_22.msh", "bad_binary_undefined_node_22.msh", "<", None),
+    ("skipped_type_41.msh", "skipped_type_41_binary.msh", "<", None),
+    ("unknown_type_41.msh", "bad_binary_unknown_type_41.msh", "<", None),
 ]
 
 
