@@ -118,6 +118,16 @@ contact::Surface toSurface(const contact_surface* s, const char* role) {
                                                   std::to_string(s->connectivity_size) +
                                                   " is out of range (0 .. 2^31 - 1)");
     }
+    // Checked before the types are read: a num_segments beyond the types array (the node count
+    // passed by mistake) would read past it.
+    if (s->num_segments > s->connectivity_size / 2) {
+        raise(CONTACT_ERROR_INVALID_ARGUMENT,
+              who + ": num_segments " + std::to_string(s->num_segments) + " needs at least " +
+                  std::to_string(2 * int64_t(s->num_segments)) +
+                  " connectivity entries (every segment has 2 nodes or more), connectivity_size "
+                  "is " +
+                  std::to_string(s->connectivity_size));
+    }
     if (s->num_segments > 0) {
         need(s->types, (who + " types").c_str());
     }
@@ -204,6 +214,17 @@ contact::CoordinatesView toView(const contact_coordinates* c) {
             raise(CONTACT_ERROR_INVALID_ARGUMENT, "coordinates: stride " +
                                                       std::to_string(c->stride) + " is below dim " +
                                                       std::to_string(c->dim));
+        }
+        // The last node's address must be computable: (num_nodes - 1) * stride doubles within
+        // the address space (past it the product wraps, and a wrapped stride can look valid).
+        if (c->num_nodes > 1 && c->stride > (std::numeric_limits<std::ptrdiff_t>::max() /
+                                                 static_cast<std::ptrdiff_t>(sizeof(double)) -
+                                             c->dim) /
+                                                (c->num_nodes - 1)) {
+            raise(CONTACT_ERROR_INVALID_ARGUMENT,
+                  "coordinates: stride " + std::to_string(c->stride) + " with " +
+                      std::to_string(c->num_nodes) +
+                      " nodes reaches beyond the address space (no array is that large)");
         }
         return contact::CoordinatesView::strided(c->x, c->stride, c->num_nodes, c->dim);
     default:

@@ -409,6 +409,17 @@ static void test_bad_coordinates(void) {
     c = contact_coordinates_strided(sc.xyz, 2, sc.num_nodes, 3);
     EXPECT_ERR(contact_search_set_surfaces(s, &sc.master, &sc.slave, &c), ia,
                "stride 2 is below dim 3");
+    /* 2^61 + 3 doubles: (n - 1) * stride * 8 wraps to exactly stride 3's addresses */
+    c = contact_coordinates_strided(sc.xyz, ((int64_t)1 << 61) + 3, sc.num_nodes, 3);
+    EXPECT_ERR(contact_search_set_surfaces(s, &sc.master, &sc.slave, &c), ia,
+               "reaches beyond the address space");
+    c = contact_coordinates_strided(sc.xyz, INT64_MAX, sc.num_nodes, 3);
+    EXPECT_ERR(contact_search_set_surfaces(s, &sc.master, &sc.slave, &c), ia,
+               "reaches beyond the address space");
+    /* the node count passed as num_segments: refused before the types array is read */
+    contact_surface too_many = sc.master;
+    too_many.num_segments = (int32_t)(too_many.connectivity_size / 2 + 1);
+    EXPECT_ERR(contact_search_set_surfaces(s, &too_many, &sc.slave, &x), ia, "needs at least");
     /* fewer nodes than the connectivity uses: the C++ check names the segment */
     c = contact_coordinates_interleaved(sc.xyz, 10, 3);
     EXPECT_ERR(contact_search_set_surfaces(s, &sc.master, &sc.slave, &c),

@@ -173,6 +173,9 @@ std::shared_ptr<PyModel> modelFromArrays(const std::string& label,
     mesh_io::Model& model = m->model;
     model.path = label;
     model.format = "gmsh";
+    if (coords.ndim() != 2 || coords.shape(1) != 3) {
+        throw std::invalid_argument(label + ": the coordinates must have shape (n, 3)");
+    }
     const py::ssize_t n = coords.shape(0);
     model.coords.resize(3, n);
     std::copy(coords.data(), coords.data() + 3 * n, model.coords.data());
@@ -186,6 +189,10 @@ std::shared_ptr<PyModel> modelFromArrays(const std::string& label,
         const auto pair = b.cast<py::tuple>();
         const int gmshType = pair[0].cast<int>();
         const auto conn = pair[1].cast<py::array_t<std::int64_t, py::array::c_style>>();
+        if (conn.ndim() != 2) {
+            throw std::invalid_argument(label + ": block " + std::to_string(model.blocks.size()) +
+                                        ": the cells must be a 2-D array (cells, nodes)");
+        }
         mesh_io::ElementBlock block;
         block.type = "GMSH:" + std::to_string(gmshType);
         block.nodesPerElement = static_cast<int>(conn.shape(1));
@@ -211,9 +218,26 @@ std::shared_ptr<PyModel> modelFromArrays(const std::string& label,
         def.name = pair[0].cast<std::string>();
         def.source.path = label;
         for (const py::handle f : pair[1].cast<py::list>()) {
-            const auto be = f.cast<std::pair<Index, py::array_t<std::int64_t>>>();
-            for (py::ssize_t e = 0; e < be.second.shape(0); ++e) {
-                def.faces.push_back({{be.first, static_cast<Index>(be.second.at(e))}, 1});
+            const auto be = f.cast<
+                std::pair<std::int64_t,
+                          py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>>>();
+            const std::string where =
+                label + ": cell set '" + def.name + "', block " + std::to_string(be.first);
+            if (be.first < 0 || be.first >= static_cast<std::int64_t>(model.blocks.size())) {
+                throw std::invalid_argument(where + ": no such block (the mesh has " +
+                                            std::to_string(model.blocks.size()) + ")");
+            }
+            const mesh_io::ElementBlock& block = model.blocks[static_cast<std::size_t>(be.first)];
+            const py::ssize_t cells = be.second.size();
+            const std::int64_t* index = be.second.data();
+            for (py::ssize_t e = 0; e < cells; ++e) {
+                if (index[e] < 0 || index[e] >= static_cast<std::int64_t>(block.size())) {
+                    throw std::invalid_argument(where + ": cell " + std::to_string(index[e]) +
+                                                " out of range [0, " +
+                                                std::to_string(block.size()) + ")");
+                }
+                def.faces.push_back(
+                    {{static_cast<Index>(be.first), static_cast<Index>(index[e])}, 1});
             }
         }
         model.surfaces.push_back(std::move(def));

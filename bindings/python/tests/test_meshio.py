@@ -65,3 +65,18 @@ def test_meshio_errors():
     with pytest.raises(ValueError, match="node-to-segment pairs only"):
         cs.Pairs("segment", {"slave": np.zeros(0, np.int32)}).point_data(3)
     assert seg.mode == "segment"
+
+
+def test_meshio_cell_indices_out_of_range():
+    """A cell set naming a cell its block does not have is refused, naming the set, block and
+    cell: beyond 32 bits it was cut to a cell that exists (2**32 + 1 became cell 1)."""
+    points = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0],
+                       [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]], dtype=float)
+    quads = meshio.CellBlock("quad", np.array([[0, 3, 2, 1], [4, 5, 6, 7]]))
+    for cell in (2**32 + 1, 2, -1):
+        mesh = meshio.Mesh(points, [quads], cell_sets={"S": [np.array([cell])]})
+        with pytest.raises(ValueError,
+                           match=r"cell set 'S', block 0: cell %d out of range \[0, 2\)" % cell):
+            cs.from_meshio(mesh)
+    good = meshio.Mesh(points, [quads], cell_sets={"S": [np.array([1])]})
+    assert list(cs.from_meshio(good).surfaces["S"].element_ids) == [2]
