@@ -7,6 +7,7 @@
 // its nodes and elements on its own.
 #include "mesh_io/abaqus.hpp"
 
+#include "mesh_io/contact_surface.hpp"
 #include "mesh_io/error.hpp"
 
 #include "coordinate_buffer.hpp"
@@ -22,6 +23,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -345,6 +347,11 @@ private:
                  Qualified qualified);
     void nsetOfElsetsLine(LineReader& in);
     void faceSurfaceLine(LineReader& in);
+    void exposedFacesLine(LineReader& in);
+    void addExposedFaces(const Scope* scope);
+    // The element or element set of a surface line's first field: `one` holds a single element.
+    std::pair<const ElementRef*, std::size_t> elementsOf(const LineReader& in, std::string_view t,
+                                                         ElementRef& one) const;
     void nodeSurfaceLine(LineReader& in);
     void interfaceLine(LineReader& in);
     void placementLine(LineReader& in);
@@ -429,6 +436,15 @@ private:
     bool generate_ = false;
     bool pending_ = false;    // an element waits for continuation lines
     bool skipIface_ = false;  // a *TIE that is no contact (cyclic symmetry, multistage)
+
+    // *SURFACE lines without a face label: all exposed faces of their elements, found once the
+    // scope's elements are all read (addExposedFaces).
+    struct Exposed {
+        Scope* scope;
+        std::size_t surface;
+        std::vector<ElementRef> elements;
+    };
+    std::vector<Exposed> exposed_;
 };
 
 int Reader::fileIndex(const std::string& path) {
@@ -488,6 +504,7 @@ Model Reader::read() {
 // After the last line: sets and surfaces without repeats, general contact turned into interfaces,
 // notes for what was counted or left out.
 void Reader::finishModel() {
+    addExposedFaces(nullptr);
     Model& model = root_.model;
     model.files = files_;  // the model and every included file: never to be written
     const Index n = static_cast<Index>(model.nodeIds.size());
@@ -1096,6 +1113,7 @@ void Reader::endPart(LineReader& in, const Keyword& kw) {
     }
     part_->coords.finish();
     part_->model.nodeIndex.compact();
+    addExposedFaces(part_);
     part_ = nullptr;
     cur_ = &root_;
     section_ = Section::kNoData;
@@ -1625,8 +1643,9 @@ void Reader::elsetLine(LineReader& in) {
 // S2 = POS and the edges S3..S6, as in CalculiX), SPOS/SNEG (also POS/NEG) for the sides of
 // shells and rigid elements.
 void Reader::faceSurfaceLine(LineReader& in) {
-    if (fields_.size() < 2) {
-        in.expected("<element or element set>, <face label S1..S6, SPOS or SNEG>", shown(line_));
+    if (fields_.size() == 1 || (fields_.size() == 2 && trim(fields_[1]).empty())) {
+        exposedFacesLine(in);
+        return;
     }
     if (fields_.size() > 2) {
         in.expected("end of line after the face label", shown(fields_[2]));
@@ -1645,19 +1664,7 @@ void Reader::faceSurfaceLine(LineReader& in) {
 
     const Model& m = cur_->model;
     ElementRef one;
-    const std::vector<ElementRef>* elements = nullptr;  // one element or a set, not copied
-    if (looksNumeric(fields_[0])) {
-        one = elementOf(in, fields_[0]);
-    } else {
-        const auto it = m.elementSets.find(upper(unquote(fields_[0])));
-        if (fields_[0].empty() ||
-            (it == m.elementSets.end() && !qualifiedElement(fields_[0], one))) {
-            in.expected("an element id or a defined element set", shown(fields_[0]));
-        }
-        elements = it != m.elementSets.end() ? &it->second : nullptr;
-    }
-    const ElementRef* first = elements != nullptr ? elements->data() : &one;
-    const std::size_t count = elements != nullptr ? elements->size() : 1;
+    const auto [first, count] = elementsOf(in, fields_[0], one);
     SurfaceDef& s = cur_->model.surfaces[surface_];
     if (s.faces.size() + count > s.faces.capacity()) {
         s.faces.reserve(std::max(s.faces.size() + count, 2 * s.faces.capacity()));
@@ -1687,6 +1694,86 @@ void Reader::faceSurfaceLine(LineReader& in) {
         }
         s.faces.push_back({r, face});
     }
+}
+
+std::pair<const ElementRef*, std::size_t>
+Reader::elementsOf(const LineReader& in, std::string_view t, ElementRef& one) const {
+    if (looksNumeric(t)) {
+        one = elementOf(in, t);
+        return {&one, 1};
+    }
+    const Model& m = cur_->model;
+    const auto it = m.elementSets.find(upper(unquote(t)));
+    if (it != m.elementSets.end()) {
+        return {it->second.data(), it->second.size()};
+    }
+    if (t.empty() || !qualifiedElement(t, one)) {
+        in.expected("an element id or a defined element set", shown(t));
+    }
+    return {&one, 1};
+}
+
+// <element or element set>[,] without a face label: the Analysis User's Guide ("Element-based
+// surface definition") takes all exposed faces of these elements, the faces no other element
+// of the model shares. A shell or rigid element needs its label (without one Abaqus makes a
+// double-sided surface, which the search does not take).
+void Reader::exposedFacesLine(LineReader& in) {
+    ElementRef one;
+    const auto [first, count] = elementsOf(in, fields_[0], one);
+    const Model& m = cur_->model;
+    for (std::size_t k = 0; k < count; ++k) {
+        const ElementBlock& b = m.blocks[static_cast<std::size_t>(first[k].block)];
+        const ElementType* t = detail::findAbaqusType(b.type);
+        const long id = b.ids[static_cast<std::size_t>(first[k].element)];
+        if (t == nullptr) {
+            in.fail("element " + std::to_string(id) + " is of type " + b.type +
+                    ", whose faces this reader does not know: its exposed faces cannot be found");
+        }
+        if (t->kind == ElementKind::kShell || t->kind == ElementKind::kRigid) {
+            in.fail("element " + std::to_string(id) + " (" + b.type +
+                    ") needs a face label: without one a shell's surface is double-sided, "
+                    "which the search does not take (give SPOS or SNEG)");
+        }
+    }
+    exposed_.push_back({cur_, surface_, std::vector<ElementRef>(first, first + count)});
+}
+
+// The exposed faces of the lines exposedFacesLine kept for `scope` (nullptr: every scope), in
+// element order.
+void Reader::addExposedFaces(const Scope* scope) {
+    std::vector<Exposed> later;
+    std::vector<FaceRef> exterior;
+    const Scope* exteriorOf = nullptr;
+    const auto flat = [](const ElementRef& r) {
+        return (static_cast<std::uint64_t>(r.block) << 32) | static_cast<std::uint32_t>(r.element);
+    };
+    for (Exposed& e : exposed_) {
+        if (scope != nullptr && e.scope != scope) {
+            later.push_back(std::move(e));
+            continue;
+        }
+        if (exteriorOf != e.scope) {
+            exterior = exteriorFaces(e.scope->model);
+            std::sort(exterior.begin(), exterior.end(), [&](const FaceRef& a, const FaceRef& b) {
+                return flat(a.element) != flat(b.element) ? flat(a.element) < flat(b.element)
+                                                          : a.face < b.face;
+            });
+            exteriorOf = e.scope;
+        }
+        std::vector<std::uint64_t> wanted;
+        wanted.reserve(e.elements.size());
+        for (const ElementRef& r : e.elements) {
+            wanted.push_back(flat(r));
+        }
+        std::sort(wanted.begin(), wanted.end());
+        std::vector<FaceRef>& faces = e.scope->model.surfaces[e.surface].faces;
+        for (const FaceRef& f : exterior) {
+            if (std::binary_search(wanted.begin(), wanted.end(), flat(f.element))) {
+                faces.push_back(f);
+            }
+        }
+    }
+    exposed_ = std::move(later);
 }
 
 // <node id or node set>[, weight]

@@ -431,6 +431,36 @@ TEST(AbaqusReader, MeshGenerationKeywordsAreRefused) {
               "keyword in full");
 }
 
+// Two C3D8 sharing the face x = 1 (element 1: S4, element 2: S6), and a shell.
+const char* const kTwoBricks =
+    "*NODE\n"
+    "1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n"
+    "8, 0, 1, 1\n9, 2, 0, 0\n10, 2, 1, 0\n11, 2, 0, 1\n12, 2, 1, 1\n"
+    "*ELEMENT, TYPE=C3D8, ELSET=BRICKS\n1, 1, 2, 3, 4, 5, 6, 7, 8\n"
+    "2, 2, 9, 10, 3, 6, 11, 12, 7\n"
+    "*ELEMENT, TYPE=S4R, ELSET=SHELL\n3, 5, 6, 7, 8\n";
+
+// A *SURFACE line without a face label takes all exposed faces of its elements (Analysis User's
+// Guide, "Element-based surface definition"): the faces no other element shares. Checked against
+// the faces found by hand: the shared face x = 1 is left out.
+TEST(AbaqusReader, SurfaceLineWithoutFaceLabelTakesTheExposedFaces) {
+    const fs::path path = scratchDir() / "exposed.inp";
+    writeBytes(path, std::string(kTwoBricks) +
+                         "*SURFACE, NAME=ALL\nBRICKS,\n*SURFACE, NAME=ONE\n2\n"
+                         "*SURFACE, NAME=MIXED\n1, S1\n2\n");
+    const Model m = readAbaqus(path.string());
+    EXPECT_EQ(
+        faces(m, "ALL"),
+        (Faces{{1, 1}, {1, 2}, {1, 3}, {1, 5}, {1, 6}, {2, 1}, {2, 2}, {2, 3}, {2, 4}, {2, 5}}));
+    EXPECT_EQ(faces(m, "ONE"), (Faces{{2, 1}, {2, 2}, {2, 3}, {2, 4}, {2, 5}}));
+    // Labelled lines first, the exposed faces once the elements are all read.
+    EXPECT_EQ(faces(m, "MIXED"), (Faces{{1, 1}, {2, 1}, {2, 2}, {2, 3}, {2, 4}, {2, 5}}));
+    // A shell needs its label: without one Abaqus makes a double-sided surface.
+    EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=S\nSHELL\n"),
+              "element 3 (S4R) needs a face label: without one a shell's surface is double-sided, "
+              "which the search does not take (give SPOS or SNEG)");
+}
+
 TEST(AbaqusReader, KeywordLinesContinueAfterATrailingComma) {
     const Model m = readAbaqus(fixture("keyword_continuation.inp"));
     // "*NODE, NSET=ALL," is followed by a data line, not by more parameters.
@@ -1073,8 +1103,6 @@ const BadCase kBadCases[] = {
     {"bad_face_spos_on_solid.inp", nullptr, 9,
      "expected a face of element 1 (C3D4: S1..S4), got 'SPOS'"},
     {"bad_face_label.inp", nullptr, 9, "expected a face label (S1..S6, SPOS, SNEG), got 'S7'"},
-    {"bad_face_label_missing.inp", nullptr, 9,
-     "expected <element or element set>, <face label S1..S6, SPOS or SNEG>, got '1'"},
     {"bad_element_without_type.inp", nullptr, 6,
      "expected TYPE=<element type> on *ELEMENT, got '*ELEMENT, ELSET=BLOCK'"},
     {"bad_nset_without_name.inp", nullptr, 3,
