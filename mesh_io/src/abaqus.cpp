@@ -1808,7 +1808,11 @@ void Reader::interfaceLine(LineReader& in) {
     for (const std::string_view f : fields_) {
         names += unquote(f).empty() ? 0 : 1;
     }
-    if (fields_.size() != 2 || names != 2) {
+    // A *CONTACT PAIR line with one surface (the second field blank) is that surface's
+    // self-contact (Analysis User's Guide, "Defining contact pairs in Abaqus/Standard").
+    const bool self = iface_.kind == InterfaceDef::Kind::kContactPair && names == 1 &&
+                      !unquote(fields_[0]).empty() && fields_.size() <= 2;
+    if (!self && (fields_.size() != 2 || names != 2)) {
         in.expected("2 surface names (slave, master)", shown(line_));
     }
     if (skipIface_) {
@@ -1816,7 +1820,8 @@ void Reader::interfaceLine(LineReader& in) {
     }
     InterfaceDef d = iface_;
     d.slave = std::string(unquote(fields_[0]));
-    d.master = std::string(unquote(fields_[1]));
+    d.master = self ? d.slave : std::string(unquote(fields_[1]));
+    d.selfContact = self;
     d.source = {in.path(), in.line()};
     root_.model.interfaces.push_back(std::move(d));
 }

@@ -5,6 +5,7 @@
 // ParseError, never anything else.
 #include "mesh_io/abaqus.hpp"
 #include "mesh_io/error.hpp"
+#include "mesh_io/interfaces.hpp"
 #include "mesh_io/model.hpp"
 
 #include "scratch.hpp"
@@ -459,6 +460,24 @@ TEST(AbaqusReader, SurfaceLineWithoutFaceLabelTakesTheExposedFaces) {
     EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=S\nSHELL\n"),
               "element 3 (S4R) needs a face label: without one a shell's surface is double-sided, "
               "which the search does not take (give SPOS or SNEG)");
+}
+
+// A *CONTACT PAIR line naming one surface (the second field blank) is its self-contact; a *TIE
+// needs two surfaces (bad_tie_one_name.inp).
+TEST(AbaqusReader, ContactPairWithOneSurfaceIsSelfContact) {
+    const fs::path path = scratchDir() / "self.inp";
+    writeBytes(path, std::string(kTwoBricks) +
+                         "*SURFACE, NAME=SKIN\nBRICKS,\n*CONTACT PAIR, INTERACTION=I\nSKIN,\n"
+                         "*CONTACT PAIR, INTERACTION=J\nSKIN\n");
+    const Model m = readAbaqus(path.string());
+    ASSERT_EQ(m.interfaces.size(), 2U);
+    for (const InterfaceDef& d : m.interfaces) {
+        EXPECT_EQ(d.slave, "SKIN");
+        EXPECT_EQ(d.master, "SKIN");
+        EXPECT_TRUE(d.selfContact);
+    }
+    EXPECT_EQ(m.interfaces[0].source.line, 22);
+    EXPECT_TRUE(prepareInterface(m, m.interfaces[0]).selfContact);
 }
 
 TEST(AbaqusReader, KeywordLinesContinueAfterATrailingComma) {
@@ -1124,7 +1143,7 @@ const BadCase kBadCases[] = {
     {"bad_truncated_element.inp", nullptr, 24, "expected 20 nodes for element 1 (C3D20), got 15"},
     {"bad_short_element.inp", nullptr, 12, "expected 8 nodes for element 1 (C3D8), got 7"},
     {"bad_long_element.inp", nullptr, 7, "expected 4 nodes for element 1 (C3D4), got 5"},
-    {"bad_contact_pair_one_name.inp", nullptr, 3,
+    {"bad_tie_one_name.inp", nullptr, 3,
      "expected 2 surface names (slave, master), got 'SLAVE_ONLY'"},
     {"bad_surface_twice.inp", nullptr, 7,
      "surface 'top' defined twice (first at @DIR@/bad_surface_twice.inp:4)"},
