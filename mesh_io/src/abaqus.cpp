@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <string>
@@ -258,6 +259,7 @@ enum class Section {
     kNoData,             // a keyword that takes no data lines (*PART, *ASSEMBLY, *CONTACT, ...)
     kContactInclusions,  // *CONTACT INCLUSIONS
     kContactExclusions,  // *CONTACT EXCLUSIONS
+    kCombineSurface,     // *SURFACE, COMBINE=: data lines name surfaces
 };
 
 // A location kept for later messages: file (index into Reader::files_) and line.
@@ -349,6 +351,8 @@ private:
     void faceSurfaceLine(LineReader& in);
     void exposedFacesLine(LineReader& in);
     void addExposedFaces(const Scope* scope);
+    void combineLine(LineReader& in);
+    void combineSurfaces(const Scope* scope);
     // The element or element set of a surface line's first field: `one` holds a single element.
     std::pair<const ElementRef*, std::size_t> elementsOf(const LineReader& in, std::string_view t,
                                                          ElementRef& one) const;
@@ -445,6 +449,15 @@ private:
         std::vector<ElementRef> elements;
     };
     std::vector<Exposed> exposed_;
+    // *SURFACE, COMBINE=: evaluated in definition order after the exposed faces.
+    struct Combine {
+        Scope* scope;
+        std::size_t surface;
+        std::string op;                     // UNION, INTERSECTION, DIFFERENCE
+        std::vector<std::size_t> operands;  // earlier surfaces of the scope
+        Where at;
+    };
+    std::vector<Combine> combine_;
 };
 
 int Reader::fileIndex(const std::string& path) {
@@ -505,6 +518,7 @@ Model Reader::read() {
 // notes for what was counted or left out.
 void Reader::finishModel() {
     addExposedFaces(nullptr);
+    combineSurfaces(nullptr);
     Model& model = root_.model;
     model.files = files_;  // the model and every included file: never to be written
     const Index n = static_cast<Index>(model.nodeIds.size());
@@ -1046,6 +1060,94 @@ void Reader::beginSurface(LineReader& in, const Keyword& kw) {
     surfaces.push_back(std::move(s));
     surface_ = surfaces.size() - 1;
     section_ = type == "NODE" ? Section::kNodeSurface : Section::kFaceSurface;
+    if (const Param* c = kw.find("COMBINE"); c != nullptr) {
+        const std::string op = upper(squeeze(c->value));
+        if (op != "UNION" && op != "INTERSECTION" && op != "DIFFERENCE") {
+            throw ParseError::expected(in.path(), kw.line,
+                                       "COMBINE=UNION, INTERSECTION or DIFFERENCE", c->value);
+        }
+        combine_.push_back({cur_, surface_, op, {}, {file_, kw.line}});
+        section_ = Section::kCombineSurface;
+    }
+}
+
+// *SURFACE, COMBINE= data: names of surfaces defined before, of the same type (Analysis User's
+// Guide, "Operating on surfaces"): the union of them all, their intersection, or the first one
+// less the others.
+void Reader::combineLine(LineReader& in) {
+    Combine& c = combine_.back();
+    const std::vector<SurfaceDef>& surfaces = cur_->model.surfaces;
+    const bool nodes = surfaces[c.surface].nodeSurface;
+    for (const std::string_view f : fields_) {
+        const std::string name = upper(unquote(f));
+        if (name.empty()) {
+            continue;
+        }
+        std::size_t k = 0;
+        while (k < c.surface &&
+               !(upper(surfaces[k].name) == name && surfaces[k].nodeSurface == nodes)) {
+            ++k;
+        }
+        if (k == c.surface) {
+            in.expected(std::string(nodes ? "a node" : "an element") +
+                            " surface defined before this one",
+                        shown(f));
+        }
+        c.operands.push_back(k);
+    }
+}
+
+// The combinations of `scope` (nullptr: every scope), in definition order.
+void Reader::combineSurfaces(const Scope* scope) {
+    std::vector<Combine> later;
+    for (Combine& c : combine_) {
+        if (scope != nullptr && c.scope != scope) {
+            later.push_back(std::move(c));
+            continue;
+        }
+        std::vector<SurfaceDef>& surfaces = c.scope->model.surfaces;
+        if (c.operands.empty()) {
+            failAt(c.at, "*SURFACE, COMBINE=" + c.op + " names no surface on its data lines");
+        }
+        // Faces as (element block, element, face) keys; nodes as their index.
+        const auto keys = [&](const SurfaceDef& d) {
+            std::vector<std::array<Index, 3>> out;
+            for (const FaceRef& f : d.faces) {
+                out.push_back({f.element.block, f.element.element, f.face});
+            }
+            for (const Index n : d.nodes) {
+                out.push_back({n, 0, 0});
+            }
+            std::sort(out.begin(), out.end());
+            out.erase(std::unique(out.begin(), out.end()), out.end());
+            return out;
+        };
+        std::vector<std::array<Index, 3>> acc = keys(surfaces[c.operands[0]]);
+        for (std::size_t i = 1; i < c.operands.size(); ++i) {
+            const std::vector<std::array<Index, 3>> other = keys(surfaces[c.operands[i]]);
+            std::vector<std::array<Index, 3>> next;
+            if (c.op == "UNION") {
+                std::set_union(acc.begin(), acc.end(), other.begin(), other.end(),
+                               std::back_inserter(next));
+            } else if (c.op == "INTERSECTION") {
+                std::set_intersection(acc.begin(), acc.end(), other.begin(), other.end(),
+                                      std::back_inserter(next));
+            } else {
+                std::set_difference(acc.begin(), acc.end(), other.begin(), other.end(),
+                                    std::back_inserter(next));
+            }
+            acc = std::move(next);
+        }
+        SurfaceDef& out = surfaces[c.surface];
+        for (const std::array<Index, 3>& k : acc) {
+            if (out.nodeSurface) {
+                out.nodes.push_back(k[0]);
+            } else {
+                out.faces.push_back({{k[0], k[1]}, static_cast<int>(k[2])});
+            }
+        }
+    }
+    combine_ = std::move(later);
 }
 
 // *CONTACT PAIR, *TIE: the data lines become interfaces. A contact TYPE we do not know makes
@@ -1114,6 +1216,7 @@ void Reader::endPart(LineReader& in, const Keyword& kw) {
     part_->coords.finish();
     part_->model.nodeIndex.compact();
     addExposedFaces(part_);
+    combineSurfaces(part_);
     part_ = nullptr;
     cur_ = &root_;
     section_ = Section::kNoData;
@@ -1283,6 +1386,7 @@ void Reader::dataLine(LineReader& in, std::string_view line) {
                    "the keyword at line " + std::to_string(sectionAt_.line) + " takes none)");
     case Section::kContactInclusions: generalContactLine(in, true); return;
     case Section::kContactExclusions: generalContactLine(in, false); return;
+    case Section::kCombineSurface: combineLine(in); return;
     }
 }
 

@@ -480,6 +480,36 @@ TEST(AbaqusReader, ContactPairWithOneSurfaceIsSelfContact) {
     EXPECT_TRUE(prepareInterface(m, m.interfaces[0]).selfContact);
 }
 
+// *SURFACE, COMBINE= (Analysis User's Guide, "Operating on surfaces"): the union, intersection
+// or difference (the first less the rest) of surfaces defined before, over as many data lines as
+// given; an operand may be a surface of exposed faces, found first.
+TEST(AbaqusReader, CombinedSurfaces) {
+    const fs::path path = scratchDir() / "combine.inp";
+    writeBytes(path, std::string(kTwoBricks) +
+                         "*SURFACE, NAME=A\n1, S1\n2, S1\n*SURFACE, NAME=B\n2, S1\n2, S2\n"
+                         "*SURFACE, NAME=ALL\nBRICKS\n"
+                         "*SURFACE, NAME=U, COMBINE=UNION\nA, B\n"
+                         "*SURFACE, NAME=I, COMB=INTERSECTION\nA\nB\n"
+                         "*SURFACE, NAME=D, COMBINE=DIFFERENCE\nALL, A\n"
+                         "*NSET, NSET=N1\n1, 2\n*NSET, NSET=N2\n2, 3\n"
+                         "*SURFACE, NAME=P, TYPE=NODE\nN1\n*SURFACE, NAME=Q, TYPE=NODE\nN2\n"
+                         "*SURFACE, NAME=PQ, TYPE=NODE, COMBINE=UNION\nP, Q\n");
+    const Model m = readAbaqus(path.string());
+    EXPECT_EQ(faces(m, "U"), (Faces{{1, 1}, {2, 1}, {2, 2}}));
+    EXPECT_EQ(faces(m, "I"), (Faces{{2, 1}}));
+    EXPECT_EQ(faces(m, "D"),
+              (Faces{{1, 2}, {1, 3}, {1, 5}, {1, 6}, {2, 2}, {2, 3}, {2, 4}, {2, 5}}));
+    const SurfaceDef* pq = m.findSurface("PQ", true);
+    ASSERT_NE(pq, nullptr);
+    EXPECT_EQ(nodeIds(m, pq->nodes), (std::vector<long>{1, 2, 3}));
+    long line = 0;
+    EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=U, COMBINE=UNION\nA, B\n", &line),
+              "expected an element surface defined before this one, got 'A'");
+    EXPECT_EQ(line, 20);
+    EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=U, COMBINE=XOR\n"),
+              "expected COMBINE=UNION, INTERSECTION or DIFFERENCE, got 'XOR'");
+}
+
 TEST(AbaqusReader, KeywordLinesContinueAfterATrailingComma) {
     const Model m = readAbaqus(fixture("keyword_continuation.inp"));
     // "*NODE, NSET=ALL," is followed by a data line, not by more parameters.
