@@ -1488,10 +1488,13 @@ void Reader::nodeLine(LineReader& in) {
         in.fail("expected 3 coordinates and at most 3 normal components for node " +
                 std::to_string(id) + ", got " + std::to_string(values) + " values");
     }
+    // An empty field is zero (the manual's data line rules: omitted numeric data are zero).
     double x[3] = {0.0, 0.0, 0.0};
     for (std::size_t i = 1; i <= values; ++i) {
         const double v =
-            numberField(in, fields_[i], i <= 3 ? "a coordinate" : "a normal component");
+            fields_[i].empty()
+                ? 0.0
+                : numberField(in, fields_[i], i <= 3 ? "a coordinate" : "a normal component");
         if (i <= 3) {
             x[i - 1] = v;
         }

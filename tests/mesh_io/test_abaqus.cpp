@@ -510,6 +510,18 @@ TEST(AbaqusReader, CombinedSurfaces) {
               "expected COMBINE=UNION, INTERSECTION or DIFFERENCE, got 'XOR'");
 }
 
+// An empty coordinate field between commas is zero, as the manual's data line rules make omitted
+// numeric data.
+TEST(AbaqusReader, EmptyCoordinateFieldsAreZero) {
+    const fs::path path = scratchDir() / "blank.inp";
+    writeBytes(path, "*NODE\n101, , , 1.1\n102, 2.0, , 3.0\n103, 4.0,  ,\n");
+    const Model m = readAbaqus(path.string());
+    EXPECT_TRUE(nodeAt(m, 101, 0.0, 0.0, 1.1));
+    EXPECT_TRUE(nodeAt(m, 102, 2.0, 0.0, 3.0));
+    EXPECT_TRUE(nodeAt(m, 103, 4.0, 0.0, 0.0));
+    EXPECT_EQ(errorOf("*NODE\n1, 0.5, x\n"), "expected a coordinate, got 'x'");
+}
+
 TEST(AbaqusReader, KeywordLinesContinueAfterATrailingComma) {
     const Model m = readAbaqus(fixture("keyword_continuation.inp"));
     // "*NODE, NSET=ALL," is followed by a data line, not by more parameters.
