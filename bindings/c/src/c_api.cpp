@@ -531,9 +531,9 @@ int contact_search_update(contact_search* search, const contact_coordinates* x,
         if (st.status != contact::UpdateStatus::kOk) {
             std::string why = contact::updateStatusName(st.status);
             if (st.status == contact::UpdateStatus::kWrongNodeCount) {
-                why += " (" + std::to_string(view.numNodes) + " nodes in " +
-                       std::to_string(view.dim) + "D; the surfaces were set with " +
-                       std::to_string(search->numNodes) + ")";
+                why += " (" +
+                       contact::bindings::coordinatesMismatch(view, search->numNodes, search->dim) +
+                       ")";
             }
             if (const std::string fault = contact::faultText(st, view); !fault.empty()) {
                 why += " (" + fault + ")";
@@ -811,9 +811,8 @@ int contact_search_compute_overlaps(contact_search* search, const contact_coordi
         search->requirePairs();
         if (view.numNodes != search->numNodes || view.dim != search->dim) {
             raise(CONTACT_ERROR_INVALID_ARGUMENT,
-                  "the coordinates have " + std::to_string(view.numNodes) + " nodes in " +
-                      std::to_string(view.dim) + "D; the surfaces were set with " +
-                      std::to_string(search->numNodes));
+                  "the coordinates have " +
+                      contact::bindings::coordinatesMismatch(view, search->numNodes, search->dim));
         }
         search->haveOverlaps = false;
         contact::bindings::computeOverlapTable(*search->search, view, search->overlaps);

@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: MIT
 // The overlaps of a segment search as flat arrays, for the C API and the Python package: the one
-// place the bindings call mesh_io::computeOverlaps.
+// place the bindings call mesh_io::computeOverlaps. Also the wording the two share.
 #pragma once
 
 #include "contact/clipping.hpp"
 #include "contact/contact_search.hpp"
 
+#include <string>
 #include <vector>
 
 namespace contact::bindings {
+
+/// What the C API and the Python package say of coordinates that do not fit the surfaces:
+/// "<n> nodes in <d>D; the surfaces were set with <m> in <e>D".
+inline std::string coordinatesMismatch(const CoordinatesView& x, Index setNodes, int setDim) {
+    return std::to_string(x.numNodes) + " nodes in " + std::to_string(x.dim) +
+           "D; the surfaces were set with " + std::to_string(setNodes) + " in " +
+           std::to_string(setDim) + "D";
+}
 
 /// Points kept per overlap: the part in contact as drawn (contact::OverlapCut3d::vertices).
 inline constexpr int kMaxDrawnVertices = kMaxCutVertices;

@@ -440,7 +440,7 @@ static void test_bad_coordinates(void) {
     EXPECT_ERR(contact_search_update(s, NULL, &st), np, "coordinates is NULL");
     c = contact_coordinates_interleaved(sc.xyz, sc.num_nodes - 1, 3);
     EXPECT_ERR(contact_search_update(s, &c, &st), CONTACT_ERROR_UPDATE_FAILED,
-               "wrong node count (112 nodes in 3D; the surfaces were set with 113)");
+               "wrong node count (112 nodes in 3D; the surfaces were set with 113 in 3D)");
     CHECK(st.status == CONTACT_UPDATE_WRONG_NODE_COUNT);
     Scene moved;
     make_scene(&moved);

@@ -50,8 +50,17 @@ def surface(types, connectivity, offsets=None, name="surface"):
     array), and optionally CSR offsets (segments + 1 entries). Raises ValueError naming the
     segment for a bad type or count."""
     conn = np.asarray(connectivity)
-    if conn.dtype.kind not in "iu":
-        raise ValueError("surface: connectivity must hold integers, got %s" % conn.dtype)
+    if conn.dtype.kind not in "iu" or conn.ndim not in (1, 2):
+        raise ValueError("surface: connectivity must hold integers in a 1-D or 2-D array, got %s "
+                         "of shape %s" % (conn.dtype, conn.shape))
+    if offsets is not None:
+        offsets = np.asarray(offsets)
+        if offsets.dtype.kind not in "iu" or offsets.ndim != 1:
+            raise ValueError("surface: offsets must be a 1-D array of integers, got %s of shape "
+                             "%s" % (offsets.dtype, offsets.shape))
+    if not isinstance(types, str) and not isinstance(types, collections.abc.Sized):
+        raise ValueError("surface: types must be a type name or a sequence of names or codes, "
+                         "got %r" % (types,))
     if isinstance(types, str):
         rows = conn.shape[0] if conn.ndim == 2 else len(conn) // max(1, _node_count(types, 0))
         types = [types] * rows
@@ -120,6 +129,9 @@ class Pairs:
         has no pair), normal (zero there), paired (0 or 1). mesh.point_data.update(...)."""
         if self.mode != "node":
             raise ValueError("Pairs.point_data: node-to-segment pairs only")
+        if len(self) and int(self.slave.max()) >= num_points:
+            raise ValueError("Pairs.point_data: slave node %d is beyond the %d points"
+                             % (int(self.slave.max()), num_points))
         gap = np.full(num_points, np.nan)
         normal = np.zeros((num_points, 3))
         paired = np.zeros(num_points, dtype=np.int8)

@@ -420,7 +420,9 @@ public:
             }
         } else {
             const auto a = py::array::ensure(slave);
-            if (!a || a.ndim() != 1 || (a.dtype().kind() != 'i' && a.dtype().kind() != 'u')) {
+            // An empty list is an empty array of floats: no nodes, whatever its type.
+            if (!a || a.ndim() != 1 ||
+                (a.size() > 0 && a.dtype().kind() != 'i' && a.dtype().kind() != 'u')) {
                 throw py::value_error("ContactSearch.set_surfaces: the slave must be a Surface or "
                                       "a 1-D array of node indices (integers)");
             }
@@ -478,9 +480,7 @@ public:
         if (r.stats.status != contact::UpdateStatus::kOk) {
             std::string why = contact::updateStatusName(r.stats.status);
             if (r.stats.status == contact::UpdateStatus::kWrongNodeCount) {
-                why += " (" + std::to_string(c.view.numNodes) + " nodes in " +
-                       std::to_string(c.view.dim) + "D; the surfaces were set with " +
-                       std::to_string(numNodes_) + " in " + std::to_string(dim_) + "D)";
+                why += " (" + contact::bindings::coordinatesMismatch(c.view, numNodes_, dim_) + ")";
             }
             if (const std::string fault = contact::faultText(r.stats, c.view); !fault.empty()) {
                 why += " (" + fault + ")";
@@ -535,9 +535,7 @@ public:
         const Coordinates c = coordinates(coords, "ContactSearch.overlaps");
         if (c.view.numNodes != numNodes_ || c.view.dim != dim_) {
             throw py::value_error("ContactSearch.overlaps: the coordinates have " +
-                                  std::to_string(c.view.numNodes) + " nodes in " +
-                                  std::to_string(c.view.dim) + "D; the surfaces were set with " +
-                                  std::to_string(numNodes_));
+                                  contact::bindings::coordinatesMismatch(c.view, numNodes_, dim_));
         }
         contact::bindings::OverlapTable t;
         {

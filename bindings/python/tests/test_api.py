@@ -132,6 +132,17 @@ def test_bad_surfaces_give_the_cpp_message():
         cs.surface(["Quad4", "Quad4"], np.arange(7))
     with pytest.raises(ValueError, match="slave must be a Surface or a 1-D array"):
         s.set_surfaces(plate, [0.5, 1.5], coords)
+    # Offsets are integers, as connectivity is: 4.7 is no segment end.
+    with pytest.raises(ValueError, match="offsets must be a 1-D array of integers, got float64"):
+        cs.surface("Quad4", np.arange(8), offsets=[0.2, 4.7, 8.9])
+    for bad in (None, 3):
+        with pytest.raises(ValueError, match="surface: connectivity must hold integers in a 1-D or 2-D array"):
+            cs.surface("Quad4", bad)
+    with pytest.raises(ValueError, match="surface: types must be a type name or a sequence"):
+        cs.surface(4, np.arange(4))
+    # An empty list of slave nodes is no nodes (a float array when made from []).
+    s.set_surfaces(plate, [], coords)
+    assert len(s.slave_nodes) == 0
 
 
 def test_bad_calls_and_coordinates():

@@ -64,6 +64,9 @@ def test_meshio_errors():
     seg = cs.ContactSearch(mode="segment")
     with pytest.raises(ValueError, match="node-to-segment pairs only"):
         cs.Pairs("segment", {"slave": np.zeros(0, np.int32)}).point_data(3)
+    with pytest.raises(ValueError, match="slave node 7 is beyond the 5 points"):
+        cs.Pairs("node", {"slave": np.array([2, 7], np.int32), "gap": np.zeros(2),
+                          "normal": np.zeros((2, 3))}).point_data(5)
     assert seg.mode == "segment"
 
 
