@@ -667,7 +667,6 @@ const std::pair<const char*, const char*> kRefusedKeywords[] = {
     {"NMAP", "it moves nodes"},
     {"ELGEN", "it generates elements"},
     {"ELCOPY", "it copies elements"},
-    {"PARAMETER", "it defines parameters the data lines use"},
     {"IMPORT", "its nodes and elements come from another analysis"},
 };
 
@@ -1393,10 +1392,20 @@ void Reader::dataLine(LineReader& in, std::string_view line) {
 // ---------------------------------------------------------------------------------------------
 // Fields.
 
+// "<name>" is a *PARAMETER reference (parametrized input), which is not substituted here: said,
+// so that the refusal is not read as a typo.
+[[noreturn]] void refuseField(const LineReader& in, std::string_view t, const char* what) {
+    if (!t.empty() && t.front() == '<') {
+        in.fail(std::string("expected ") + what + ", got '" + shown(t) +
+                "' (a *PARAMETER reference: parametrized input is not read)");
+    }
+    in.expected(what, shown(t));
+}
+
 long Reader::idField(const LineReader& in, std::string_view t, const char* what) const {
     long v = 0;
     if (!parseLong(t, v) || v <= 0) {
-        in.expected(what, shown(t));
+        refuseField(in, t, what);
     }
     return v;
 }
@@ -1404,7 +1413,7 @@ long Reader::idField(const LineReader& in, std::string_view t, const char* what)
 double Reader::numberField(const LineReader& in, std::string_view t, const char* what) const {
     double v = 0.0;
     if (!parseDouble(t, v)) {
-        in.expected(what, shown(t));
+        refuseField(in, t, what);
     }
     return v;
 }
