@@ -260,6 +260,8 @@ enum class Section {
     kContactInclusions,  // *CONTACT INCLUSIONS
     kContactExclusions,  // *CONTACT EXCLUSIONS
     kCombineSurface,     // *SURFACE, COMBINE=: data lines name surfaces
+    kNgen,               // *NGEN: nodes on a straight line between two nodes
+    kElgen,              // *ELGEN: elements repeated from a master element
 };
 
 // A location kept for later messages: file (index into Reader::files_) and line.
@@ -337,6 +339,10 @@ private:
     void skipKeyword(const LineReader& in, const Keyword& kw);
 
     void nodeLine(LineReader& in);
+    void addNode(const LineReader& in, long id, const double (&x)[3]);
+    void ngenLine(LineReader& in);
+    void elgenLine(LineReader& in);
+    long countField(const LineReader& in, std::size_t i, const char* what, long fallback) const;
     void elementLine(LineReader& in);
     void unsupportedLine(LineReader& in, bool trailingComma);
     void commitElement(const LineReader& in);
@@ -636,6 +642,8 @@ struct KnownParams {
 };
 const KnownParams kKnownParams[] = {
     {"NODE", true, {"INPUT", "NSET", "SYSTEM"}},
+    {"NGEN", true, {"LINE", "NSET", "SYSTEM"}},
+    {"ELGEN", true, {"ELSET"}},
     {"ELEMENT", false, {"TYPE", "ELSET", "FILE", "INC", "INPUT", "OFFSET", "STEP"}},
     {"NSET", true, {"NSET", "ELSET", "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED"}},
     {"ELSET", true, {"ELSET", "GENERATE", "INSTANCE", "INTERNAL", "UNSORTED"}},
@@ -661,11 +669,9 @@ const KnownParams kKnownParams[] = {
 // Keywords that make, copy or move nodes and elements from other data, or make the data lines
 // depend on other definitions: read as skipped, the model would silently lack what they mean.
 const std::pair<const char*, const char*> kRefusedKeywords[] = {
-    {"NGEN", "it generates nodes"},
     {"NFILL", "it generates nodes"},
     {"NCOPY", "it copies nodes"},
     {"NMAP", "it moves nodes"},
-    {"ELGEN", "it generates elements"},
     {"ELCOPY", "it copies elements"},
     {"IMPORT", "its nodes and elements come from another analysis"},
 };
@@ -689,7 +695,9 @@ const char* const kReadKeywords[] = {"NODE",
                                      "CONTACT",
                                      "CONTACT INCLUSIONS",
                                      "CONTACT EXCLUSIONS",
-                                     "INCLUDE"};
+                                     "INCLUDE",
+                                     "NGEN",
+                                     "ELGEN"};
 
 // Refuses what is listed above and resolves abbreviated parameters (KnownParams). Returns the
 // parameters outside the list of a keyword that is not strict (ignored, to be noted).
@@ -910,18 +918,31 @@ void Reader::beginSection(LineReader& in, const Keyword& kw) {
     generate_ = kw.find("GENERATE") != nullptr;
     Model& m = cur_->model;
     const std::string& k = kw.key;
-    if (k == "NODE") {
+    if (k == "NODE" || k == "NGEN") {
         const Param* system = kw.find("SYSTEM");
         if (system != nullptr && squeeze(system->value) != "R") {
             throw ParseError::expected(in.path(), kw.line,
-                                       "SYSTEM=R on *NODE (cylindrical and "
-                                       "spherical coordinates are not supported)",
+                                       "SYSTEM=R on " + kw.name +
+                                           " (cylindrical and spherical coordinates are not "
+                                           "supported)",
                                        system->value);
+        }
+        if (const Param* line = kw.find("LINE");
+            line != nullptr && upper(squeeze(line->value)) != "L") {  // *NGEN
+            throw ParseError::expected(in.path(), kw.line,
+                                       "LINE=L on *NGEN (circular and parabolic lines are not "
+                                       "supported)",
+                                       line->value);
         }
         if (const Param* nset = kw.find("NSET"); nset != nullptr && !nset->value.empty()) {
             nodeSet_ = &m.nodeSets[upper(nset->value)];
         }
-        section_ = Section::kNode;
+        section_ = k == "NODE" ? Section::kNode : Section::kNgen;
+    } else if (k == "ELGEN") {
+        if (const Param* elset = kw.find("ELSET"); elset != nullptr && !elset->value.empty()) {
+            elementSet_ = &m.elementSets[upper(elset->value)];
+        }
+        section_ = Section::kElgen;
     } else if (k == "ELEMENT") {
         beginElements(in, kw);
     } else if (k == "NSET") {
@@ -1038,7 +1059,7 @@ void Reader::beginSurface(LineReader& in, const Keyword& kw) {
     const std::string type = typeParam != nullptr ? squeeze(typeParam->value) : "ELEMENT";
     if (type != "ELEMENT" && type != "NODE") {  // noted each time: a pair may name it
         note(in, kw.line,
-             "skipped *SURFACE '" + name + "' of unsupported TYPE=" + typeParam->value);
+             "skipped *SURFACE '" + name + "' of unsupported TYPE=" + type);
         section_ = Section::kSkip;
         return;
     }
@@ -1386,6 +1407,8 @@ void Reader::dataLine(LineReader& in, std::string_view line) {
     case Section::kContactInclusions: generalContactLine(in, true); return;
     case Section::kContactExclusions: generalContactLine(in, false); return;
     case Section::kCombineSurface: combineLine(in); return;
+    case Section::kNgen: ngenLine(in); return;
+    case Section::kElgen: elgenLine(in); return;
     }
 }
 
@@ -1486,7 +1509,6 @@ void Reader::addNodesOfElset(const LineReader& in, std::string_view name, std::v
 // <id>, x, y[, z[, nx, ny, nz]]: two coordinates are a 2D node (z = 0); a normal is checked and
 // ignored.
 void Reader::nodeLine(LineReader& in) {
-    Scope& s = *cur_;
     const long id = idField(in, fields_[0], "a node id");
     const std::size_t values = fields_.size() - 1;
     if (values < 2) {
@@ -1508,6 +1530,12 @@ void Reader::nodeLine(LineReader& in) {
             x[i - 1] = v;
         }
     }
+    addNode(in, id, x);
+}
+
+// Node `id` at x, defined on the current line (its origin for messages).
+void Reader::addNode(const LineReader& in, long id, const double (&x)[3]) {
+    Scope& s = *cur_;
     if (s.model.nodeIds.size() >= static_cast<std::size_t>(std::numeric_limits<Index>::max())) {
         in.fail("too many nodes for 32-bit indices");
     }
@@ -1565,6 +1593,145 @@ void Reader::elementLine(LineReader& in) {
     pendingAt_ = {file_, in.line()};
     if (pendingNodes_.size() == n) {
         commitElement(in);
+    }
+}
+
+// Field i of the data line as a positive count or increment; `fallback` when absent or empty.
+long Reader::countField(const LineReader& in, std::size_t i, const char* what,
+                        long fallback) const {
+    if (i >= fields_.size() || fields_[i].empty()) {
+        return fallback;
+    }
+    long v = 0;
+    if (!parseLong(fields_[i], v)) {
+        refuseField(in, fields_[i], what);
+    }
+    return v;
+}
+
+// *NGEN (Keywords Guide): end node a, end node b, increment (default 1): the nodes a + k inc
+// strictly between them, evenly spaced on the straight line from a to b. NSET= takes the line's
+// nodes, its ends included.
+void Reader::ngenLine(LineReader& in) {
+    if (fields_.size() > 3 && !std::all_of(fields_.begin() + 3, fields_.end(),
+                                           [](std::string_view f) { return f.empty(); })) {
+        in.fail("expected 3 values on an *NGEN line (end node, end node, increment); the extra "
+                "point of a circular or parabolic line is not supported");
+    }
+    Scope& s = *cur_;
+    const long a = idField(in, fields_[0], "a node id");
+    const long b = fields_.size() > 1 ? idField(in, fields_[1], "a node id") : 0;
+    const long inc = countField(in, 2, "a node increment", 1);
+    const Index ia = s.model.nodeIndex.find(a);
+    const Index ib = b > 0 ? s.model.nodeIndex.find(b) : contact::kNoIndex;
+    if (ia == contact::kNoIndex || ib == contact::kNoIndex) {
+        in.expected("2 defined end nodes", shown(line_));
+    }
+    if (inc == 0 || (b - a) % inc != 0 || (b - a) / inc < 1) {
+        in.fail("the increment " + std::to_string(inc) + " does not step from node " +
+                std::to_string(a) + " to node " + std::to_string(b));
+    }
+    const long steps = (b - a) / inc;
+    const Eigen::Vector3d xa = s.model.coords.col(ia);
+    const Eigen::Vector3d xb = s.model.coords.col(ib);
+    if (nodeSet_ != nullptr) {
+        nodeSet_->push_back(ia);
+    }
+    for (long k = 1; k < steps; ++k) {
+        const double t = static_cast<double>(k) / static_cast<double>(steps);
+        const double x[3] = {xa.x() + t * (xb.x() - xa.x()), xa.y() + t * (xb.y() - xa.y()),
+                             xa.z() + t * (xb.z() - xa.z())};
+        addNode(in, a + k * inc, x);
+    }
+    if (nodeSet_ != nullptr) {
+        nodeSet_->push_back(ib);
+    }
+}
+
+// *ELGEN (Keywords Guide): master element; elements in the first row (the master included),
+// node and element increments along it; rows, their node and element increments; layers, theirs.
+// The generated elements (a block of the master's type) have the master's nodes shifted by the
+// increments; ELSET= takes them all, the master included.
+void Reader::elgenLine(LineReader& in) {
+    if (fields_.size() > 10) {
+        in.expected("at most 10 values on an *ELGEN line", std::to_string(fields_.size()));
+    }
+    Scope& s = *cur_;
+    Model& m = s.model;
+    const long master = idField(in, fields_[0], "a master element id");
+    const Index number = s.elementIndex.find(master);
+    if (number == contact::kNoIndex) {
+        in.expected("a defined master element id", shown(fields_[0]));
+    }
+    const long count[3] = {countField(in, 1, "a number of elements", 1),
+                           countField(in, 4, "a number of rows", 1),
+                           countField(in, 7, "a number of layers", 1)};
+    const long nodeInc[3] = {countField(in, 2, "a node increment", 1),
+                             countField(in, 5, "a node increment between rows", 0),
+                             countField(in, 8, "a node increment between layers", 0)};
+    const long elementInc[3] = {countField(in, 3, "an element increment", 1),
+                                countField(in, 6, "an element increment between rows", 0),
+                                countField(in, 9, "an element increment between layers", 0)};
+    for (int d = 0; d < 3; ++d) {
+        if (count[d] < 1) {
+            in.fail("expected a positive number of elements, rows and layers, got " +
+                    std::to_string(count[d]));
+        }
+        if (count[d] > 1 && (nodeInc[d] == 0 || elementInc[d] == 0)) {
+            in.fail(std::string("expected nonzero node and element increments for the ") +
+                    (d == 0   ? "row"
+                     : d == 1 ? "rows"
+                              : "layers") +
+                    " (" + std::to_string(count[d]) + " of them)");
+        }
+    }
+    const ElementRef ref = elementRef(s, number);
+    const ElementBlock& from = m.blocks[static_cast<std::size_t>(ref.block)];
+    std::vector<long> masterNodes;
+    masterNodes.reserve(static_cast<std::size_t>(from.nodesPerElement));
+    for (int i = 0; i < from.nodesPerElement; ++i) {
+        masterNodes.push_back(m.nodeIds[static_cast<std::size_t>(from.element(ref.element)[i])]);
+    }
+    ElementBlock block;
+    block.type = from.type;
+    block.nodesPerElement = from.nodesPerElement;
+    block.source = {in.path(), in.line()};
+    if (elementSet_ != nullptr) {
+        elementSet_->push_back(ref);
+    }
+    std::vector<Index>& starts = s.blockStart;
+    starts.push_back(starts.back() + m.blocks.back().size());
+    m.blocks.push_back(std::move(block));
+    const auto b = static_cast<Index>(m.blocks.size() - 1);
+    ElementBlock& out = m.blocks.back();
+    for (long k = 0; k < count[2]; ++k) {
+        for (long j = 0; j < count[1]; ++j) {
+            for (long i = 0; i < count[0]; ++i) {
+                if (i == 0 && j == 0 && k == 0) {
+                    continue;  // the master
+                }
+                const long id = master + i * elementInc[0] + j * elementInc[1] + k * elementInc[2];
+                const long shift = i * nodeInc[0] + j * nodeInc[1] + k * nodeInc[2];
+                if (id <= 0 || s.elementIndex.contains(id)) {
+                    in.fail("generated element id " + std::to_string(id) +
+                            (id <= 0 ? " is not positive" : " is already defined"));
+                }
+                for (const long n : masterNodes) {
+                    const Index node = m.nodeIndex.find(n + shift);
+                    if (node == contact::kNoIndex) {
+                        in.fail("generated element " + std::to_string(id) + " needs node " +
+                                std::to_string(n + shift) + ", which is not defined");
+                    }
+                    out.nodes.push_back(node);
+                }
+                const ElementRef r{b, out.size()};
+                out.ids.push_back(id);
+                s.elementIndex.insert(id, starts.back() + r.element);
+                if (elementSet_ != nullptr) {
+                    elementSet_->push_back(r);
+                }
+            }
+        }
     }
 }
 

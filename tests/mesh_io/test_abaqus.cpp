@@ -415,11 +415,11 @@ TEST(AbaqusReader, MeshGenerationKeywordsAreRefused) {
     const std::string elements = "*ELEMENT, TYPE=S4R, ELSET=SHEET\n1, 1, 2, 3, 4\n";
     long line = 0;
     EXPECT_EQ(
-        errorOf(std::string(kFourNodes) + elements + "*ELGEN, ELSET=SHEET\n1, 3, 1, 1\n", &line),
-        "*ELGEN is not supported (it generates elements): write out the nodes and "
+        errorOf(std::string(kFourNodes) + elements + "*ELCOPY, ELEMENT SHIFT=10\n1, 3\n", &line),
+        "*ELCOPY is not supported (it copies elements): write out the nodes and "
         "elements it stands for");
     EXPECT_EQ(line, 8);
-    for (const char* k : {"NGEN", "NFILL", "NCOPY", "NMAP", "ELCOPY", "IMPORT"}) {
+    for (const char* k : {"NFILL", "NCOPY", "NMAP", "ELCOPY", "IMPORT"}) {
         EXPECT_NE(errorOf(std::string(kFourNodes) + "*" + k + "\n1, 2\n")
                       .find("*" + std::string(k) + " is not supported ("),
                   std::string::npos)
@@ -525,6 +525,61 @@ TEST(AbaqusReader, EmptyCoordinateFieldsAreZero) {
     EXPECT_TRUE(nodeAt(m, 102, 2.0, 0.0, 3.0));
     EXPECT_TRUE(nodeAt(m, 103, 4.0, 0.0, 0.0));
     EXPECT_EQ(errorOf("*NODE\n1, 0.5, x\n"), "expected a coordinate, got 'x'");
+}
+
+// *NGEN (Keywords Guide): the nodes a + k inc strictly between end nodes a and b, evenly spaced
+// on the straight line; NSET= takes the line, ends included.
+TEST(AbaqusReader, NgenMakesNodesOnAStraightLine) {
+    const fs::path path = scratchDir() / "ngen.inp";
+    writeBytes(path, "*NODE\n1, 0.0, 0.0, 0.0\n5, 4.0, 0.0, 2.0\n11, 0.0, 1.0, 0.0\n"
+                     "17, 3.0, 1.0, 0.0\n*NGEN, NSET=LINE\n1, 5\n*NGEN\n11, 17, 2\n");
+    const Model m = readAbaqus(path.string());
+    EXPECT_TRUE(nodeAt(m, 2, 1.0, 0.0, 0.5));
+    EXPECT_TRUE(nodeAt(m, 3, 2.0, 0.0, 1.0));
+    EXPECT_TRUE(nodeAt(m, 4, 3.0, 0.0, 1.5));
+    EXPECT_TRUE(nodeAt(m, 13, 1.0, 1.0, 0.0));
+    EXPECT_TRUE(nodeAt(m, 15, 2.0, 1.0, 0.0));
+    EXPECT_EQ(m.findNode(12), kNoIndex);
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "LINE")), (std::vector<long>{1, 2, 3, 4, 5}));
+    long line = 0;
+    EXPECT_EQ(errorOf("*NODE\n1, 0, 0, 0\n4, 3, 0, 0\n*NGEN\n1, 4, 2\n", &line),
+              "the increment 2 does not step from node 1 to node 4");
+    EXPECT_EQ(line, 5);
+    EXPECT_EQ(errorOf("*NODE\n1, 0, 0, 0\n4, 3, 0, 0\n*NGEN, LINE=C\n1, 4, 1, 9\n"),
+              "expected LINE=L on *NGEN (circular and parabolic lines are not supported), got "
+              "'C'");
+    const std::string twice = errorOf("*NODE\n1, 0, 0, 0\n3, 2, 0, 0\n2, 1, 0, 0\n*NGEN\n1, 3\n");
+    EXPECT_EQ(twice.rfind("node id 2 defined twice (first at ", 0), 0U) << twice;
+}
+
+// *ELGEN (Keywords Guide): a master element repeated along a row and over rows (and layers),
+// its node ids shifted by the increments; ELSET= takes them all, the master included. A 2 x 2
+// grid of S4R from element 1 over nodes 1..9 (id = 1 + i + 3 j): connectivity by hand.
+TEST(AbaqusReader, ElgenRepeatsTheMasterElement) {
+    std::string deck = "*NODE\n";
+    for (int j = 0; j < 3; ++j) {
+        for (int i = 0; i < 3; ++i) {
+            deck += std::to_string(1 + i + 3 * j) + ", " + std::to_string(i) + ", " +
+                    std::to_string(j) + ", 0\n";
+        }
+    }
+    deck += "*ELEMENT, TYPE=S4R\n1, 1, 2, 5, 4\n";
+    const fs::path path = scratchDir() / "elgen.inp";
+    writeBytes(path, deck + "*ELGEN, ELSET=ALL\n1, 2, 1, 1, 2, 3, 10\n");
+    const Model m = readAbaqus(path.string());
+    ASSERT_EQ(m.blocks.size(), 2U);
+    EXPECT_EQ(m.blocks[1].type, "S4R");
+    EXPECT_EQ(m.blocks[1].ids, (std::vector<long>{2, 11, 12}));
+    EXPECT_EQ(connectivity(m, 1, 0), (std::vector<long>{2, 3, 6, 5}));
+    EXPECT_EQ(connectivity(m, 1, 1), (std::vector<long>{4, 5, 8, 7}));
+    EXPECT_EQ(connectivity(m, 1, 2), (std::vector<long>{5, 6, 9, 8}));
+    EXPECT_EQ(elementIds(m, elementSet(m, "ALL")), (std::vector<long>{1, 2, 11, 12}));
+    EXPECT_EQ(errorOf(deck + "*ELGEN\n1, 6\n"),
+              "generated element 6 needs node 10, which is not defined");
+    EXPECT_EQ(errorOf(deck + "*ELGEN\n1, 2\n*ELGEN\n1, 2\n"),
+              "generated element id 2 is already defined");
+    EXPECT_EQ(errorOf(deck + "*ELGEN\n1, 2, 1, 1, 2\n"),
+              "expected nonzero node and element increments for the rows (2 of them)");
 }
 
 TEST(AbaqusReader, KeywordLinesContinueAfterATrailingComma) {
