@@ -80,6 +80,11 @@ bool isOpenOn(int fd, const struct stat& st) {
     return ::fstat(fd, &fs) == 0 && fs.st_dev == st.st_dev && fs.st_ino == st.st_ino;
 }
 
+bool isNullDevice(const struct stat& st) {
+    struct stat null {};
+    return S_ISCHR(st.st_mode) && ::stat("/dev/null", &null) == 0 && null.st_rdev == st.st_rdev;
+}
+
 bool isInput(const struct stat& st, const WriteOptions& options) {
     for (const std::string& in : options.inputs) {
         struct stat is {};
@@ -116,6 +121,18 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
             fail("refusing to write " + path + ": it is an input file");
         }
         if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+            // /dev/stdout (or the pipe or terminal standard output is) is standard output: the
+            // data goes there as with "-", and the report to standard error, not into the data.
+            // /dev/null stays a plain sink.
+            if (!isNullDevice(st) && isOpenOn(STDOUT_FILENO, st)) {
+                r.kind = OutputKind::kStdout;
+                r.target = "-";
+                return r;
+            }
+            if (!isNullDevice(st) && isOpenOn(STDERR_FILENO, st)) {
+                fail("refusing to write " + path +
+                     ": it is where standard error goes (the data would mix with the messages)");
+            }
             r.kind = OutputKind::kStream;
             r.target = path;
             return r;

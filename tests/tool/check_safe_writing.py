@@ -93,6 +93,24 @@ def main(tool, model_src, work):
                        capture_output=True, text=True)
     check(r.returncode == 0 and r.stdout.startswith("{") and os.path.islink("/dev/stdout"),
           "/dev/stdout written as a stream and left a symlink")
+    # Standard output a pipe and /dev/stdout named: the pipe is standard output, so the data
+    # goes there alone and the report to standard error (it was appended to the CSV); a second
+    # output to it is refused; standard error a pipe and /dev/stderr named: refused.
+    r = subprocess.run([tool, model, "--pairs", "/dev/stdout"], cwd=work, capture_output=True,
+                       text=True)
+    rows = r.stdout.splitlines()
+    check(r.returncode == 0 and rows and rows[0].startswith(header) and
+          all(len(row.split(",")) == len(rows[0].split(",")) for row in rows) and
+          "interface 1" in r.stderr, "/dev/stdout on a pipe: the CSV alone there, the report on "
+          "standard error")
+    r = subprocess.run([tool, model, "--pairs", "/dev/stdout", "--json", "-"], cwd=work,
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and "only one output can go to standard output" in r.stderr,
+          "/dev/stdout on a pipe and -: refused as two outputs to standard output")
+    r = subprocess.run([tool, model, "--pairs", "/dev/stderr"], cwd=work, capture_output=True,
+                       text=True)
+    check(r.returncode == 2 and "where standard error goes" in r.stderr,
+          "/dev/stderr on a pipe: refused")
     # Standard output sent to a file, and /dev/stdout (or that file) named: the data goes to
     # standard output, the report to standard error, nothing is replaced (so nothing is lost).
     for name in ("/dev/stdout", "captured.txt"):
