@@ -350,6 +350,17 @@ std::vector<Interface> chooseInterfaces(const mesh_io::Model& model, const Args&
             }
         }
     }
+    // One pairs CSV holds one mode's columns: interfaces of both modes are refused before any
+    // search.
+    for (const auto& i : out) {
+        if (!args.pairs.empty() && args.mode.empty() &&
+            i.def.nodeToSurface != out.front().def.nodeToSurface) {
+            throw UsageError("--pairs: interfaces " + std::to_string(out.front().index) + " and " +
+                             std::to_string(i.index) +
+                             " are searched in different modes, whose pairs do not share one CSV "
+                             "file; add --mode node or --mode segment");
+        }
+    }
     return out;
 }
 
@@ -398,15 +409,29 @@ std::string inFileTerms(const mesh_io::Model& model, const contact::SurfaceError
     return text + ": " + e.problemWith(known ? model.nodeLabel(node) : std::to_string(node));
 }
 
+// Removes the directories --mortar made where nothing was written into them (empty ones only).
+void removeMade(const std::vector<std::filesystem::path>& made) {
+    std::error_code ec;
+    for (const std::filesystem::path& p : made) {
+        if (std::filesystem::is_empty(p, ec)) {
+            std::filesystem::remove(p, ec);
+        }
+    }
+}
+
 // Every output, the --mortar files included, checked before the search (mesh_io::checkOutputs:
 // existing files, two outputs to one file). The --mortar directory is made for the check where
 // missing, and what was made is removed again when the check fails.
-std::vector<mesh_io::OutputKind> checkAllOutputs(const Args& args,
-                                                 const std::vector<Interface>& interfaces,
-                                                 const mesh_io::WriteOptions& options) {
+struct CheckedOutputs {
+    std::vector<mesh_io::OutputKind> kinds;
+    std::vector<std::filesystem::path> made;  // directories made for --mortar, deepest first
+};
+
+CheckedOutputs checkAllOutputs(const Args& args, const std::vector<Interface>& interfaces,
+                               const mesh_io::WriteOptions& options) {
     std::vector<std::string> outputs = args.outputs();
     if (args.mortar.empty()) {
-        return mesh_io::checkOutputs(outputs, options);
+        return {mesh_io::checkOutputs(outputs, options), {}};
     }
     namespace fs = std::filesystem;
     if (args.mortar == "-") {
@@ -436,11 +461,9 @@ std::vector<mesh_io::OutputKind> checkAllOutputs(const Args& args,
         }
     }
     try {
-        return mesh_io::checkOutputs(outputs, options);
+        return {mesh_io::checkOutputs(outputs, options), made};
     } catch (...) {
-        for (const fs::path& p : made) {
-            fs::remove(p, ec);  // empty: only the check's temporary files were in it
-        }
+        removeMade(made);
         throw;
     }
 }
@@ -465,8 +488,9 @@ int run(const Args& args) {
     wo.coordinates = args.coordinates;
     wo.jsonPairs = args.jsonPairs;
     wo.vtuAscii = args.vtuAscii;
+    const CheckedOutputs checked = checkAllOutputs(args, interfaces, wo.write);
     bool toStdout = false;
-    for (const mesh_io::OutputKind k : checkAllOutputs(args, interfaces, wo.write)) {
+    for (const mesh_io::OutputKind k : checked.kinds) {
         toStdout = toStdout || k == mesh_io::OutputKind::kStdout;
     }
     std::ostream& report = toStdout ? std::cerr : std::cout;  // "-" keeps stdout for the data
@@ -516,6 +540,10 @@ int run(const Args& args) {
         contact::SearchOptions& opt = s.options;
         try {
             mesh_io::PreparedInterface p = mesh_io::prepareInterface(model, itf.def, forcedMode);
+            if (!args.mortar.empty() && p.selfContact) {
+                throw std::invalid_argument("--mortar: a surface in contact with itself has no "
+                                            "mortar operators here");
+            }
             s.master = std::make_unique<ContactSurface>(std::move(p.master));
             s.slave = std::make_unique<ContactSurface>(std::move(p.slave));
             mode = p.mode;
@@ -607,10 +635,6 @@ int run(const Args& args) {
                 progress.stage(stage + "mortar integrals");
                 contact::MortarOptions mo;
                 mo.threads = args.threads;
-                if (opt.selfContact) {
-                    throw std::invalid_argument(stage + "--mortar: a surface in contact with "
-                                                        "itself has no mortar operators here");
-                }
                 if (s.dist && s.dist->mortar) {  // under mpiexec: computed over the ranks
                     s.mortarRows = s.dist->mortar.get();
                 } else {
@@ -686,8 +710,10 @@ int run(const Args& args) {
     if (!args.vtu.empty()) {
         mesh_io::writeVtu(args.vtu, model, reports, wo);
     }
+    int mortarWritten = 0;
     for (const Searched& s : done) {
         if (s.mortarRows != nullptr) {
+            ++mortarWritten;
             const mesh_io::InterfaceReport& r = s.report;
             mesh_io::writeMortarFiles(args.mortar, "interface" + std::to_string(r.index), model,
                                       *s.mortarRows,
@@ -702,8 +728,16 @@ int run(const Args& args) {
             report << "wrote " << (f == "-" ? "- (standard output)" : f) << '\n';
         }
         if (!args.mortar.empty()) {
-            report << "wrote the mortar files into " << args.mortar << '\n';
+            if (mortarWritten > 0) {
+                report << "wrote the mortar files of " << mortarWritten << " interface"
+                       << (mortarWritten == 1 ? "" : "s") << " into " << args.mortar << '\n';
+            } else {
+                report << "wrote no mortar files (no interface was searched)\n";
+            }
         }
+    }
+    if (mortarWritten == 0) {
+        removeMade(checked.made);
     }
     if (refused > 0) {
         std::fprintf(stderr, "contact-search: %d of %zu interfaces not searched (see above)\n",
