@@ -131,13 +131,18 @@ Args parseArgs(int argc, char** argv) {
     std::string capture;
     std::string captureRel;
     std::string broad = "sweep";
-    app.add_option("MODEL", a.model, "the model file (.inp, .msh)");
+    app.add_option("MODEL", a.model, "the model file (.inp, .msh, .e/.exo/.ex2)");
     app.allow_extras();  // unknown options and extra files: our own messages below
+    const auto surfaceName =
+        expects("a surface name", [](const std::string& t) { return !t.empty(); });
     auto* master = app.add_option("--master", a.master,
-                                  "master surface (Abaqus *SURFACE, Gmsh physical group)")
-                       ->type_name("NAME");
-    auto* slave =
-        app.add_option("--slave", a.slave, "slave surface (or node surface)")->type_name("NAME");
+                                  "master surface (Abaqus *SURFACE, Gmsh physical group,\n"
+                                  "Exodus side set)")
+                       ->type_name("NAME")
+                       ->check(surfaceName);
+    auto* slave = app.add_option("--slave", a.slave, "slave surface (or node surface)")
+                      ->type_name("NAME")
+                      ->check(surfaceName);
     master->needs(slave);
     slave->needs(master);
     auto* cap = app.add_option("--capture", capture, "capture distance as a length")
@@ -280,7 +285,9 @@ private:
 void releaseLookupsAndSets(mesh_io::Model& m) {
     m.nodeIndex.clear();
     m.nodeSets.clear();
-    m.elementSets.clear();
+    for (auto& [name, set] : m.elementSets) {  // the names stay: a refusal may cite one
+        std::vector<mesh_io::ElementRef>().swap(set);
+    }
 }
 
 void releaseElements(mesh_io::Model& m) {

@@ -39,6 +39,12 @@ PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
                          (other.nodeSurface ? " (nodes)" : "");
             }
             const FileTerms terms = fileTerms(model);
+            if (model.format == "gmsh" && model.elementSets.count(name) != 0) {
+                refuse(role + " physical group '" + name +
+                       "' holds the body's elements (volumes; in 2D, surfaces), not the faces or "
+                       "edges a surface is made of (" +
+                       terms.surfaces + ": " + (known.empty() ? "none" : known) + ")");
+            }
             refuse(role + " " + terms.surface + " '" + name + "' is not defined (" +
                    terms.surfaces + ": " + (known.empty() ? "none" : known) + ")");
         }

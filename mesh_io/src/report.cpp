@@ -225,6 +225,15 @@ void listModel(std::ostream& out, const Model& model) {
         }
         out << '\n';
     }
+    if (model.format == "gmsh") {  // groups of the body's elements: element sets, no surface
+        for (const auto& [name, set] : model.elementSets) {
+            if (model.findSurface(name) == nullptr && model.findSurface(name, true) == nullptr &&
+                name.rfind("physical_", 0) != 0) {
+                out << format("  %s: %zu elements of the body, not a surface\n", name.c_str(),
+                              set.size());
+            }
+        }
+    }
     if (noPairs) {
         out << format("contact pairs: a%s file defines none; search two %s with --master NAME "
                       "--slave NAME\n",
