@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 preset=${1:-release}
 
 packages=(build-essential cmake gzip libeigen3-dev libnanoflann-dev libgtest-dev libbenchmark-dev
-          libexodusii-dev libcli11-dev zlib1g-dev python3 python3-vtk9
+          libexodusii-dev libnetcdf-dev libcli11-dev zlib1g-dev python3 python3-vtk9
           gfortran pybind11-dev python3-dev python3-numpy python3-pytest python3-meshio
           python3-matplotlib libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev)
 if [ "$preset" = asan ]; then  # clang builds the sanitized tree

@@ -369,9 +369,9 @@ const ElementType* findExodusType(std::string_view name, int nodes, int spatialD
     } else if (family == "TRIANGLE") {
         family = "TRI";
     }
-    if (spatialDim == 3 && family == "QUAD") {
-        family = "SHELL";  // Exodus treats quadrilaterals and triangles in 3D as shells
-    } else if (spatialDim == 3 && family == "TRI") {
+    if (spatialDim == 3 && family == "TRI") {
+        // The library takes a TRI in 3D for a shell (two faces, three edges); a QUAD keeps its
+        // four sides, the edges, in any dimension (ex_get_side_set_node_list).
         family = "TRISHELL";
     }
     const std::string full = "EXODUS:" + family + std::to_string(nodes);

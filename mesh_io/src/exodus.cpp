@@ -14,6 +14,7 @@
 #include <exodusII.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -107,10 +108,20 @@ struct Reader {
         return out;
     }
 
-    std::vector<std::int64_t> ids(ex_entity_type type, std::int64_t count, const char* what) {
+    // The ids of the blocks or sets of one kind (`noun`); two of one id are refused: the
+    // library finds an id's block or set by its first match, so the second would be read as the
+    // first.
+    std::vector<std::int64_t> ids(ex_entity_type type, std::int64_t count,
+                                  const std::string& noun) {
         std::vector<std::int64_t> v(static_cast<std::size_t>(count));
         if (count > 0) {
-            file.check(ex_get_ids(file.id(), type, v.data()), what);
+            file.check(ex_get_ids(file.id(), type, v.data()), "the " + noun + " ids");
+        }
+        std::vector<std::int64_t> sorted = v;
+        std::sort(sorted.begin(), sorted.end());
+        const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+        if (twice != sorted.end()) {
+            fail("two " + noun + "s have the id " + std::to_string(*twice));
         }
         return v;
     }
@@ -216,8 +227,7 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
     // Per element: the map read, its id kept and its element set entry (24 B); the connectivity
     // is counted per block below.
     const Index total = count(elements, 24, "the element count");
-    blockIds =
-        ids(EX_ELEM_BLOCK, count(blocks, 64, "the element block count"), "the element block ids");
+    blockIds = ids(EX_ELEM_BLOCK, count(blocks, 64, "the element block count"), "element block");
     blockNames = names(EX_ELEM_BLOCK, blockIds.size());
     std::vector<std::int64_t> map(static_cast<std::size_t>(total));
     if (total > 0) {
@@ -255,17 +265,30 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
             fail(what + " has " + std::to_string(n) + " elements, more than the " +
                  std::to_string(total - first) + " the file's element count leaves for it");
         }
-        if (eb.num_nodes_per_entry < 0 || eb.num_nodes_per_entry > 64) {
-            fail(what + " has " + std::to_string(eb.num_nodes_per_entry) +
-                 " nodes per element (expected 1 to 64)");
+        if (eb.num_nodes_per_entry < 0) {
+            fail(what + " has " + std::to_string(eb.num_nodes_per_entry) + " nodes per element");
         }
-        const int npe = static_cast<int>(eb.num_nodes_per_entry);
+        std::string topology = eb.topology;
+        // Polygons and polyhedra (NSIDED, NFACED: the count is the block's, not an element's) and
+        // elements of more than 64 nodes have no face the search takes: kept without their
+        // connectivity, as any type this reader does not know.
+        std::string family = topology.substr(0, 6);
+        for (char& c : family) {
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        }
+        const bool skipNodes =
+            eb.num_nodes_per_entry > 64 || family == "NSIDED" || family == "NFACED";
+        const int npe = skipNodes ? 0 : static_cast<int>(eb.num_nodes_per_entry);
         // The connectivity read (8 B a node) and kept (4 B).
         (void)count(static_cast<std::int64_t>(n) * npe, 12, what + ": the connectivity");
-        const detail::ElementType* t = detail::findExodusType(eb.topology, npe, dim);
+        const detail::ElementType* t =
+            skipNodes ? nullptr : detail::findExodusType(eb.topology, npe, dim);
         ElementBlock block;
-        std::string topology = eb.topology;
-        block.type = t != nullptr ? std::string(t->name) : "EXODUS:" + topology;
+        // A type not read is named with its node count: "EXODUS:HEX8" with 4 nodes must not be
+        // taken for the table's 8-node HEX8.
+        block.type = t != nullptr
+                         ? std::string(t->name)
+                         : "EXODUS:" + topology + "/" + std::to_string(eb.num_nodes_per_entry);
         block.nodesPerElement = npe;
         block.source = {path, 0};
         std::vector<std::int64_t> conn(static_cast<std::size_t>(n) * static_cast<std::size_t>(npe));
@@ -291,9 +314,10 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
             }
         }
         if (t == nullptr) {
-            m.notes.push_back(detail::concat(
-                path, ": ", what, ": ", std::to_string(n), " elements of type ", topology, " with ",
-                std::to_string(npe), " nodes, which have no faces the search takes"));
+            m.notes.push_back(detail::concat(path, ": ", what, ": ", std::to_string(n),
+                                             " elements of type ", topology, " with ",
+                                             std::to_string(eb.num_nodes_per_entry),
+                                             " nodes, which have no faces the search takes"));
         }
         auto& set = m.elementSets[blockNames[b]];
         for (Index e = 0; e < n; ++e) {
@@ -310,7 +334,7 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
 std::vector<Reader::Set> Reader::readSets(ex_entity_type type, std::int64_t sets,
                                           const std::string& noun, const std::string& prefix) {
     const std::vector<std::int64_t> setIds =
-        ids(type, count(sets, 64, "the " + noun + " count"), ("the " + noun + " ids").c_str());
+        ids(type, count(sets, 64, "the " + noun + " count"), noun);
     const std::vector<std::string> setNames = names(type, setIds.size());
     std::vector<Set> out(setIds.size());
     for (std::size_t s = 0; s < setIds.size(); ++s) {
@@ -355,6 +379,15 @@ void Reader::readNodeSets(std::int64_t sets) {
     }
 }
 
+// A block's type for messages: "HEX8", or "HEX8 with 4 nodes" for a type not read.
+std::string typeName(const ElementBlock& block) {
+    const std::string t = block.type.substr(7);  // after "EXODUS:"
+    const std::size_t slash = t.rfind('/');
+    return slash == std::string::npos
+               ? t
+               : t.substr(0, slash) + " with " + t.substr(slash + 1) + " nodes";
+}
+
 void Reader::readSideSets(std::int64_t sets) {
     const Index elements = blockFirst.empty() ? 0 : blockFirst.back() + m.blocks.back().size();
     for (const Set& set : readSets(EX_SIDE_SET, sets, "side set", "sideset_")) {
@@ -385,11 +418,10 @@ void Reader::readSideSets(std::int64_t sets) {
             if (sides == 0) {
                 fail(what + ": element " + std::to_string(id) + " is in element block " +
                      std::to_string(blockIds[b]) + " ('" + blockNames[b] + "') of type " +
-                     block.type.substr(7) + " with " + std::to_string(block.nodesPerElement) +
-                     " nodes, which has no sides the search takes");
+                     typeName(block) + ", which has no sides the search takes");
             }
             if (side < 1 || side > sides) {
-                fail(what + ": element " + std::to_string(id) + " (" + block.type.substr(7) +
+                fail(what + ": element " + std::to_string(id) + " (" + typeName(block) +
                      ") has no side " + std::to_string(side) + " (sides 1.." +
                      std::to_string(sides) + ")");
             }

@@ -325,7 +325,10 @@ TEST(ExodusTypes, NamesNodeCountsAndDimensions) {
     EXPECT_EQ(findExodusType("TET4", 4, 3)->name, "EXODUS:TETRA4");
     EXPECT_EQ(findExodusType("WEDGE", 6, 3)->name, "EXODUS:WEDGE6");
     EXPECT_EQ(findExodusType("QUAD4", 4, 2)->kind, ElementKind::kPlanar);
-    EXPECT_EQ(findExodusType("QUAD4", 4, 3)->name, "EXODUS:SHELL4");  // quads in 3D are shells
+    // The library's side numbering: a QUAD keeps its four edges as sides in 3D (it is no shell);
+    // a TRI in 3D is a shell.
+    EXPECT_EQ(findExodusType("QUAD4", 4, 3)->name, "EXODUS:QUAD4");
+    EXPECT_EQ(faceCount(*findExodusType("QUAD4", 4, 3)), 4);
     EXPECT_EQ(findExodusType("TRIANGLE", 3, 2)->name, "EXODUS:TRI3");
     EXPECT_EQ(findExodusType("TRI3", 3, 3)->name, "EXODUS:TRISHELL3");
     EXPECT_EQ(findExodusType("HEX8", 20, 3), nullptr) << "name and node count disagree";

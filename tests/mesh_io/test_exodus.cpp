@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <netcdf.h>
 #include <set>
 #include <sstream>
 #include <string>
@@ -687,6 +688,32 @@ TEST(ExodusReader, BadInputNamesTheFileAndTheBlockOrSet) {
     EXPECT_EQ(errorOf(path), path + ": side set 3 ('top'): element 1 is in element block 10 "
                                     "('block_10') of type SPHERE with 1 nodes, which has no "
                                     "sides the search takes");
+    // A name that says one node count and a block that holds another: not the table's HEX8
+    // (its faces would be read from the wrong nodes, past the block's end).
+    Small shortHex;
+    shortHex.npe = 4;
+    shortHex.conn = {1, 2, 3, 4};
+    path = writeSmall(dir, shortHex);
+    EXPECT_EQ(errorOf(path), path + ": side set 3 ('top'): element 1 is in element block 10 "
+                                    "('block_10') of type HEX8 with 4 nodes, which has no sides "
+                                    "the search takes");
+    // More than 64 nodes an element (a superelement): kept and noted, its connectivity unread.
+    Small super;
+    super.type = "SUPERELEMENT";
+    super.npe = 100;
+    super.conn.clear();
+    for (int k = 0; k < 100; ++k) {
+        super.conn.push_back(1 + k % 8);
+    }
+    super.sideElements.clear();
+    super.sides.clear();
+    path = writeSmall(dir, super);
+    const Model big = readExodus(path);
+    ASSERT_EQ(big.notes.size(), 1U);
+    EXPECT_EQ(big.notes[0], path + ": element block 10 ('block_10'): 1 elements of type "
+                                   "SUPERELEMENT with 100 nodes, which have no faces the search "
+                                   "takes");
+    EXPECT_EQ(big.blocks[0].ids, (std::vector<long>{1}));
     s.sideElements.clear();
     s.sides.clear();
     path = writeSmall(dir, s);
@@ -719,6 +746,58 @@ TEST(ExodusReader, RefusesOneElementIdForTwoElements) {
     EXPECT_GE(ex_close(id), 0);
     EXPECT_EQ(errorOf(path), path + ": the element number map gives the id 7 to two elements "
                                     "(1 and 2)");
+}
+
+// Two blocks, two side sets or two node sets with one id: the library finds an id's block or set
+// by its first match, so the second would be read as a copy of the first. Refused. (The library
+// will not write such a file: the second id is changed afterwards with netCDF.)
+TEST(ExodusReader, RefusesOneIdForTwoBlocksOrSets) {
+    const fs::path dir = scratchDir();
+    const auto write = [&](const char* name) {
+        const std::string path = (dir / name).string();
+        int cpu = sizeof(double);
+        int io = sizeof(double);
+        const int id = ex_create(path.c_str(), EX_CLOBBER, &cpu, &io);
+        EXPECT_GE(id, 0);
+        const double x[] = {0, 1, 0, 0, 1};
+        const double y[] = {0, 0, 1, 0, 1};
+        const double z[] = {0, 0, 0, 1, 1};
+        EXPECT_GE(ex_put_init(id, "two", 3, 5, 2, 2, 2, 2), 0);
+        EXPECT_GE(ex_put_coord(id, x, y, z), 0);
+        const int a[] = {1, 2, 3, 4};
+        const int b[] = {2, 5, 3, 4};
+        EXPECT_GE(ex_put_block(id, EX_ELEM_BLOCK, 1, "TETRA4", 1, 4, 0, 0, 0), 0);
+        EXPECT_GE(ex_put_conn(id, EX_ELEM_BLOCK, 1, a, nullptr, nullptr), 0);
+        EXPECT_GE(ex_put_block(id, EX_ELEM_BLOCK, 2, "TETRA4", 1, 4, 0, 0, 0), 0);
+        EXPECT_GE(ex_put_conn(id, EX_ELEM_BLOCK, 2, b, nullptr, nullptr), 0);
+        for (const int set : {3, 4}) {
+            const int element[] = {set - 2};
+            const int side[] = {1};
+            const int node[] = {set};
+            EXPECT_GE(ex_put_set_param(id, EX_SIDE_SET, set, 1, 0), 0);
+            EXPECT_GE(ex_put_set(id, EX_SIDE_SET, set, element, side), 0);
+            EXPECT_GE(ex_put_set_param(id, EX_NODE_SET, set, 1, 0), 0);
+            EXPECT_GE(ex_put_set(id, EX_NODE_SET, set, node, nullptr), 0);
+        }
+        EXPECT_GE(ex_close(id), 0);
+        return path;
+    };
+    EXPECT_NO_THROW((void)readExodus(write("distinct.exo")));
+    for (const auto& [variable, message] :
+         {std::make_pair("eb_prop1", "two element blocks have the id 1"),
+          std::make_pair("ss_prop1", "two side sets have the id 3"),
+          std::make_pair("ns_prop1", "two node sets have the id 3")}) {
+        const std::string path = write((std::string(variable) + ".exo").c_str());
+        int nc = 0;
+        int var = 0;
+        ASSERT_EQ(nc_open(path.c_str(), NC_WRITE, &nc), NC_NOERR);
+        ASSERT_EQ(nc_inq_varid(nc, variable, &var), NC_NOERR);
+        const std::size_t second = 1;
+        const int first = variable[0] == 'e' ? 1 : 3;
+        ASSERT_EQ(nc_put_var1_int(nc, var, &second, &first), NC_NOERR);
+        ASSERT_EQ(nc_close(nc), NC_NOERR);
+        EXPECT_EQ(errorOf(path), path + ": " + message);
+    }
 }
 
 }  // namespace
