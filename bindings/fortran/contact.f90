@@ -49,15 +49,23 @@ module contact
         CONTACT_PROJECTION_ON_BOUNDARY = 1, CONTACT_PROJECTION_DEGENERATE = 2, &
         CONTACT_PROJECTION_NOT_CONVERGED = 3
 
-    ! A search between two surfaces (opaque). Free it with contact_destroy.
+    ! A search between two surfaces (opaque). Free it with contact_destroy. Assigning one to
+    ! another (t = s) copies no search: t is left empty (its own search freed), so that no two
+    ! variables hold one search, which destroying either would leave the other pointing at.
     type, public :: contact_search
         type(c_ptr), private :: handle = c_null_ptr
     end type
 
-    ! A model read from a file (opaque). Free it with contact_model_destroy.
+    ! A model read from a file (opaque). Free it with contact_model_destroy. Assignment as for
+    ! contact_search: the target is left empty.
     type, public :: contact_model
         type(c_ptr), private :: handle = c_null_ptr
     end type
+
+    interface assignment(=)
+        module procedure assign_search, assign_model
+    end interface
+    public :: assignment(=)
 
     ! What an update did (contact_update_stats); times in milliseconds.
     type, bind(c), public :: contact_stats
@@ -387,6 +395,24 @@ contains
         end if
     end subroutine
 
+    ! t = s for searches and models: t is left empty (see the types).
+    subroutine assign_search(lhs, rhs)
+        type(contact_search), intent(inout) :: lhs
+        type(contact_search), intent(in) :: rhs
+        if (c_associated(lhs%handle) .and. c_associated(rhs%handle)) then
+            if (c_associated(lhs%handle, rhs%handle)) return  ! s = s
+        end if
+        call contact_destroy(lhs)
+    end subroutine
+    subroutine assign_model(lhs, rhs)
+        type(contact_model), intent(inout) :: lhs
+        type(contact_model), intent(in) :: rhs
+        if (c_associated(lhs%handle) .and. c_associated(rhs%handle)) then
+            if (c_associated(lhs%handle, rhs%handle)) return
+        end if
+        call contact_model_destroy(lhs)
+    end subroutine
+
     !> Frees a search (a search never created is fine).
     subroutine contact_destroy(search)
         type(contact_search), intent(inout) :: search
@@ -599,21 +625,13 @@ contains
         out(1:n) = out(1:n) + 1
     end subroutine
 
-    ! Copies one real field into the caller's array at p (total values, rows per pair).
-    subroutine copy_real(search, field, width, what, p, total, rows, ierr)
+    ! Copies one real field into the caller's array at p (total values).
+    subroutine copy_real(search, field, p, total, ierr)
         type(contact_search), intent(in) :: search
         integer(c_int32_t), intent(in) :: field
-        integer, intent(in) :: width, rows
-        character(len=*), intent(in) :: what
         type(c_ptr), intent(in) :: p
         integer(c_int64_t), intent(in) :: total
         integer, intent(out) :: ierr
-        if (rows /= width) then
-            call refuse(ierr, CONTACT_ERROR_INVALID_ARGUMENT, 'contact_get_pairs: ' // what // &
-                        ' must have ' // itoa(width) // ' rows (' // what // '(' // itoa(width) // &
-                        ', npairs)), it has ' // itoa(rows))
-            return
-        end if
         call took(c_copy_real(search%handle, field, p, total), ierr)
     end subroutine
 
@@ -621,7 +639,8 @@ contains
     !> mode) or slave segment (segment mode) and master segment, 1-based; node mode also any of
     !> gap(npairs), distance(npairs), xi(2, npairs), point(3, npairs), normal(3, npairs),
     !> tangent1(3, npairs), tangent2(3, npairs), shape(9, npairs), status(npairs)
-    !> (CONTACT_PROJECTION_*).
+    !> (CONTACT_PROJECTION_*). Every array is checked, and a wrong one named, before any is
+    !> written.
     subroutine contact_get_pairs(search, slave, master, ierr, gap, distance, xi, point, normal, &
                                  tangent1, tangent2, shape, status)
         type(contact_search), intent(in) :: search
@@ -631,6 +650,38 @@ contains
         real(c_double), intent(inout), target, contiguous, optional :: xi(:, :), point(:, :), &
             normal(:, :), tangent1(:, :), tangent2(:, :), shape(:, :)
         integer(c_int32_t), intent(inout), target, contiguous, optional :: status(:)
+        integer :: n
+        call contact_pair_count(search, n, ierr)
+        if (ierr /= CONTACT_OK) return
+        if (.not. fits('slave', size(slave), 1, 1)) return
+        if (.not. fits('master', size(master), 1, 1)) return
+        if (present(status)) then
+            if (.not. fits('status', size(status), 1, 1)) return
+        end if
+        if (present(gap)) then
+            if (.not. fits('gap', size(gap), 1, 1)) return
+        end if
+        if (present(distance)) then
+            if (.not. fits('distance', size(distance), 1, 1)) return
+        end if
+        if (present(xi)) then
+            if (.not. fits('xi', size(xi), size(xi, 1), 2)) return
+        end if
+        if (present(point)) then
+            if (.not. fits('point', size(point), size(point, 1), 3)) return
+        end if
+        if (present(normal)) then
+            if (.not. fits('normal', size(normal), size(normal, 1), 3)) return
+        end if
+        if (present(tangent1)) then
+            if (.not. fits('tangent1', size(tangent1), size(tangent1, 1), 3)) return
+        end if
+        if (present(tangent2)) then
+            if (.not. fits('tangent2', size(tangent2), size(tangent2, 1), 3)) return
+        end if
+        if (present(shape)) then
+            if (.not. fits('shape', size(shape), size(shape, 1), 9)) return
+        end if
         call copy_index(search, FIELD_SLAVE, slave, ierr)
         if (ierr /= CONTACT_OK) return
         call copy_index(search, FIELD_MASTER, master, ierr)
@@ -640,44 +691,58 @@ contains
             if (ierr /= CONTACT_OK) return
         end if
         if (present(gap)) then
-            call copy_real(search, FIELD_GAP, 1, 'gap', at(gap), size(gap, kind=c_int64_t), 1, ierr)
+            call copy_real(search, FIELD_GAP, at(gap), size(gap, kind=c_int64_t), ierr)
             if (ierr /= CONTACT_OK) return
         end if
         if (present(distance)) then
-            call copy_real(search, FIELD_DISTANCE, 1, 'distance', at(distance), &
-                           size(distance, kind=c_int64_t), 1, ierr)
+            call copy_real(search, FIELD_DISTANCE, at(distance), size(distance, kind=c_int64_t), &
+                           ierr)
             if (ierr /= CONTACT_OK) return
         end if
         if (present(xi)) then
-            call copy_real(search, FIELD_XI, 2, 'xi', at2(xi), size(xi, kind=c_int64_t), &
-                           size(xi, 1), ierr)
+            call copy_real(search, FIELD_XI, at2(xi), size(xi, kind=c_int64_t), ierr)
             if (ierr /= CONTACT_OK) return
         end if
         if (present(point)) then
-            call copy_real(search, FIELD_POINT, 3, 'point', at2(point), &
-                           size(point, kind=c_int64_t), size(point, 1), ierr)
+            call copy_real(search, FIELD_POINT, at2(point), size(point, kind=c_int64_t), ierr)
             if (ierr /= CONTACT_OK) return
         end if
         if (present(normal)) then
-            call copy_real(search, FIELD_NORMAL, 3, 'normal', at2(normal), &
-                           size(normal, kind=c_int64_t), size(normal, 1), ierr)
+            call copy_real(search, FIELD_NORMAL, at2(normal), size(normal, kind=c_int64_t), ierr)
             if (ierr /= CONTACT_OK) return
         end if
         if (present(tangent1)) then
-            call copy_real(search, FIELD_TANGENT1, 3, 'tangent1', at2(tangent1), &
-                           size(tangent1, kind=c_int64_t), size(tangent1, 1), ierr)
+            call copy_real(search, FIELD_TANGENT1, at2(tangent1), &
+                           size(tangent1, kind=c_int64_t), ierr)
             if (ierr /= CONTACT_OK) return
         end if
         if (present(tangent2)) then
-            call copy_real(search, FIELD_TANGENT2, 3, 'tangent2', at2(tangent2), &
-                           size(tangent2, kind=c_int64_t), size(tangent2, 1), ierr)
+            call copy_real(search, FIELD_TANGENT2, at2(tangent2), &
+                           size(tangent2, kind=c_int64_t), ierr)
             if (ierr /= CONTACT_OK) return
         end if
         if (present(shape)) then
-            call copy_real(search, FIELD_SHAPE, 9, 'shape', at2(shape), &
-                           size(shape, kind=c_int64_t), size(shape, 1), ierr)
+            call copy_real(search, FIELD_SHAPE, at2(shape), size(shape, kind=c_int64_t), ierr)
         end if
     contains
+        ! Whether an argument of `total` values in `rows` rows holds the n pairs of `width` values
+        ! each; if not, the refusal names it.
+        logical function fits(what, total, rows, width)
+            character(len=*), intent(in) :: what
+            integer, intent(in) :: total, rows, width
+            fits = .false.
+            if (rows /= width) then
+                call refuse(ierr, CONTACT_ERROR_INVALID_ARGUMENT, 'contact_get_pairs: ' // what // &
+                            ' must have ' // itoa(width) // ' rows (' // what // '(' // &
+                            itoa(width) // ', npairs)), it has ' // itoa(rows))
+            else if (total < width * n) then
+                call refuse(ierr, CONTACT_ERROR_BUFFER_TOO_SMALL, 'contact_get_pairs: ' // what // &
+                            ' holds ' // itoa(total / width) // ' pairs, ' // itoa(n) // &
+                            ' needed')
+            else
+                fits = .true.
+            end if
+        end function
         ! Address of an array's first value (null when empty).
         function at(v) result(p)
             real(c_double), intent(in), target, contiguous :: v(:)

@@ -73,6 +73,13 @@ program test_fortran_api
     call expect(index(contact_last_error(), 'xi must have 2 rows') > 0, 'xi message')
     call contact_get_pairs(s, slave(1:n - 1), master, ierr)
     call expect(ierr == CONTACT_ERROR_BUFFER_TOO_SMALL, 'short slave array')
+    ! Every array is checked, and a short one named, before any is written.
+    slave = -1
+    call contact_get_pairs(s, slave, master, ierr, gap=gap2(1:n - 1))
+    call expect(ierr == CONTACT_ERROR_BUFFER_TOO_SMALL .and. &
+                index(contact_last_error(), 'gap holds') > 0 .and. all(slave == -1), &
+                'short gap refused, named, nothing written')
+    call contact_get_pairs(s, slave, master, ierr)
     call contact_csr_rows(s, rows, ierr)
     call expect(rows == size(coords, 2), 'csr rows')
     allocate (off(rows + 1))
@@ -153,6 +160,13 @@ program test_fortran_api
     deallocate (few, cen)
     call contact_destroy(t)
     call contact_destroy(s)
+
+    ! t = s copies no search: t is left empty, so destroying s leaves nothing dangling in t.
+    call contact_create(s, ierr)
+    t = s
+    call contact_destroy(s)
+    call contact_set_surfaces(t, mt, mn, st, sn, coords, ierr)
+    call expect(ierr == CONTACT_ERROR_NULL_HANDLE, 'a copied search is empty')
 
     ! Models.
     call contact_model_read(model, '/nonexistent/model.inp', ierr)
