@@ -110,6 +110,18 @@ std::string_view unquote(std::string_view s) {
     return s;
 }
 
+// A name on a data line, its quotes removed wherever they are: "Blk,2".Bottom names the surface
+// Bottom of the instance Blk,2 (the quotes keep the comma in the name).
+std::string label(std::string_view s) {
+    std::string out;
+    for (const char c : trim(s)) {
+        if (c != '"') {
+            out += c;
+        }
+    }
+    return out;
+}
+
 // A parameter value: quoted as written, otherwise without blanks (blanks on keyword lines are
 // ignored, Abaqus input syntax rules).
 std::string paramValue(std::string_view s) {
@@ -1058,8 +1070,7 @@ void Reader::beginSurface(LineReader& in, const Keyword& kw) {
     const Param* typeParam = kw.find("TYPE");
     const std::string type = typeParam != nullptr ? squeeze(typeParam->value) : "ELEMENT";
     if (type != "ELEMENT" && type != "NODE") {  // noted each time: a pair may name it
-        note(in, kw.line,
-             "skipped *SURFACE '" + name + "' of unsupported TYPE=" + type);
+        note(in, kw.line, "skipped *SURFACE '" + name + "' of unsupported TYPE=" + type);
         section_ = Section::kSkip;
         return;
     }
@@ -1099,7 +1110,7 @@ void Reader::combineLine(LineReader& in) {
     const std::vector<SurfaceDef>& surfaces = cur_->model.surfaces;
     const bool nodes = surfaces[c.surface].nodeSurface;
     for (const std::string_view f : fields_) {
-        const std::string name = upper(unquote(f));
+        const std::string name = upper(label(f));
         if (name.empty()) {
             continue;
         }
@@ -1493,7 +1504,7 @@ bool Reader::qualifiedElement(std::string_view t, ElementRef& element) const {
 
 void Reader::addNodesOfElset(const LineReader& in, std::string_view name, std::vector<Index>& out) {
     const Model& m = cur_->model;
-    const auto it = m.elementSets.find(upper(unquote(name)));
+    const auto it = m.elementSets.find(upper(label(name)));
     if (it == m.elementSets.end()) {
         in.expected("a defined element set", shown(name));
     }
@@ -1870,7 +1881,7 @@ void Reader::setLine(LineReader& in, std::vector<T>& set, std::size_t ids, Looku
             set.push_back(one(f));
             continue;
         }
-        const auto it = sets.find(upper(unquote(f)));
+        const auto it = sets.find(upper(label(f)));
         T value{};
         if (!f.empty() && it == sets.end() && qualifiedId(f, value)) {
             set.push_back(value);
@@ -1986,7 +1997,7 @@ Reader::elementsOf(const LineReader& in, std::string_view t, ElementRef& one) co
         return {&one, 1};
     }
     const Model& m = cur_->model;
-    const auto it = m.elementSets.find(upper(unquote(t)));
+    const auto it = m.elementSets.find(upper(label(t)));
     if (it != m.elementSets.end()) {
         return {it->second.data(), it->second.size()};
     }
@@ -2073,7 +2084,7 @@ void Reader::nodeSurfaceLine(LineReader& in) {
         s.nodes.push_back(nodeOf(in, f));
         return;
     }
-    const auto it = cur_->model.nodeSets.find(upper(unquote(f)));
+    const auto it = cur_->model.nodeSets.find(upper(label(f)));
     Index node = 0;
     if (!f.empty() && it == cur_->model.nodeSets.end() && qualifiedNode(f, node)) {
         s.nodes.push_back(node);
@@ -2102,8 +2113,8 @@ void Reader::interfaceLine(LineReader& in) {
         return;
     }
     InterfaceDef d = iface_;
-    d.slave = std::string(unquote(fields_[0]));
-    d.master = self ? d.slave : std::string(unquote(fields_[1]));
+    d.slave = label(fields_[0]);
+    d.master = self ? d.slave : label(fields_[1]);
     d.selfContact = self;
     d.source = {in.path(), in.line()};
     root_.model.interfaces.push_back(std::move(d));
@@ -2151,8 +2162,7 @@ void Reader::generalContactLine(LineReader& in, bool inclusions) {
     if (fields_.size() > 2) {
         in.expected("end of line after two surface names", shown(fields_[2]));
     }
-    std::array<std::string, 2> pair{std::string(unquote(fields_[0])),
-                                    fields_.size() > 1 ? std::string(unquote(fields_[1])) : ""};
+    std::array<std::string, 2> pair{label(fields_[0]), fields_.size() > 1 ? label(fields_[1]) : ""};
     if (pair[1].empty()) {
         pair[1] = pair[0];
     }

@@ -30,9 +30,52 @@ std::string jsonVec(const Eigen::Vector3d& v) {
     return "[" + jsonNum(v.x()) + ", " + jsonNum(v.y()) + ", " + jsonNum(v.z()) + "]";
 }
 
+// Length of the UTF-8 sequence starting at s[i] (1 to 4), or 0 when the bytes there are not one
+// (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
+std::size_t utf8Length(const std::string& s, std::size_t i) {
+    const auto b = [&](std::size_t k) {
+        return k < s.size() ? static_cast<unsigned char>(s[k]) : 0U;
+    };
+    const unsigned c = b(i);
+    const auto cont = [&](std::size_t k) { return (b(k) & 0xC0U) == 0x80U; };
+    if (c < 0x80U) {
+        return 1;
+    }
+    if (c >= 0xC2U && c <= 0xDFU) {
+        return cont(i + 1) ? 2 : 0;
+    }
+    if (c >= 0xE0U && c <= 0xEFU) {
+        const unsigned lo = c == 0xE0U ? 0xA0U : 0x80U;
+        const unsigned hi = c == 0xEDU ? 0x9FU : 0xBFU;
+        return b(i + 1) >= lo && b(i + 1) <= hi && cont(i + 2) ? 3 : 0;
+    }
+    if (c >= 0xF0U && c <= 0xF4U) {
+        const unsigned lo = c == 0xF0U ? 0x90U : 0x80U;
+        const unsigned hi = c == 0xF4U ? 0x8FU : 0xBFU;
+        return b(i + 1) >= lo && b(i + 1) <= hi && cont(i + 2) && cont(i + 3) ? 4 : 0;
+    }
+    return 0;
+}
+
+// A JSON string of s. Names come from the model file, whose bytes need not be UTF-8 (a Latin-1
+// deck): a byte that starts no UTF-8 sequence is taken as the Latin-1 character it is
+// (\u00XX), so the file stays valid JSON.
 std::string jsonString(const std::string& s) {
     std::string out = "\"";
-    for (const char c : s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        const std::size_t n = utf8Length(s, i);
+        if (n == 0) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
+            out += buf;
+            continue;
+        }
+        if (n > 1) {
+            out.append(s, i, n);
+            i += n - 1;
+            continue;
+        }
         switch (c) {
         case '"': out += "\\\""; break;
         case '\\': out += "\\\\"; break;
@@ -82,13 +125,29 @@ private:
 
 const PairOverlap kNoOverlap{};
 
+// A CSV field of s (RFC 4180): quoted, its quotes doubled, when it holds a comma, a quote or a
+// line break (an instance named "Blk,2").
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) {
+        return s;
+    }
+    std::string out = "\"";
+    for (const char c : s) {
+        out += c;
+        if (c == '"') {
+            out += '"';
+        }
+    }
+    return out + "\"";
+}
+
 // Ids as outputs name them: "<instance>.<id>" in assemblies (a JSON string), the id alone
 // otherwise (a JSON number).
 void putNode(std::ostream& out, const Model& m, Index node, bool json = false) {
     if (m.instances.empty()) {
         out << m.nodeIds[static_cast<std::size_t>(node)];
     } else {
-        out << (json ? jsonString(m.nodeLabel(node)) : m.nodeLabel(node));
+        out << (json ? jsonString(m.nodeLabel(node)) : csvField(m.nodeLabel(node)));
     }
 }
 
@@ -97,7 +156,7 @@ void putElement(std::ostream& out, const Model& m, const SegmentOrigin& o, bool 
         out << o.elementId;
     } else {
         const std::string label = m.elementLabel(o.instance, o.elementId);
-        out << (json ? jsonString(label) : label);
+        out << (json ? jsonString(label) : csvField(label));
     }
 }
 
@@ -395,7 +454,7 @@ void writeMortarFiles(const std::string& dir, const std::string& prefix, const M
     for (std::size_t k = 0; k < op.nodes.size(); ++k) {
         out << index(op.nodes[k]) << ',';
         if (assembly) {
-            out << model.nodeLabel(op.nodes[k]) << ',';
+            out << csvField(model.nodeLabel(op.nodes[k])) << ',';
         }
         out << num(op.weightedGap[k]) << ',' << num(op.nodalArea[k]) << '\n';
     }
