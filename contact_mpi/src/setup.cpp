@@ -882,7 +882,7 @@ void resolveLengths(State& s, const SearchOptions& options, const CoordinatesVie
     if (!std::isfinite(d) || d < 0.0 || d > tol::kMaxCoordinate) {
         throw std::invalid_argument(
             std::string(kFn) + ": capture distance must be finite, >= 0 and at most 1e30, got " +
-            std::to_string(d));
+            contact::detail::shortest(d));
     }
     if (!(options.skinRelative * s.meanMasterSize <= tol::kMaxCoordinate)) {
         throw std::invalid_argument(std::string(kFn) + ": the skin (skinRelative x mean master "

@@ -19,19 +19,6 @@
 
 namespace contact::detail {
 
-std::string shortest(double d) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", d);
-    for (int digits = 1; digits < 17; ++digits) {
-        char shorter[32];
-        std::snprintf(shorter, sizeof shorter, "%.*g", digits, d);
-        if (std::strtod(shorter, nullptr) == d) {
-            return shorter;
-        }
-    }
-    return text;
-}
-
 namespace {
 
 // `what` holds "%n" where node goes (node != kNoIndex).

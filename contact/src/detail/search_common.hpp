@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -20,7 +22,18 @@ namespace contact::detail {
 
 /// d in as few digits as give it back ("%.17g" where none fewer do; std::to_string writes 1e300
 /// with 300 digits).
-[[nodiscard]] std::string shortest(double d);
+[[nodiscard]] inline std::string shortest(double d) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", d);
+    for (int digits = 1; digits < 17; ++digits) {
+        char shorter[32];
+        std::snprintf(shorter, sizeof shorter, "%.*g", digits, d);
+        if (std::strtod(shorter, nullptr) == d) {
+            return shorter;
+        }
+    }
+    return text;
+}
 
 /// What is wrong with node n's coordinates, to follow "node <n>"; nullptr when nothing.
 [[nodiscard]] inline const char* badCoordinates(const CoordinatesView& x, Index n) noexcept {
