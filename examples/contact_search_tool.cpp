@@ -576,9 +576,23 @@ int run(const Args& args) {
                 const bool mortar = !args.mortar.empty() &&
                                     opt.mode == SearchMode::kSegmentToSegment && !opt.selfContact &&
                                     !s.slave->nodeSurface;
-                s.dist = g_mpi->search(
-                    opt, s.master->surface, s.slave->nodeSurface ? nullptr : &s.slave->surface,
-                    s.slave->nodeSurface ? &s.slave->nodes : nullptr, x, mortar ? &mo : nullptr);
+                try {
+                    s.dist = g_mpi->search(opt, s.master->surface,
+                                           s.slave->nodeSurface ? nullptr : &s.slave->surface,
+                                           s.slave->nodeSurface ? &s.slave->nodes : nullptr, x,
+                                           mortar ? &mo : nullptr);
+                } catch (const std::invalid_argument&) {
+                    // The ranks name a refused surface by their global ids; this rank holds the
+                    // whole model, so the serial check names it in the file's terms instead
+                    // (contact::SurfaceError, below). Anything else stands as the ranks said it.
+                    contact::ContactSearch serial(opt);
+                    if (s.slave->nodeSurface) {
+                        serial.setSurfaces(s.master->surface, s.slave->nodes, x);
+                    } else {
+                        serial.setSurfaces(s.master->surface, s.slave->surface, x);
+                    }
+                    throw;
+                }
                 st = s.dist->stats;
             }
 #endif
