@@ -636,6 +636,7 @@ int run(const Args& args) {
         r.captureFactor = args.capture;
         r.meanMasterSize = s.dist ? s.dist->meanMasterSize : s.search->meanMasterSize();
         r.slaveNodes = slaveNodeCount(slave);
+        r.selfContact = opt.selfContact;
         r.stats = st;
         r.timeRead = timeRead;
         r.pairsFile = args.pairs;

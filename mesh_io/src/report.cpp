@@ -136,9 +136,10 @@ std::string segmentTypeCounts(const contact::Surface& s) {
 void printInterface(std::ostream& out, const InterfaceReport& r) {
     const bool nodeMode = r.mode == contact::SearchMode::kNodeToSegment;
     const contact::UpdateStats& st = r.stats;
-    out << format("\ninterface %d (%s): slave '%s' -> master '%s', %s\n", r.index, r.kind.c_str(),
+    out << format("\ninterface %d (%s): slave '%s' -> master '%s', %s%s\n", r.index, r.kind.c_str(),
                   r.slave->name.c_str(), r.master->name.c_str(),
-                  nodeMode ? "node-to-segment" : "segment-to-segment");
+                  nodeMode ? "node-to-segment" : "segment-to-segment",
+                  r.selfContact ? ", self-contact" : "");
     out << format("  master: %d segments (%s)\n", static_cast<int>(r.master->surface.size()),
                   segmentTypeCounts(r.master->surface).c_str());
     if (r.slave->nodeSurface) {
@@ -189,8 +190,10 @@ void printInterface(std::ostream& out, const InterfaceReport& r) {
                              : "\n");
     }
     out << format("  orientation: %s (normals opposed %d, aligned %d: in front %d, behind %d)\n",
-                  contact::orientationName(st.orientation.verdict), st.orientation.opposed,
-                  st.orientation.aligned, st.orientation.inFront, st.orientation.behind);
+                  r.selfContact ? "not judged (self-contact: one surface, no master side)"
+                                : contact::orientationName(st.orientation.verdict),
+                  st.orientation.opposed, st.orientation.aligned, st.orientation.inFront,
+                  st.orientation.behind);
     out << format("  time [ms]: read %.2f, bounds %.2f, broad %.2f, narrow %.2f, projection %.2f",
                   r.timeRead, st.timeBounds, st.timeBroad, st.timeNarrow, st.timeProjection);
     out << (nodeMode ? "\n" : format(", overlaps %.2f\n", r.timeOverlaps));

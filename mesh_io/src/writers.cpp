@@ -277,6 +277,7 @@ void writeJsonReport(const std::string& path, const Model& model,
         out << "      \"slave\": " << jsonString(r.slave->name) << ",\n";
         out << "      \"master\": " << jsonString(r.master->name) << ",\n";
         out << R"(      "mode": ")" << modeName(r.mode) << "\",\n";
+        out << "      \"self_contact\": " << (r.selfContact ? "true" : "false") << ",\n";
         out << "      \"capture_distance\": " << jsonNum(r.captureDistance) << ",\n";
         out << "      \"capture_relative\": "
             << (r.captureRelative ? jsonNum(r.captureFactor) : "null") << ",\n";
@@ -297,7 +298,9 @@ void writeJsonReport(const std::string& path, const Model& model,
         out << "      \"max_gap\": " << jsonNum(g.count > 0 ? g.max : NAN) << ",\n";
         out << "      \"penetrating\": " << g.penetrating << ",\n";
         out << "      \"orientation\": "
-            << jsonString(contact::orientationName(st.orientation.verdict)) << ",\n";
+            << (r.selfContact ? std::string("null")
+                              : jsonString(contact::orientationName(st.orientation.verdict)))
+            << ",\n";
         if (!nodeMode) {
             const Overlaps& o = *r.overlaps;
             out << "      \"overlaps\": " << o.pairs.size() << ",\n";

@@ -49,6 +49,9 @@ struct InterfaceReport {
     double captureFactor = 0.5;  ///< the relative factor, when captureRelative
     double meanMasterSize = 0.0;
     Index slaveNodes = 0;
+    /// Master and slave are one surface, searched against itself (SearchOptions::selfContact):
+    /// said in the report, and no orientation verdict (a surface facing itself has no outside).
+    bool selfContact = false;
     /// The pairs: nodePairs in node-to-segment mode, segmentPairs in segment-to-segment mode.
     const contact::NodePairs* nodePairs = nullptr;
     const contact::SegmentPairs* segmentPairs = nullptr;
