@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
+#include <map>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -80,6 +81,30 @@ bool isOpenOn(int fd, const struct stat& st) {
     return ::fstat(fd, &fs) == 0 && fs.st_dev == st.st_dev && fs.st_ino == st.st_ino;
 }
 
+// FIFOs outputs go to, each held open by a writer from its first check until its output is
+// written (OutputFile), so that its reader does not meet the end of the stream in between.
+std::map<std::string, int>& heldFifos() {
+    static std::map<std::string, int> held;
+    return held;
+}
+
+// Opening a FIFO no process reads waits for one, maybe for ever: it is opened without waiting
+// (ENXIO: no reader), so that the refusal comes at the check, before any search.
+void holdFifo(const std::string& path) {
+    std::map<std::string, int>& held = heldFifos();
+    if (held.count(path) != 0) {
+        return;
+    }
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fail(errno == ENXIO ? "cannot write " + path +
+                                  ": it is a FIFO that no process reads (writing would wait for "
+                                  "one)"
+                            : "cannot write " + path + ": " + errnoText());
+    }
+    held[path] = fd;
+}
+
 bool isNullDevice(const struct stat& st) {
     struct stat null {};
     return S_ISCHR(st.st_mode) && ::stat("/dev/null", &null) == 0 && null.st_rdev == st.st_rdev;
@@ -132,6 +157,9 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
             if (!isNullDevice(st) && isOpenOn(STDERR_FILENO, st)) {
                 fail("refusing to write " + path +
                      ": it is where standard error goes (the data would mix with the messages)");
+            }
+            if (S_ISFIFO(st.st_mode)) {
+                holdFifo(path);
             }
             r.kind = OutputKind::kStream;
             r.target = path;
@@ -217,7 +245,16 @@ OutputFile::OutputFile(const std::string& path, const WriteOptions& options) : p
         return;
     }
     if (kind_ == OutputKind::kStream) {
-        file_.open(target_, std::ios::out | std::ios::binary);
+        std::map<std::string, int>& held = heldFifos();
+        const auto fifo = held.find(target_);
+        if (fifo != held.end()) {  // opened anew through the held writer: the reader is there
+            file_.open("/proc/self/fd/" + std::to_string(fifo->second),
+                       std::ios::out | std::ios::binary);
+            ::close(fifo->second);
+            held.erase(fifo);
+        } else {
+            file_.open(target_, std::ios::out | std::ios::binary);
+        }
     } else {
         tmp_ = createTemporary(path_, target_, kind_ == OutputKind::kReplace ? r.mode : 0);
         file_.open(tmp_, std::ios::out | std::ios::binary | std::ios::trunc);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -149,9 +150,30 @@ TEST_F(Output, DanglingSymlinkCreatesItsTarget) {
 TEST_F(Output, FifoIsWrittenAsAStreamAndStaysAFifo) {
     const std::string fifo = path("pipe");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // No reader yet: refused at once (opening it would wait for one).
+    try {
+        OutputFile f(fifo, {});
+        ADD_FAILURE() << "a FIFO without a reader was opened";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("a FIFO that no process reads"), std::string::npos)
+            << e.what();
+    }
     std::string received;
     std::thread reader([&] { received = get(fifo); });
-    write(fifo, "through the pipe", {});  // a stream: no overwrite needed
+    // Until the reader's open is under way the FIFO is refused as above: asked again meanwhile.
+    for (int attempt = 0;; ++attempt) {
+        try {
+            write(fifo, "through the pipe", {});  // a stream: no overwrite needed
+            break;
+        } catch (const std::runtime_error& e) {
+            if (attempt == 5000 ||
+                std::string(e.what()).find("no process reads") == std::string::npos) {
+                reader.detach();
+                FAIL() << e.what();
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
     reader.join();
     EXPECT_EQ(received, "through the pipe");
     struct stat st {};

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Runs contact-search with outputs that are not plain new files and checks that nothing that is
 not ours is destroyed: a symlink is written through (the link stays), a dangling symlink creates
-its target, a FIFO and - are streams, /dev/stdout stays the system's link and, with standard
-output in a file, writes to standard output instead of replacing that file, a directory and a
+its target, a FIFO with a reader and - are streams (a FIFO without one is refused, not waited
+on), /dev/stdout stays the system's link and, with standard output in a file, writes to standard output instead of replacing that file, a directory and a
 read-only directory are refused, an input is never written (by symlink or hard link), an existing
 file needs --force, no temporary file is left behind.
 Usage: check_safe_writing.py CONTACT-SEARCH MODEL.inp WORKDIR"""
@@ -11,7 +11,7 @@ import shutil
 import stat
 import subprocess
 import sys
-import threading
+import time
 
 failures = []
 
@@ -73,13 +73,30 @@ def main(tool, model_src, work):
     # A FIFO: written as a stream while a reader drains it; it stays a FIFO.
     fifo = os.path.join(work, "pipe")
     os.mkfifo(fifo)
-    got = []
-    reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
-    reader.start()
-    r = run("--pairs", "pipe")
-    reader.join(timeout=60)
-    check(r.returncode == 0 and got and got[0].startswith(header) and
+    # The reader opens it before the tool starts (a FIFO no one reads is refused, below), and
+    # drains it until the tool has finished.
+    rfd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    tool_run = subprocess.Popen([tool, model, "--quiet", "--pairs", "pipe"], cwd=work,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(rfd, 65536)
+        except BlockingIOError:
+            chunk = None
+        if chunk:
+            data += chunk
+            continue
+        if tool_run.poll() is not None:
+            break
+        time.sleep(0.01)
+    os.close(rfd)
+    check(tool_run.returncode == 0 and data.decode().startswith(header) and
           stat.S_ISFIFO(os.lstat(fifo).st_mode), "FIFO written as a stream, still a FIFO")
+    # A FIFO no process reads: refused before the search (opening it would wait for a reader).
+    r = run("--pairs", "pipe")
+    check(r.returncode == 2 and "a FIFO that no process reads" in r.stderr,
+          "FIFO without a reader refused, no wait")
 
     # -: standard output; the report moves to standard error.
     r = subprocess.run([tool, model, "--pairs", "-"], cwd=work, capture_output=True, text=True)
