@@ -148,16 +148,18 @@ Args parseArgs(int argc, char** argv) {
     auto* cap = app.add_option("--capture", capture, "capture distance as a length")
                     ->type_name("D")
                     ->check(expects("a number >= 0", nonNegativeNumber));
-    app.add_option("--capture-rel", captureRel, "R x mean master segment size (default 0.5)")
-        ->type_name("R")
-        ->check(expects("a number >= 0", nonNegativeNumber))
-        ->excludes(cap);
-    app.add_option("--mode", a.mode,
-                   "node-to-segment or segment-to-segment pairs (default:\n"
-                   "node, segment for TYPE=SURFACE TO SURFACE)")
-        ->type_name("node|segment")
-        ->check(expects("node or segment",
-                        [](const std::string& t) { return t == "node" || t == "segment"; }));
+    auto* capRel =
+        app.add_option("--capture-rel", captureRel, "R x mean master segment size (default 0.5)")
+            ->type_name("R")
+            ->check(expects("a number >= 0", nonNegativeNumber))
+            ->excludes(cap);
+    auto* mode = app.add_option("--mode", a.mode,
+                                "node-to-segment or segment-to-segment pairs (default:\n"
+                                "node, segment for TYPE=SURFACE TO SURFACE)")
+                     ->type_name("node|segment")
+                     ->check(expects("node or segment", [](const std::string& t) {
+                         return t == "node" || t == "segment";
+                     }));
     const auto named = expects("a file name", [](const std::string& t) { return !t.empty(); });
     auto* pairs = app.add_option("--pairs", a.pairs, "write the pairs as CSV")
                       ->type_name("FILE.csv")
@@ -179,26 +181,31 @@ Args parseArgs(int argc, char** argv) {
                      ->type_name("FILE")
                      ->check(named);
     app.add_flag("--json-pairs", a.jsonPairs, "the JSON lists every pair")->needs(json);
-    app.add_flag("--coordinates", a.coordinates,
-                 "CSV and JSON pairs carry the slave and closest-point coordinates");
+    auto* coordinates =
+        app.add_flag("--coordinates", a.coordinates,
+                     "CSV and JSON pairs carry the slave and closest-point coordinates");
     auto* vtu = app.add_option("--vtu", a.vtu, "write surfaces, pairs and overlaps for ParaView")
                     ->type_name("FILE.vtu")
                     ->check(named);
     app.add_flag("--vtu-ascii", a.vtuAscii, "ASCII VTU (default: zlib-compressed binary)")
         ->needs(vtu);
     app.add_flag("--force", a.force, "replace existing output files (input files never)");
-    app.add_option("--threads", a.threads, "threads of the search, overlaps and mortar (default 1)")
-        ->type_name("N")
-        ->check(
-            expects("a whole number from 1 to " + std::to_string(contact::kMaxThreads),
-                    [](const std::string& t) { return wholeNumber(t, 1, contact::kMaxThreads); }));
-    app.add_option("--broad-phase", broad,
-                   "candidate search structure (default sweep: sort and sweep\non 2D curves, box "
-                   "tree on surfaces); the same pairs")
-        ->type_name("kdtree|boxtree|sweep")
-        ->check(expects("kdtree, boxtree or sweep", [](const std::string& t) {
-            return t == "kdtree" || t == "boxtree" || t == "sweep";
-        }));
+    auto* threads =
+        app.add_option("--threads", a.threads,
+                       "threads of the search, overlaps and mortar (default 1)")
+            ->type_name("N")
+            ->check(expects(
+                "a whole number from 1 to " + std::to_string(contact::kMaxThreads),
+                [](const std::string& t) { return wholeNumber(t, 1, contact::kMaxThreads); }));
+    auto* broadPhase =
+        app.add_option(
+               "--broad-phase", broad,
+               "candidate search structure (default sweep: sort and sweep\non 2D curves, box "
+               "tree on surfaces); the same pairs")
+            ->type_name("kdtree|boxtree|sweep")
+            ->check(expects("kdtree, boxtree or sweep", [](const std::string& t) {
+                return t == "kdtree" || t == "boxtree" || t == "sweep";
+            }));
     auto* verify = app.add_flag("--verify", a.verify, "also run the exhaustive reference");
     auto* sample =
         app.add_option("--verify-sample", a.verifySample,
@@ -219,7 +226,16 @@ Args parseArgs(int argc, char** argv) {
         ->excludes(json)
         ->excludes(vtu)
         ->excludes(verify)
-        ->excludes(sample);
+        ->excludes(sample)
+        // --list searches nothing: the options of a search would be silently ignored.
+        ->excludes(master)
+        ->excludes(slave)
+        ->excludes(cap)
+        ->excludes(capRel)
+        ->excludes(mode)
+        ->excludes(coordinates)
+        ->excludes(threads)
+        ->excludes(broadPhase);
     app.add_flag("--quiet", a.quiet, "print nothing but errors");
     try {
         app.parse(argc, argv);
