@@ -18,9 +18,12 @@ struct WriteOptions {
 
 /// How a path is written, decided from what is there (stat, following symlinks):
 enum class OutputKind {
-    kStdout,   ///< "-": standard output, as a stream
+    kStdout,   ///< "-", or the FIFO, terminal or file standard output is on: standard output
     kStream,   ///< a FIFO or a character device (/dev/null, a terminal): opened and written as
-               ///< it is, never replaced; no overwrite needed (nothing is destroyed)
+               ///< it is, never replaced; no overwrite needed (nothing is destroyed). A FIFO
+               ///< must have a reader when checked (else refused: opening it would wait); a
+               ///< writer is then held open until its OutputFile writes it, so the reader does
+               ///< not see the stream end in between
     kReplace,  ///< an existing regular file (the target, when the path is a symlink): written to
                ///< a temporary file in the target's directory, renamed over it at commit (keeping
                ///< its permission bits); needs WriteOptions::overwrite
@@ -30,12 +33,12 @@ enum class OutputKind {
 };
 
 /// An output being written. Refused, with a std::runtime_error naming the path: a directory,
-/// a socket or a block device; an input file (same device and inode as one of
-/// WriteOptions::inputs, so a symlink or a hard link to an input is refused too); an existing
-/// regular file without overwrite, or a read-only one (no write permission bit) even with it; a
-/// directory that cannot take the temporary file.
-/// A file output is invisible until commit(); destroyed without commit, it leaves nothing behind
-/// (the old file as it was).
+/// a socket or a block device; a FIFO no process reads; where standard error goes; an input file
+/// (same device and inode as one of WriteOptions::inputs, so a symlink or a hard link to an input
+/// is refused too); an existing regular file without overwrite, or a read-only one (no write
+/// permission bit) even with it; a directory that cannot take the temporary file. A file output is
+/// invisible until commit(); destroyed without commit, it leaves nothing behind (the old file as it
+/// was).
 class OutputFile {
 public:
     OutputFile(const std::string& path, const WriteOptions& options);
