@@ -156,8 +156,8 @@ ContactSurface buildContactSurface(const Model& model, const SurfaceDef& surface
         const ElementBlock& b = model.blocks.at(static_cast<std::size_t>(f.element.block));
         const long id = b.ids.at(static_cast<std::size_t>(f.element.element));
         if (!lookup(f)) {
-            fail("element " + std::to_string(id) + " of type " + b.type + " has no face " +
-                 std::to_string(f.face) + " usable as a contact segment");
+            fail("element " + std::to_string(id) + " of type " + detail::blockTypeName(b.type) +
+                 " has no face " + std::to_string(f.face) + " usable as a contact segment");
         }
         const detail::ElementType& t = *types[static_cast<std::size_t>(f.element.block)];
         gmsh = gmsh || t.kind == detail::ElementKind::kSegment;
@@ -172,7 +172,7 @@ ContactSurface buildContactSurface(const Model& model, const SurfaceDef& surface
             }
             if (planar == 0) {
                 fail("face " + std::to_string(f.face) + " of element " +
-                     model.elementLabel(b.instance, id) + " (" + b.type +
+                     model.elementLabel(b.instance, id) + " (" + detail::blockTypeName(b.type) +
                      ") is an edge of a shell: edges are line segments, which the search takes "
                      "only in a planar model (every node at z = 0), not in 3D");
             }

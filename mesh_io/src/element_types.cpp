@@ -322,6 +322,20 @@ const ElementType* findGmshType(int gmshType) noexcept {
                                                      : nullptr;
 }
 
+std::string blockTypeName(const std::string& blockType) {
+    if (blockType.rfind("GMSH:", 0) == 0) {
+        return "Gmsh type " + blockType.substr(5);
+    }
+    if (blockType.rfind("EXODUS:", 0) == 0) {
+        const std::string t = blockType.substr(7);
+        const std::size_t slash = t.rfind('/');  // a type not read: its node count after '/'
+        return slash == std::string::npos
+                   ? t
+                   : t.substr(0, slash) + " with " + t.substr(slash + 1) + " nodes";
+    }
+    return blockType;
+}
+
 const ElementType* findBlockType(std::string_view blockType) {
     if (blockType.substr(0, 5) == "GMSH:") {
         int n = 0;

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace mesh_io::detail {
@@ -56,6 +57,10 @@ struct ElementType {
 /// The type of a model's element block by its ElementBlock::type ("GMSH:<n>", "EXODUS:<TYPE>",
 /// or an Abaqus name); nullptr if unknown.
 [[nodiscard]] const ElementType* findBlockType(std::string_view blockType);
+
+/// A block's type as messages name it: the file's own name ("C3D8R", "HEX8"), "HEX8 with 4
+/// nodes" for an Exodus II type not read, "Gmsh type 21" for a Gmsh one.
+[[nodiscard]] std::string blockTypeName(const std::string& blockType);
 
 /// Every type of the table (for tests).
 struct TypeRange {

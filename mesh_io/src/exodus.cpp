@@ -379,15 +379,6 @@ void Reader::readNodeSets(std::int64_t sets) {
     }
 }
 
-// A block's type for messages: "HEX8", or "HEX8 with 4 nodes" for a type not read.
-std::string typeName(const ElementBlock& block) {
-    const std::string t = block.type.substr(7);  // after "EXODUS:"
-    const std::size_t slash = t.rfind('/');
-    return slash == std::string::npos
-               ? t
-               : t.substr(0, slash) + " with " + t.substr(slash + 1) + " nodes";
-}
-
 void Reader::readSideSets(std::int64_t sets) {
     const Index elements = blockFirst.empty() ? 0 : blockFirst.back() + m.blocks.back().size();
     for (const Set& set : readSets(EX_SIDE_SET, sets, "side set", "sideset_")) {
@@ -400,6 +391,7 @@ void Reader::readSideSets(std::int64_t sets) {
         surface.name = name;
         surface.source = {path, 0};
         surface.faces.reserve(static_cast<std::size_t>(n));
+        bool unusable = false;  // noted: an element of a type without sides
         for (Index k = 0; k < n; ++k) {
             const std::int64_t e = elementList[static_cast<std::size_t>(k)];
             const std::int64_t side = sideList[static_cast<std::size_t>(k)];
@@ -416,14 +408,24 @@ void Reader::readSideSets(std::int64_t sets) {
             const detail::ElementType* t = detail::findBlockType(block.type);
             const int sides = t != nullptr ? detail::faceCount(*t) : 0;
             if (sides == 0) {
-                fail(what + ": element " + std::to_string(id) + " is in element block " +
-                     std::to_string(blockIds[b]) + " ('" + blockNames[b] + "') of type " +
-                     typeName(block) + ", which has no sides the search takes");
+                // Kept, so that the file's other sets stay usable; searching this one is
+                // refused (buildContactSurface), and the note says why beforehand.
+                if (!unusable) {
+                    unusable = true;
+                    m.notes.push_back(path + ": " + what + ": element " + std::to_string(id) +
+                                      " is in element block " + std::to_string(blockIds[b]) +
+                                      " ('" + blockNames[b] + "') of type " +
+                                      detail::blockTypeName(block.type) +
+                                      ", which has no sides the search takes: the set cannot "
+                                      "be searched");
+                }
+                surface.faces.push_back({{static_cast<Index>(b), local}, static_cast<int>(side)});
+                continue;
             }
             if (side < 1 || side > sides) {
-                fail(what + ": element " + std::to_string(id) + " (" + typeName(block) +
-                     ") has no side " + std::to_string(side) + " (sides 1.." +
-                     std::to_string(sides) + ")");
+                fail(what + ": element " + std::to_string(id) + " (" +
+                     detail::blockTypeName(block.type) + ") has no side " + std::to_string(side) +
+                     " (sides 1.." + std::to_string(sides) + ")");
             }
             surface.faces.push_back({{static_cast<Index>(b), local}, static_cast<int>(side)});
         }
