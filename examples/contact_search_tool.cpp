@@ -736,29 +736,41 @@ int run(const Args& args) {
     for (const Searched& s : done) {
         reports.push_back(s.report);
     }
-    if (!args.pairs.empty()) {
-        mesh_io::writePairsCsv(args.pairs, model, reports, wo);
-    }
-    if (!args.overlaps.empty()) {
-        mesh_io::writeOverlapsCsv(args.overlaps, model, reports, wo);
-    }
-    if (!args.json.empty()) {
-        mesh_io::writeJsonReport(args.json, model, reports, wo);
-    }
-    if (!args.vtu.empty()) {
-        mesh_io::writeVtu(args.vtu, model, reports, wo);
-    }
+    // Each output is complete once written; when a later one fails, the message lists those
+    // already written, which stay.
+    std::vector<std::string> written;
     int mortarWritten = 0;
-    for (const Searched& s : done) {
-        if (s.mortarRows != nullptr) {
-            ++mortarWritten;
-            const mesh_io::InterfaceReport& r = s.report;
-            mesh_io::writeMortarFiles(args.mortar, "interface" + std::to_string(r.index), model,
-                                      *s.mortarRows,
-                                      "interface " + std::to_string(r.index) + ": slave '" +
-                                          r.slave->name + "' -> master '" + r.master->name + "'",
-                                      wo.write);
+    try {
+        const auto put = [&](const std::string& path, auto&& write) {
+            if (!path.empty()) {
+                write(path, model, reports, wo);
+                written.push_back(path);
+            }
+        };
+        put(args.pairs, mesh_io::writePairsCsv);
+        put(args.overlaps, mesh_io::writeOverlapsCsv);
+        put(args.json, mesh_io::writeJsonReport);
+        put(args.vtu, mesh_io::writeVtu);
+        for (const Searched& s : done) {
+            if (s.mortarRows != nullptr) {
+                const mesh_io::InterfaceReport& r = s.report;
+                mesh_io::writeMortarFiles(
+                    args.mortar, "interface" + std::to_string(r.index), model, *s.mortarRows,
+                    "interface " + std::to_string(r.index) + ": slave '" + r.slave->name +
+                        "' -> master '" + r.master->name + "'",
+                    wo.write);
+                ++mortarWritten;
+                written.push_back(args.mortar + " (interface " + std::to_string(r.index) + ")");
+            }
         }
+    } catch (const std::exception& e) {
+        std::string list;
+        for (const std::string& w : written) {
+            list += (list.empty() ? "" : ", ") + w;
+        }
+        throw std::runtime_error(
+            std::string(e.what()) +
+            (written.empty() ? " (no output was written)" : " (already written: " + list + ")"));
     }
     if (!args.quiet && (!args.outputs().empty() || !args.mortar.empty())) {
         report << '\n';
