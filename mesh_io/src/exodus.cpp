@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -41,10 +42,217 @@ bool exodusSupported() noexcept { return true; }
 
 namespace {
 
+// The header of a classic netCDF file (CDF-1, CDF-2 and CDF-5, as netCDF's file format
+// documentation lays it out), every count in it checked against the file's size before the
+// library reads it: a damaged count made nc_open allocate or loop for it (41 s and 20 GB for one
+// flipped byte of an Exodus file). problem() says what is wrong; empty when nothing is, and when
+// the file is not classic netCDF (HDF5-based netCDF-4 is left to the library) or holds something
+// this check does not know (left to the library too).
+class NetcdfHeader {
+public:
+    explicit NetcdfHeader(const std::string& path) : in_(path, std::ios::binary) {
+        std::error_code ec;
+        size_ = std::filesystem::file_size(path, ec);
+        char magic[4] = {};
+        if (ec || !in_.read(magic, 4) || magic[0] != 'C' || magic[1] != 'D' || magic[2] != 'F' ||
+            (magic[3] != 1 && magic[3] != 2 && magic[3] != 5)) {
+            return;
+        }
+        pos_ = 4;
+        wide_ = magic[3] == 5;
+        offsetBytes_ = magic[3] == 1 ? 4 : 8;
+        (void)count();  // numrecs
+        (void)(dimensions() && attributes("the global attributes") && variables());
+    }
+    [[nodiscard]] const std::string& problem() const noexcept { return problem_; }
+
+private:
+    static constexpr std::uint64_t kDimension = 0x0A;
+    static constexpr std::uint64_t kVariable = 0x0B;
+    static constexpr std::uint64_t kAttribute = 0x0C;
+
+    std::uint64_t read(int bytes) {
+        unsigned char b[8] = {};
+        if (!in_.read(reinterpret_cast<char*>(b), bytes)) {
+            ok_ = false;
+            return 0;
+        }
+        pos_ += static_cast<std::uint64_t>(bytes);
+        std::uint64_t v = 0;
+        for (int i = 0; i < bytes; ++i) {
+            v = (v << 8U) | b[i];
+        }
+        return v;
+    }
+    std::uint64_t count() { return read(wide_ ? 8 : 4); }
+    [[nodiscard]] std::uint64_t left() const { return size_ > pos_ ? size_ - pos_ : 0; }
+    bool skip(std::uint64_t bytes) {
+        in_.seekg(static_cast<std::streamoff>(bytes), std::ios::cur);
+        pos_ += bytes;
+        return ok_ && static_cast<bool>(in_);
+    }
+    // Refuses `what` of n entries of at least `each` bytes when the rest of the file cannot hold
+    // them.
+    bool fits(std::uint64_t n, std::uint64_t each, const std::string& what) {
+        if (ok_ && n > left() / each) {
+            problem_ = "its netCDF header is damaged: " + what + " claim " + std::to_string(n) +
+                       " entries, more than the " + std::to_string(size_) + "-byte file can hold";
+        }
+        return ok_ && problem_.empty();
+    }
+    bool name(std::string& out) {
+        const std::uint64_t n = count();
+        if (!fits(n, 1, "a name")) {
+            return false;
+        }
+        out.resize(static_cast<std::size_t>(n));
+        if (n > 0 && !in_.read(out.data(), static_cast<std::streamsize>(n))) {
+            ok_ = false;
+            return false;
+        }
+        pos_ += n;
+        // For messages only: a damaged name may be long and hold any byte.
+        if (out.size() > 64) {
+            out = out.substr(0, 64) + "...";
+        }
+        for (char& c : out) {
+            c = c >= 0x20 && c < 0x7F ? c : '?';
+        }
+        return skip((4 - n % 4) % 4);
+    }
+    static std::uint64_t typeSize(std::uint64_t type) {
+        switch (type) {
+        case 1:
+        case 2:
+        case 7: return 1;  // byte, char, ubyte
+        case 3:
+        case 8: return 2;  // short, ushort
+        case 4:
+        case 5:
+        case 9: return 4;  // int, float, uint
+        case 6:
+        case 10:
+        case 11: return 8;  // double, int64, uint64
+        default: return 0;
+        }
+    }
+    bool dimensions() {
+        const std::uint64_t tag = read(4);
+        const std::uint64_t n = count();
+        if (tag != kDimension) {
+            return ok_;  // ABSENT (or something the library will judge)
+        }
+        if (!fits(n, 8, "the dimensions")) {
+            return false;
+        }
+        lengths_.resize(static_cast<std::size_t>(n));
+        for (std::uint64_t& length : lengths_) {
+            std::string dim;
+            if (!name(dim)) {
+                return false;
+            }
+            length = count();
+        }
+        return ok_;
+    }
+    bool attributes(const std::string& of) {
+        const std::uint64_t tag = read(4);
+        const std::uint64_t n = count();
+        if (tag != kAttribute) {
+            return ok_;
+        }
+        if (!fits(n, 12, of)) {
+            return false;
+        }
+        for (std::uint64_t a = 0; a < n; ++a) {
+            std::string att;
+            if (!name(att)) {
+                return false;
+            }
+            const std::uint64_t size = typeSize(read(4));
+            const std::uint64_t values = count();
+            if (size == 0) {
+                ok_ = false;  // a type this check does not know: the library decides
+                return false;
+            }
+            if (!fits(values, size, "the values of attribute '" + att + "'")) {
+                return false;
+            }
+            if (!skip((values * size + 3) / 4 * 4)) {
+                return false;
+            }
+        }
+        return ok_;
+    }
+    bool variables() {
+        const std::uint64_t tag = read(4);
+        const std::uint64_t n = count();
+        if (tag != kVariable) {
+            return ok_;
+        }
+        if (!fits(n, 16, "the variables")) {
+            return false;
+        }
+        for (std::uint64_t v = 0; v < n; ++v) {
+            std::string var;
+            if (!name(var)) {
+                return false;
+            }
+            const std::uint64_t rank = count();
+            if (!fits(rank, 4, "the dimensions of variable '" + var + "'")) {
+                return false;
+            }
+            std::uint64_t values = 1;  // of a fixed-size variable (a record one: 0)
+            for (std::uint64_t d = 0; d < rank; ++d) {
+                const std::uint64_t id = count();
+                if (id >= lengths_.size()) {
+                    problem_ = "its netCDF header is damaged: variable '" + var +
+                               "' has dimension " + std::to_string(id) + " of " +
+                               std::to_string(lengths_.size());
+                    return false;
+                }
+                const std::uint64_t length = lengths_[static_cast<std::size_t>(id)];
+                values = length == 0 || values > size_ / length ? (length == 0 ? 0 : size_ + 1)
+                                                                : values * length;
+            }
+            if (!attributes("the attributes of variable '" + var + "'")) {
+                return false;
+            }
+            const std::uint64_t size = typeSize(read(4));
+            (void)count();  // vsize (capped for large variables: not trusted)
+            const std::uint64_t begin = read(offsetBytes_);
+            if (size == 0) {
+                ok_ = false;
+                return false;
+            }
+            if (ok_ && values > 0 &&
+                (values > size_ / size || begin > size_ || values * size > size_ - begin)) {
+                problem_ = "its netCDF header is damaged: variable '" + var +
+                           "' claims more values than the " + std::to_string(size_) +
+                           "-byte file holds";
+                return false;
+            }
+        }
+        return ok_;
+    }
+
+    std::ifstream in_;
+    std::uint64_t size_ = 0;
+    std::uint64_t pos_ = 0;
+    bool wide_ = false;
+    int offsetBytes_ = 4;
+    bool ok_ = true;  // false: the bytes stopped making sense here; the library decides
+    std::vector<std::uint64_t> lengths_;
+    std::string problem_;
+};
+
 // An open file, closed when the reader is done (or fails).
 class ExodusFile {
 public:
     explicit ExodusFile(const std::string& path) : path_(path) {
+        if (const std::string problem = NetcdfHeader(path).problem(); !problem.empty()) {
+            throw ParseError(path, 0, "cannot be read as an Exodus II file: " + problem);
+        }
         ex_opts(EX_DEFAULT);  // errors come back as return values: no messages, no abort
         int cpuWordSize = sizeof(double);
         int ioWordSize = 0;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <netcdf.h>
 #include <set>
@@ -740,6 +741,42 @@ TEST(ExodusReader, BadInputNamesTheFileAndTheBlockOrSet) {
     ASSERT_EQ(kept.notes.size(), 1U);
     EXPECT_EQ(kept.notes[0], path + ": element block 10 ('block_10'): 1 elements of type SPHERE "
                                     "with 1 nodes, which have no faces the search takes");
+}
+
+// A damaged netCDF header is refused before the library reads it: a count that the file cannot
+// hold made nc_open allocate and loop for it (41 s and 20 GB for one flipped byte). Both cases,
+// with counts the library would survive were the check gone (the test then fails, not hangs):
+// an attribute's value count, a dimension's length (coordx then needs more than the file).
+TEST(ExodusReader, RefusesADamagedNetcdfHeaderBeforeReadingIt) {
+    const fs::path dir = scratchDir();
+    const std::string good = writeSmall(dir, Small{});
+    EXPECT_NO_THROW((void)readExodus(good));
+    const auto damaged = [&](const std::string& name, std::size_t after, std::uint32_t value) {
+        std::ifstream in(good, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::size_t at = bytes.find(name);
+        EXPECT_NE(at, std::string::npos) << name;
+        const std::size_t field = at + (name.size() + 3) / 4 * 4 + after;
+        for (int k = 0; k < 4; ++k) {  // big-endian, as netCDF stores it
+            bytes[field + static_cast<std::size_t>(k)] =
+                static_cast<char>((value >> (24 - 8 * k)) & 0xFFU);
+        }
+        const std::string path = (dir / ("damaged_" + name + ".exo")).string();
+        std::ofstream(path, std::ios::binary) << bytes;
+        return errorOf(path);
+    };
+    // api_version: its type (4 bytes), then its value count.
+    const std::string attribute = damaged("api_version", 4, 0x00100000U);
+    EXPECT_NE(attribute.find("cannot be read as an Exodus II file: its netCDF header is damaged: "
+                             "the values of attribute 'api_version' claim 1048576 entries"),
+              std::string::npos)
+        << attribute;
+    // num_nodes: its length right after the name.
+    const std::string dimension = damaged("num_nodes", 0, 0x00100000U);
+    EXPECT_NE(dimension.find("its netCDF header is damaged: variable 'coordx' claims more values "
+                             "than the"),
+              std::string::npos)
+        << dimension;
 }
 
 // Element ids name the faces in every output: an element number map giving one id to two
