@@ -100,25 +100,27 @@ private:
         }
         return ok_ && problem_.empty();
     }
+    // A name, kept for messages only: its first 64 bytes (a damaged one may be long and hold
+    // any byte), the rest skipped.
     bool name(std::string& out) {
         const std::uint64_t n = count();
         if (!fits(n, 1, "a name")) {
             return false;
         }
-        out.resize(static_cast<std::size_t>(n));
-        if (n > 0 && !in_.read(out.data(), static_cast<std::streamsize>(n))) {
+        const std::uint64_t kept = std::min<std::uint64_t>(n, 64);
+        out.resize(static_cast<std::size_t>(kept));
+        if (kept > 0 && !in_.read(out.data(), static_cast<std::streamsize>(kept))) {
             ok_ = false;
             return false;
         }
-        pos_ += n;
-        // For messages only: a damaged name may be long and hold any byte.
-        if (out.size() > 64) {
-            out = out.substr(0, 64) + "...";
-        }
+        pos_ += kept;
         for (char& c : out) {
             c = c >= 0x20 && c < 0x7F ? c : '?';
         }
-        return skip((4 - n % 4) % 4);
+        if (n > kept) {
+            out += "...";
+        }
+        return skip(n - kept + (4 - n % 4) % 4);
     }
     static std::uint64_t typeSize(std::uint64_t type) {
         switch (type) {
