@@ -145,39 +145,30 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
         if (isInput(st, options)) {
             fail("refusing to write " + path + ": it is an input file");
         }
-        if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
-            // /dev/stdout (or the pipe or terminal standard output is) is standard output: the
-            // data goes there as with "-", and the report to standard error, not into the data.
-            // /dev/null stays a plain sink.
-            if (!isNullDevice(st) && isOpenOn(STDOUT_FILENO, st)) {
-                r.kind = OutputKind::kStdout;
-                r.target = "-";
-                return r;
-            }
-            if (!isNullDevice(st) && isOpenOn(STDERR_FILENO, st)) {
-                fail("refusing to write " + path +
-                     ": it is where standard error goes (the data would mix with the messages)");
-            }
+        const bool stream = S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode);
+        if (!stream && !S_ISREG(st.st_mode)) {
+            fail("cannot write " + path + ": not a regular file, FIFO or character device");
+        }
+        // Where standard output goes (/dev/stdout, the pipe, terminal or file it is on, or that
+        // file by name) is standard output: the data goes there as with "-", the report to
+        // standard error, and a file there is not replaced (what went to standard output would
+        // be lost). Where standard error goes is refused. /dev/null stays a plain sink.
+        if (!isNullDevice(st) && isOpenOn(STDOUT_FILENO, st)) {
+            r.kind = OutputKind::kStdout;
+            r.target = "-";
+            return r;
+        }
+        if (!isNullDevice(st) && isOpenOn(STDERR_FILENO, st)) {
+            fail("refusing to write " + path +
+                 ": it is where standard error goes (the messages would be lost in the data)");
+        }
+        if (stream) {
             if (S_ISFIFO(st.st_mode)) {
                 holdFifo(path);
             }
             r.kind = OutputKind::kStream;
             r.target = path;
             return r;
-        }
-        if (!S_ISREG(st.st_mode)) {
-            fail("cannot write " + path + ": not a regular file, FIFO or character device");
-        }
-        // /dev/stdout with standard output sent to a file (or that file by name): replacing the
-        // file would drop what goes to standard output; the data goes there, as with "-".
-        if (isOpenOn(STDOUT_FILENO, st)) {
-            r.kind = OutputKind::kStdout;
-            r.target = "-";
-            return r;
-        }
-        if (isOpenOn(STDERR_FILENO, st)) {
-            fail("refusing to replace " + path +
-                 ": it is where standard error goes (the messages would be lost)");
         }
         if (!options.overwrite) {
             fail(path + " exists; pass --force to overwrite it");
