@@ -915,6 +915,11 @@ private:
             const int type = bin.integer("an element type", static_cast<int>(kMinInt),
                                          static_cast<int>(kMaxInt));
             const std::uint64_t n = bin.count("the number of elements in the block");
+            if (n > total - read) {
+                bin.failAt(at, line,
+                           "element count mismatch: the blocks hold more than the " + str(total) +
+                               " elements the $Elements header declares");
+            }
             const ElementType* t = detail::findGmshType(type);
             if (t == nullptr) {  // skipped by the node count Gmsh's documentation gives the type
                 const int nodes = gmshNodeCount(type);
@@ -922,11 +927,6 @@ private:
                     bin.failAt(at, line,
                                "unsupported element type " + str(type) +
                                    " (its node count is unknown, so its block cannot be skipped)");
-                }
-                if (n > total - read) {
-                    bin.failAt(at, line,
-                               "element count mismatch: the blocks hold more than the " +
-                                   str(total) + " elements the $Elements header declares");
                 }
                 const std::size_t per = 1 + static_cast<std::size_t>(nodes);
                 bin.require(n, 8 * per, "elements");
@@ -940,11 +940,6 @@ private:
                 bin.failAt(at, line,
                            "element type " + str(type) + " has dimension " + str(t->dim) +
                                ", but its block belongs to an entity of dimension " + str(dim));
-            }
-            if (n > total - read) {
-                bin.failAt(at, line,
-                           "element count mismatch: the blocks hold more than the " + str(total) +
-                               " elements the $Elements header declares");
             }
             const std::size_t per = 1 + static_cast<std::size_t>(t->nodes);
             bin.require(n, 8 * per, "elements");
