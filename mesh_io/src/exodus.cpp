@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 #endif
@@ -248,6 +249,13 @@ private:
     std::string problem_;
 };
 
+// The smallest value v holds twice, if any.
+std::optional<std::int64_t> repeated(std::vector<std::int64_t> v) {
+    std::sort(v.begin(), v.end());
+    const auto twice = std::adjacent_find(v.begin(), v.end());
+    return twice != v.end() ? std::optional<std::int64_t>(*twice) : std::nullopt;
+}
+
 // An open file, closed when the reader is done (or fails).
 class ExodusFile {
 public:
@@ -327,10 +335,7 @@ struct Reader {
         if (count > 0) {
             file.check(ex_get_ids(file.id(), type, v.data()), "the " + noun + " ids");
         }
-        std::vector<std::int64_t> sorted = v;
-        std::sort(sorted.begin(), sorted.end());
-        const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
-        if (twice != sorted.end()) {
+        if (const std::optional<std::int64_t> twice = repeated(v)) {
             fail("two " + noun + "s have the id " + std::to_string(*twice));
         }
         return v;
@@ -444,17 +449,12 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
         file.check(ex_get_id_map(file.id(), EX_ELEM_MAP, map.data()), "the element number map");
     }
     // Ids name the elements in every output: two elements with one id could not be told apart.
-    {
-        std::vector<std::int64_t> sorted = map;
-        std::sort(sorted.begin(), sorted.end());
-        const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
-        if (twice != sorted.end()) {
-            const auto a = std::find(map.begin(), map.end(), *twice);
-            const auto b = std::find(a + 1, map.end(), *twice);
-            fail("the element number map gives the id " + std::to_string(*twice) +
-                 " to two elements (" + std::to_string(a - map.begin() + 1) + " and " +
-                 std::to_string(b - map.begin() + 1) + ")");
-        }
+    if (const std::optional<std::int64_t> twice = repeated(map)) {
+        const auto a = std::find(map.begin(), map.end(), *twice);
+        const auto b = std::find(a + 1, map.end(), *twice);
+        fail("the element number map gives the id " + std::to_string(*twice) +
+             " to two elements (" + std::to_string(a - map.begin() + 1) + " and " +
+             std::to_string(b - map.begin() + 1) + ")");
     }
     Index first = 0;
     const Index nodes = m.numNodes();
