@@ -589,9 +589,9 @@ int run(const Args& args) {
             if (g_mpi != nullptr && g_mpi->active()) {
                 contact::MortarOptions mo;
                 mo.threads = args.threads;
-                const bool mortar = !args.mortar.empty() &&
-                                    opt.mode == SearchMode::kSegmentToSegment && !opt.selfContact &&
-                                    !s.slave->nodeSurface;
+                // --mortar reaches here in segment mode only, with a segment slave and no
+                // self-contact (each refused above).
+                const bool mortar = !args.mortar.empty();
                 try {
                     s.dist = g_mpi->search(opt, s.master->surface,
                                            s.slave->nodeSurface ? nullptr : &s.slave->surface,

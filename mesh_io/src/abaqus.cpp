@@ -1607,7 +1607,8 @@ void Reader::elementLine(LineReader& in) {
     }
 }
 
-// Field i of the data line as a positive count or increment; `fallback` when absent or empty.
+// Field i of the data line as a whole number (a count or an increment); `fallback` when absent
+// or empty.
 long Reader::countField(const LineReader& in, std::size_t i, const char* what,
                         long fallback) const {
     if (i >= fields_.size() || fields_[i].empty()) {
