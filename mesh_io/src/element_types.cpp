@@ -26,10 +26,13 @@ constexpr ElementType type(std::string_view name, const Shape& s) {
 
 constexpr Shape kTet4{4, 3, 4, ElementKind::kSolid, Topo::kTet};
 constexpr Shape kTet10{10, 3, 4, ElementKind::kSolid, Topo::kTet};
+constexpr Shape kPyramid5{5, 3, 5, ElementKind::kSolid, Topo::kPyramid};
+constexpr Shape kPyramid13{13, 3, 5, ElementKind::kSolid, Topo::kPyramid};
 constexpr Shape kWedge6{6, 3, 6, ElementKind::kSolid, Topo::kWedge};
 constexpr Shape kWedge15{15, 3, 6, ElementKind::kSolid, Topo::kWedge};
 constexpr Shape kHex8{8, 3, 8, ElementKind::kSolid, Topo::kHex};
 constexpr Shape kHex20{20, 3, 8, ElementKind::kSolid, Topo::kHex};
+constexpr Shape kHex27{27, 3, 8, ElementKind::kSolid, Topo::kHex};
 constexpr Shape kTri3{3, 2, 3, ElementKind::kPlanar, Topo::kTri};
 constexpr Shape kTri6{6, 2, 3, ElementKind::kPlanar, Topo::kTri};
 constexpr Shape kQuad4{4, 2, 4, ElementKind::kPlanar, Topo::kQuad};
@@ -129,7 +132,9 @@ const ElementType kTypes[] = {
     // Exodus II (names as findExodusType makes them from the block's type and node count)
     type("EXODUS:TETRA4", exodus(kTet4)), type("EXODUS:TETRA10", exodus(kTet10)),
     type("EXODUS:WEDGE6", exodus(kWedge6)), type("EXODUS:WEDGE15", exodus(kWedge15)),
+    type("EXODUS:PYRAMID5", exodus(kPyramid5)), type("EXODUS:PYRAMID13", exodus(kPyramid13)),
     type("EXODUS:HEX8", exodus(kHex8)), type("EXODUS:HEX20", exodus(kHex20)),
+    type("EXODUS:HEX27", exodus(kHex27)),
     type("EXODUS:TRI3", exodus(kTri3)), type("EXODUS:TRI6", exodus(kTri6)),
     type("EXODUS:QUAD4", exodus(kQuad4)), type("EXODUS:QUAD8", exodus(kQuad8)),
     type("EXODUS:QUAD9", exodus(kQuad9)),
@@ -169,12 +174,19 @@ const std::initializer_list<int> kWedgeFaces[] = {
     {0, 1, 2}, {3, 5, 4}, {0, 3, 4, 1}, {1, 4, 5, 2}, {2, 5, 3, 0}};
 const std::initializer_list<int> kHexFaces[] = {{0, 1, 2, 3}, {4, 7, 6, 5}, {0, 4, 5, 1},
                                                 {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}};
+// Pyramids (Exodus II only): its sides 1-2-5, 2-3-5, 3-4-5, 4-1-5, 1-4-3-2 (outward) listed
+// inward as the others, so that side n is face n.
+const std::initializer_list<int> kPyramidFaces[] = {
+    {0, 4, 1}, {1, 4, 2}, {2, 4, 3}, {3, 4, 0}, {0, 1, 2, 3}};
 
 // Exodus II side -> Abaqus face of the same corners (SEACAS ex_get_side_set_node_list tables:
 // hex side 1 = 1-2-6-5 = Abaqus S3, ...); shells: side 1 = positive face, 2 = negative face.
 constexpr int kExodusHexSide[] = {3, 4, 5, 6, 1, 2};
 constexpr int kExodusTetSide[] = {2, 3, 4, 1};
 constexpr int kExodusWedgeSide[] = {3, 4, 5, 1, 2};
+// The centre node of each side of a 27-node hexahedron (SEACAS Ioss_Hex27: 0-based, the volume's
+// centre is node 20).
+constexpr int kExodusHex27SideCentre[] = {25, 24, 26, 23, 21, 22};
 
 // Exodus II node of each Abaqus node position where the midside orders differ: hexahedra list the
 // vertical edges (1-5, ...) before the top edges (5-6, ...), wedges likewise.
@@ -190,6 +202,8 @@ struct Edge {
 const Edge kTriEdges[] = {{0, 1, 3}, {1, 2, 4}, {2, 0, 5}};
 const Edge kQuadEdges[] = {{0, 1, 4}, {1, 2, 5}, {2, 3, 6}, {3, 0, 7}};
 const Edge kTetEdges[] = {{0, 1, 4}, {1, 2, 5}, {2, 0, 6}, {0, 3, 7}, {1, 3, 8}, {2, 3, 9}};
+const Edge kPyramidEdges[] = {{0, 1, 5}, {1, 2, 6},  {2, 3, 7},  {3, 0, 8},
+                              {0, 4, 9}, {1, 4, 10}, {2, 4, 11}, {3, 4, 12}};
 const Edge kWedgeEdges[] = {{0, 1, 6},  {1, 2, 7},  {2, 0, 8},  {3, 4, 9}, {4, 5, 10},
                             {5, 3, 11}, {0, 3, 12}, {1, 4, 13}, {2, 5, 14}};
 const Edge kHexEdges[] = {{0, 1, 8},  {1, 2, 9},  {2, 3, 10}, {3, 0, 11}, {4, 5, 12}, {5, 6, 13},
@@ -210,6 +224,7 @@ int mid(Topo topo, int a, int b) {
     case Topo::kTri: return midOf(kTriEdges, a, b);
     case Topo::kQuad: return midOf(kQuadEdges, a, b);
     case Topo::kTet: return midOf(kTetEdges, a, b);
+    case Topo::kPyramid: return midOf(kPyramidEdges, a, b);
     case Topo::kWedge: return midOf(kWedgeEdges, a, b);
     case Topo::kHex: return midOf(kHexEdges, a, b);
     case Topo::kLine:
@@ -247,9 +262,10 @@ FaceNodes fromCorners(const ElementType& t, const int* c, int n) {
 // Solid face `face` (Abaqus numbering): the manual's inward order reversed, keeping the first
 // corner: c0, c(n-1), ..., c1.
 FaceNodes solidFace(const ElementType& t, int face) {
-    const std::initializer_list<int>& listed = t.topo == Topo::kTet     ? kTetFaces[face - 1]
-                                               : t.topo == Topo::kWedge ? kWedgeFaces[face - 1]
-                                                                        : kHexFaces[face - 1];
+    const std::initializer_list<int>& listed = t.topo == Topo::kTet       ? kTetFaces[face - 1]
+                                               : t.topo == Topo::kPyramid ? kPyramidFaces[face - 1]
+                                               : t.topo == Topo::kWedge   ? kWedgeFaces[face - 1]
+                                                                          : kHexFaces[face - 1];
     int c[4];
     const int n = static_cast<int>(listed.size());
     const int* l = listed.begin();
@@ -284,9 +300,10 @@ FaceNodes sideFace(const ElementType& t, bool elementOrder) {
 int abaqusFace(const ElementType& t, int side) {
     switch (t.kind) {
     case ElementKind::kSolid:
-        return t.topo == Topo::kTet     ? kExodusTetSide[side - 1]
-               : t.topo == Topo::kWedge ? kExodusWedgeSide[side - 1]
-                                        : kExodusHexSide[side - 1];
+        return t.topo == Topo::kTet       ? kExodusTetSide[side - 1]
+               : t.topo == Topo::kPyramid ? side
+               : t.topo == Topo::kWedge   ? kExodusWedgeSide[side - 1]
+                                          : kExodusHexSide[side - 1];
     case ElementKind::kShell: return side == 1 ? 2 : side == 2 ? 1 : side;
     default: return side;
     }
@@ -382,6 +399,8 @@ const ElementType* findExodusType(std::string_view name, int nodes, int spatialD
         family = "QUAD";
     } else if (family == "TRIANGLE") {
         family = "TRI";
+    } else if (family == "PYRA") {
+        family = "PYRAMID";
     }
     if (spatialDim == 3 && family == "TRI") {
         // The library takes a TRI in 3D for a shell (two faces, three edges); a QUAD keeps its
@@ -399,7 +418,8 @@ const ElementType* findExodusType(std::string_view name, int nodes, int spatialD
 
 int faceCount(const ElementType& t) noexcept {
     switch (t.kind) {
-    case ElementKind::kSolid: return t.topo == Topo::kTet ? 4 : t.topo == Topo::kWedge ? 5 : 6;
+    case ElementKind::kSolid:
+        return t.topo == Topo::kTet ? 4 : t.topo == Topo::kHex ? 6 : 5;  // 5: wedge, pyramid
     case ElementKind::kPlanar: return t.corners;
     case ElementKind::kShell: return 2 + t.corners;
     case ElementKind::kRigid: return 2;
@@ -440,9 +460,13 @@ bool faceNodes(const ElementType& t, int face, FaceNodes& out) noexcept {
     case ElementKind::kSegment: out = sideFace(t, true); break;
     case ElementKind::kOther: return false;
     }
-    if (exodus && t.nodes == 20) {
+    if (exodus && (t.nodes == 20 || t.nodes == 27)) {
         for (int i = 0; i < contact::nodeCount(out.type); ++i) {
             out.local[i] = kExodusHex20Node[out.local[i]];
+        }
+        if (t.nodes == 27) {
+            out.type = SegmentType::Quad9;
+            out.local[8] = kExodusHex27SideCentre[face - 1];
         }
     } else if (exodus && t.nodes == 15) {
         for (int i = 0; i < contact::nodeCount(out.type); ++i) {

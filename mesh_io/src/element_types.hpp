@@ -27,10 +27,11 @@ enum class ElementKind : std::uint8_t {
 };
 
 /// Corner topology.
-enum class Topo : std::uint8_t { kLine, kTri, kQuad, kTet, kWedge, kHex, kNone };
+enum class Topo : std::uint8_t { kLine, kTri, kQuad, kTet, kPyramid, kWedge, kHex, kNone };
 
 /// How the file numbers nodes and faces: Abaqus (also CalculiX and Gmsh surface elements) or
-/// Exodus II (other midside order on 20-node hexahedra and 15-node wedges, other side numbers).
+/// Exodus II (other midside order on 20- and 27-node hexahedra and 15-node wedges, other side
+/// numbers; pyramids, which Abaqus has not, in Exodus II's numbering only).
 enum class Numbering : std::uint8_t { kAbaqus, kExodus };
 
 struct ElementType {

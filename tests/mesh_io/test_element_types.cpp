@@ -41,6 +41,10 @@ std::vector<Eigen::Vector3d> referenceNodes(const ElementType& t) {
         x = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
         edges = {{1, 2}, {2, 3}, {3, 1}, {1, 4}, {2, 4}, {3, 4}};
         break;
+    case Topo::kPyramid:  // Exodus II only
+        x = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1}, {0, 0, 1}};
+        edges = {{1, 2}, {2, 3}, {3, 4}, {4, 1}, {1, 5}, {2, 5}, {3, 5}, {4, 5}};
+        break;
     case Topo::kWedge:
         x = {{0, 0, -1}, {1, 0, -1}, {0, 1, -1}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
         edges = exodus ? std::vector<std::pair<int, int>>{{1, 2}, {2, 3}, {3, 1}, {1, 4}, {2, 5},
@@ -69,6 +73,14 @@ std::vector<Eigen::Vector3d> referenceNodes(const ElementType& t) {
     }
     if (t.nodes == 9) {
         x.push_back({0.5, 0.5, 0.0});
+    }
+    if (t.nodes == 27) {  // Exodus II: the centroid, then the centres of sides 5, 6, 4, 2, 1, 3
+        x.push_back({0, 0, 0});
+        for (const Eigen::Vector3d& c :
+             {Eigen::Vector3d(0, 0, -1), Eigen::Vector3d(0, 0, 1), Eigen::Vector3d(-1, 0, 0),
+              Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(0, -1, 0), Eigen::Vector3d(0, 1, 0)}) {
+            x.push_back(c);
+        }
     }
     return x;
 }
@@ -117,10 +129,10 @@ TEST_P(SolidAndPlanarFaces, OutwardNormalAndMidsidesAtEdgeMidpoints) {
     for (int i = 0; i < t.corners; ++i) {
         centroid += x[static_cast<std::size_t>(i)] / t.corners;
     }
-    const int faces = t.kind == ElementKind::kPlanar ? t.corners
-                      : t.topo == Topo::kTet         ? 4
-                      : t.topo == Topo::kWedge       ? 5
-                                                     : 6;
+    const int faces = t.kind == ElementKind::kPlanar                       ? t.corners
+                      : t.topo == Topo::kTet                               ? 4
+                      : t.topo == Topo::kWedge || t.topo == Topo::kPyramid ? 5
+                                                                           : 6;
     ASSERT_EQ(faceCount(t), faces);
     for (int f = 1; f <= faces; ++f) {
         SCOPED_TRACE(std::string(t.name) + " face " + std::to_string(f));
@@ -135,6 +147,9 @@ TEST_P(SolidAndPlanarFaces, OutwardNormalAndMidsidesAtEdgeMidpoints) {
         ASSERT_FALSE(fr.degenerate);
         EXPECT_GT(fr.normal.dot(fr.point - centroid), 0.0) << "normal points into the element";
         expectMidsidesAtMidpoints(s);
+        if (s.type == contact::SegmentType::Quad9) {  // the centre node at the face's centre
+            EXPECT_LT((s.x[8] - 0.25 * (s.x[0] + s.x[1] + s.x[2] + s.x[3])).norm(), 1e-15);
+        }
     }
     FaceNodes fn;
     EXPECT_FALSE(faceNodes(t, 0, fn));

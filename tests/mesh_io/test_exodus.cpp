@@ -640,6 +640,117 @@ TEST(ExodusReader, ReadsTheSmallFileWithItsNames) {
     EXPECT_EQ(readExodus(writeSmall(dir, unnamed)).surfaces[1].name, "sideset_3");
 }
 
+// Pyramids and 27-node hexahedra, which Abaqus has not: one element of each, every side a side
+// set, its segment checked against the SEACAS tables (exodus-element-types.md: corners in the
+// listed, outward order; midside nodes on the PATRAN edges; HEX27's face centres 22-27) by where
+// the file puts the nodes, not by the reader's own tables.
+TEST(ExodusReader, PyramidAndHex27SidesAreTheManualsFaces) {
+    struct Case {
+        const char* type;
+        std::vector<Eigen::Vector3d> corners;
+        Edges mid;                            // 1-based corner pairs of the midside nodes, in order
+        std::vector<std::vector<int>> faces;  // the side table, 1-based corners (centre node last)
+        bool centres;                         // HEX27: node 21 the centroid, 22-27 face centres
+    };
+    const std::vector<Eigen::Vector3d> base = {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0}};
+    std::vector<Eigen::Vector3d> pyramid = base;
+    pyramid.emplace_back(1, 1, 1.5);
+    std::vector<Eigen::Vector3d> hex = base;
+    for (const Eigen::Vector3d& c : base) {
+        hex.emplace_back(c + Eigen::Vector3d(0, 0, 2));
+    }
+    const Table pyramidSides = {{1, 2, 5}, {2, 3, 5}, {3, 4, 5}, {4, 1, 5}, {1, 4, 3, 2}};
+    const Edges pyramidMid = {{1, 2}, {2, 3}, {3, 4}, {4, 1}, {1, 5}, {2, 5}, {3, 5}, {4, 5}};
+    const std::vector<Case> cases = {
+        {"PYRAMID", pyramid, {}, pyramidSides, false},
+        {"PYRAMID13", pyramid, pyramidMid, pyramidSides, false},
+        {"HEX27", hex, kHexExodusMid, kExodusHex, true},
+    };
+    const fs::path dir = scratchDir();
+    for (const Case& c : cases) {
+        std::vector<Eigen::Vector3d> x = c.corners;
+        for (const auto& [a, b] : c.mid) {
+            x.push_back(0.5 *
+                        (x[static_cast<std::size_t>(a - 1)] + x[static_cast<std::size_t>(b - 1)]));
+        }
+        Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+        for (const Eigen::Vector3d& p : c.corners) {
+            centroid += p / static_cast<double>(c.corners.size());
+        }
+        const auto faceCentre = [&](const std::vector<int>& f) {
+            Eigen::Vector3d m = Eigen::Vector3d::Zero();
+            for (const int k : f) {
+                m += x[static_cast<std::size_t>(k - 1)] / static_cast<double>(f.size());
+            }
+            return m;
+        };
+        if (c.centres) {  // 21 centroid, then the faces 1-4-3-2, 5-6-7-8, 1-5-8-4, 2-3-7-6, ...
+            x.push_back(centroid);
+            for (const int side : {5, 6, 4, 2, 1, 3}) {
+                x.push_back(faceCentre(c.faces[static_cast<std::size_t>(side - 1)]));
+            }
+        }
+        const int n = static_cast<int>(x.size());
+        const int sides = static_cast<int>(c.faces.size());
+        const std::string path = (dir / "one.exo").string();
+        int cpu = sizeof(double);
+        int io = sizeof(double);
+        const int id = ex_create(path.c_str(), EX_CLOBBER, &cpu, &io);
+        ASSERT_GE(id, 0);
+        std::vector<double> xs, ys, zs;
+        std::vector<int> conn, ids;
+        for (int i = 0; i < n; ++i) {
+            xs.push_back(x[static_cast<std::size_t>(i)].x());
+            ys.push_back(x[static_cast<std::size_t>(i)].y());
+            zs.push_back(x[static_cast<std::size_t>(i)].z());
+            conn.push_back(i + 1);
+            ids.push_back(101 + i);
+        }
+        ASSERT_GE(ex_put_init(id, "one", 3, n, 1, 1, 0, sides), 0);
+        ASSERT_GE(ex_put_coord(id, xs.data(), ys.data(), zs.data()), 0);
+        ASSERT_GE(ex_put_id_map(id, EX_NODE_MAP, ids.data()), 0);
+        ASSERT_GE(ex_put_block(id, EX_ELEM_BLOCK, 1, c.type, 1, n, 0, 0, 0), 0);
+        ASSERT_GE(ex_put_conn(id, EX_ELEM_BLOCK, 1, conn.data(), nullptr, nullptr), 0);
+        for (int side = 1; side <= sides; ++side) {
+            const int element = 1;
+            ASSERT_GE(ex_put_set_param(id, EX_SIDE_SET, side, 1, 0), 0);
+            ASSERT_GE(ex_put_set(id, EX_SIDE_SET, side, &element, &side), 0);
+        }
+        ASSERT_GE(ex_close(id), 0);
+        const Model m = readExodus(path);
+        for (int side = 1; side <= sides; ++side) {
+            SCOPED_TRACE(std::string(c.type) + " side " + std::to_string(side));
+            const ContactSurface cs = buildContactSurface(m, "sideset_" + std::to_string(side));
+            ASSERT_EQ(cs.surface.size(), 1);
+            const std::vector<int>& f = c.faces[static_cast<std::size_t>(side - 1)];
+            const contact::SegmentType t = cs.surface.types[0];
+            const int nc = contact::cornerCount(t);
+            ASSERT_EQ(nc, static_cast<int>(f.size()));
+            EXPECT_EQ(contact::nodeCount(t), c.centres ? 9 : c.mid.empty() ? nc : 2 * nc);
+            const Index* nodes = cs.surface.nodes(0);
+            const auto at = [&](int k) { return m.coords.col(nodes[k]).eval(); };
+            // The listed corners in their order, from any of them.
+            const auto first =
+                std::find(f.begin(), f.end(), m.nodeIds[static_cast<std::size_t>(nodes[0])] - 100);
+            ASSERT_NE(first, f.end());
+            const auto shift = first - f.begin();
+            for (int k = 0; k < nc; ++k) {
+                EXPECT_EQ(m.nodeIds[static_cast<std::size_t>(nodes[k])],
+                          100 + f[static_cast<std::size_t>((k + shift) % nc)]);
+            }
+            for (int k = nc; k < contact::nodeCount(t) && k < 2 * nc; ++k) {
+                EXPECT_EQ(at(k), (0.5 * (at(k - nc) + at((k - nc + 1) % nc))).eval())
+                    << "node " << k;
+            }
+            if (c.centres) {
+                EXPECT_EQ(at(8), faceCentre(f));
+            }
+            const Eigen::Vector3d normal = (at(1) - at(0)).cross(at(nc - 1) - at(0));
+            EXPECT_GT(normal.dot(faceCentre(f) - centroid), 0.0);  // outward
+        }
+    }
+}
+
 TEST(ExodusReader, BadInputNamesTheFileAndTheBlockOrSet) {
     const fs::path dir = scratchDir();
     const std::string missing = (dir / "missing.exo").string();
