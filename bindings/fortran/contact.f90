@@ -117,7 +117,7 @@ module contact
 
     type, bind(c) :: c_interface_info
         type(c_ptr) :: name, slave, master
-        integer(c_int32_t) :: kind, mode
+        integer(c_int32_t) :: kind, mode, self_contact
     end type
 
     type, bind(c) :: c_surface_info
@@ -974,21 +974,27 @@ contains
         count = int(n)
     end subroutine
 
-    !> Interface number i (1-based; each *CONTACT PAIR / *TIE data line): its surfaces and mode.
-    subroutine contact_model_interface(model, i, slave, master, mode, ierr)
+    !> Interface number i (1-based; each *CONTACT PAIR / *TIE data line, each search of general
+    !> contact): its surfaces and mode; self_contact: search it with contact_create's
+    !> self_contact=.true. (general contact, whose slave may be part of its master, or one surface
+    !> as slave and master).
+    subroutine contact_model_interface(model, i, slave, master, mode, ierr, self_contact)
         type(contact_model), intent(in) :: model
         integer, intent(in) :: i
         character(len=:), allocatable, intent(out) :: slave, master
         integer, intent(out) :: mode, ierr
+        logical, intent(out), optional :: self_contact
         type(c_interface_info) :: info
         slave = ''
         master = ''
         mode = CONTACT_MODE_NODE_TO_SEGMENT
+        if (present(self_contact)) self_contact = .false.
         call took(c_model_interface(model%handle, int(i - 1, c_int32_t), info), ierr)
         if (ierr /= CONTACT_OK) return
         slave = from_c(info%slave)
         master = from_c(info%master)
         mode = int(info%mode)
+        if (present(self_contact)) self_contact = info%self_contact == 1
     end subroutine
 
     !> Sizes of a surface, to allocate the arrays of contact_model_surface.

@@ -17,6 +17,15 @@ const char* interfaceKindName(InterfaceDef::Kind kind) noexcept {
     return "interface";
 }
 
+bool searchedAsSelfContact(const Model& model, const InterfaceDef& def) {
+    if (def.selfContact) {
+        return true;
+    }
+    const SurfaceDef* slave = model.findSurface(def.slave);
+    const SurfaceDef* master = model.findSurface(def.master);
+    return slave != nullptr && master != nullptr && slave->name == master->name;
+}
+
 PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
                                    std::optional<contact::SearchMode> mode) {
     const std::string path = def.source.path.empty() ? model.path : def.source.path;
@@ -81,7 +90,7 @@ PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
         refuse("slave '" + p.slave.name +
                "' is a node surface, which segment-to-segment mode cannot take (use node mode)");
     }
-    p.selfContact = def.selfContact || p.master.name == p.slave.name;
+    p.selfContact = searchedAsSelfContact(model, def);
     return p;
 }
 

@@ -6,6 +6,7 @@
 #include "contact/contact_search.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/error.hpp"
+#include "mesh_io/interfaces.hpp"
 #include "mesh_io/model.hpp"
 
 #include "overlap_table.hpp"
@@ -938,7 +939,10 @@ int contact_model_interface(const contact_model* model, int32_t index,
         info->slave = d.slave.c_str();
         info->master = d.master.c_str();
         info->kind = d.kind == mesh_io::InterfaceDef::Kind::kTie ? CONTACT_INTERFACE_TIE
-                                                                 : CONTACT_INTERFACE_CONTACT_PAIR;
+                     : d.kind == mesh_io::InterfaceDef::Kind::kGeneralContact
+                         ? CONTACT_INTERFACE_GENERAL_CONTACT
+                         : CONTACT_INTERFACE_CONTACT_PAIR;
+        info->self_contact = mesh_io::searchedAsSelfContact(model->model, d) ? 1 : 0;
         info->mode =
             d.nodeToSurface ? CONTACT_MODE_NODE_TO_SEGMENT : CONTACT_MODE_SEGMENT_TO_SEGMENT;
         return CONTACT_OK;

@@ -30,7 +30,7 @@ static void* alloc(size_t n) {
 
 /* Searches one interface and appends its rows. */
 static void search_interface(contact_model* model, FILE* out, int index, const char* master_name,
-                             const char* slave_name, int mode) {
+                             const char* slave_name, int mode, int self_contact) {
     contact_surface_info master;
     contact_surface_info slave;
     TRY(contact_model_surface(model, master_name, &master));
@@ -46,7 +46,7 @@ static void search_interface(contact_model* model, FILE* out, int index, const c
     contact_search_options opt;
     contact_search_options_default(&opt);
     opt.mode = mode;
-    opt.self_contact = strcmp(master.name, slave.name) == 0;
+    opt.self_contact = self_contact;
     contact_search* s = NULL;
     TRY(contact_search_create(&opt, &s));
     if (slave.node_surface) {
@@ -139,7 +139,8 @@ int main(int argc, char** argv) {
                            "overlap_area,capture_area,penetration_area\n"
                          : "interface,slave_node,master_element,master_face,xi,eta,gap,nx,ny,nz\n");
         search_interface(model, out, 1, master, slave,
-                         mode < 0 ? CONTACT_MODE_NODE_TO_SEGMENT : mode);
+                         mode < 0 ? CONTACT_MODE_NODE_TO_SEGMENT : mode,
+                         strcmp(master, slave) == 0);
     } else {
         int32_t count = 0;
         TRY(contact_model_interface_count(model, &count));
@@ -154,7 +155,7 @@ int main(int argc, char** argv) {
                                  : "interface,slave_node,master_element,master_face,xi,eta,gap,nx,"
                                    "ny,nz\n");
             }
-            search_interface(model, out, i + 1, itf.master, itf.slave, m);
+            search_interface(model, out, i + 1, itf.master, itf.slave, m, itf.self_contact);
         }
     }
     fclose(out);

@@ -803,6 +803,7 @@ static void test_model(const char* path2d, const char* path3d) {
     EXPECT_OK(contact_model_interface(m, 0, &itf));
     CHECK(strcmp(itf.slave, "BlockTop") == 0 && strcmp(itf.master, "PunchBottom") == 0);
     CHECK(itf.kind == CONTACT_INTERFACE_CONTACT_PAIR && itf.mode == CONTACT_MODE_NODE_TO_SEGMENT);
+    CHECK(itf.self_contact == 0);
     EXPECT_ERR(contact_model_interface(m, 1, &itf), CONTACT_ERROR_NOT_FOUND, "interface index 1");
     EXPECT_ERR(contact_model_interface(m, 0, NULL), CONTACT_ERROR_NULL_POINTER, "info is NULL");
     contact_surface_info master;
@@ -861,9 +862,24 @@ static void test_model(const char* path2d, const char* path3d) {
     contact_model_destroy(m);
 }
 
+/* General contact: its slaves are parts of its masters, searched as self-contact. */
+static void test_general_contact(const char* path) {
+    contact_model* m = NULL;
+    EXPECT_OK(contact_model_read(path, &m));
+    int32_t n = 0;
+    EXPECT_OK(contact_model_interface_count(m, &n));
+    CHECK(n == 3);
+    for (int32_t i = 0; i < n; ++i) {
+        contact_interface_info itf;
+        EXPECT_OK(contact_model_interface(m, i, &itf));
+        CHECK(itf.kind == CONTACT_INTERFACE_GENERAL_CONTACT && itf.self_contact == 1);
+    }
+    contact_model_destroy(m);
+}
+
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: test_c_api MODEL_2D.msh MODEL_3D.inp\n");
+    if (argc != 4) {
+        fprintf(stderr, "usage: test_c_api MODEL_2D.msh MODEL_3D.inp GENERAL_CONTACT.inp\n");
         return 2;
     }
     CHECK(strcmp(contact_last_error(), "") == 0);
@@ -876,6 +892,7 @@ int main(int argc, char** argv) {
     test_segment_mode();
     test_messages();
     test_model(argv[1], argv[2]);
+    test_general_contact(argv[3]);
     printf("c_api: %d checks, %d failed\n", checks, failures);
     if (failures == 0) {
         printf("c_api: OK\n");

@@ -13,6 +13,7 @@ program f_model_pairs
     character(len=1024) :: path, out_path, arg, val
     character(len=:), allocatable :: master_name, slave_name, sname, mname
     integer :: mode, i, ierr, count, unit, itf_mode, n
+    logical :: itf_self
     real(c_double), allocatable :: coords(:, :)
     integer(c_int64_t), allocatable :: ids(:)
 
@@ -57,16 +58,17 @@ program f_model_pairs
     if (len(master_name) > 0) then
         if (mode < 0) mode = CONTACT_MODE_NODE_TO_SEGMENT
         call header(mode)
-        call search_interface(1, master_name, slave_name, mode)
+        call search_interface(1, master_name, slave_name, mode, master_name == slave_name)
     else
         call contact_model_interface_count(model, count, ierr)
         call check('contact_model_interface_count')
         do i = 1, count
-            call contact_model_interface(model, i, sname, mname, itf_mode, ierr)
+            call contact_model_interface(model, i, sname, mname, itf_mode, ierr, &
+                                         self_contact=itf_self)
             call check('contact_model_interface')
             if (mode >= 0) itf_mode = mode
             if (i == 1) call header(itf_mode)
-            call search_interface(i, mname, sname, itf_mode)
+            call search_interface(i, mname, sname, itf_mode, itf_self)
         end do
     end if
     close (unit)
@@ -103,9 +105,10 @@ contains
         s = trim(buf)
     end function
 
-    subroutine search_interface(index, mname, sname, m)
+    subroutine search_interface(index, mname, sname, m, self)
         integer, intent(in) :: index, m
         character(len=*), intent(in) :: mname, sname
+        logical, intent(in) :: self
         integer(c_int32_t), allocatable :: mtypes(:), mnodes(:), moffsets(:), mfaces(:)
         integer(c_int32_t), allocatable :: stypes(:), snodes(:), soffsets(:), sfaces(:)
         integer(c_int32_t), allocatable :: slave_nodes(:), slave(:), master(:)
@@ -128,7 +131,7 @@ contains
         call contact_model_surface(model, sname, stypes, snodes, soffsets, ierr, &
                                    element_ids=selems, faces=sfaces, slave_nodes=slave_nodes)
         call check('contact_model_surface (slave)')
-        call contact_create(search, ierr, mode=m, self_contact=(mname == sname))
+        call contact_create(search, ierr, mode=m, self_contact=self)
         call check('contact_create')
         if (node_surface) then
             call contact_set_surfaces_nodes(search, mtypes, mnodes, slave_nodes, coords, ierr, &

@@ -7,7 +7,7 @@ functions. The C++ library (contact) for Python: numpy in, numpy out.
     model = cs.read_model("punch_on_block.inp")
     itf = model.interfaces[0]
     master, slave = model.surfaces[itf.master], model.surfaces[itf.slave]
-    search = cs.ContactSearch(capture=0.5, mode="node")
+    search = cs.ContactSearch(capture=0.5, mode=itf.mode, self_contact=itf.self_contact)
     search.set_surfaces(master, slave, model.coordinates)
     stats = search.update(model.coordinates)        # every increment; the GIL is released
     p = search.pairs()                               # p.slave, p.master, p.gap, p.normal, ...
@@ -39,9 +39,12 @@ __all__ = ["ContactSearch", "Interface", "Model", "Pairs", "ParseError", "Surfac
 SEGMENT_TYPES = ("Line2", "Line3", "Tri3", "Tri6", "Quad4", "Quad8", "Quad9")
 _NODE_COUNT = {"Line2": 2, "Line3": 3, "Tri3": 3, "Tri6": 6, "Quad4": 4, "Quad8": 8, "Quad9": 9}
 
-#: One *CONTACT PAIR / *TIE data line of a model: surface names, "contact pair" or "tie", the
-#: mode its type asks for ("node" or "segment"), and the interaction name.
-Interface = collections.namedtuple("Interface", "slave master kind mode name")
+#: One *CONTACT PAIR / *TIE data line, or one search of general contact (*CONTACT), of a model:
+#: surface names, "contact pair", "tie" or "general contact", the mode its type asks for ("node"
+#: or "segment"), the interaction name, and whether to search it with self_contact=True (general
+#: contact, whose slave may be part of its master, or one surface as slave and master; else the
+#: slave's own faces would pair with it at gap 0).
+Interface = collections.namedtuple("Interface", "slave master kind mode name self_contact")
 
 
 def surface(types, connectivity, offsets=None, name="surface"):
@@ -214,7 +217,7 @@ class _Surfaces(collections.abc.Mapping):
 
 
 def read_model(path):
-    """Reads an Abaqus/CalculiX .inp or Gmsh .msh file. Raises ParseError (a ValueError) naming
+    """Reads an Abaqus/CalculiX .inp, Gmsh .msh or Exodus II .e/.exo/.ex2 file. Raises ParseError (a ValueError) naming
     the file and line for a bad file."""
     try:
         encoded = os.fsencode(path)  # any path the system takes, not only UTF-8 ones

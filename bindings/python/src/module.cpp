@@ -10,6 +10,7 @@
 #include "contact/contact_search.hpp"
 #include "mesh_io/contact_surface.hpp"
 #include "mesh_io/error.hpp"
+#include "mesh_io/interfaces.hpp"
 #include "mesh_io/model.hpp"
 
 #include "overlap_table.hpp"
@@ -719,10 +720,9 @@ PYBIND11_MODULE(_core, m) {
             [](const PyModel& x) {
                 py::list out;
                 for (const auto& d : x.model.interfaces) {
-                    out.append(py::make_tuple(
-                        d.slave, d.master,
-                        d.kind == mesh_io::InterfaceDef::Kind::kTie ? "tie" : "contact pair",
-                        d.nodeToSurface ? "node" : "segment", d.name));
+                    out.append(py::make_tuple(d.slave, d.master, mesh_io::interfaceKindName(d.kind),
+                                              d.nodeToSurface ? "node" : "segment", d.name,
+                                              mesh_io::searchedAsSelfContact(x.model, d)));
                 }
                 return out;
             })

@@ -31,6 +31,8 @@ CASES = [
     ("cylinder_2d_v22", DATA / "cylinder_on_block_2d_v22.msh", CYL),
     ("sphere", DATA / "sphere_on_block.msh", SPH),
     ("sphere_o2", DATA / "sphere_on_block_o2.msh", SPH),
+    # General contact: its slaves are parts of its masters (searched as self-contact).
+    ("general_contact", HERE.parents[2] / "tests" / "data" / "abaqus" / "general_contact.inp", []),
 ]
 if GENERATED:
     CASES.append(("generated", pathlib.Path(GENERATED), []))
@@ -51,18 +53,21 @@ def run_tool(args):
 
 
 def interfaces(model, args):
-    """(index, master name, slave name, mode) searched as the tool would for these options."""
+    """(index, master name, slave name, mode, self-contact) searched as the tool would for these
+    options."""
     mode = option(args, "--mode")
     if "--master" in args:
-        return [(1, option(args, "--master"), option(args, "--slave"), mode or "node")]
-    return [(i + 1, itf.master, itf.slave, mode or itf.mode) for i, itf in enumerate(model.interfaces)]
+        master, slave = option(args, "--master"), option(args, "--slave")
+        return [(1, master, slave, mode or "node", master == slave)]
+    return [(i + 1, itf.master, itf.slave, mode or itf.mode, itf.self_contact)
+            for i, itf in enumerate(model.interfaces)]
 
 
-def search(model, master, slave, mode, coords=None):
+def search(model, master, slave, mode, self_contact, coords=None):
     """A search of one interface with the tool's defaults; returns (search, stats)."""
     m, s = model.surfaces[master], model.surfaces[slave]
     x = model.coordinates[:, :m.dim] if coords is None else coords
-    srch = cs.ContactSearch(mode=mode, self_contact=m.name == s.name)
+    srch = cs.ContactSearch(mode=mode, self_contact=self_contact)
     srch.set_surfaces(m, s, x)
     return srch, srch.update(x)
 
@@ -71,9 +76,9 @@ def pairs_csv(model, args):
     """The tool's --pairs CSV, made from Python."""
     rows = []
     ids = model.node_ids
-    for index, master, slave, mode in interfaces(model, args):
+    for index, master, slave, mode, self_contact in interfaces(model, args):
         m, s = model.surfaces[master], model.surfaces[slave]
-        srch, _ = search(model, master, slave, mode)
+        srch, _ = search(model, master, slave, mode, self_contact)
         p = srch.pairs()
         if mode != "node":
             o = srch.overlaps(model.coordinates[:, :m.dim])

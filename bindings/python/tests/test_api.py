@@ -275,6 +275,9 @@ def test_model_arrays():
     itf = model.interfaces[0]
     assert (itf.slave, itf.master, itf.kind, itf.mode) == ("BlockTop", "PunchBottom",
                                                            "contact pair", "node")
+    assert not itf.self_contact
+    general = cs.read_model(HERE_DATA / "abaqus" / "general_contact.inp")
+    assert [(i.kind, i.self_contact) for i in general.interfaces] == [("general contact", True)] * 3
     m = model.surfaces["PunchBottom"]
     assert m.type_names[0] == "Quad8" and m.types[0] == 5 and len(m.offsets) == len(m) + 1
     assert m.offsets[-1] == len(m.connectivity) and m.dim == 3 and not m.is_node_surface

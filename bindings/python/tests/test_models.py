@@ -39,12 +39,12 @@ def layouts(coords):
 @pytest.mark.parametrize("label,model_path,args", CASES, ids=[c[0] for c in CASES])
 def test_every_layout_gives_the_same_pairs(label, model_path, args):
     model = cs.read_model(model_path)
-    for _, master, slave, mode in interfaces(model, args):
+    for _, master, slave, mode, self_contact in interfaces(model, args):
         dim = model.surfaces[master].dim
-        base, _ = search(model, master, slave, mode)
+        base, _ = search(model, master, slave, mode, self_contact)
         expected = base.pairs()
         for name, (x, copied) in layouts(np.array(model.coordinates[:, :dim])).items():
-            srch, stats = search(model, master, slave, mode, coords=x)
+            srch, stats = search(model, master, slave, mode, self_contact, coords=x)
             assert stats.coordinates_copied == copied, name
             if not copied:
                 assert srch.last_coordinates_address == x.__array_interface__["data"][0], name
@@ -56,8 +56,8 @@ def test_every_layout_gives_the_same_pairs(label, model_path, args):
 @pytest.mark.parametrize("label,model_path,args", CASES[:3], ids=[c[0] for c in CASES[:3]])
 def test_pairs_are_the_callers_arrays(label, model_path, args):
     model = cs.read_model(model_path)
-    for _, master, slave, mode in interfaces(model, args):
-        srch, _ = search(model, master, slave, mode)
+    for _, master, slave, mode, self_contact in interfaces(model, args):
+        srch, _ = search(model, master, slave, mode, self_contact)
         first, second = srch.pairs(), srch.pairs()
         for key in first.keys():
             assert np.array_equal(first[key], second[key])

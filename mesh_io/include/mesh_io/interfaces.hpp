@@ -22,6 +22,10 @@ struct PreparedInterface {
 /// "contact pair", "tie" or "general contact".
 [[nodiscard]] const char* interfaceKindName(InterfaceDef::Kind kind) noexcept;
 
+/// Whether `def` is searched as self-contact (SearchOptions::selfContact): general contact (its
+/// surfaces may share faces), or a slave and a master that name one surface.
+[[nodiscard]] bool searchedAsSelfContact(const Model& model, const InterfaceDef& def);
+
 /// Builds the surfaces of `def` and checks that they can be searched together. Where a node
 /// surface and an element surface share a name (CalculiX), the master is the element surface and
 /// the slave the node surface in node-to-segment mode, the element surface otherwise. `mode`,

@@ -330,7 +330,8 @@ CONTACT_C_API int contact_search_overlaps_view(const contact_search* search,
 
 typedef struct contact_model contact_model;
 
-/* Reads an Abaqus/CalculiX .inp or Gmsh .msh file (mesh_io::readModel). CONTACT_ERROR_FILE with
+/* Reads an Abaqus/CalculiX .inp, Gmsh .msh or Exodus II .e/.exo/.ex2 file (mesh_io::readModel).
+ * CONTACT_ERROR_FILE with
  * "<path>:<line>: ..." for a bad file. */
 CONTACT_C_API int contact_model_read(const char* path, contact_model** model);
 CONTACT_C_API void contact_model_destroy(contact_model* model);
@@ -348,14 +349,23 @@ CONTACT_C_API int contact_model_surface_count(const contact_model* model, int32_
 CONTACT_C_API int contact_model_surface_name(const contact_model* model, int32_t index,
                                              const char** name);
 
-/* Interfaces: each *CONTACT PAIR and *TIE data line, in file order. */
-enum { CONTACT_INTERFACE_CONTACT_PAIR = 0, CONTACT_INTERFACE_TIE = 1 };
+/* Interfaces: each *CONTACT PAIR and *TIE data line, and each search of general contact
+ * (*CONTACT), in file order. */
+enum {
+    CONTACT_INTERFACE_CONTACT_PAIR = 0,
+    CONTACT_INTERFACE_TIE = 1,
+    CONTACT_INTERFACE_GENERAL_CONTACT = 2
+};
 typedef struct contact_interface_info {
     const char* name;  /* interaction or tie name ("" if none) */
     const char* slave; /* surface names */
     const char* master;
     int32_t kind; /* CONTACT_INTERFACE_* */
     int32_t mode; /* CONTACT_MODE_*: SURFACE TO SURFACE gives segment mode */
+    /* 1: search it with contact_options.self_contact = 1 (general contact, whose slave may be
+     * part of its master, or one surface as slave and master); else the slave's own faces
+     * would pair with it at gap 0 */
+    int32_t self_contact;
 } contact_interface_info;
 CONTACT_C_API int contact_model_interface_count(const contact_model* model, int32_t* count);
 CONTACT_C_API int contact_model_interface(const contact_model* model, int32_t index,
@@ -369,7 +379,7 @@ typedef struct contact_surface_info {
     int32_t dim;                /* 2: line segments, 3: faces */
     contact_surface segments;   /* pass to contact_search_set_surfaces */
     const int64_t* element_ids; /* per segment: the element id as in the file */
-    const int32_t* faces;       /* per segment: 1-based face (S1..S6; SPOS 1, SNEG 2; Gmsh 1) */
+    const int32_t* faces;       /* per segment: 1-based face (S1..S6; SNEG 1, SPOS 2; Gmsh 1) */
     int32_t num_nodes;          /* node surfaces: node indices (0-based) */
     const int32_t* nodes;
 } contact_surface_info;
