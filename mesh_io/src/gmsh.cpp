@@ -341,8 +341,8 @@ public:
                 r_.fail("second $MeshFormat section");
             } else if (name == "PhysicalNames") {
                 readPhysicalNames();
-            } else if (name == "Entities" && v4_) {
-                readEntities();
+            } else if ((name == "Entities" || name == "PartitionedEntities") && v4_) {
+                readEntities(name == "PartitionedEntities");
             } else if (name == "Nodes") {
                 readNodes();
             } else if (name == "Elements") {
@@ -482,18 +482,40 @@ private:
     }
 
     void addEntity(const Key& key, std::vector<int> physicals, long line) {
+        for (int& p : physicals) {
+            p = p < 0 && p != std::numeric_limits<int>::min() ? -p : p;  // the sign: orientation
+        }
         if (!entityPhys_.emplace(key, std::move(physicals)).second) {
             failAt(line, "duplicate entity (" + keyText(key) + ")");
         }
     }
 
     // 4.1: points, curves, surfaces, volumes with their physical tags (bounding boxes and
-    // boundaries are read and dropped).
-    void readEntities() {
+    // boundaries are read and dropped). $PartitionedEntities lists the entities of a partitioned
+    // mesh the same way, each with its parent and partitions first; the element blocks refer to
+    // them. A physical tag's sign gives the entity's orientation in the group (Gmsh reads the
+    // group by its absolute value); the faces are oriented by their volumes here.
+    void readEntities(bool partitioned) {
         haveEntities_ = true;
+        const char* section = partitioned ? "PartitionedEntities" : "Entities";
         if (binary_) {
-            readEntitiesBinary();
+            readEntitiesBinary(partitioned);
+            expectEnd(section, true);
             return;
+        }
+        if (partitioned) {
+            Record parts(r_, "the number of partitions");
+            parts.count("the number of partitions");
+            parts.end("the number of partitions");
+            Record ghosts(r_, "the number of ghost entities");
+            const std::uint64_t n = ghosts.count("the number of ghost entities");
+            ghosts.end("the number of ghost entities");
+            for (std::uint64_t i = 0; i < n; ++i) {
+                Record g(r_, "a ghost entity");
+                g.integer("a ghost entity tag", kMinInt, kMaxInt);
+                g.integer("a partition tag", kMinInt, kMaxInt);
+                g.end("the ghost entity");
+            }
         }
         Record head(r_, "the entity counts (points, curves, surfaces, volumes)");
         std::uint64_t counts[4];
@@ -505,6 +527,14 @@ private:
             for (std::uint64_t i = 0; i < counts[dim]; ++i) {
                 Record rec(r_, "an entity line");
                 const int tag = static_cast<int>(rec.integer("an entity tag", kMinInt, kMaxInt));
+                if (partitioned) {
+                    rec.integer("the parent's dimension", 0, 3);
+                    rec.integer("the parent's tag", kMinInt, kMaxInt);
+                    const std::uint64_t np = rec.count("the number of partitions");
+                    for (std::uint64_t k = 0; k < np; ++k) {
+                        rec.integer("a partition tag", kMinInt, kMaxInt);
+                    }
+                }
                 for (int k = 0; k < (dim == 0 ? 3 : 6); ++k) {
                     rec.real(dim == 0 ? "a point coordinate" : "a bounding box coordinate");
                 }
@@ -524,11 +554,21 @@ private:
                 addEntity(Key{dim, tag}, std::move(physicals), r_.line());
             }
         }
-        expectEnd("Entities", false);
+        expectEnd(section, false);
     }
 
-    void readEntitiesBinary() {
-        Binary bin(r_, "$Entities", fileSize_);
+    void readEntitiesBinary(bool partitioned) {
+        Binary bin(r_, partitioned ? "$PartitionedEntities" : "$Entities", fileSize_);
+        const auto ints = [&](std::uint64_t n, const char* what) {
+            bin.require(n, 4, what);
+            std::vector<int> v(static_cast<std::size_t>(n));
+            bin.bytes(v.data(), n * 4, what);
+            return v;
+        };
+        if (partitioned) {
+            bin.count("the number of partitions");
+            ints(2 * bin.count("the number of ghost entities"), "ghost entities");
+        }
         std::uint64_t counts[4];
         for (auto& c : counts) {
             c = bin.count("an entity count");
@@ -538,23 +578,21 @@ private:
                 const long line = bin.line();
                 const int tag = bin.integer("an entity tag", static_cast<int>(kMinInt),
                                             static_cast<int>(kMaxInt));
+                if (partitioned) {
+                    ints(2, "the entity's parent");
+                    ints(bin.count("the number of partitions"), "partition tags");
+                }
                 double box[6];
                 bin.bytes(box, sizeof(double) * (dim == 0 ? 3 : 6), "entity coordinates");
-                const std::uint64_t np = bin.count("the number of physical tags");
-                bin.require(np, 4, "physical tags");
-                std::vector<int> physicals(static_cast<std::size_t>(np));
-                bin.bytes(physicals.data(), np * 4, "physical tags");
+                std::vector<int> physicals =
+                    ints(bin.count("the number of physical tags"), "physical tags");
                 if (dim > 0) {
-                    const std::uint64_t nb = bin.count("the number of bounding entities");
-                    bin.require(nb, 4, "bounding entity tags");
-                    std::vector<int> bounds(static_cast<std::size_t>(nb));
-                    bin.bytes(bounds.data(), nb * 4, "bounding entity tags");
+                    ints(bin.count("the number of bounding entities"), "bounding entity tags");
                 }
                 addEntity(Key{dim, tag}, std::move(physicals), line);
             }
         }
         bin.finish();
-        expectEnd("Entities", true);
     }
 
     // Registers a node tag at the next index; false if the tag is taken.
@@ -1124,9 +1162,6 @@ private:
     // Unknown or unused sections: skipped up to their end line and noted.
     void skipSection(const std::string& name) {
         const long open = r_.line();
-        if (name == "PartitionedEntities") {
-            skippedPartitioned_ = true;
-        }
         note(open, "skipped section $" + name);
         const std::string end = "$End" + name;
         std::string line;
@@ -1159,10 +1194,8 @@ private:
             }
             const auto it = entityPhys_.find(run.entity);
             if (it == entityPhys_.end()) {
-                failAt(run.line,
-                       "element block refers to the entity (" + keyText(run.entity) +
-                           "), which $Entities does not list" +
-                           (skippedPartitioned_ ? " (partitioned meshes are not supported)" : ""));
+                failAt(run.line, "element block refers to the entity (" + keyText(run.entity) +
+                                     "), which $Entities does not list");
             }
             for (const int physical : it->second) {
                 Group& g = groups_[Key{run.entity.first, physical}];
@@ -1246,7 +1279,6 @@ private:
     bool haveEntities_ = false;
     bool haveNodes_ = false;
     bool haveElements_ = false;
-    bool skippedPartitioned_ = false;
     detail::CoordinateBuffer xyz_;  // into m_.coords, 3 per node, in node order
     IdIndex elementIds_;            // every element id read (indices unused)
     std::map<int, Index> blockOfType_;

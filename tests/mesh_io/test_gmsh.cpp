@@ -2,6 +2,7 @@
 // Gmsh reader: one model in 4.1/2.2 x ASCII/binary reads to the same Model; one fixture per
 // feature; every malformed fixture fails with its line and message; truncated and mutated files
 // only ever raise ParseError.
+#include "mesh_io/contact_surface.hpp"
 #include "mesh_io/error.hpp"
 #include "mesh_io/gmsh.hpp"
 #include "mesh_io/model.hpp"
@@ -455,6 +456,50 @@ TEST(Gmsh, ParametricCoordinatesAreSkipped) {
     // Entities without physical tags: no sets, no surfaces.
     EXPECT_TRUE(m.elementSets.empty());
     EXPECT_TRUE(m.surfaces.empty());
+}
+
+// Files Gmsh 4.8 wrote (by_gmsh/*.geo; `gmsh -3 -clmax 0.6 -clmin 0.3`, with -part 2 for the
+// partitioned ones), each against the MSH 2.2 file Gmsh wrote of the same model: the same elements
+// in each surface, the same faces with the same outward node order.
+// - neg41: `Physical Surface("BlockTop") = {-6, 2}`. Gmsh writes surface 6's physical tag as -1,
+//   the sign being its orientation in the group: the group is still 1.
+// - part41: partitioned, the element blocks on the entities of $PartitionedEntities.
+TEST(Gmsh, FilesGmshWroteReadAsTheirMsh22Twins) {
+    const auto faces = [](const Model& m, const std::string& name) {
+        const ContactSurface c = buildContactSurface(m, name);
+        std::vector<std::vector<long>> out;
+        for (Index s = 0; s < c.surface.size(); ++s) {
+            std::vector<long> ids;
+            for (Index k = c.surface.offsets[s]; k < c.surface.offsets[s + 1]; ++k) {
+                ids.push_back(m.nodeIds[static_cast<std::size_t>(c.surface.connectivity[k])]);
+            }
+            std::rotate(ids.begin(), std::min_element(ids.begin(), ids.end()), ids.end());
+            out.push_back(ids);
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    const std::pair<const char*, const char*> twins[] = {{"neg41.msh", "neg22.msh"},
+                                                         {"neg41b.msh", "neg22.msh"},
+                                                         {"part41.msh", "pos22.msh"},
+                                                         {"part41b.msh", "pos22.msh"}};
+    for (const auto& [file, twin] : twins) {
+        SCOPED_TRACE(file);
+        const Model m = readGmsh(fixture(std::string("by_gmsh/") + file));
+        const Model reference = readGmsh(fixture(std::string("by_gmsh/") + twin));
+        for (const char* name : {"BlockTop", "PunchBottom"}) {
+            ASSERT_NE(m.findSurface(name), nullptr) << name;
+            std::vector<long> ids = faceElementIds(m, *m.findSurface(name));
+            std::vector<long> expected = faceElementIds(reference, *reference.findSurface(name));
+            std::sort(ids.begin(), ids.end());
+            std::sort(expected.begin(), expected.end());
+            EXPECT_EQ(ids, expected) << name;
+            EXPECT_FALSE(expected.empty()) << name;
+            EXPECT_EQ(faces(m, name), faces(reference, name)) << name;
+        }
+    }
+    // 66 faces: surface 6 (44) and surface 2 (22), as Gmsh's own MSH 2.2 file has them.
+    EXPECT_EQ(readGmsh(fixture("by_gmsh/neg41.msh")).findSurface("BlockTop")->faces.size(), 66U);
 }
 
 TEST(Gmsh, UnnamedGroups41) {
