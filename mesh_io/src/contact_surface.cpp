@@ -42,6 +42,43 @@ void reverseSegment(SegmentType t, Index* n) {
     }
 }
 
+// A face of a collapsed ("degenerate") element, which repeats a node (a C3D8 as a wedge: 1, 2, 3,
+// 3, ...). A quadrilateral with one edge collapsed is the triangle of its other corners (Quad4 ->
+// Tri3, Quad8 -> Tri6 with the other edges' midside nodes), in the same order, so the same normal.
+// Returns false for a face with no area left (collapsed to a line or a point, a line to a point),
+// which the surface leaves out. Any other repetition is kept as it is, for the search to refuse
+// with the segment named.
+bool uncollapse(SegmentType& t, Index* n) {
+    const int nc = contact::cornerCount(t);
+    int repeats = 0;
+    int at = -1;  // corner equal to the next one
+    for (int i = 0; i < nc; ++i) {
+        if (n[i] == n[(i + 1) % nc]) {
+            ++repeats;
+            at = i;
+        }
+    }
+    if (repeats == 0) {
+        return true;
+    }
+    if (nc < 4 || repeats > 1) {
+        return false;  // a line or a triangle with a repeated node, a quadrilateral as a line
+    }
+    if (t == SegmentType::Quad9) {
+        return true;  // no 9-node triangle: the search refuses it
+    }
+    Index q[8];
+    std::copy(n, n + contact::nodeCount(t), q);
+    for (int k = 0; k < 3; ++k) {  // corners at + 1, at + 2, at + 3; then their edges' midsides
+        n[k] = q[(at + 1 + k) % 4];
+        if (t == SegmentType::Quad8) {
+            n[3 + k] = q[4 + (at + 1 + k) % 4];
+        }
+    }
+    t = t == SegmentType::Quad8 ? SegmentType::Tri6 : SegmentType::Tri3;
+    return true;
+}
+
 // Gmsh orientation: elements of higher dimension than the segments, indexed by node, so that a
 // segment finds the element it bounds and turns its normal away from that element's centroid.
 struct Adjacency {
@@ -151,6 +188,7 @@ ContactSurface buildContactSurface(const Model& model, const SurfaceDef& surface
     cs.origin.reserve(def->faces.size());
 
     bool gmsh = false;
+    std::size_t collapsed = 0;
     int planar = -1;  // every node at z = 0 (1) or not (0); found out at the first shell edge
     for (const FaceRef& f : def->faces) {
         const ElementBlock& b = model.blocks.at(static_cast<std::size_t>(f.element.block));
@@ -166,6 +204,11 @@ ContactSurface buildContactSurface(const Model& model, const SurfaceDef& surface
         for (int i = 0; i < contact::nodeCount(fn.type); ++i) {
             nodes[i] = element[fn.local[i]];
         }
+        SegmentType type = fn.type;
+        if (!uncollapse(type, nodes)) {
+            ++collapsed;
+            continue;
+        }
         if (detail::isShellEdge(t, f.face)) {
             if (planar < 0) {
                 planar = model.coords.row(2).isZero(0.0) ? 1 : 0;
@@ -177,17 +220,23 @@ ContactSurface buildContactSurface(const Model& model, const SurfaceDef& surface
                      "only in a planar model (every node at z = 0), not in 3D");
             }
             if (signedArea2(model, element, t.corners) < 0.0) {  // clockwise: turn the edge
-                reverseSegment(fn.type, nodes);
+                reverseSegment(type, nodes);
             }
         }
-        const int dim = contact::spatialDim(fn.type);
+        const int dim = contact::spatialDim(type);
         if (!cs.surface.empty() && dim != cs.dim) {
             fail("mixes 2D edges and 3D faces (element " + model.elementLabel(b.instance, id) +
                  ")");
         }
         cs.dim = dim;
-        cs.surface.addSegment(fn.type, nodes, contact::nodeCount(fn.type));
+        cs.surface.addSegment(type, nodes, contact::nodeCount(type));
         cs.origin.push_back({id, f.face, b.instance});
+    }
+    if (collapsed > 0) {
+        cs.notes.push_back(model.path + ": surface '" + cs.name + "': " +
+                           std::to_string(collapsed) + " of " + std::to_string(def->faces.size()) +
+                           " faces are collapsed to a line or a point (elements with repeated "
+                           "nodes) and left out");
     }
     if (!gmsh) {
         noteInsideOut(model, cs);

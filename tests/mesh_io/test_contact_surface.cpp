@@ -67,6 +67,75 @@ TEST(ContactSurface, HexFacesPointOutOfTheElement) {
     }
 }
 
+// Collapsed ("degenerate") hexahedra, which repeat nodes, against the wedges they stand for
+// (C3D8 1, 2, 3, 3, 5, 6, 7, 7 as C3D6 1, 2, 3, 5, 6, 7; C3D20 likewise as C3D15): all faces of
+// each give the same segments with the same orientation, the hexahedron's face collapsed to a
+// line left out and noted.
+TEST(ContactSurface, CollapsedHexahedraGiveTheFacesOfTheirWedges) {
+    Model m;
+    m.path = "collapsed.inp";
+    const Eigen::Vector3d corners[] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0},
+                                       {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+    const std::pair<int, int> edges[] = {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5},
+                                         {5, 3}, {0, 3}, {1, 4}, {2, 5}};  // C3D15's midsides
+    m.coords.resize(3, 15);
+    for (int i = 0; i < 6; ++i) {
+        m.coords.col(i) = corners[i];
+    }
+    for (int i = 0; i < 9; ++i) {
+        m.coords.col(6 + i) = 0.5 * (corners[edges[i].first] + corners[edges[i].second]);
+    }
+    const auto block = [&](const std::string& type, std::vector<Index> nodes) {
+        ElementBlock b;
+        b.type = type;
+        b.nodesPerElement = static_cast<int>(nodes.size());
+        b.ids = {static_cast<long>(m.blocks.size() + 1)};
+        b.nodes = std::move(nodes);
+        m.blocks.push_back(b);
+        SurfaceDef s;
+        s.name = type;
+        const int faces = type == "C3D6" || type == "C3D15" ? 5 : 6;
+        for (int f = 1; f <= faces; ++f) {
+            s.faces.push_back({{static_cast<Index>(m.blocks.size() - 1), 0}, f});
+        }
+        m.surfaces.push_back(s);
+    };
+    block("C3D8", {0, 1, 2, 2, 3, 4, 5, 5});
+    block("C3D6", {0, 1, 2, 3, 4, 5});
+    block("C3D20", {0, 1, 2, 2, 3, 4, 5, 5, 6, 7, 2, 8, 9, 10, 5, 11, 12, 13, 14, 14});
+    block("C3D15", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14});
+    // Each segment from its smallest corner on, its midside nodes turned with its corners.
+    const auto canonical = [](const ContactSurface& cs) {
+        std::vector<std::pair<contact::SegmentType, std::vector<Index>>> out;
+        for (Index s = 0; s < cs.surface.size(); ++s) {
+            const contact::SegmentType t = cs.surface.types[s];
+            const int nc = contact::cornerCount(t);
+            const Index* n = cs.surface.nodes(s);
+            const int r = static_cast<int>(std::min_element(n, n + nc) - n);
+            std::vector<Index> v;
+            for (int k = 0; k < contact::nodeCount(t); ++k) {
+                v.push_back(k < nc ? n[(r + k) % nc] : n[nc + (r + k - nc) % nc]);
+            }
+            out.emplace_back(t, v);
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    for (const auto& [hex, wedge] : {std::pair<const char*, const char*>{"C3D8", "C3D6"},
+                                     std::pair<const char*, const char*>{"C3D20", "C3D15"}}) {
+        SCOPED_TRACE(hex);
+        const ContactSurface h = buildContactSurface(m, hex);
+        const ContactSurface w = buildContactSurface(m, wedge);
+        EXPECT_EQ(h.surface.size(), 5);
+        EXPECT_EQ(canonical(h), canonical(w));
+        ASSERT_EQ(h.notes.size(), 1U);
+        EXPECT_NE(h.notes[0].find("1 of 6 faces are collapsed to a line or a point"),
+                  std::string::npos)
+            << h.notes[0];
+        EXPECT_TRUE(w.notes.empty());
+    }
+}
+
 // A Gmsh quadrangle on the cube's top face, listed clockwise from outside, is turned outward;
 // one on the bottom listed outward stays as it is.
 TEST(ContactSurface, GmshFacesAreTurnedAwayFromTheirVolume) {
