@@ -137,6 +137,19 @@ ContactSearch::ContactSearch(const SearchOptions& options)
     if (!std::isfinite(options.skinRelative) || options.skinRelative < 0.0) {
         throw std::invalid_argument("contact::ContactSearch: skinRelative must be finite and >= 0");
     }
+    if (options.mode != SearchMode::kNodeToSegment &&
+        options.mode != SearchMode::kSegmentToSegment) {
+        throw std::invalid_argument("contact::ContactSearch: mode " +
+                                    std::to_string(static_cast<int>(options.mode)) +
+                                    " is no SearchMode");
+    }
+    if (options.broadPhase != BroadPhaseKind::kKdTree &&
+        options.broadPhase != BroadPhaseKind::kBoxTree &&
+        options.broadPhase != BroadPhaseKind::kSweep) {
+        throw std::invalid_argument("contact::ContactSearch: broadPhase " +
+                                    std::to_string(static_cast<int>(options.broadPhase)) +
+                                    " is no BroadPhaseKind");
+    }
 }
 
 ContactSearch::~ContactSearch() = default;
@@ -288,6 +301,8 @@ const std::vector<Index>& ContactSearch::slaveNodes() const noexcept {
     return impl().nodeSearch.nodes();
 }
 const SearchOptions& ContactSearch::options() const noexcept { return impl().options; }
+
+bool ContactSearch::isSetUp() const noexcept { return impl_ && impl_->setUp; }
 
 std::size_t ContactSearch::memoryBytes() const noexcept {
     if (!impl_) {

@@ -7,6 +7,7 @@
 
 #include "detail/mortar_kernels.hpp"
 #include "detail/parallel_errors.hpp"
+#include "detail/search_common.hpp"
 
 #include <Eigen/Cholesky>
 
@@ -663,7 +664,7 @@ MortarSegmentBlock MortarIntegrator::segmentBlock(Index k) const {
 
 MortarStats MortarIntegrator::compute(const ContactSearch& search, const CoordinatesView& x) {
     const char* fn = "MortarIntegrator::compute";
-    if (search.master().empty()) {
+    if (!search.isSetUp()) {
         throw std::invalid_argument(std::string(fn) +
                                     ": the search has no surfaces (not set up, or moved from)");
     }
@@ -701,6 +702,42 @@ MortarStats MortarIntegrator::compute(const Surface& master, const Surface& slav
     }
     for (const Surface* s : {&master, &slave}) {
         const char* role = s == &master ? "master" : "slave";
+        // The structure first (as ContactSearch::setSurfaces checks it): node rows are sized
+        // from the connectivity and read by the types.
+        const auto structure = [&](Index k, const std::string& what, Index /*node*/) {
+            std::string text = fn;
+            text += role;
+            text += " surface '" + s->name + "'";
+            if (k != kNoIndex) {
+                text += ", segment " + std::to_string(k);
+            }
+            text += ": ";
+            text += what;
+            throw std::invalid_argument(text);
+        };
+        if (s->types.size() + 1 != s->offsets.size()) {
+            structure(kNoIndex,
+                      "offsets do not match the segment count (" +
+                          std::to_string(s->offsets.size()) + " offsets for " +
+                          std::to_string(s->types.size()) + " types)",
+                      kNoIndex);
+        }
+        detail::checkOffsets(*s, structure);
+        for (Index k = 0; k < s->size(); ++k) {
+            const SegmentType t = s->types[k];
+            if (std::find(kAllSegmentTypes.begin(), kAllSegmentTypes.end(), t) ==
+                kAllSegmentTypes.end()) {
+                structure(k, "type " + std::to_string(static_cast<int>(t)) + " is no SegmentType",
+                          kNoIndex);
+            }
+            if (s->offsets[k + 1] - s->offsets[k] != nodeCount(t)) {
+                structure(k,
+                          "has " + std::to_string(s->offsets[k + 1] - s->offsets[k]) +
+                              " nodes, its type " + segmentTypeName(t) + " has " +
+                              std::to_string(nodeCount(t)),
+                          kNoIndex);
+            }
+        }
         for (Index k = 0; k < s->size(); ++k) {
             if (s->dim() != spatialDim(s->types[k]) || s->dim() != x.dim) {
                 throw std::invalid_argument(

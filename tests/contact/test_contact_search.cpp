@@ -936,6 +936,25 @@ TEST(ContactSearch, RejectsBadOptions) {
     o.threads = kMaxThreads;
     EXPECT_NO_THROW(ContactSearch{o});
     o.threads = 1;
+    // Enum values that are none of the enum's (a cast from a solver's integer input).
+    SearchOptions badMode;
+    badMode.mode = static_cast<SearchMode>(9);
+    SearchOptions badIndex;
+    badIndex.broadPhase = static_cast<BroadPhaseKind>(7);
+    for (const auto& [bad, what] : {std::pair{badMode, "mode 9 is no SearchMode"},
+                                    std::pair{badIndex, "broadPhase 7 is no BroadPhaseKind"}}) {
+        try {
+            const ContactSearch refused(bad);
+            ADD_FAILURE() << "no exception: " << what;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+        }
+    }
+    // Surface::addSegment: a type none of SegmentType's, and null nodes.
+    Surface added;
+    EXPECT_THROW(added.addSegment(static_cast<SegmentType>(42), nullptr, 0), std::invalid_argument);
+    EXPECT_THROW(added.addSegment(SegmentType::Tri3, nullptr, 3), std::invalid_argument);
+    EXPECT_TRUE(added.empty());
     o.capture = -1;
     o.captureRelative = false;
     ContactSearch search(o);

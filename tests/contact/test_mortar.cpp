@@ -1388,10 +1388,51 @@ TEST(MortarPairs, BadInputIsRefusedNamingTheArgument) {
             },
             "node " + std::to_string(node) + " has a NaN or Inf coordinate");
     }
+    // A surface whose offsets, node counts or types do not fit (ContactSearch::setSurfaces
+    // refuses the same): the node rows are sized from the connectivity and read by the types.
+    {
+        Surface past = f.slave;
+        past.offsets.back() += 4;  // past the connectivity
+        Surface shortOffsets = f.slave;
+        shortOffsets.offsets.pop_back();
+        Surface tri = f.slave;
+        tri.types[1] = SegmentType::Tri3;  // with a Quad4's 4 nodes
+        Surface unknown = f.slave;
+        unknown.types[1] = static_cast<SegmentType>(42);
+        const std::pair<const Surface*, std::string> cases[] = {
+            {&past, "slave surface 'slave': offsets do not match"},
+            {&shortOffsets, "slave surface 'slave': offsets do not match the segment count"},
+            {&tri, "slave surface 'slave', segment 1: has 4 nodes, its type Tri3 has 3"},
+            {&unknown, "slave surface 'slave', segment 1: type 42 is no SegmentType"}};
+        for (const auto& [slave, what] : cases) {
+            expectError(
+                [&] {
+                    (void)mi.compute(f.master, *slave, {one.data(), 1}, {one.data(), 1}, x, 0.1);
+                },
+                what);
+        }
+    }
     EXPECT_THROW(MortarIntegrator(MortarOptions{MortarBasis::kStandard, 0, false}),
                  std::invalid_argument);
     EXPECT_THROW(MortarIntegrator(MortarOptions{MortarBasis::kStandard, kMaxThreads + 1, false}),
                  std::invalid_argument);
+}
+
+// A search set up with an empty master is set up: no pairs, no rows (not "not set up").
+TEST(MortarPairs, EmptyMasterGivesNoRows) {
+    const Interface f = flat3d(SegmentType::Quad4, SegmentType::Quad4, 2, 2, 0.0, 0.0);
+    const Eigen::Matrix3Xd x = f.mesh.coords3();
+    SearchOptions o;
+    o.mode = SearchMode::kSegmentToSegment;
+    ContactSearch search(o);
+    search.setSurfaces(Surface{}, f.slave, x);
+    EXPECT_TRUE(search.isSetUp());
+    ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
+    MortarIntegrator mi;
+    const MortarStats stats = mi.compute(search, x);
+    EXPECT_EQ(stats.pairs, 0);
+    EXPECT_TRUE(mi.operators().nodes.empty());
+    EXPECT_FALSE(ContactSearch{}.isSetUp());
 }
 
 // A moved-from integrator: no operators, and a clear error instead of a crash; the moved-to one

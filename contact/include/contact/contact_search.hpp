@@ -186,7 +186,7 @@ struct UpdateStats {
     /// Whether the surfaces face the way their node order says (a whole surface inside-out).
     OrientationCheck orientation;
     double timeBounds = 0.0;  ///< ms: boxes of all segments
-    double timeBroad = 0.0;   ///< ms: kd-tree queries (0 when the list was reused)
+    double timeBroad = 0.0;  ///< ms: the box index's build and queries (0 when the list was reused)
     double timeNarrow = 0.0;  ///< ms: exact AABB and SAT tests (segment mode)
     /// ms: closest points, gaps, normals; node mode: with the AABB and OBB tests of each node.
     double timeProjection = 0.0;
@@ -206,6 +206,8 @@ struct UpdateStats {
 /// setSurfaces() on it throws std::logic_error.
 class CONTACT_API ContactSearch {
 public:
+    /// Throws std::invalid_argument for options.threads outside 1 .. kMaxThreads, a negative or
+    /// non-finite skinRelative, and a mode or broadPhase that is none of its enum's values.
     explicit ContactSearch(const SearchOptions& options = {});
     ~ContactSearch();
     ContactSearch(ContactSearch&& other) noexcept;
@@ -256,6 +258,9 @@ public:
     /// The slave nodes searched in node mode (sorted, unique).
     [[nodiscard]] const std::vector<Index>& slaveNodes() const noexcept;
     [[nodiscard]] const SearchOptions& options() const noexcept;
+    /// True once setSurfaces() has succeeded (its surfaces may be empty); false before, after a
+    /// setSurfaces() that ran out of memory, and once moved from.
+    [[nodiscard]] bool isSetUp() const noexcept;
     /// Bytes held by the search structures (boxes, candidate lists, box index), not the output.
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "contact/contact_search.hpp"
+#include "contact/export.hpp"
 #include "contact/pairs.hpp"
 #include "contact/surface.hpp"
 #include "contact/types.hpp"
@@ -128,7 +129,8 @@ struct MortarStats {
 /// Integration order, per piece of the overlap fan, chosen so that the integrals of the shape
 /// function products are exact on flat, straight-sided segments (parallelogram quads): degree
 /// max(2 p_s, p_s + p_m) with p = 1 (Tri3), 2 (Quad4, Tri6), 3 (Quad8), 4 (Quad9), capped at 5
-/// (the 7-point Radon rule; Quad8 and Quad9 slaves are then not exact). A pair of Tri3 / Quad4
+/// (the 7-point Radon rule): a Quad8 or Quad9 slave (degree 6, 8), and a Quad4 or Tri6 slave on
+/// a Quad9 master (degree 6), are then not exact. A pair of Tri3 / Quad4
 /// segments cuts its overlap polygon from its first vertex into quadrilaterals (a triangle last
 /// when the vertex count is odd), each mapped bilinearly from a square and integrated by Gauss's
 /// product rule, exact to the same degree: Tri3 on Tri3 2 x 2 points, with a Quad4 3 x 3
@@ -156,7 +158,7 @@ struct MortarStats {
 ///
 /// Buffers are kept between calls: once sized, a compute() allocates nothing (nor per pair).
 /// Not for concurrent use of one integrator; several may live side by side.
-class MortarIntegrator {
+class CONTACT_API MortarIntegrator {
 public:
     explicit MortarIntegrator(const MortarOptions& options = {});
     ~MortarIntegrator();
@@ -174,7 +176,8 @@ public:
     /// From surfaces and pairs (pairSlave[i], pairMaster[i]: slave and master segment indices),
     /// ordered by slave segment (as SegmentPairs are). Pairs that do not overlap within `capture`
     /// add nothing, so any superset of the contacting pairs gives the same result.
-    /// Throws std::invalid_argument (naming the argument) for: pairs not ordered by slave, a pair
+    /// Throws std::invalid_argument (naming the argument) for: a surface whose offsets, types or
+    /// node counts do not fit (as ContactSearch::setSurfaces), pairs not ordered by slave, a pair
     /// given twice, an index out of range, a node index beyond x or a surface node with a NaN or
     /// Inf coordinate, surfaces of different dimensions or of a dimension other than x's, a
     /// negative or non-finite capture, or MortarBasis::kDual with a quadratic slave segment. Out
@@ -199,9 +202,10 @@ private:
 
 /// Polynomial degree of a segment type's shape functions on a flat, straight-sided segment:
 /// 1 (Line2, Tri3), 2 (Line3, Quad4, Tri6), 3 (Quad8), 4 (Quad9).
-[[nodiscard]] int shapeDegree(SegmentType t) noexcept;
+[[nodiscard]] CONTACT_API int shapeDegree(SegmentType t) noexcept;
 
 /// Quadrature degree the integrator uses for a (slave, master) type pair (see MortarIntegrator).
-[[nodiscard]] int mortarQuadratureDegree(SegmentType slave, SegmentType master) noexcept;
+[[nodiscard]] CONTACT_API int mortarQuadratureDegree(SegmentType slave,
+                                                     SegmentType master) noexcept;
 
 }  // namespace contact

@@ -24,7 +24,8 @@ struct CONTACT_API Surface {
     std::vector<Index> offsets{0};   ///< segment s has nodes connectivity[offsets[s], offsets[s+1])
     std::vector<Index> connectivity;  ///< node indices, node order as in types.hpp
 
-    /// Appends one segment. Throws std::invalid_argument when the node count does not match type.
+    /// Appends one segment. Throws std::invalid_argument when the node count does not match type,
+    /// type is none of SegmentType's values, or nodes is null.
     void addSegment(SegmentType type, const Index* nodes, int count);
     void addSegment(SegmentType type, std::initializer_list<Index> nodes) {
         addSegment(type, nodes.begin(), static_cast<int>(nodes.size()));
