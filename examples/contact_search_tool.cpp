@@ -91,7 +91,7 @@ struct Args {
 };
 
 const char* kDescription =
-    R"(Runs the contact search on MODEL (Abaqus/CalculiX .inp, Gmsh .msh, Exodus II .e/.exo) for every
+    R"(Runs the contact search on MODEL (Abaqus/CalculiX .inp, Gmsh .msh, Exodus II .e/.exo/.ex2) for every
 interface the file defines (*CONTACT PAIR and *TIE data lines, general contact), or for the
 surfaces (Gmsh: physical groups; Exodus II: side sets) named with --master and --slave, and prints
 a report per interface. Options take their value as --opt VALUE or

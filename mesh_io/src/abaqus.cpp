@@ -102,6 +102,12 @@ std::string displayName(std::string_view s) {
     return out;
 }
 
+// "<name>", unquoted: a *PARAMETER reference (Abaqus names begin with a letter, or are quoted).
+bool isParameterReference(std::string_view s) {
+    s = trim(s);
+    return s.size() >= 3 && s.front() == '<' && s.back() == '>';
+}
+
 std::string_view unquote(std::string_view s) {
     s = trim(s);
     if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {
@@ -736,6 +742,15 @@ std::vector<std::string> checkKeyword(const LineReader& in, Keyword& kw) {
                 throw ParseError(in.path(), kw.line,
                                  kw.name + " is not read as an abbreviation (of *" +
                                      std::string(full) + "?): write the keyword in full");
+            }
+        }
+    }
+    if (read || known != nullptr) {
+        for (const Param& p : kw.params) {
+            if (isParameterReference(p.value)) {
+                throw ParseError(in.path(), kw.line,
+                                 p.key + "=" + p.value + " on " + kw.name +
+                                     " is a *PARAMETER reference: parametrized input is not read");
             }
         }
     }
@@ -1397,6 +1412,21 @@ void Reader::dataLine(LineReader& in, std::string_view line) {
     if (!splitFields(line, fields_, trailingComma)) {
         in.expected("a closing '\"'", shown(line));
     }
+    // Lines that name sets and surfaces (numbers are refused field by field, naming the field).
+    const bool names = section_ == Section::kNset || section_ == Section::kNsetOfElsets ||
+                       section_ == Section::kElset || section_ == Section::kFaceSurface ||
+                       section_ == Section::kNodeSurface || section_ == Section::kInterface ||
+                       section_ == Section::kContactInclusions ||
+                       section_ == Section::kContactExclusions ||
+                       section_ == Section::kCombineSurface;
+    if (names) {
+        for (const std::string_view f : fields_) {
+            if (isParameterReference(f)) {
+                in.fail("'" + shown(trim(f)) +
+                        "' is a *PARAMETER reference: parametrized input is not read");
+            }
+        }
+    }
     switch (section_) {
     case Section::kNone: in.expected("a keyword line (starting with '*')", shown(line));
     case Section::kSkip: return;
@@ -1427,7 +1457,7 @@ void Reader::dataLine(LineReader& in, std::string_view line) {
 // Fields.
 
 // "<name>" is a *PARAMETER reference (parametrized input), which is not substituted here: said,
-// so that the refusal is not read as a typo.
+// so that the refusal is not read as a typo (see also isParameterReference).
 [[noreturn]] void refuseField(const LineReader& in, std::string_view t, const char* what) {
     if (!t.empty() && t.front() == '<') {
         in.fail(std::string("expected ") + what + ", got '" + shown(t) +

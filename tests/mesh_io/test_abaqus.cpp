@@ -430,6 +430,15 @@ TEST(AbaqusReader, MeshGenerationKeywordsAreRefused) {
     EXPECT_EQ(errorOf("*PARAMETER\nL = 2.0\n*NODE\n1, 0.0, 0.0, 0.0\n2, <L>, 0.0, 0.0\n"),
               "expected a coordinate, got '<L>' (a *PARAMETER reference: parametrized input is "
               "not read)");
+    // In a name, on a keyword line or a data line, read: refused (not taken as a name).
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + "*NSET, NSET=<set>\n1, 2\n"),
+              "NSET=<set> on *NSET is a *PARAMETER reference: parametrized input is not read");
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + "*NSET, NSET=A\n1, 2\n*NSET, NSET=B\n<a>\n"),
+              "'<a>' is a *PARAMETER reference: parametrized input is not read");
+    // Where it is not read (a material), the deck still reads.
+    EXPECT_EQ(errorOf("*PARAMETER\nE = 1.0\n*MATERIAL, NAME=<m>\n*ELASTIC\n<E>, 0.3\n" +
+                      std::string(kFourNodes)),
+              "");
     EXPECT_EQ(errorOf(std::string(kFourNodes) + "*ELEM, TYPE=S4R\n1, 1, 2, 3, 4\n"),
               "*ELEM is not read as an abbreviation (of *ELEMENT?): write the keyword in full");
     EXPECT_EQ(errorOf(std::string(kFourNodes) + elements + "*CONTACT P\nA, B\n"),

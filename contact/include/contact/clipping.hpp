@@ -6,6 +6,8 @@
 // Both: the part of an overlap in contact, where the gap is at most the capture distance.
 #pragma once
 
+#include "contact/export.hpp"
+#include "contact/tolerances.hpp"  // kClip*: the clipping tolerances
 #include "contact/types.hpp"
 
 #include <Eigen/Core>
@@ -14,37 +16,6 @@
 #include <cstdint>
 
 namespace contact {
-
-namespace tol {
-
-// Clipping tolerances (kept here, next to the only code that uses them). All multiply
-// L = the larger characteristicSize of the two segments (L^2 for areas).
-
-/// Two polygon vertices closer than this merge, a vertex within this of a clip line counts as on
-/// it (neither in nor out: it never spawns an intersection), and a vertex within this of the line
-/// through its neighbours is dropped as collinear. 1e-10 is far above the rounding of coordinates
-/// shifted to the pair (1e3 L from the origin still rounds to ~1e-13 L) and far below any
-/// overlap a solver cares about. Too large: thin real overlaps vanish; too small: slivers and
-/// duplicate vertices from shared edges survive.
-inline constexpr double kClipMergeRel = 1e-10;
-
-/// Overlaps with area below kClipMinAreaRel L^2 (3D) or length below kClipMinLengthRel L (2D) are
-/// reported as no overlap: touching along an edge or at a point.
-inline constexpr double kClipMinAreaRel = 1e-10;
-inline constexpr double kClipMinLengthRel = 1e-10;
-
-/// A face whose projected corner polygon has less than this fraction of its own (3D) area is
-/// edge-on to the projection plane: a master is then degenerate, a slave faces the master over no
-/// area (kNoOverlap). Back-projection onto a nearly edge-on face is ill-conditioned by the
-/// inverse of this ratio.
-inline constexpr double kClipEdgeOnRel = 1e-8;
-
-/// Newton back-projections (onto a face along the plane normal, onto a Line3) stop when the step
-/// in local coordinates is below this; at most kClipMaxNewton iterations.
-inline constexpr double kClipNewtonTol = 1e-14;
-inline constexpr int kClipMaxNewton = 40;
-
-}  // namespace tol
 
 /// Outcome of a clip.
 enum class ClipStatus : std::uint8_t {
@@ -57,7 +28,7 @@ enum class ClipStatus : std::uint8_t {
                      ///< the plane or with a non-convex corner polygon; nothing else is meaningful
 };
 
-[[nodiscard]] const char* clipStatusName(ClipStatus s) noexcept;
+[[nodiscard]] CONTACT_API const char* clipStatusName(ClipStatus s) noexcept;
 
 // ---------------------------------------------------------------------------------------------
 // 2D: Line2 and Line3 in the x-y plane.
@@ -135,8 +106,9 @@ struct SegmentClip2d {
 /// d_k is monotone along the slave: no folding). Points within kClipMergeRel L of a side plane
 /// count as inside, so a slave end on a master end keeps its slave-end feature.
 /// `capture` is a length (>= 0). Never throws, never allocates.
-[[nodiscard]] SegmentClip2d clipSegments2d(const SegmentNodes& slave, const SegmentNodes& master,
-                                           double capture) noexcept;
+[[nodiscard]] CONTACT_API SegmentClip2d clipSegments2d(const SegmentNodes& slave,
+                                                       const SegmentNodes& master,
+                                                       double capture) noexcept;
 
 // ---------------------------------------------------------------------------------------------
 // 3D: Tri3, Tri6, Quad4, Quad8, Quad9, in any combination.
@@ -215,8 +187,9 @@ struct OverlapPolygon {
 /// nearest point of the domain in the plane is taken instead: a point on the face's boundary.
 /// A slave edge-on to the plane gives kNoOverlap (it faces the master over no area).
 /// Never throws, never allocates.
-[[nodiscard]] OverlapPolygon clipSegments3d(const SegmentNodes& slave, const SegmentNodes& master,
-                                            const ClipOptions3d& options = {}) noexcept;
+[[nodiscard]] CONTACT_API OverlapPolygon clipSegments3d(const SegmentNodes& slave,
+                                                        const SegmentNodes& master,
+                                                        const ClipOptions3d& options = {}) noexcept;
 
 /// Largest distance between a face and its corner polygon (x(xi) vs the linear / bilinear
 /// interpolation of its corners at the same xi): Lambda * max_i |delta_i|, where delta_i is the
@@ -225,7 +198,7 @@ struct OverlapPolygon {
 /// centroid), 2 (Quad8, at the centre), 1.3844 (Quad9). Why: quadratic shape functions reproduce
 /// the corner interpolation, so x - x_corner = sum_i N_i delta_i over non-corner nodes only.
 /// 0 for Line2, Tri3, Quad4; Line3: 1 * |delta_midside|.
-[[nodiscard]] double flatApproximationBound(const SegmentNodes& s) noexcept;
+[[nodiscard]] CONTACT_API double flatApproximationBound(const SegmentNodes& s) noexcept;
 
 /// Highest supported quadrature order: 1 (1 point per triangle, degree 1), 2 (3 points, degree 2),
 /// 3 and 4 (6 points, Dunavant degree 4), 5 (7 points, Radon degree 5).
@@ -235,7 +208,7 @@ inline constexpr int kMaxOverlapQuadraturePoints =
     kMaxOverlapVertices * kMaxTriangleQuadraturePoints;
 
 /// Points per triangle of the rule used for `order` (clamped to [1, kMaxOverlapQuadratureOrder]).
-[[nodiscard]] int triangleQuadraturePointCount(int order) noexcept;
+[[nodiscard]] CONTACT_API int triangleQuadraturePointCount(int order) noexcept;
 
 /// One Gauss point over an overlap polygon.
 struct OverlapQuadraturePoint {
@@ -260,9 +233,10 @@ using OverlapQuadrature = std::array<OverlapQuadraturePoint, kMaxOverlapQuadratu
 ///
 /// Returns the number of points written to `out` (0 when the polygon has no overlap).
 /// Never throws, never allocates.
-[[nodiscard]] int overlapQuadrature(const OverlapPolygon& polygon, const SegmentNodes& slave,
-                                    const SegmentNodes& master, int order,
-                                    OverlapQuadrature& out) noexcept;
+[[nodiscard]] CONTACT_API int overlapQuadrature(const OverlapPolygon& polygon,
+                                                const SegmentNodes& slave,
+                                                const SegmentNodes& master, int order,
+                                                OverlapQuadrature& out) noexcept;
 
 // ---------------------------------------------------------------------------------------------
 // The part of an overlap in contact (DESIGN.md): where the gap is at most a level, the capture
@@ -281,7 +255,7 @@ inline constexpr int kMaxCutSubdivisions = 16;
 /// True when a face is flat: its corners lie in one plane and its midside nodes on its corner
 /// polygon, both within kClipMergeRel x its size. The gap between two flat faces is affine over
 /// a projection plane.
-[[nodiscard]] bool isFlatFace(const SegmentNodes& s) noexcept;
+[[nodiscard]] CONTACT_API bool isFlatFace(const SegmentNodes& s) noexcept;
 
 /// The part of a 3D overlap polygon with gap <= level.
 struct OverlapCut3d {
@@ -330,9 +304,9 @@ struct OverlapCut3d {
 /// itself is the flat approximation of clipSegments3d (with its own bound).
 /// `subdivisions` is clamped to [1, kMaxCutSubdivisions]. A polygon without overlap gives an
 /// empty cut. Never throws, never allocates.
-[[nodiscard]] OverlapCut3d cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& slave,
-                                        const SegmentNodes& master, double level,
-                                        int subdivisions = kDefaultCutSubdivisions) noexcept;
+[[nodiscard]] CONTACT_API OverlapCut3d
+cutOverlap3d(const OverlapPolygon& polygon, const SegmentNodes& slave, const SegmentNodes& master,
+             double level, int subdivisions = kDefaultCutSubdivisions) noexcept;
 
 /// The part of a 2D overlap with gap <= level, measured along the master like
 /// SegmentClip2d::overlapLength.
@@ -359,8 +333,8 @@ struct OverlapCut2d {
 /// the gap (4 times the interpolation error of a quadratic), and a piece of length l whose ends'
 /// gaps span [lo, hi] misplaces at most l min(1, 2 delta / (hi - lo)). Never throws, never
 /// allocates.
-[[nodiscard]] OverlapCut2d cutOverlap2d(const SegmentClip2d& clip, const SegmentNodes& slave,
-                                        const SegmentNodes& master, double level,
-                                        int subdivisions = kDefaultCutSubdivisions) noexcept;
+[[nodiscard]] CONTACT_API OverlapCut2d
+cutOverlap2d(const SegmentClip2d& clip, const SegmentNodes& slave, const SegmentNodes& master,
+             double level, int subdivisions = kDefaultCutSubdivisions) noexcept;
 
 }  // namespace contact

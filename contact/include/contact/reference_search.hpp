@@ -43,16 +43,15 @@ struct ReferenceResult {
 /// those referenceSearch(master, slave, x, options) reports for these items (same order, same
 /// self-contact rule); the counters cover the items only. Throws std::invalid_argument as
 /// referenceSearch does, and for an item that is not part of the slave.
-[[nodiscard]] ReferenceResult referenceSearchSample(const Surface& master, const Surface& slave,
-                                                    const std::vector<Index>& items,
-                                                    const CoordinatesView& x,
-                                                    const SearchOptions& options);
+[[nodiscard]] CONTACT_API ReferenceResult referenceSearchSample(const Surface& master,
+                                                                const Surface& slave,
+                                                                const std::vector<Index>& items,
+                                                                const CoordinatesView& x,
+                                                                const SearchOptions& options);
 
 /// The same for a slave given as nodes: `items` is a subset of `slaveNodes`.
-[[nodiscard]] ReferenceResult referenceSearchSample(const Surface& master,
-                                                    const std::vector<Index>& slaveNodes,
-                                                    const std::vector<Index>& items,
-                                                    const CoordinatesView& x,
-                                                    const SearchOptions& options);
+[[nodiscard]] CONTACT_API ReferenceResult referenceSearchSample(
+    const Surface& master, const std::vector<Index>& slaveNodes, const std::vector<Index>& items,
+    const CoordinatesView& x, const SearchOptions& options);
 
 }  // namespace contact

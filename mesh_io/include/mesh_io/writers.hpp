@@ -37,7 +37,8 @@ void writePairsCsv(const std::string& path, const Model& model,
 
 /// Segment mode: every overlapping pair,
 /// `interface,slave_element,slave_face,master_element,master_face,overlap_area,capture_area,
-/// penetration_area,capture_area_error,gap_min,gap_max,cx,cy,cz` (areas are lengths in 2D;
+/// penetration_area,capture_area_error,penetration_area_error,gap_min,gap_max,cx,cy,cz` (areas
+/// are lengths in 2D;
 /// gap range and centroid of the part in contact, nan where there is none). Node-mode
 /// interfaces add no rows.
 void writeOverlapsCsv(const std::string& path, const Model& model,
@@ -48,7 +49,8 @@ void writeOverlapsCsv(const std::string& path, const Model& model,
 /// pairs, gap: {min, p05, median, p95, max} (null without pairs), min_gap, max_gap,
 /// penetrating (node pairs with gap < 0, or segment pairs with a penetrating part), orientation
 /// (contact::orientationName of the update's verdict), segment mode:
-/// overlaps, contact_pairs, overlap_area, capture_area, capture_area_error, penetration_area (else
+/// overlaps, contact_pairs, overlap_area, capture_area, capture_area_error, penetration_area,
+/// penetration_area_error (else
 /// null), time_ms: {read, bounds, broad, narrow, projection, overlaps, total}, pairs_file[,
 /// pair_list]}]}. Segment mode's gap figures are over the area in contact only. Ids in pair_list
 /// are numbers, or "<instance>.<id>" strings in Abaqus assemblies.
