@@ -197,7 +197,8 @@ void ContactSearch::Impl::setup(const char* fn, Surface& m, Surface& s,
         throw std::invalid_argument(std::string(fn) + ": the skin (skinRelative x mean master "
                                                       "segment size) must be at most 1e30");
     }
-    detail::checkInterface(fn, m, s, options.selfContact, x, captureDistance);
+    detail::checkInterface(fn, m, s, options.selfContact, x, captureDistance,
+                           options.checkOrientation);
     sameSurface = nodeList == nullptr && detail::sameSurface(m, s);
     master = std::move(m);
     slave = sameSurface ? Surface{} : std::move(s);

@@ -203,7 +203,8 @@ ReferenceResult search(const Surface& master, const Surface& slave,
     }
     ReferenceResult r;
     r.captureDistance = detail::resolveCapture(kFn, options, detail::meanSegmentSize(master, x));
-    detail::checkInterface(kFn, master, slave, options.selfContact, x, r.captureDistance);
+    detail::checkInterface(kFn, master, slave, options.selfContact, x, r.captureDistance,
+                           options.checkOrientation);
     const bool nodeMode = options.mode == SearchMode::kNodeToSegment;
     std::vector<Index> items;  // slave nodes (node mode) or slave segments to visit
     if (nodeMode) {

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "contact_mpi/distributed_search.hpp"
 
+#include "exchange.hpp"
 #include "setup.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +63,31 @@ DistributedSearch::DistributedSearch(MPI_Comm comm, const SearchOptions& options
     ContactSearch check(options);
     (void)check;
     MPI_Comm_dup(comm, &comm_);
+    // The options that decide the collective steps and the results must be every rank's (a rank
+    // in another mode would wait in other collectives); threads may differ.
+    std::int64_t mine[7] = {static_cast<std::int64_t>(options.mode),
+                            options.selfContact ? 1 : 0,
+                            options.captureRelative ? 1 : 0,
+                            0,
+                            0,
+                            options.warmStart ? 1 : 0,
+                            static_cast<std::int64_t>(options.broadPhase)};
+    std::memcpy(&mine[3], &options.capture, sizeof(double));
+    std::memcpy(&mine[4], &options.skinRelative, sizeof(double));
+    std::int64_t low[7];
+    std::int64_t high[7];
+    MPI_Allreduce(mine, low, 7, MPI_INT64_T, MPI_MIN, comm_);
+    MPI_Allreduce(mine, high, 7, MPI_INT64_T, MPI_MAX, comm_);
+    const char* const names[7] = {"mode",         "selfContact", "captureRelative", "capture",
+                                  "skinRelative", "warmStart",   "broadPhase"};
+    for (int k = 0; k < 7; ++k) {
+        if (low[k] != high[k]) {
+            MPI_Comm_free(&comm_);
+            throw std::invalid_argument(std::string("contact::mpi::DistributedSearch: the ranks "
+                                                    "give different SearchOptions::") +
+                                        names[k] + ": give every rank the same options");
+        }
+    }
     state_ = std::make_unique<detail::State>(comm_);
     state_->comm = comm_;
     MPI_Comm_rank(comm_, &state_->rank);
@@ -88,12 +116,14 @@ void DistributedSearch::setSurfaces(const RankNodes& nodes, SurfacePart master,
 // Every rank runs the same sequence of collective steps; each step that can fail ends in an
 // agreement, so all ranks throw the same message at the same step, or none does.
 void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, SurfacePart* slave,
-                              std::vector<Index>* slaveNodes, const CoordinatesView& x) {
+                              std::vector<Index>* slaveNodes, const CoordinatesView& x) try {
     const auto t0 = Clock::now();
     detail::State& s = *state_;
     s.setUp = false;
     s.lastUpdateOk = false;
     s.local.reset();
+    nodePairs_ = GlobalNodePairs{};
+    segmentPairs_ = GlobalSegmentPairs{};
     s.nodeMode = options_.mode == SearchMode::kNodeToSegment;
     s.slaveAsNodes = slaveNodes != nullptr;
     DistributedStats stats;
@@ -165,8 +195,6 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
     }
     detail::repartition(s, options_, x, stats, true);
     s.setUp = true;
-    nodePairs_ = GlobalNodePairs{};
-    segmentPairs_ = GlobalSegmentPairs{};
     stats.status = UpdateStatus::kOk;
     stats.bytesSent += bytes;
     stats.ownedMasters = static_cast<Index>(s.cMasterIds.size()) - s.ghostMasters;
@@ -174,9 +202,13 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
     stats.slaveItems = static_cast<Index>(s.nodeMode ? s.cSlaveNode.size() : s.cSlaveSegId.size());
     stats.timeTotal = msSince(t0);
     setupStats_ = stats;
+} catch (const std::bad_alloc&) {  // on this rank alone: the others wait in a collective
+    detail::abortJob(comm_, "DistributedSearch::setSurfaces()", "out of memory");
+} catch (const std::length_error&) {
+    detail::abortJob(comm_, "DistributedSearch::setSurfaces()", "out of memory (length_error)");
 }
 
-DistributedStats DistributedSearch::update(const CoordinatesView& x) {
+DistributedStats DistributedSearch::update(const CoordinatesView& x) try {
     const auto t0 = Clock::now();
     DistributedStats stats;
     detail::State& s = *state_;
@@ -221,6 +253,10 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     if (inside == 0) {
         try {
             detail::repartition(s, options_, x, stats, false);
+        } catch (const std::bad_alloc&) {  // on this rank alone: the others wait in a collective
+            detail::abortJob(comm_, "DistributedSearch::update()", "out of memory");
+        } catch (const std::length_error&) {
+            detail::abortJob(comm_, "DistributedSearch::update()", "out of memory (length_error)");
         } catch (const std::exception& e) {  // the same on every rank (collective agreement)
             s.setUp = false;
             stats.status = UpdateStatus::kNotSetUp;
@@ -271,6 +307,10 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) {
     s.lastUpdateOk = true;
     stats.timeTotal = msSince(t0);
     return stats;
+} catch (const std::bad_alloc&) {  // a buffer that grew on this rank alone
+    detail::abortJob(comm_, "DistributedSearch::update()", "out of memory");
+} catch (const std::length_error&) {
+    detail::abortJob(comm_, "DistributedSearch::update()", "out of memory (length_error)");
 }
 
 // The pairs found on this rank go to the ranks owning their slaves in the caller's partition,

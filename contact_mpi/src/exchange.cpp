@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -186,6 +187,18 @@ void radixSort(Scratch<std::uint64_t>& keys, Scratch<Index>& values, Scratch<std
     keyTmp.resize(n);
     valueTmp.resize(n);
     contact::detail::radixSortPasses(keys, &values, keyTmp, &valueTmp, 0, bits);
+}
+
+void abortJob(MPI_Comm comm, const char* call, const char* what) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    std::fprintf(stderr,
+                 "contact::mpi: rank %d: %s: %s; the other ranks cannot go on without it: "
+                 "MPI_Abort\n",
+                 rank, call, what);
+    std::fflush(stderr);
+    MPI_Abort(comm, 1);
+    std::abort();  // MPI_Abort does not return
 }
 
 void agreeOnErrors(MPI_Comm comm, const std::string& error) {

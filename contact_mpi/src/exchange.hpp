@@ -249,6 +249,11 @@ void radixSort(Scratch<std::uint64_t>& keys, Scratch<Index>& values, Scratch<std
 /// rank throws std::invalid_argument with the message of the lowest such rank.
 void agreeOnErrors(MPI_Comm comm, const std::string& error);
 
+/// Out of memory (or another failure no agreement covers) on this rank in the middle of collective
+/// work: the other ranks would wait for it forever, so the job ends here, through MPI_Abort, with
+/// a message naming the rank and the call.
+[[noreturn]] void abortJob(MPI_Comm comm, const char* call, const char* what);
+
 /// Runs local work f (no collective calls inside) and agrees on its errors: an exception thrown
 /// by f on any rank is thrown on every rank.
 template <class F>

@@ -864,9 +864,8 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
     // 5. The serial search on owned + ghost masters and the slave items: every node's
     // coordinates from its owner; set up with the coordinates of setSurfaces (validated there),
     // then the current ones.
-    // Known limit: the serial search judges an edge shared by exactly two of its segments; a
-    // master edge shared by three or more (not judged globally) of which only two, running it the
-    // same way, are on this rank is refused here, on every rank alike (collectively below).
+    // The orientation was checked on the global surfaces (checkOrientation): a rank's part may
+    // hold two of three or more segments sharing a master edge, which alone look inside-out.
     planCoordinates(s, bytes);
     const CoordinatesView setupView = CoordinatesView::interleaved(
         s.setupCoords.data(), static_cast<Index>(s.nodeIds.size()), s.dim);
@@ -875,6 +874,7 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
         g.setupCoords.data(), static_cast<Index>(s.cNodeIds.size()), s.dim);
     collectively(s.comm, [&] {
         SearchOptions local = options;
+        local.checkOrientation = false;
         local.captureRelative = false;
         local.capture = s.capture;
         double sum = 0.0;

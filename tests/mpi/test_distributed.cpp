@@ -807,6 +807,51 @@ TEST(DistributedEdgeCases, OneSurfaceGivenApartOnEachRank) {
     compareOverIncrements(m, opt, p, 3, false);
 }
 
+// A master edge shared by three faces (a fin standing on a strip: non-manifold, accepted by the
+// serial search, which judges only edges two segments share). A rank holding two of them that
+// run the edge the same way (the fin and the strip's cell left of it) used to refuse them as
+// inside-out, for some splits: the slave patches at the strip's ends steer where the ranks cut.
+TEST(DistributedEdgeCases, MasterEdgeSharedByThreeFaces) {
+    for (const int nl : {1, 4, 7, 10}) {
+        for (const int nr : {2, 5, 8, 11}) {
+            Model m;
+            m.name = "fin";
+            Mesh mesh;
+            m.master = addPatch(
+                mesh, SegmentType::Quad4, 20, 2,
+                [](double u, double v) { return Eigen::Vector3d(u, 0.1 * v, 0.0); }, false,
+                "master");
+            const auto at = [](int i, int j) { return static_cast<Index>(3 * i + j); };
+            const Index top = mesh.add(Eigen::Vector3d(0.5, 0.0, 0.05));
+            mesh.add(Eigen::Vector3d(0.5, 0.05, 0.05));
+            mesh.add(Eigen::Vector3d(0.5, 0.1, 0.05));
+            for (int j = 0; j < 2; ++j) {  // runs x = 0.5 as the cell left of it does
+                m.master.addSegment(SegmentType::Quad4,
+                                    {at(10, j), at(10, j + 1), top + j + 1, top + j});
+            }
+            const Surface left = addPatch(
+                mesh, SegmentType::Quad4, nl, 1,
+                [&](double u, double v) { return Eigen::Vector3d(0.05 * nl * u, 0.1 * v, 0.01); },
+                true, "slave");
+            const Surface right = addPatch(
+                mesh, SegmentType::Quad4, nr, 1,
+                [&](double u, double v) {
+                    return Eigen::Vector3d(1.0 - 0.05 * nr * (1.0 - u), 0.1 * v, 0.01);
+                },
+                true, "slave");
+            m.slave = left;
+            for (Index k = 0; k < right.size(); ++k) {
+                m.slave.addSegment(SegmentType::Quad4, right.nodes(k), 4);
+            }
+            m.x0 = mesh.coords3();
+            m.moves = movingNodes(m.slave, static_cast<Index>(m.x0.cols()));
+            SCOPED_TRACE("nl " + std::to_string(nl) + ", nr " + std::to_string(nr));
+            const Part p = partOf(m, commRank(), commSize(), Split::kAllOnRankZero, false, 1);
+            compareOverIncrements(m, SearchOptions{}, p, 2, false);
+        }
+    }
+}
+
 // ---- Bad input on one rank: the same error on every rank, nobody hangs.
 
 // Runs f on every rank; returns the message it threw (std::invalid_argument), "" if none, and
@@ -845,6 +890,32 @@ struct FlatParts {
 
 bool contains(const std::string& s, const std::string& part) {
     return s.find(part) != std::string::npos;
+}
+
+// Options that decide the collective steps, different on one rank: refused on every rank at
+// construction (a rank in another mode waited in other collectives).
+TEST(DistributedErrors, OptionsThatDifferBetweenRanks) {
+    if (commSize() == 1) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    const bool last = commRank() == commSize() - 1;
+    SearchOptions mode;
+    mode.mode = last ? SearchMode::kSegmentToSegment : SearchMode::kNodeToSegment;
+    SearchOptions capture;
+    capture.capture = last ? 0.7 : 0.5;
+    SearchOptions self;
+    self.selfContact = last;
+    const std::pair<SearchOptions, const char*> cases[] = {{mode, "SearchOptions::mode"},
+                                                           {capture, "SearchOptions::capture"},
+                                                           {self, "SearchOptions::selfContact"}};
+    for (const auto& [opt, what] : cases) {
+        const std::string e = errorEverywhere([&] { DistributedSearch d(MPI_COMM_WORLD, opt); });
+        EXPECT_TRUE(contains(e, what)) << e;
+        EXPECT_TRUE(contains(e, "the ranks give different")) << e;
+    }
+    SearchOptions threads;  // may differ: how a rank runs, not what it finds
+    threads.threads = last ? 2 : 1;
+    EXPECT_EQ(errorEverywhere([&] { DistributedSearch d(MPI_COMM_WORLD, threads); }), "");
 }
 
 TEST(DistributedErrors, ADegenerateSegmentOnTheLastRank) {

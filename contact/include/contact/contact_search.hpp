@@ -77,6 +77,11 @@ struct SearchOptions {
     /// as a fresh search decides them. false: every update equals a fresh search, and the
     /// reference, bit for bit. Rebuilds, segment mode and linear masters are the same either way.
     bool warmStart = true;
+    /// setSurfaces refuses inside-out surfaces (two segments running a shared edge the same way)
+    /// and duplicate segments. Off only where the caller has checked the whole surface: the
+    /// distributed search checks the global surfaces and turns it off for each rank's part, where
+    /// a master edge that three or more segments share may arrive with only two of them.
+    bool checkOrientation = true;
 };
 
 /// Outcome of an update.

@@ -103,7 +103,7 @@ void checkResolution(const char* fn, const Surface& master, const Surface& slave
 }
 
 void checkInterface(const char* fn, const Surface& master, const Surface& slave, bool selfContact,
-                    const CoordinatesView& x, double capture) {
+                    const CoordinatesView& x, double capture, bool orientation) {
     const bool same = sameSurface(master, slave);
     if (same && !selfContact) {
         throw std::invalid_argument(std::string(fn) + ": master and slave are the same surface '" +
@@ -111,9 +111,11 @@ void checkInterface(const char* fn, const Surface& master, const Surface& slave,
                                     "': enable SearchOptions::selfContact (otherwise "
                                     "every node pairs with its own segments at gap 0)");
     }
-    checkConsistentOrientation(fn, "master", master);
-    if (!same) {
-        checkConsistentOrientation(fn, "slave", slave);
+    if (orientation) {
+        checkConsistentOrientation(fn, "master", master);
+        if (!same) {
+            checkConsistentOrientation(fn, "slave", slave);
+        }
     }
     checkResolution(fn, master, slave, x, capture);
 }

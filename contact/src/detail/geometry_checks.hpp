@@ -28,8 +28,9 @@ void checkResolution(const char* fn, const Surface& master, const Surface& slave
 
 /// The checks of a master/slave pair after each surface passed validateSurface, in this order:
 /// master and slave the same surface without self-contact (every node would pair with its own
-/// segments at gap 0), consistent orientation of both surfaces, resolution of the capture distance.
+/// segments at gap 0), consistent orientation of both surfaces (when `orientation`), resolution
+/// of the capture distance.
 void checkInterface(const char* fn, const Surface& master, const Surface& slave, bool selfContact,
-                    const CoordinatesView& x, double capture);
+                    const CoordinatesView& x, double capture, bool orientation);
 
 }  // namespace contact::detail

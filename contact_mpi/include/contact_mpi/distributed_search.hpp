@@ -158,11 +158,16 @@ struct DistributedStats {
 
 /// Contact search over the ranks of a communicator (duplicated inside). Every call but the
 /// accessors is collective. Same options and same results as ContactSearch on the global
-/// surfaces, for any number of ranks.
+/// surfaces, for any number of ranks. Out of memory on one rank in the middle of a collective
+/// call ends the job through MPI_Abort, with a message naming the rank and the call (the other
+/// ranks would wait for it forever); an allocation that fails inside a step the ranks agree on
+/// is thrown (setSurfaces) or returned as a status (update) on every rank alike.
 class DistributedSearch {
 public:
     /// Needs MPI initialized. Throws std::invalid_argument on invalid options (on every rank
-    /// alike, as they are checked the same way everywhere).
+    /// alike, as they are checked the same way everywhere), and when the ranks give different
+    /// mode, selfContact, capture, captureRelative, skinRelative, warmStart or broadPhase
+    /// (threads may differ).
     explicit DistributedSearch(MPI_Comm comm, const SearchOptions& options = {});
     ~DistributedSearch();
     DistributedSearch(const DistributedSearch&) = delete;
@@ -175,6 +180,8 @@ public:
     /// is bad: what ContactSearch::setSurfaces refuses (naming global ids), and for a rank's part
     /// (ids that do not match its segments, a segment node it does not list), a global id given
     /// twice, a node owned by no rank or by two, a node whose coordinates differ between ranks.
+    /// Unlike ContactSearch, a refused call leaves the search not set up (no pairs; update()
+    /// returns kNotSetUp until a setSurfaces() succeeds).
     void setSurfaces(const RankNodes& nodes, SurfacePart master, SurfacePart slave,
                      const CoordinatesView& x);
     /// Node-to-segment search of a slave given as nodes (this rank's node indices).
