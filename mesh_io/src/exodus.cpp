@@ -314,7 +314,13 @@ struct Reader {
             pointers[i] = storage[i].data();
         }
         std::vector<std::string> out(count);
-        if (count > 0 && ex_get_names(file.id(), type, pointers.data()) >= 0) {
+        if (count > 0) {
+            // A file without names reads as names ""; a failure is damage, not "no names" (the
+            // sets would silently lose the names the solver's deck gives them).
+            file.check(ex_get_names(file.id(), type, pointers.data()),
+                       std::string("the names of the ") + (type == EX_ELEM_BLOCK ? "element blocks"
+                                                           : type == EX_SIDE_SET ? "side sets"
+                                                                                 : "node sets"));
             for (std::size_t i = 0; i < count; ++i) {
                 storage[i].back() = '\0';
                 out[i] = storage[i].data();

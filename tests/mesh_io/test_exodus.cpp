@@ -892,6 +892,25 @@ TEST(ExodusReader, RefusesADamagedNetcdfHeaderBeforeReadingIt) {
 
 // Element ids name the faces in every output: an element number map giving one id to two
 // elements is refused (the node map likewise, above).
+// Names the library cannot read are damage, not "no names": the sets would lose the names the
+// deck refers to. (Here the side sets' name variable is replaced by one of integers.)
+TEST(ExodusReader, UnreadableNamesAreRefused) {
+    const fs::path dir = scratchDir();
+    const std::string path = writeSmall(dir, Small{});
+    int nc = -1;
+    ASSERT_EQ(nc_open(path.c_str(), NC_WRITE, &nc), NC_NOERR);
+    ASSERT_EQ(nc_redef(nc), NC_NOERR);
+    int var = -1;
+    ASSERT_EQ(nc_inq_varid(nc, "ss_names", &var), NC_NOERR);
+    int dims[2];
+    ASSERT_EQ(nc_inq_vardimid(nc, var, dims), NC_NOERR);
+    ASSERT_EQ(nc_rename_var(nc, var, "ss_names_was"), NC_NOERR);
+    ASSERT_EQ(nc_def_var(nc, "ss_names", NC_INT, 2, dims, &var), NC_NOERR);
+    ASSERT_EQ(nc_close(nc), NC_NOERR);
+    EXPECT_EQ(errorOf(path),
+              path + ": cannot read the names of the side sets (the file is damaged)");
+}
+
 TEST(ExodusReader, RefusesOneElementIdForTwoElements) {
     const fs::path dir = scratchDir();
     const std::string path = (dir / "two_elements.exo").string();
