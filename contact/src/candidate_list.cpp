@@ -48,6 +48,7 @@ void CandidateList::setup(Index items, Index blockSize) {
     firstSlot_.assign(blocks + 1, 0);
     chunkCode_.clear();
     count_ = 0;
+    maxPerItem_ = 0;
 }
 
 void CandidateList::encode(const std::vector<Index>& offsets, std::vector<Index>& values) {
@@ -64,6 +65,10 @@ void CandidateList::encode(const std::vector<Index>& offsets, std::vector<Index>
         }
     }
     count_ = offsets.back();
+    maxPerItem_ = 0;
+    for (Index k = 0; k < items_; ++k) {
+        maxPerItem_ = std::max(maxPerItem_, offsets[k + 1] - offsets[k]);
+    }
     finish(1, 1);
     code_.shrink_to_fit();
 }

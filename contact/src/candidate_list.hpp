@@ -122,6 +122,8 @@ public:
     [[nodiscard]] std::size_t firstSlot(Index b) const noexcept { return firstSlot_[b]; }
     /// Candidates in the list.
     [[nodiscard]] long long size() const noexcept { return count_; }
+    /// The most candidates of one item (the room a per-item buffer needs for any item).
+    [[nodiscard]] Index maxPerItem() const noexcept { return maxPerItem_; }
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 
 private:
@@ -169,6 +171,7 @@ private:
     // The code of each chunk during a build with threads (freed once copied in).
     std::vector<std::vector<std::uint8_t>> chunkCode_;
     long long count_ = 0;
+    Index maxPerItem_ = 0;
 };
 
 // Chunks of whole blocks (each block's code starts afresh), taken dynamically by the threads (the
@@ -192,8 +195,9 @@ void CandidateList::build(const BoxIndex& index, const QueryBox& queryBox,
     chunkCode_.resize(static_cast<std::size_t>(chunks));
     const Index masters = index.size();
     long long listed = 0;
+    Index most = 0;
     ParallelErrors errors;
-#pragma omp parallel num_threads(nt) reduction(+ : listed)
+#pragma omp parallel num_threads(nt) reduction(+ : listed) reduction(max : most)
     {
         // This thread's buffer as a local: the vector headers of neighbouring chunks share cache
         // lines, and every write to the code writes its header (false sharing).
@@ -219,6 +223,7 @@ void CandidateList::build(const BoxIndex& index, const QueryBox& queryBox,
                         CONTACT_ASSERT(*j >= 0 && *j < masters);
                     }
                     listed += kept - hits;
+                    most = std::max<Index>(most, static_cast<Index>(kept - hits));
                     inBlock += static_cast<std::size_t>(kept - hits);
                     if ((k + 1) % blockSize_ == 0 || k + 1 == end) {
                         firstSlot_[k / blockSize_ + 1] = inBlock;
@@ -238,6 +243,7 @@ void CandidateList::build(const BoxIndex& index, const QueryBox& queryBox,
     errors.rethrow();
     (void)masters;
     count_ = listed;
+    maxPerItem_ = most;
     finish(chunks, nt);
 }
 

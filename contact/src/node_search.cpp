@@ -375,6 +375,9 @@ void NodeSearch::project(const CoordinatesView& x, UpdateStats& stats, bool warm
         // A local, not a reference into threadOrder_: no shared cache line written per push_back.
         std::vector<Visit> order;
         order.swap(threadOrder_[threadIndex()]);
+        // Room for any node's candidates: grown here, on a rebuilt list, never on a reused one
+        // (a thread may meet a larger node in a later update: dynamic schedule).
+        errors.run([&] { order.reserve(static_cast<std::size_t>(list.maxPerItem())); });
 #pragma omp for schedule(dynamic, 1)
         for (Index block = 0; block < blocks; ++block) {
             errors.run([&] {

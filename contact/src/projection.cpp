@@ -1493,6 +1493,9 @@ bool nearStatusEdge(SegmentType type, const Eigen::Vector2d& xi) noexcept {
 // finish() with the point and the derivatives given: the same frame formulas as segmentFrame,
 // the same degeneracy test (nodeSpread of the shifted nodes), and finish() itself where the frame
 // is degenerate (it looks for a normal next to the point).
+// The warm frame's smallest width, relative to the segment's spread (warmProjectionAt).
+constexpr double kWarmMinWidthRel = 1e-3;
+
 bool warmProjectionAt(const WarmSegment& seg, const Eigen::Vector3d& p, const WarmClosest& w,
                       Projection& out) noexcept {
     const Vector2d& xi = w.closest.xi;
@@ -1517,7 +1520,12 @@ bool warmProjectionAt(const WarmSegment& seg, const Eigen::Vector3d& p, const Wa
     } else {
         const Vector3d c = l.yXi.cross(l.yEta);
         const double jacobian = c.norm();
-        if (!(jacobian > tol::kDegenerateJacobianRel * seg.spread * seg.spread)) {
+        // The two evaluations' derivatives differ by rounding of the node coordinates, about
+        // eps x spread; across a thin segment (width w = jacobian / spread) the normal then
+        // differs by about eps x spread / w. Thinner than kWarmMinWidthRel of its spread, the
+        // segment takes the cold frame (finish's) at the warm xi, so that the frame stays within
+        // the warm bound.
+        if (!(jacobian > kWarmMinWidthRel * seg.spread * seg.spread)) {
             return false;
         }
         normal = c / jacobian;

@@ -257,6 +257,66 @@ INSTANTIATE_TEST_SUITE_P(Modes, OutOfMemory,
                                            Case{SearchMode::kSegmentToSegment, 0.2,
                                                 Before::kNear}));
 
+// A node-mode update that reuses its list allocates nothing, on any thread (the header's
+// promise): the threads' visit lists were sized for the largest node at the rebuild. Before, a
+// thread meeting a node with more candidates than any it had seen grew its list (dynamic
+// schedule; the scheduling decides whether a run meets it: one run in five did here). Segment
+// mode's pair columns may grow when more pairs survive than before.
+TEST(ReusedUpdate, AllocatesNothingOnAnyThread) {
+    // Two wavy grids of Quad8 (a probe's scene), the slave stepping down.
+    const int n = 20;
+    const int f = 2 * n + 1;
+    Eigen::Matrix3Xd x(3, 2 * f * f);
+    for (int s = 0; s < 2; ++s) {
+        for (int j = 0; j < f; ++j) {
+            for (int i = 0; i < f; ++i) {
+                x.col(s * f * f + j * f + i) << i * 0.5 + s * 0.13, j * 0.5 + s * 0.07,
+                    s * 0.05 + 0.01 * std::sin(i + j);
+            }
+        }
+    }
+    Surface grids[2];
+    const auto at = [&](int s, int i, int j) { return static_cast<Index>(s * f * f + j * f + i); };
+    for (int s = 0; s < 2; ++s) {
+        for (int cj = 0; cj < n; ++cj) {
+            for (int ci = 0; ci < n; ++ci) {
+                const int i = 2 * ci;
+                const int j = 2 * cj;
+                if (s == 0) {
+                    grids[s].addSegment(SegmentType::Quad8,
+                                        {at(s, i, j), at(s, i + 2, j), at(s, i + 2, j + 2),
+                                         at(s, i, j + 2), at(s, i + 1, j), at(s, i + 2, j + 1),
+                                         at(s, i + 1, j + 2), at(s, i, j + 1)});
+                } else {  // facing down
+                    grids[s].addSegment(SegmentType::Quad8,
+                                        {at(s, i, j), at(s, i, j + 2), at(s, i + 2, j + 2),
+                                         at(s, i + 2, j), at(s, i, j + 1), at(s, i + 1, j + 2),
+                                         at(s, i + 2, j + 1), at(s, i + 1, j)});
+                }
+            }
+        }
+    }
+    SearchOptions o = twoThreads(SearchMode::kNodeToSegment, 0.5);
+    o.capture = 0.5;
+    ContactSearch search(o);
+    search.setSurfaces(grids[0], grids[1], x);
+    ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
+    int reused = 0;
+    for (int step = 0; step < 40; ++step) {
+        x.rightCols(f * f).row(2).array() -= 0.0002;
+        constexpr long kMany = 1L << 40;
+        gLeft = kMany;
+        const UpdateStats st = search.update(x);
+        const long made = kMany - gLeft.exchange(-1);
+        ASSERT_EQ(st.status, UpdateStatus::kOk);
+        if (!st.rebuilt) {
+            ++reused;
+            EXPECT_EQ(made, 0) << "step " << step;
+        }
+    }
+    EXPECT_GT(reused, 20);
+}
+
 // An allocation failing in setSurfaces(), on a new search and on one that searched before:
 // std::bad_alloc, the search not set up and without pairs; setSurfaces() again then gives a fresh
 // search.

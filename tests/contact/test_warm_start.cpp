@@ -584,5 +584,46 @@ TEST(WarmSearch, MemoryIsSixBytesPerSlaveNodeAndABoundedCache) {
     }
 }
 
+// A Tri6 master 2.3e-9 wide and about 1 long (a probe's fuzzer found it): the warm frame, built
+// from derivatives whose rounding is about eps x its length, had its normal 1.7e-9 off a fresh
+// search's and the gap 1.8e-9. Thinner than 1e-3 of its extent, it takes the fresh frame.
+TEST(WarmSearch, SliverMasterStaysWithinTheWarmBound) {
+    const double base[7][3] = {{200000, 0, 19489.60801218425},
+                               {200000.00023081439, 0, 19489.608027042195},
+                               {200000.00023081439, 100000, 3278.0264766008622},
+                               {200000.00011540719, 0, 19489.608019613224},
+                               {200000.00023081439, 50000, 14895.171569655797},
+                               {200000.00011540719, 50000, 14895.171563978112},
+                               {241964.36855395019, 23375.901823272648, 1508.8631754922337}};
+    Eigen::Matrix3Xd x(3, 7);
+    for (int i = 0; i < 7; ++i) {
+        x.col(i) = 1e-5 * Vector3d(base[i][0], base[i][1], base[i][2]);
+    }
+    Surface master;
+    master.addSegment(SegmentType::Tri6, {0, 1, 2, 3, 4, 5});
+    const std::vector<Index> slaveNodes{6};
+    SearchOptions warm;
+    warm.capture = 10;
+    warm.captureRelative = false;
+    warm.skinRelative = 0.5;
+    SearchOptions cold = warm;
+    cold.warmStart = false;
+    ContactSearch w(warm);
+    ContactSearch c(cold);
+    w.setSurfaces(master, slaveNodes, x);
+    c.setSurfaces(master, slaveNodes, x);
+    int reused = 0;
+    for (int step = 0; step < 40; ++step) {
+        x.col(6) += 1e-5 * Vector3d(37.0 * std::sin(step), 53.0 * std::cos(step), -11.0);
+        const UpdateStats a = w.update(x);
+        ASSERT_EQ(c.update(x).status, UpdateStatus::kOk);
+        ASSERT_EQ(a.status, UpdateStatus::kOk);
+        reused += a.rebuilt ? 0 : 1;
+        ASSERT_EQ(w.nodePairs().size(), 1);
+        expectWithinWarmBound(w.nodePairs(), c.nodePairs(), master, x);
+    }
+    EXPECT_GT(reused, 30);  // the warm path ran
+}
+
 }  // namespace
 }  // namespace contact

@@ -2,8 +2,10 @@
 // The contract of SearchOptions::warmStart, as the tests check it: against a fresh search (or the
 // reference), the same pairs (slave, master) in the same order, and for every pair
 //   |xi - xi'|_inf <= kWarmTol                       (reference coordinates: a domain 1 or 2 wide)
-//   |gap - gap'|, |distance - distance'|, |point - point'|_inf <= kWarmTol x max(L, distance)
+//   |gap - gap'|, |distance - distance'| <= kWarmTol x max(L, distance)
 //                                       (L: the master segment's characteristicSize)
+//   |point - point'|_inf <= kWarmTol x max(L, distance) + 2 ulp of |point|_inf (the point is the
+//                           segment's node 0 plus an offset, rounded once at the coordinates')
 //   |normal - normal'|_inf, |tangent - tangent'|_inf, |N - N'|_inf <= kWarmTol
 //   the same status.
 #pragma once
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace contact::testing {
 
@@ -26,8 +29,9 @@ inline constexpr double kWarmTol = 1e-12;
 inline double warmError(const Projection& a, const Projection& b, double length) {
     const auto inf = [](const auto& v) { return v.cwiseAbs().maxCoeff(); };
     double e = inf(a.xi - b.xi);
+    const double ulps = 2.0 * std::numeric_limits<double>::epsilon() * inf(b.point);
     e = std::max({e, std::abs(a.gap - b.gap) / length, std::abs(a.distance - b.distance) / length,
-                  inf(a.point - b.point) / length});
+                  std::max(0.0, inf(a.point - b.point) - ulps) / length});
     e = std::max(
         {e, inf(a.normal - b.normal), inf(a.tangent1 - b.tangent1), inf(a.tangent2 - b.tangent2)});
     for (std::size_t i = 0; i < a.N.size(); ++i) {

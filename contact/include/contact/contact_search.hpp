@@ -72,10 +72,13 @@ struct SearchOptions {
     /// point-free data (at most 4096 x 300 bytes); with skin 0 no update reuses the list and none
     /// is kept. Its results are a fresh search's to the last bits: the same pairs (slave, master)
     /// in the same order and the same statuses; xi within 1e-12; gap, distance and point within
-    /// 1e-12 x max(the master segment's size, the distance); normal, tangents and shape functions
-    /// within 1e-12. Near ties between masters and distances near the capture distance are decided
-    /// as a fresh search decides them. false: every update equals a fresh search, and the
-    /// reference, bit for bit. Rebuilds, segment mode and linear masters are the same either way.
+    /// 1e-12 x max(the master segment's size, the distance) (the point also within 2 ulp of its
+    /// coordinates: far from the origin their rounding is the larger); normal, tangents and shape
+    /// functions within 1e-12. A master thinner than 1e-3 of its extent takes a fresh search's
+    /// frame at the warm xi (its frame's rounding grows as extent / width). Near ties between
+    /// masters and distances near the capture distance are decided as a fresh search decides them.
+    /// false: every update equals a fresh search, and the reference, bit for bit. Rebuilds, segment
+    /// mode and linear masters are the same either way.
     bool warmStart = true;
     /// setSurfaces refuses inside-out surfaces (two segments running a shared edge the same way)
     /// and duplicate segments. Off only where the caller has checked the whole surface: the
@@ -205,10 +208,11 @@ struct UpdateStats {
 /// Lifecycle: construct with options; setSurfaces() once (validates and sizes every buffer);
 /// update() with the current coordinates at every increment or iteration; read nodePairs() or
 /// segmentPairs(). update() allocates nothing once the buffers are sized (a rebuild of the
-/// candidate list may). Several searches may live side by side; one search is not for concurrent
-/// use. Movable, not copyable; a moved-from search is empty: not set up (update() returns
-/// kNotSetUp, the pairs are empty, the accessors give empty surfaces and default options), and
-/// setSurfaces() on it throws std::logic_error.
+/// candidate list may, and in segment mode the pair columns grow, geometrically, when more pairs
+/// survive than ever before). Several searches may live side by side; one search is not for
+/// concurrent use. Movable, not copyable; a moved-from search is empty: not set up (update()
+/// returns kNotSetUp, the pairs are empty, the accessors give empty surfaces and default options),
+/// and setSurfaces() on it throws std::logic_error.
 class CONTACT_API ContactSearch {
 public:
     /// Throws std::invalid_argument for options.threads outside 1 .. kMaxThreads, a negative or
