@@ -306,6 +306,7 @@ void MortarIntegrator::Impl::processSegment(Index first, Index last, const Surfa
         }
     }
     tb.stats.points += sums.points;
+    tb.stats.cutFallbacks += sums.cutFallbacks;
     if (tb.rawCols.empty()) {
         return;
     }
@@ -813,6 +814,7 @@ MortarStats MortarIntegrator::compute(const Surface& master, const Surface& slav
         stats.degenerate += tb.stats.degenerate;
         stats.dualFallbacks += tb.stats.dualFallbacks;
         stats.points += tb.stats.points;
+        stats.cutFallbacks += tb.stats.cutFallbacks;
     }
     const auto t1 = Clock::now();
     im.assemble(slave, options_.basis, options_.csr, numThreads);

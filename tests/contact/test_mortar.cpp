@@ -946,6 +946,83 @@ std::pair<double, double> totalsOf(const MortarOperators& op) {
     return {area, weighted};
 }
 
+// A small penetrated disc around a gap minimum, far smaller than the fan triangles: the slave
+// [0, 1]^2 under one Quad9 master on f = -d + k r^2 (r from the centre; the Quad9 holds it
+// exactly), capture 0. The part with gap <= 0 is the disc k r^2 <= d, area pi d / k. The cut's
+// sliver error is at most kMortarCutTolerance L per length of the cut (L = 1 here), so the area
+// is within kMortarCutTolerance times the disc's circumference; the weighted gap, small as the
+// gap is near the curve, within 1e-4 of its value. With the sliver's depth taken from the fan
+// triangle's linear interpolant instead of the curve, the area came out 23 % short at d = 1e-6.
+TEST(MortarCapture, SmallPenetratedDiscUnderAParaboloidHasTheExactArea) {
+    for (const double d : {1e-2, 1e-3, 1e-4, 1e-5, 1e-6}) {
+        SCOPED_TRACE(::testing::Message() << "d " << d);
+        const Bump b{0.1, 1.0, -d, 0.0, 1};
+        Interface f;
+        f.slave = testing::addPatch(
+            f.mesh, SegmentType::Quad4, 1, 1, [](double u, double v) { return Vector3d(u, v, 0); },
+            false, "s");
+        f.master = testing::addPatch(
+            f.mesh, SegmentType::Quad9, 1, 1,
+            [&](double u, double v) {
+                const double x = -0.1 + 1.2 * u;
+                const double y = -0.1 + 1.2 * v;
+                return Vector3d(x, y, b.g0 + b.k * ((x - 0.5) * (x - 0.5) + (y - 0.5) * (y - 0.5)));
+            },
+            true, "m");
+        MortarIntegrator mi;
+        const MortarStats st = run(mi, f, allPairs(f), b.capture);
+        EXPECT_EQ(st.degenerate, 0);
+        EXPECT_EQ(st.cutFallbacks, 0);
+        const auto [area, gap] = bumpExact(b);
+        EXPECT_NEAR(area, kPi * d / b.k, 1e-15);
+        const auto [A, G] = totalsOf(mi.operators());
+        EXPECT_NEAR(A, area, detail::kMortarCutTolerance * 2 * kPi * std::sqrt(d / b.k));
+        EXPECT_NEAR(G, gap, 1e-4 * std::abs(gap));
+    }
+}
+
+// A pair whose cut finds no end (kMortarCutPieces bounds it): a warped Tri6 slave over a flat
+// Tri6 master with one side bent by 13 % of its length, capture 0.0392527. The gap jumps across
+// part of the curve gap = capture (cut points side by side at 0.044 below and 0.079 above the
+// capture), so no piece there meets the tolerance: before the budget every fan triangle split to
+// level 12, 627,649 points and 10 s. Now some 8,000 points, the pieces out of budget counted.
+// Four times the budget moves the area by 2.3e-4 (finer cuts scatter as much: the jump leaves
+// it undetermined to that).
+TEST(MortarCapture, CutWithoutAnEndStaysWithinItsBudget) {
+    const double x[] = {0.5, 0, 0, 1, 1, -0.074746833113111366, 0.5, 1, 0, 0.75, 0.5, 0, 0.75, 1,
+                        0.18222717957605961, 0.5, 0.5, 0,
+                        // master, facing down
+                        0.26126663100334735, -0.23250746972410991, 0.001929382694367072,
+                        0.65685167436254077, 1.0769700514047797, 0.001929382694367072,
+                        0.65685167436254077, -0.23250746972410991, 0.001929382694367072,
+                        0.63995840645996716, 0.42223129084033489, 0.001929382694367072,
+                        0.65685167436254077, 0.42223129084033489, 0.001929382694367072,
+                        0.45905915268294406, -0.23250746972410991, 0.001929382694367072};
+    Surface slave;
+    Surface master;
+    slave.addSegment(SegmentType::Tri6, {0, 1, 2, 3, 4, 5});
+    master.addSegment(SegmentType::Tri6, {6, 7, 8, 9, 10, 11});
+    const Index ps = 0;
+    const Index pm = 0;
+    const auto area = [&](MortarStats& st) {
+        MortarIntegrator mi;
+        st = mi.compute(master, slave, {&ps, 1}, {&pm, 1}, CoordinatesView::interleaved(x, 12, 3),
+                        0.039252718084615147);
+        return totalsOf(mi.operators()).first;
+    };
+    MortarStats st;
+    const double bounded = area(st);
+    EXPECT_EQ(st.integrated, 1);
+    EXPECT_GT(st.cutFallbacks, 0);
+    EXPECT_LT(st.points, 20000);
+    const int before = detail::setMortarCutPieces(4 * detail::kMortarCutPieces);
+    MortarStats fine;
+    const double reference = area(fine);
+    (void)detail::setMortarCutPieces(before);
+    EXPECT_GT(fine.points, st.points);
+    EXPECT_NEAR(bounded, reference, 5e-4);
+}
+
 // The curved side on the slave: a Quad8 slave on the cylinder z = -k (x - 1/2)^2 (normal up)
 // under a flat master at height g0 (normal down). The slave's plane is its centre's tangent
 // plane z = 0; the gap along its normal is g0 + k t^2 (t = x - 1/2; n . n_m = -1), the area is

@@ -32,6 +32,7 @@ namespace {
 
 // setWideKernels' switch (the tests' only).
 std::atomic<bool> gWideKernels{true};
+std::atomic<int> gCutPieces{kMortarCutPieces};
 
 using Eigen::Vector2d;
 using Eigen::Vector3d;
@@ -910,11 +911,14 @@ void integrateFan(const PairContext& c, const Polygon& p) noexcept {
     }
 }
 
+// The cut-off of crossing(), in gap: the cut moves by it / |grad gap|, 1e-7 of the segment size
+// for a slope of 1e-3.
+double crossingTolerance(const PairContext& c) noexcept { return 1e-10 * c.slave->L; }
+
 // The point of edge (a, b) where gap = capture, the end gaps on either side of it: regula falsi
 // with the Illinois modification on the exact gap (one step where the gap is affine).
 Vertex crossing(const PairContext& c, const Vertex& a, const Vertex& b) noexcept {
-    // The cut moves by tol / |grad gap|: 1e-7 of the segment size for a slope of 1e-3.
-    const double tol = 1e-10 * c.slave->L;
+    const double tol = crossingTolerance(c);
     double t0 = 0.0;
     double t1 = 1.0;
     double f0 = a.gap - c.capture;
@@ -994,22 +998,76 @@ Vertex midVertex(const PairContext& c, const Vertex& a, const Vertex& b) noexcep
     return vertexAt(c, 0.5 * (a.q + b.q), 0.5 * (a.xs + b.xs), 0.5 * (a.xm + b.xm));
 }
 
+// A point of fan triangle `tri` (counter-clockwise) at plane point q, its local coordinates
+// started from the vertices' by barycentric weights; false where q is outside the triangle.
+bool vertexIn(const PairContext& c, const std::array<const Vertex*, 3>& tri, const Vector2d& q,
+              Vertex& v) noexcept {
+    const Vertex& a = *tri[0];
+    const Vertex& b = *tri[1];
+    const Vertex& d = *tri[2];
+    const double area2 = cross2(b.q - a.q, d.q - a.q);
+    const double lb = cross2(q - a.q, d.q - a.q) / area2;
+    const double ld = cross2(b.q - a.q, q - a.q) / area2;
+    const double la = 1.0 - lb - ld;
+    if (!(std::min({la, lb, ld}) >= 0.0)) {
+        return false;
+    }
+    v = vertexAt(c, q, la * a.xs + lb * b.xs + ld * d.xs, la * a.xm + lb * b.xm + ld * d.xm);
+    return true;
+}
+
+// The signed distance s along the unit normal n from point v of fan triangle `tri` to the curve
+// gap = capture, and the gap's slope along n there: the secant method from the guess s0, within
+// the triangle. False where it leaves the triangle, does not converge or finds the gap falling
+// along n.
+bool offsetToCurve(const PairContext& c, const std::array<const Vertex*, 3>& tri, const Vertex& v,
+                   const Vector2d& n, double s0, double& s, double& slope) noexcept {
+    const double tol = crossingTolerance(c);
+    double t0 = 0.0;
+    double f0 = v.gap - c.capture;
+    double t1 = s0;
+    for (int it = 0; it < kMaxNewton; ++it) {
+        Vertex x;
+        if (!(t1 != t0) || !vertexIn(c, tri, v.q + t1 * n, x)) {
+            return false;
+        }
+        const double f1 = x.gap - c.capture;
+        slope = (f1 - f0) / (t1 - t0);
+        if (!(slope > 0.0)) {
+            return false;
+        }
+        if (std::abs(f0) <= tol || std::abs(f1) <= tol) {  // at v, the slope from t1
+            s = std::abs(f0) <= tol ? t0 : t1;
+            return true;
+        }
+        t0 = t1;
+        f0 = f1;
+        t1 -= f1 / slope;
+    }
+    return false;
+}
+
 // The cut of a fan triangle whose vertex gaps straddle the capture, for a pair whose gap is not
 // affine (a quadratic or a warped face): the edges that straddle it are cut where the exact gap
-// equals it (crossing), the two points joined by a chord, and the part with gap <= capture
-// integrated, plus the sliver between the chord and the curve gap = capture. The sliver is taken as
-// the parabola's: the gap at the chord's midpoint m, off the capture by delta, puts the curve s =
-// delta / |grad g| from m (g: the triangle's linear interpolant of the gaps), the sliver's area is
-// 2/3 s l (l: the chord), one point at m with that weight (negative where the chord overshoots).
-// The parabola departs from the curve by about s (kappa l)^2 with kappa = 8 s / l^2: unless
-// `force`, the triangle is cut only when that is within kMortarCutTolerance L. Returns whether it
-// integrated.
+// equals it (crossing), the two points joined by a chord of length l, and the part with
+// gap <= capture integrated, plus the sliver between the chord and the curve gap = capture:
+//   s      = the curve's distance from the chord's midpoint m along the chord's normal
+//            (offsetToCurve, started from the root of the triangle's linear interpolant)
+//   qa, qb = the parabola through the chord's ends and that curve point, at the Gauss-Legendre
+//            abscissae 1/2 -+ 1/(2 sqrt 3) of the chord (2/3 s off it)
+//   da, db = the curve's distances from the parabola there (offsetToCurve)
+//   sliver = 2/3 s l + 3/10 l (da + db): the integral of the quartic through the five points
+//   error  = 3/10 l |da + db|, the parabola's; accepted when <= kMortarCutTolerance L l, s <= l/8
+// The sliver's points: m 2/5 of its area, qa and qb 3/10 each (negative where the chord
+// overshoots). Not accepted, the triangle is integrated only when `force`, with the parabola
+// where s was found, else the chord alone. Returns whether it was accepted.
 bool cutLeaf(const PairContext& c, const Vertex& a, const Vertex& b, const Vertex& d,
              bool force) noexcept {
     const std::array<const Vertex*, 3> tri{&a, &b, &d};
     Polygon cut;
     std::array<int, 2> ends{};  // the cut points' places in `cut`
     int nends = 0;
+    const Vertex* outside = nullptr;  // a vertex beyond the capture
     for (int i = 0; i < 3; ++i) {
         const Vertex& u = *tri[i];
         const Vertex& w = *tri[(i + 1) % 3];
@@ -1017,6 +1075,8 @@ bool cutLeaf(const PairContext& c, const Vertex& a, const Vertex& b, const Verte
         const double dw = w.gap - c.capture;
         if (du <= 0.0) {
             cut.push(u);
+        } else {
+            outside = &u;
         }
         if ((du <= 0.0) != (dw <= 0.0) && nends < 2) {
             ends[nends++] = cut.n;
@@ -1025,57 +1085,113 @@ bool cutLeaf(const PairContext& c, const Vertex& a, const Vertex& b, const Verte
     }
     double sliver = 0.0;
     Vertex m;
-    if (nends == 2) {
+    Vertex qa;
+    Vertex qb;
+    bool gaussPoints = false;
+    bool accepted = true;
+    if (nends == 2 && outside != nullptr) {
         const Vertex& p = cut.v[ends[0]];
         const Vertex& r = cut.v[ends[1]];
-        m = midVertex(c, p, r);
-        // grad g . (b - a) = g_b - g_a, grad g . (d - a) = g_d - g_a
-        const Vector2d e1 = b.q - a.q;
-        const Vector2d e2 = d.q - a.q;
-        const double d1 = b.gap - a.gap;
-        const double d2 = d.gap - a.gap;
-        const double grad = Vector2d(d1 * e2.y() - d2 * e1.y(), e1.x() * d2 - e2.x() * d1).norm() /
-                            std::abs(cross2(e1, e2));
-        const double l = (r.q - p.q).norm();
-        const double sag = (m.gap - c.capture) / grad;
-        if (!force &&
-            !(64.0 * std::abs(sag * sag * sag) <= kMortarCutTolerance * c.slave->L * l * l)) {
-            return false;
+        const Vector2d chord = r.q - p.q;
+        const double l = chord.norm();
+        if (l > 0.0) {
+            Vector2d n = Vector2d(-chord.y(), chord.x()) / l;  // towards the gaps beyond capture
+            if (n.dot(outside->q - p.q) < 0.0) {
+                n = -n;
+            }
+            m = midVertex(c, p, r);
+            // grad g . (b - a) = g_b - g_a, grad g . (d - a) = g_d - g_a
+            const Vector2d e1 = b.q - a.q;
+            const Vector2d e2 = d.q - a.q;
+            const double d1 = b.gap - a.gap;
+            const double d2 = d.gap - a.gap;
+            const Vector2d grad =
+                Vector2d(d1 * e2.y() - d2 * e1.y(), e1.x() * d2 - e2.x() * d1) / cross2(e1, e2);
+            const double along = grad.dot(n);
+            const double f = m.gap - c.capture;
+            // The guess: the linear interpolant's root, or a step of l / 64 where that is
+            // tiny or none.
+            double s0 = along > 0.0 ? -f / along : 0.0;
+            if (!(std::abs(s0) >= l / 64.0)) {
+                s0 = std::copysign(l / 64.0, f <= 0.0 ? 1.0 : -1.0);
+            }
+            const double tol = crossingTolerance(c);
+            double s = 0.0;
+            double slope = 0.0;
+            const bool found = std::abs(p.gap - c.capture) <= 100.0 * tol &&
+                               std::abs(r.gap - c.capture) <= 100.0 * tol &&
+                               offsetToCurve(c, tri, m, n, s0, s, slope) &&
+                               std::abs(s) <= 0.125 * l;
+            accepted = false;
+            if (found) {
+                const double h = 0.5 / std::sqrt(3.0);
+                gaussPoints = vertexIn(c, tri, p.q + (0.5 - h) * chord + 2.0 / 3.0 * s * n, qa) &&
+                              vertexIn(c, tri, p.q + (0.5 + h) * chord + 2.0 / 3.0 * s * n, qb);
+            }
+            // The curve's distance from the parabola at q.
+            const auto beyond = [&](const Vertex& q, double& off) {
+                const double fq = q.gap - c.capture;
+                double unused = 0.0;
+                off = 0.0;
+                return std::abs(fq) <= tol || offsetToCurve(c, tri, q, n, -fq / slope, off, unused);
+            };
+            double da = 0.0;
+            double db = 0.0;
+            if (gaussPoints && beyond(qa, da) && beyond(qb, db)) {
+                sliver = 2.0 / 3.0 * s * l + 0.3 * l * (da + db);
+                accepted = 0.3 * std::abs(da + db) <= kMortarCutTolerance * c.slave->L &&
+                           std::isfinite(sliver);
+            }
+            if (!accepted) {
+                if (!force) {
+                    return false;
+                }
+                sliver = found ? 2.0 / 3.0 * s * l : 0.0;
+            }
         }
-        // A sliver as thick as the chord is long is no parabola's (a tangent cut at the last
-        // level): left out.
-        sliver = std::abs(sag) <= 0.125 * l ? -2.0 / 3.0 * sag * l : 0.0;
     }
     integrateFan(c, cut);
-    if (sliver != 0.0) {
+    if (sliver != 0.0 && gaussPoints) {
+        // Exact over the parabola's sliver for functions linear in the plane, for the square of
+        // the place along the chord, and for a gap proportional to the distance from the curve.
+        addPoint(c, m.xs, m.xm, 0.4 * sliver * measureFactor(c, m.xs));
+        addPoint(c, qa.xs, qa.xm, 0.3 * sliver * measureFactor(c, qa.xs));
+        addPoint(c, qb.xs, qb.xm, 0.3 * sliver * measureFactor(c, qb.xs));
+    } else if (sliver != 0.0) {
         addPoint(c, m.xs, m.xm, sliver * measureFactor(c, m.xs));
     }
-    return true;
+    return accepted;
 }
 
 // A fan triangle of a pair whose gap is not affine: taken whole or dropped when its vertex
-// gaps are beyond `slack` from the capture on one side, else cut (cutLeaf) or split in four. The
-// slack of a piece is a quarter of its parent's (the distance of a smooth function from its
-// linear interpolant scales with the square of the size). A triangle whose edge midpoints' gaps
-// are their ends' means to kMortarFlatRel L has an affine gap: cut as it stands.
-void integrateCut(const PairContext& c, const Vertex& a, const Vertex& b, const Vertex& d,
-                  int level, double slack) noexcept {
+// gaps are beyond `slack` from the capture on one side, else cut (cutLeaf) or split in four,
+// depth first. The slack of a piece is a quarter of its parent's (the distance of a smooth
+// function from its linear interpolant scales with the square of the size). A triangle whose
+// edge midpoints' gaps are their ends' means to kMortarFlatRel L has an affine gap: cut as it
+// stands. `budget` pieces at most, this one included (kMortarCutPieces per fan triangle): a piece
+// splits only with 5 to spare, each child leaving one for every later sibling; at level 0 or out
+// of budget the piece is cut as it stands (cutLeaf, forced) and counted in
+// MortarSums::cutFallbacks unless its cut met the tolerance. Returns the pieces used.
+int integrateCut(const PairContext& c, const Vertex& a, const Vertex& b, const Vertex& d, int level,
+                 double slack, int budget) noexcept {
     const double gmax = std::max({a.gap, b.gap, d.gap});
     const double gmin = std::min({a.gap, b.gap, d.gap});
     if (gmax <= c.capture - slack) {
         integrateTriangle(c, a, b, d);
-        return;
+        return 1;
     }
     if (gmin > c.capture + slack) {
-        return;
-    }
-    if (level == 0) {
-        (void)cutLeaf(c, a, b, d, true);
-        return;
+        return 1;
     }
     const bool straddles = gmin <= c.capture && gmax > c.capture;
+    if (level == 0 || budget < 5) {
+        if (!cutLeaf(c, a, b, d, true) || !straddles) {
+            ++c.sums->cutFallbacks;
+        }
+        return 1;
+    }
     if (straddles && cutLeaf(c, a, b, d, false)) {
-        return;
+        return 1;
     }
     const Vertex ab = midVertex(c, a, b);
     const Vertex bd = midVertex(c, b, d);
@@ -1084,13 +1200,17 @@ void integrateCut(const PairContext& c, const Vertex& a, const Vertex& b, const 
                                   std::abs(bd.gap - 0.5 * (b.gap + d.gap)),
                                   std::abs(da.gap - 0.5 * (d.gap + a.gap))});
     if (bend <= kMortarFlatRel * c.slave->L) {
-        (void)cutLeaf(c, a, b, d, true);
-        return;
+        if (!cutLeaf(c, a, b, d, true)) {
+            ++c.sums->cutFallbacks;
+        }
+        return 1;
     }
-    integrateCut(c, a, ab, da, level - 1, 0.25 * slack);
-    integrateCut(c, ab, b, bd, level - 1, 0.25 * slack);
-    integrateCut(c, da, bd, d, level - 1, 0.25 * slack);
-    integrateCut(c, ab, bd, da, level - 1, 0.25 * slack);
+    int left = budget - 1;
+    left -= integrateCut(c, a, ab, da, level - 1, 0.25 * slack, left - 3);
+    left -= integrateCut(c, ab, b, bd, level - 1, 0.25 * slack, left - 2);
+    left -= integrateCut(c, da, bd, d, level - 1, 0.25 * slack, left - 1);
+    left -= integrateCut(c, ab, bd, da, level - 1, 0.25 * slack, left);
+    return budget - left;
 }
 
 // Integrates the part of the overlap polygon (convex, counter-clockwise, vertex data filled)
@@ -1115,8 +1235,9 @@ PairOutcome integratePolygon(const PairContext& c, const Polygon& p) noexcept {
     if (gmax <= c.capture - c.slack) {
         integrateFan(c, p);
     } else if (!c.affineGap) {
+        const int pieces = gCutPieces.load(std::memory_order_relaxed);
         for (int i = 1; i + 1 < p.n; ++i) {
-            integrateCut(c, p.v[0], p.v[i], p.v[i + 1], kMortarCutLevels, c.slack);
+            (void)integrateCut(c, p.v[0], p.v[i], p.v[i + 1], kMortarCutLevels, c.slack, pieces);
         }
     } else {
         Polygon cut;
@@ -1609,6 +1730,10 @@ void segmentGram(const SegmentNodes& slave, MortarSums& out) noexcept {
 
 bool setWideKernels(bool on) noexcept {
     return gWideKernels.exchange(on, std::memory_order_relaxed);
+}
+
+int setMortarCutPieces(int pieces) noexcept {
+    return gCutPieces.exchange(pieces, std::memory_order_relaxed);
 }
 
 bool wideKernelsRun() noexcept {

@@ -15,14 +15,18 @@
 namespace contact::detail {
 
 /// Fan triangles of a pair whose gap is not affine (a quadratic or a warped face) whose vertex
-/// gaps come within the faces' slack
-/// of the capture are split in four, at most this many times, until the chord that cuts a piece
-/// lies within kMortarCutTolerance L of the curve gap = capture (MortarIntegrator, "Capture
-/// cut"; L = the slave's characteristicSize). 12 levels: pieces of 1/4096 of the fan triangle.
+/// gaps come within the faces' slack of the capture are split in four, at most this many times,
+/// until the sliver between the chord that cuts a piece and the curve gap = capture is known to
+/// within kMortarCutTolerance L times the chord's length (MortarIntegrator, "Capture cut";
+/// L = the slave's characteristicSize). 12 levels: pieces of 1/4096 of the fan triangle.
 inline constexpr int kMortarCutLevels = 12;
-/// The cut may stray this far (relative to L) from the curve gap = capture: an area error of
-/// about this times L times the length of the cut.
+/// The sliver's area may be off by this (relative to L) times the length of the cut.
 inline constexpr double kMortarCutTolerance = 1e-7;
+/// Pieces one fan triangle may take in the capture cut (every piece looked at counts, split or
+/// not): the work of a pair is bounded. Pieces cut past it, or past kMortarCutLevels, without
+/// meeting kMortarCutTolerance are counted (MortarStats::cutFallbacks); each is off by at most its
+/// area.
+inline constexpr int kMortarCutPieces = 1024;
 
 /// A slave face counts as flat (its gap with a flat master is affine over the overlap) when every
 /// node lies within kMortarFlatRel L of its tangent plane at the centre (L = characteristicSize).
@@ -37,6 +41,7 @@ struct MortarSums {
     std::array<double, kMaxSegmentNodes> g{};     ///< int N_a gap
     std::array<double, kMaxSegmentNodes> area{};  ///< int N_a
     long long points = 0;                         ///< quadrature points
+    long long cutFallbacks = 0;  ///< cut pieces taken at the cut's limits, tolerance not met
 };
 
 /// One pair's int N_a N^_c, a < ns, c < nm, at [a * kMaxSegmentNodes + c].
@@ -159,6 +164,10 @@ struct MortarMasterBox {
 /// the processor has AVX2 (the default): off, the baseline's layout everywhere, which gives the
 /// same bits. For the tests that compare the two. Returns whether the AVX2 layout ran before.
 bool setWideKernels(bool on) noexcept;
+
+/// The capture cut's pieces per fan triangle, kMortarCutPieces unless set: for the tests that
+/// compare the bounded cut with a finer one. Returns the count before.
+int setMortarCutPieces(int pieces) noexcept;
 
 /// Whether the AVX2 layout runs: built in (x86-64 Linux), the processor has AVX2, and not off.
 [[nodiscard]] bool wideKernelsRun() noexcept;
