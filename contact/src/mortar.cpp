@@ -49,11 +49,12 @@ int teamSize() {
 #endif
 }
 
-/// The consistent dual basis needs the Gram matrix of the integrated part to be well conditioned:
-/// below this reciprocal condition number (LLT estimate) the segment falls back to the dual basis
-/// of the whole segment, and its D row is lumped (MortarStats::dualFallbacks). 1e-10: a part of
-/// about 1e-5 of the segment's area (the condition grows like the inverse square of its size
-/// fraction), far below any contact a solver resolves.
+/// The consistent dual basis needs the Gram matrix of the integrated part, scaled to a unit
+/// diagonal, to be well conditioned: below this reciprocal condition number (LLT estimate) the
+/// segment falls back to the dual basis of the whole segment, and its D row is lumped
+/// (MortarStats::dualFallbacks). Scaled, it is the Gram matrix of the segment's basis restricted
+/// to the part, which stays a basis of the same space (for Line2, Tri3, Quad4): no part the clip
+/// keeps has been seen to fall back; the test guards against a failed factorization.
 constexpr double kDualMinRcond = 1e-10;
 
 using SmallMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor,
@@ -346,9 +347,21 @@ void MortarIntegrator::Impl::processSegment(Index first, Index last, const Surfa
         }
         d[a] = sums.area[a];
     }
+    // The Gram matrix scaled to a unit diagonal (S G S, S = diag(G_aa^-1/2)) for the test and the
+    // solve: a part near one corner has one large diagonal entry and tiny others, a condition that
+    // the scaling removes, not one of the basis.
+    Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxSegmentNodes, 1> scale(ns);
+    bool positive = true;
+    for (int a = 0; a < ns; ++a) {
+        positive = positive && G(a, a) > 0.0;
+        scale[a] = positive ? 1.0 / std::sqrt(G(a, a)) : 1.0;
+    }
+    if (positive) {
+        G = scale.asDiagonal() * G * scale.asDiagonal();
+    }
     Eigen::LLT<SmallMatrix> llt(G);
     bool lumped = false;
-    if (llt.info() != Eigen::Success || !(llt.rcond() > kDualMinRcond)) {
+    if (!positive || llt.info() != Eigen::Success || !(llt.rcond() > kDualMinRcond)) {
         // Too small a part: Wohlmuth's dual basis of the whole segment; D lumped to its row sums.
         ++tb.stats.dualFallbacks;
         detail::MortarSums whole;
@@ -362,12 +375,13 @@ void MortarIntegrator::Impl::processSegment(Index first, Index last, const Surfa
         for (int a = 0; a < ns; ++a) {
             d[a] = whole.area[a];
         }
+        scale.setOnes();
         lumped = true;
     }
-    // A = diag(dd) G^-1, so A v = dd .* (G^-1 v).
-    SmallMatrix A = llt.solve(SmallMatrix::Identity(ns, ns));
+    // A = diag(d) G^-1 = diag(d) S (S G S)^-1 S, so A v = d .* (S (S G S)^-1 S v).
+    SmallMatrix A = llt.solve(SmallMatrix(scale.asDiagonal()));
     for (int a = 0; a < ns; ++a) {
-        A.row(a) *= d[a];
+        A.row(a) *= d[a] * scale[a];
     }
     Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxSegmentNodes, 1> v(ns);
     const auto transform = [&](double* col) {
