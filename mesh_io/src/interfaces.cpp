@@ -48,6 +48,14 @@ PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
                          (other.nodeSurface ? " (nodes)" : "");
             }
             const FileTerms terms = fileTerms(model);
+            std::string key = name;
+            for (char& ch : key) {
+                ch = ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 'a' + 'A') : ch;
+            }
+            if (const auto skipped = model.skippedSurfaces.find(key);
+                skipped != model.skippedSurfaces.end()) {
+                refuse(role + " surface '" + name + "' is defined at " + skipped->second);
+            }
             if (model.format == "gmsh" && model.elementSets.count(name) != 0) {
                 refuse(role + " physical group '" + name +
                        "' holds the body's elements (volumes; in 2D, surfaces), not the faces or "

@@ -256,6 +256,31 @@ TEST(PrepareInterface, AnEmptySurfaceIsRefusedNotSearched) {
         << refusal(m.interfaces[1]);
 }
 
+// An analytical rigid surface (*SURFACE, TYPE=CYLINDER) is not read: an interface naming it says
+// so, with the surface's line, instead of "not defined".
+TEST(PrepareInterface, AnAnalyticalSurfaceIsNamedAsSuch) {
+    const Model m = readDeck("*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n"
+                             "*ELEMENT, TYPE=C3D4, ELSET=TET\n1, 1, 2, 4, 5\n"
+                             "*SURFACE, NAME=FACE\nTET, S1\n"
+                             "*SURFACE, TYPE=CYLINDER, NAME=Roller\nSTART, 0.5, 1.02, 0.\n"
+                             "LINE, 0.5, 1.02, 1.\n"
+                             "*CONTACT PAIR, INTERACTION=I\nFACE, roller\n",
+                             "analytical.inp");
+    ASSERT_EQ(m.interfaces.size(), 1U);
+    try {
+        (void)prepareInterface(m, m.interfaces[0]);
+        ADD_FAILURE() << "no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_NE(std::string(e.what()).find(
+                      ":15: master surface 'roller' is defined at " +
+                      (scratchDir() / "analytical.inp").string() +
+                      ":11: *SURFACE, TYPE=CYLINDER (an analytical rigid surface), which is not "
+                      "read"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shells and rigid elements, normals by hand.
 
