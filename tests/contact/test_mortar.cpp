@@ -1503,12 +1503,13 @@ TEST(MortarPairs, BadInputIsRefusedNamingTheArgument) {
             {&shortOffsets, "slave surface 'slave': offsets do not match the segment count"},
             {&tri, "slave surface 'slave', segment 1: has 4 nodes, its type Tri3 has 3"},
             {&unknown, "slave surface 'slave', segment 1: type 42 is no SegmentType"}};
-        for (const auto& [slave, what] : cases) {
+        for (const auto& kase : cases) {  // (a lambda may not capture a structured binding)
+            const Surface* slave = kase.first;
             expectError(
                 [&] {
                     (void)mi.compute(f.master, *slave, {one.data(), 1}, {one.data(), 1}, x, 0.1);
                 },
-                what);
+                kase.second);
         }
     }
     EXPECT_THROW(MortarIntegrator(MortarOptions{MortarBasis::kStandard, 0, false}),

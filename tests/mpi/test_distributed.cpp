@@ -908,7 +908,9 @@ TEST(DistributedErrors, OptionsThatDifferBetweenRanks) {
     const std::pair<SearchOptions, const char*> cases[] = {{mode, "SearchOptions::mode"},
                                                            {capture, "SearchOptions::capture"},
                                                            {self, "SearchOptions::selfContact"}};
-    for (const auto& [opt, what] : cases) {
+    for (const auto& kase : cases) {  // (a lambda may not capture a structured binding)
+        const SearchOptions& opt = kase.first;
+        const char* what = kase.second;
         const std::string e = errorEverywhere([&] { DistributedSearch d(MPI_COMM_WORLD, opt); });
         EXPECT_TRUE(contains(e, what)) << e;
         EXPECT_TRUE(contains(e, "the ranks give different")) << e;
