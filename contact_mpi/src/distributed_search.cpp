@@ -65,22 +65,25 @@ DistributedSearch::DistributedSearch(MPI_Comm comm, const SearchOptions& options
     MPI_Comm_dup(comm, &comm_);
     // The options that decide the collective steps and the results must be every rank's (a rank
     // in another mode would wait in other collectives); threads may differ.
-    std::int64_t mine[7] = {static_cast<std::int64_t>(options.mode),
-                            options.selfContact ? 1 : 0,
-                            options.captureRelative ? 1 : 0,
-                            0,
-                            0,
-                            options.warmStart ? 1 : 0,
-                            static_cast<std::int64_t>(options.broadPhase)};
+    constexpr int kCompared = 8;
+    std::int64_t mine[kCompared] = {static_cast<std::int64_t>(options.mode),
+                                    options.selfContact ? 1 : 0,
+                                    options.captureRelative ? 1 : 0,
+                                    0,
+                                    0,
+                                    options.warmStart ? 1 : 0,
+                                    static_cast<std::int64_t>(options.broadPhase),
+                                    options.checkOrientation ? 1 : 0};
     std::memcpy(&mine[3], &options.capture, sizeof(double));
     std::memcpy(&mine[4], &options.skinRelative, sizeof(double));
-    std::int64_t low[7];
-    std::int64_t high[7];
-    MPI_Allreduce(mine, low, 7, MPI_INT64_T, MPI_MIN, comm_);
-    MPI_Allreduce(mine, high, 7, MPI_INT64_T, MPI_MAX, comm_);
-    const char* const names[7] = {"mode",         "selfContact", "captureRelative", "capture",
-                                  "skinRelative", "warmStart",   "broadPhase"};
-    for (int k = 0; k < 7; ++k) {
+    std::int64_t low[kCompared];
+    std::int64_t high[kCompared];
+    MPI_Allreduce(mine, low, kCompared, MPI_INT64_T, MPI_MIN, comm_);
+    MPI_Allreduce(mine, high, kCompared, MPI_INT64_T, MPI_MAX, comm_);
+    const char* const names[kCompared] = {"mode",       "selfContact",     "captureRelative",
+                                          "capture",    "skinRelative",    "warmStart",
+                                          "broadPhase", "checkOrientation"};
+    for (int k = 0; k < kCompared; ++k) {
         if (low[k] != high[k]) {
             MPI_Comm_free(&comm_);
             throw std::invalid_argument(std::string("contact::mpi::DistributedSearch: the ranks "
@@ -183,7 +186,9 @@ void DistributedSearch::setup(const RankNodes& nodes, SurfacePart& master, Surfa
                 "segments at gap 0)");
         }
     });
-    detail::checkOrientation(s, bytes);
+    if (options_.checkOrientation) {  // else the caller has checked the global surfaces
+        detail::checkOrientation(s, bytes);
+    }
     detail::collectively(comm_, [&] { detail::resolveLengths(s, options_, x); });
 
     s.setupCoords.resize(static_cast<std::size_t>(s.dim) * static_cast<std::size_t>(x.numNodes));

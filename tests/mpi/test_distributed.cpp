@@ -905,9 +905,13 @@ TEST(DistributedErrors, OptionsThatDifferBetweenRanks) {
     capture.capture = last ? 0.7 : 0.5;
     SearchOptions self;
     self.selfContact = last;
-    const std::pair<SearchOptions, const char*> cases[] = {{mode, "SearchOptions::mode"},
-                                                           {capture, "SearchOptions::capture"},
-                                                           {self, "SearchOptions::selfContact"}};
+    SearchOptions orientation;
+    orientation.checkOrientation = !last;
+    const std::pair<SearchOptions, const char*> cases[] = {
+        {mode, "SearchOptions::mode"},
+        {capture, "SearchOptions::capture"},
+        {self, "SearchOptions::selfContact"},
+        {orientation, "SearchOptions::checkOrientation"}};
     for (const auto& kase : cases) {  // (a lambda may not capture a structured binding)
         const SearchOptions& opt = kase.first;
         const char* what = kase.second;
@@ -1016,6 +1020,12 @@ TEST(DistributedErrors, AnInsideOutSegmentOnAnyRank) {
     DistributedSearch search(MPI_COMM_WORLD);
     const std::string e = errorEverywhere([&] { u.run(search); });
     EXPECT_TRUE(contains(e, "in the same direction: one of them is inside-out")) << e;
+    // Unchecked on request (SearchOptions::checkOrientation), as the serial search: accepted.
+    SearchOptions unchecked;
+    unchecked.checkOrientation = false;
+    DistributedSearch trusting(MPI_COMM_WORLD, unchecked);
+    EXPECT_EQ(errorEverywhere([&] { u.run(trusting); }), "");
+    EXPECT_EQ(trusting.update(viewOf(u.x, 3)).status, UpdateStatus::kOk);
 }
 
 TEST(DistributedErrors, ADuplicateSegmentOnTheLastRank) {

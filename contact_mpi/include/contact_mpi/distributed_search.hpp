@@ -166,8 +166,9 @@ class DistributedSearch {
 public:
     /// Needs MPI initialized. Throws std::invalid_argument on invalid options (on every rank
     /// alike, as they are checked the same way everywhere), and when the ranks give different
-    /// mode, selfContact, capture, captureRelative, skinRelative, warmStart or broadPhase
-    /// (threads may differ).
+    /// mode, selfContact, capture, captureRelative, skinRelative, warmStart, broadPhase or
+    /// checkOrientation (threads may differ). checkOrientation = false skips the check of the
+    /// global surfaces' orientation (the caller's own); each rank's part always skips it.
     explicit DistributedSearch(MPI_Comm comm, const SearchOptions& options = {});
     ~DistributedSearch();
     DistributedSearch(const DistributedSearch&) = delete;
