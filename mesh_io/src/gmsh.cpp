@@ -346,7 +346,7 @@ public:
             } else if (name == "Nodes") {
                 readNodes();
             } else if (name == "ParametricNodes" && !v4_) {
-                readParametricNodes22();
+                readNodes(true);
             } else if (name == "Elements") {
                 readElements();
             } else {
@@ -616,15 +616,20 @@ private:
         xyz_.reserve(m_.nodeIds.size() + c);
     }
 
-    void readNodes() {
+    // parametric: 2.2 as Gmsh writes it with Mesh.SaveParametric, $ParametricNodes in place of
+    // $Nodes (not in the 2.2 manual; ASCII only here).
+    void readNodes(bool parametric = false) {
         if (haveNodes_) {
             r_.fail("second $Nodes section");
         }
         haveNodes_ = true;
         if (v4_) {
             binary_ ? readNodes41Binary() : readNodes41();
+        } else if (binary_ && parametric) {
+            r_.fail("binary $ParametricNodes is not read (save the mesh without "
+                    "Mesh.SaveParametric, or as MSH 4.1)");
         } else {
-            binary_ ? readNodes22Binary() : readNodes22();
+            binary_ ? readNodes22Binary() : readNodes22(parametric);
         }
     }
 
@@ -743,7 +748,9 @@ private:
     }
 
     // 2.2: count, then "id x y z" per line.
-    void readNodes22() {
+    // Each line "id x y z", parametric: "id x y z dim entity", then u on curves (dim 1), u v on
+    // surfaces (dim 2), read and dropped.
+    void readNodes22(bool parametric) {
         Record head(r_, "the number of nodes");
         const std::uint64_t n = head.count("the number of nodes");
         head.end("the number of nodes");
@@ -752,55 +759,25 @@ private:
         }
         reserveNodes(n, 8);
         for (std::uint64_t i = 0; i < n; ++i) {
-            Record rec(r_, "a node line (id x y z)");
+            Record rec(r_, parametric ? "a node line (id x y z dim entity [u [v]])"
+                                      : "a node line (id x y z)");
             const long id = rec.integer("a node id (a positive integer)", 1, kMaxTag);
             for (int k = 0; k < 3; ++k) {
                 xyz_.push(rec.real("a coordinate"));
+            }
+            if (parametric) {
+                const long dim = rec.integer("an entity dimension 0 to 3", 0, 3);
+                rec.integer("an entity tag", kMinInt, kMaxInt);
+                for (long k = 0; k < (dim == 1 || dim == 2 ? dim : 0); ++k) {
+                    rec.real("a parametric coordinate");
+                }
             }
             rec.end("the node coordinates");
             if (!addNodeTag(id)) {
                 r_.fail("duplicate node id " + str(id));
             }
         }
-        expectEnd("Nodes", false);
-    }
-
-    // 2.2 as Gmsh writes it with Mesh.SaveParametric: $ParametricNodes in place of $Nodes, each
-    // line "id x y z dim entity", then u on curves (dim 1), u v on surfaces (dim 2). Not in the
-    // 2.2 manual; the parameters are read and dropped.
-    void readParametricNodes22() {
-        if (haveNodes_) {
-            r_.fail("second $Nodes section");
-        }
-        if (binary_) {
-            r_.fail("binary $ParametricNodes is not read (save the mesh without "
-                    "Mesh.SaveParametric, or as MSH 4.1)");
-        }
-        haveNodes_ = true;
-        Record head(r_, "the number of nodes");
-        const std::uint64_t n = head.count("the number of nodes");
-        head.end("the number of nodes");
-        if (!roomForNodes(n)) {
-            r_.fail("too many nodes: " + str(n));
-        }
-        reserveNodes(n, 8);
-        for (std::uint64_t i = 0; i < n; ++i) {
-            Record rec(r_, "a node line (id x y z dim entity [u [v]])");
-            const long id = rec.integer("a node id (a positive integer)", 1, kMaxTag);
-            for (int k = 0; k < 3; ++k) {
-                xyz_.push(rec.real("a coordinate"));
-            }
-            const long dim = rec.integer("an entity dimension 0 to 3", 0, 3);
-            rec.integer("an entity tag", kMinInt, kMaxInt);
-            for (long k = 0; k < (dim == 1 || dim == 2 ? dim : 0); ++k) {
-                rec.real("a parametric coordinate");
-            }
-            rec.end("the node");
-            if (!addNodeTag(id)) {
-                r_.fail("duplicate node id " + str(id));
-            }
-        }
-        expectEnd("ParametricNodes", false);
+        expectEnd(parametric ? "ParametricNodes" : "Nodes", false);
     }
 
     void readNodes22Binary() {
