@@ -730,29 +730,8 @@ MortarStats MortarIntegrator::compute(const Surface& master, const Surface& slav
             text += what;
             throw std::invalid_argument(text);
         };
-        if (s->types.size() + 1 != s->offsets.size()) {
-            structure(kNoIndex,
-                      "offsets do not match the segment count (" +
-                          std::to_string(s->offsets.size()) + " offsets for " +
-                          std::to_string(s->types.size()) + " types)",
-                      kNoIndex);
-        }
         detail::checkOffsets(*s, structure);
-        for (Index k = 0; k < s->size(); ++k) {
-            const SegmentType t = s->types[k];
-            if (std::find(kAllSegmentTypes.begin(), kAllSegmentTypes.end(), t) ==
-                kAllSegmentTypes.end()) {
-                structure(k, "type " + std::to_string(static_cast<int>(t)) + " is no SegmentType",
-                          kNoIndex);
-            }
-            if (s->offsets[k + 1] - s->offsets[k] != nodeCount(t)) {
-                structure(k,
-                          "has " + std::to_string(s->offsets[k + 1] - s->offsets[k]) +
-                              " nodes, its type " + segmentTypeName(t) + " has " +
-                              std::to_string(nodeCount(t)),
-                          kNoIndex);
-            }
-        }
+        detail::checkSegmentNodes(*s, structure);
         for (Index k = 0; k < s->size(); ++k) {
             if (s->dim() != spatialDim(s->types[k]) || s->dim() != x.dim) {
                 throw std::invalid_argument(

@@ -89,8 +89,7 @@ double fluxOf(const SegmentNodes& s) {
 }  // namespace
 
 void Surface::addSegment(SegmentType type, const Index* nodes, int count) {
-    if (std::find(kAllSegmentTypes.begin(), kAllSegmentTypes.end(), type) ==
-        kAllSegmentTypes.end()) {
+    if (!isSegmentType(type)) {
         throw std::invalid_argument("contact::Surface::addSegment(): surface '" + name +
                                     "', segment " + std::to_string(size()) + ": type " +
                                     std::to_string(static_cast<int>(type)) + " is no SegmentType");

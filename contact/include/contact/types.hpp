@@ -81,6 +81,12 @@ inline constexpr int kMaxThreads = 1024;
            t == SegmentType::Quad9;
 }
 
+/// True for the values of SegmentType (false for another value cast to it).
+[[nodiscard]] constexpr bool isSegmentType(SegmentType t) noexcept {
+    return static_cast<int>(t) >= static_cast<int>(SegmentType::Line2) &&
+           static_cast<int>(t) <= static_cast<int>(SegmentType::Quad9);
+}
+
 /// Readable name, as in the tables of docs/design.md.
 [[nodiscard]] constexpr const char* segmentTypeName(SegmentType t) noexcept {
     switch (t) {

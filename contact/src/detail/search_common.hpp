@@ -63,20 +63,34 @@ void checkOffsets(const Surface& surface, Fail&& fail) {
     }
 }
 
+/// checkSegmentNodes: each segment's type a SegmentType and its node count the type's (what
+/// reading the connectivity by the types needs; the offsets checked first).
+template <class Fail>
+void checkSegmentNodes(const Surface& surface, Fail&& fail) {
+    for (Index s = 0; s < surface.size(); ++s) {
+        const SegmentType t = surface.types[s];
+        if (!isSegmentType(t)) {
+            fail(s, "type " + std::to_string(static_cast<int>(t)) + " is no SegmentType", kNoIndex);
+        }
+        if (surface.offsets[s + 1] - surface.offsets[s] != nodeCount(t)) {
+            fail(s,
+                 "has " + std::to_string(surface.offsets[s + 1] - surface.offsets[s]) +
+                     " nodes, its type " + segmentTypeName(t) + " has " +
+                     std::to_string(nodeCount(t)),
+                 kNoIndex);
+        }
+    }
+}
+
 template <class Fail>
 void checkSegments(const Surface& surface, const CoordinatesView& x, Fail&& fail) {
+    checkSegmentNodes(surface, fail);
     for (Index s = 0; s < surface.size(); ++s) {
         const SegmentType t = surface.types[s];
         if (spatialDim(t) != x.dim) {
             fail(s,
                  "a " + std::to_string(spatialDim(t)) + "D segment type with " +
                      std::to_string(x.dim) + "D coordinates",
-                 kNoIndex);
-        }
-        if (surface.offsets[s + 1] - surface.offsets[s] != nodeCount(t)) {
-            fail(s,
-                 "has " + std::to_string(surface.offsets[s + 1] - surface.offsets[s]) +
-                     " nodes, its type has " + std::to_string(nodeCount(t)),
                  kNoIndex);
         }
         const Index* nodes = surface.nodes(s);
