@@ -1086,7 +1086,7 @@ void Reader::beginSurface(LineReader& in, const Keyword& kw) {
     const std::string type = typeParam != nullptr ? squeeze(typeParam->value) : "ELEMENT";
     if (type != "ELEMENT" && type != "NODE") {  // noted each time: a pair may name it
         note(in, kw.line, "skipped *SURFACE '" + name + "' of unsupported TYPE=" + type);
-        root_.model.skippedSurfaces[upper(name)] =
+        root_.model.skippedSurfaces[detail::lowerCase(name)] =
             in.path() + ":" + std::to_string(kw.line) + ": *SURFACE, TYPE=" + type +
             " (an analytical rigid surface), which is not read";
         section_ = Section::kSkip;

@@ -3,6 +3,8 @@
 
 #include "mesh_io/error.hpp"
 
+#include "text.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -48,11 +50,7 @@ PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
                          (other.nodeSurface ? " (nodes)" : "");
             }
             const FileTerms terms = fileTerms(model);
-            std::string key = name;
-            for (char& ch : key) {
-                ch = ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 'a' + 'A') : ch;
-            }
-            if (const auto skipped = model.skippedSurfaces.find(key);
+            if (const auto skipped = model.skippedSurfaces.find(detail::lowerCase(name));
                 skipped != model.skippedSurfaces.end()) {
                 refuse(role + " surface '" + name + "' is defined at " + skipped->second);
             }

@@ -109,7 +109,8 @@ struct Model {
         elementSets;  ///< key: name (upper case for Abaqus)
     std::vector<SurfaceDef> surfaces;
     /// Surfaces the file defines in a form not read (an Abaqus analytical rigid surface,
-    /// *SURFACE, TYPE=CYLINDER), by upper-case name: where and what, for an interface naming one.
+    /// *SURFACE, TYPE=CYLINDER), by lower-case name (names compare ignoring case): where and what,
+    /// for an interface naming one.
     std::map<std::string, std::string> skippedSurfaces;
     std::vector<InterfaceDef> interfaces;
     /// Part instances of an Abaqus assembly, in file order (empty for models without parts).
