@@ -14,7 +14,6 @@
 #include <exodusII.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -303,8 +302,9 @@ struct Reader {
 
     [[noreturn]] void fail(const std::string& what) const { throw ParseError(path, 0, what); }
 
-    // Names of the entities of one type, "" where the file gives none.
-    std::vector<std::string> names(ex_entity_type type, std::size_t count) {
+    // Names of the entities of one type (`noun`), "" where the file gives none.
+    std::vector<std::string> names(ex_entity_type type, std::size_t count,
+                                   const std::string& noun) {
         const auto longest = std::clamp<std::int64_t>(
             ex_inquire_int(file.id(), EX_INQ_DB_MAX_USED_NAME_LENGTH), 0, 255);
         ex_set_max_name_length(file.id(), static_cast<int>(longest));
@@ -318,9 +318,7 @@ struct Reader {
             // A file without names reads as names ""; a failure is damage, not "no names" (the
             // sets would silently lose the names the solver's deck gives them).
             file.check(ex_get_names(file.id(), type, pointers.data()),
-                       std::string("the names of the ") + (type == EX_ELEM_BLOCK ? "element blocks"
-                                                           : type == EX_SIDE_SET ? "side sets"
-                                                                                 : "node sets"));
+                       "the names of the " + noun + "s");
             for (std::size_t i = 0; i < count; ++i) {
                 storage[i].back() = '\0';
                 out[i] = storage[i].data();
@@ -449,7 +447,7 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
     // is counted per block below.
     const Index total = count(elements, 24, "the element count");
     blockIds = ids(EX_ELEM_BLOCK, count(blocks, 64, "the element block count"), "element block");
-    blockNames = names(EX_ELEM_BLOCK, blockIds.size());
+    blockNames = names(EX_ELEM_BLOCK, blockIds.size(), "element block");
     std::vector<std::int64_t> map(static_cast<std::size_t>(total));
     if (total > 0) {
         file.check(ex_get_id_map(file.id(), EX_ELEM_MAP, map.data()), "the element number map");
@@ -488,12 +486,9 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
         // Polygons and polyhedra (NSIDED, NFACED: the count is the block's, not an element's) and
         // elements of more than 64 nodes have no face the search takes: kept without their
         // connectivity, as any type this reader does not know.
-        std::string family = topology.substr(0, 6);
-        for (char& c : family) {
-            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        }
+        const std::string family = detail::lowerCase(topology.substr(0, 6));
         const bool skipNodes =
-            eb.num_nodes_per_entry > 64 || family == "NSIDED" || family == "NFACED";
+            eb.num_nodes_per_entry > 64 || family == "nsided" || family == "nfaced";
         const int npe = skipNodes ? 0 : static_cast<int>(eb.num_nodes_per_entry);
         // The connectivity read (8 B a node) and kept (4 B).
         (void)count(static_cast<std::int64_t>(n) * npe, 12, what + ": the connectivity");
@@ -551,7 +546,7 @@ std::vector<Reader::Set> Reader::readSets(ex_entity_type type, std::int64_t sets
                                           const std::string& noun, const std::string& prefix) {
     const std::vector<std::int64_t> setIds =
         ids(type, count(sets, 64, "the " + noun + " count"), noun);
-    const std::vector<std::string> setNames = names(type, setIds.size());
+    const std::vector<std::string> setNames = names(type, setIds.size(), noun);
     std::vector<Set> out(setIds.size());
     for (std::size_t s = 0; s < setIds.size(); ++s) {
         Set& set = out[s];
