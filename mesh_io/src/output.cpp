@@ -153,12 +153,13 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
         // file by name) is standard output: the data goes there as with "-", the report to
         // standard error, and a file there is not replaced (what went to standard output would
         // be lost). Where standard error goes is refused. /dev/null stays a plain sink.
-        if (!isNullDevice(st) && isOpenOn(STDOUT_FILENO, st)) {
+        const bool null = isNullDevice(st);
+        if (!null && isOpenOn(STDOUT_FILENO, st)) {
             r.kind = OutputKind::kStdout;
             r.target = "-";
             return r;
         }
-        if (!isNullDevice(st) && isOpenOn(STDERR_FILENO, st)) {
+        if (!null && isOpenOn(STDERR_FILENO, st)) {
             fail("refusing to write " + path +
                  ": it is where standard error goes (the messages would be lost in the data)");
         }
