@@ -451,7 +451,7 @@ struct CheckedOutputs {
 };
 
 CheckedOutputs checkAllOutputs(const Args& args, const std::vector<Interface>& interfaces,
-                               const mesh_io::WriteOptions& options) {
+                               bool assembly, const mesh_io::WriteOptions& options) {
     std::vector<std::string> outputs = args.outputs();
     if (args.mortar.empty()) {
         return {mesh_io::checkOutputs(outputs, options), {}};
@@ -478,8 +478,8 @@ CheckedOutputs checkAllOutputs(const Args& args, const std::vector<Interface>& i
                                  ec.message());
     }
     for (const Interface& itf : interfaces) {
-        for (std::string& f :
-             mesh_io::mortarFileNames(args.mortar, "interface" + std::to_string(itf.index))) {
+        for (std::string& f : mesh_io::mortarFileNames(
+                 args.mortar, "interface" + std::to_string(itf.index), assembly)) {
             outputs.push_back(std::move(f));
         }
     }
@@ -511,7 +511,8 @@ int run(const Args& args) {
     wo.coordinates = args.coordinates;
     wo.jsonPairs = args.jsonPairs;
     wo.vtuAscii = args.vtuAscii;
-    const CheckedOutputs checked = checkAllOutputs(args, interfaces, wo.write);
+    const CheckedOutputs checked =
+        checkAllOutputs(args, interfaces, !model.instances.empty(), wo.write);
     bool toStdout = false;
     for (const mesh_io::OutputKind k : checked.kinds) {
         toStdout = toStdout || k == mesh_io::OutputKind::kStdout;

@@ -408,9 +408,14 @@ void writeVtu(const std::string& path, const Model& model,
     file.commit();
 }
 
-std::vector<std::string> mortarFileNames(const std::string& dir, const std::string& prefix) {
+std::vector<std::string> mortarFileNames(const std::string& dir, const std::string& prefix,
+                                         bool assembly) {
     const std::string base = dir + "/" + prefix;
-    return {base + "_D.mtx", base + "_M.mtx", base + "_nodes.csv"};
+    std::vector<std::string> names{base + "_D.mtx", base + "_M.mtx", base + "_nodes.csv"};
+    if (assembly) {
+        names.push_back(base + "_master_nodes.csv");
+    }
+    return names;
 }
 
 void writeMortarFiles(const std::string& dir, const std::string& prefix, const Model& model,
@@ -432,7 +437,7 @@ void writeMortarFiles(const std::string& dir, const std::string& prefix, const M
         largest = std::max(largest, index(n));
     }
     const char* basis = op.basis == contact::MortarBasis::kDual ? "dual" : "standard";
-    const std::vector<std::string> names = mortarFileNames(dir, prefix);
+    const std::vector<std::string> names = mortarFileNames(dir, prefix, assembly);
     const auto matrix = [&](const std::string& path, const contact::SparseTriplets& t,
                             const std::string& what) {
         OutputFile file(path, options);
@@ -440,7 +445,7 @@ void writeMortarFiles(const std::string& dir, const std::string& prefix, const M
         out << "%%MatrixMarket matrix coordinate real general\n"
             << "% " << description << "\n% " << what << ", " << basis << " basis\n"
             << (assembly ? "% rows and columns: node numbers in the model's order (from 1), "
-                           "named in the _nodes.csv file\n"
+                           "named in the _nodes.csv (slave) and _master_nodes.csv files\n"
                          : "% rows and columns: node ids of the model file\n")
             << largest << ' ' << largest << ' ' << t.size() << '\n';
         for (std::size_t k = 0; k < t.size(); ++k) {
@@ -462,6 +467,17 @@ void writeMortarFiles(const std::string& dir, const std::string& prefix, const M
         out << num(op.weightedGap[k]) << ',' << num(op.nodalArea[k]) << '\n';
     }
     file.commit();
+    if (assembly) {  // M's columns, named
+        std::vector<Index> columns(op.M.col.begin(), op.M.col.end());
+        std::sort(columns.begin(), columns.end());
+        columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+        OutputFile masters(names[3], options);
+        masters.out() << "node_number,node_label\n";
+        for (const Index n : columns) {
+            masters.out() << index(n) << ',' << csvField(model.nodeLabel(n)) << '\n';
+        }
+        masters.commit();
+    }
 }
 
 }  // namespace mesh_io

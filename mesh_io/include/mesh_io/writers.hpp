@@ -62,20 +62,22 @@ void writeJsonReport(const std::string& path, const Model& model,
 void writeVtu(const std::string& path, const Model& model,
               const std::vector<InterfaceReport>& reports, const WriterOptions& options);
 
-/// The mortar quantities of one interface, as three files in `dir` (created if missing), named
+/// The mortar quantities of one interface, as files in `dir` (created if missing), named
 /// `<prefix>_D.mtx`, `<prefix>_M.mtx` (Matrix Market, coordinate real general: D slave x slave,
 /// M slave x master; rows and columns are the node ids of the model file, so both are
 /// (largest id) x (largest id)) and `<prefix>_nodes.csv` (`node_id,weighted_gap,nodal_area`, one
-/// row per slave node carrying an integral; in Abaqus assemblies, where ids repeat across
-/// instances, the node numbers in the model's order from 1, and the nodes file
-/// `node_number,node_label,weighted_gap,nodal_area`). `description` goes into the comment lines.
-/// Each written atomically; existing files only with options.overwrite.
+/// row per slave node carrying an integral). In Abaqus assemblies, where ids repeat across
+/// instances, rows and columns are the node numbers in the model's order from 1; the nodes file
+/// is `node_number,node_label,weighted_gap,nodal_area`, and a fourth file,
+/// `<prefix>_master_nodes.csv` (`node_number,node_label`), names M's columns. `description` goes
+/// into the comment lines. Each written atomically; existing files only with options.overwrite.
 void writeMortarFiles(const std::string& dir, const std::string& prefix, const Model& model,
                       const contact::MortarOperators& op, const std::string& description,
                       const WriteOptions& options);
 
-/// The three files writeMortarFiles writes: `<dir>/<prefix>_D.mtx`, `_M.mtx`, `_nodes.csv`.
+/// The files writeMortarFiles writes: `<dir>/<prefix>_D.mtx`, `_M.mtx`, `_nodes.csv`, and for
+/// an assembly (a model with part instances) `_master_nodes.csv`.
 [[nodiscard]] std::vector<std::string> mortarFileNames(const std::string& dir,
-                                                       const std::string& prefix);
+                                                       const std::string& prefix, bool assembly);
 
 }  // namespace mesh_io
