@@ -64,6 +64,17 @@ std::vector<Row> nodeRows(const contact::NodePairs& p, const contact::Surface& m
     return rows;
 }
 
+// The largest |D_ab|, a != b, over the largest |D_aa|.
+double offDiagonal(const contact::SparseTriplets& D) {
+    double diagonal = 0.0;
+    double off = 0.0;
+    for (std::size_t k = 0; k < D.size(); ++k) {
+        double& m = D.row[k] == D.col[k] ? diagonal : off;
+        m = std::max(m, std::abs(D.value[k]));
+    }
+    return diagonal > 0.0 ? off / diagonal : 0.0;
+}
+
 }  // namespace
 
 std::vector<double> tributaryAreas(const Model& model, const contact::Surface& s) {
@@ -149,6 +160,17 @@ ContactSolution solveContact(const Model& model, const ContactSetup& setup, int 
     std::set<int> active;
     std::map<int, double> lambda;  // by node, from the last solve
     double lastStep = 0.0;
+    double previousStep = 0.0;
+    double extent = 0.0;  // the model's size, a length
+    {
+        Eigen::Vector3d lo = model.X.front();
+        Eigen::Vector3d hi = lo;
+        for (const Eigen::Vector3d& X : model.X) {
+            lo = lo.cwiseMin(X);
+            hi = hi.cwiseMax(X);
+        }
+        extent = (hi - lo).maxCoeff();
+    }
     for (int it = 0; it < maxIterations; ++it) {
         const contact::CoordinatesView x = coordinates(sol.u);
         if (search.update(x).status != contact::UpdateStatus::kOk) {
@@ -158,6 +180,7 @@ ContactSolution solveContact(const Model& model, const ContactSetup& setup, int 
         if (setup.method == ContactMethod::kMortar) {
             (void)mortar.compute(search, x);
             rows = mortarRows(mortar.operators(), dim, setup.normal);
+            sol.dOffDiagonal = offDiagonal(mortar.operators().D);
         } else {
             rows = nodeRows(search.nodePairs(), setup.master, dim, setup.normal);
         }
@@ -172,14 +195,24 @@ ContactSolution solveContact(const Model& model, const ContactSetup& setup, int 
             }
         }
         if (next.empty() && !rows.empty()) {
-            // Nothing touches yet: the row closest to contact holds the body.
+            // Nothing touches yet: the rows closest to contact hold the body, all of those that
+            // tie (one of many equal gaps would leave the body free to turn about it).
             const auto least =
                 std::min_element(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
                     return a.gap / a.scale < b.gap / b.scale;
                 });
-            next.insert(least->node);
+            const double g = least->gap / least->scale;
+            for (const Row& r : rows) {
+                if (r.gap / r.scale <= g + 1e-9 * std::max(std::abs(g), extent)) {
+                    next.insert(r.node);
+                }
+            }
         }
-        if (it > 0 && next == active && lastStep <= 1e-12) {
+        // Converged: the set repeats and the step is negligible, or small and no longer
+        // falling (the rounding of a larger system's solve).
+        const bool settled =
+            lastStep <= 1e-12 || (lastStep <= 1e-10 && lastStep > 0.5 * previousStep);
+        if (it > 0 && next == active && settled) {
             sol.converged = true;
             sol.iterations = it;
             break;
@@ -228,6 +261,13 @@ ContactSolution solveContact(const Model& model, const ContactSetup& setup, int 
                 step = std::max(step, std::abs(z[i]));
             }
         }
+        // LU succeeds on a system singular but for rounding: its step is then absurd.
+        if (!std::isfinite(step) || step > 1e6 * extent) {
+            throw std::runtime_error("the contact system is singular (iteration " +
+                                     std::to_string(it) + ": a step of " + std::to_string(step) +
+                                     "; is a body held by too few contact rows?)");
+        }
+        previousStep = lastStep;
         lastStep = step / std::max(sol.u.cwiseAbs().maxCoeff(), 1e-300);
         lambda.clear();
         sol.nodes.clear();
