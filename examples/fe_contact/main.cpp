@@ -3,6 +3,8 @@
 // every active-set iteration (README, "The FE example").
 //
 //   fe_contact patch2d|patch3d|hertz [--out DIR] [--basis standard|dual] [--force]
+//   (exit 0: every check holds; 1: a check failed; 2: a wrong argument or a refused output;
+//   3: the solve failed)
 //
 // patch2d, patch3d: the contact patch test, two blocks of one material with non-matching meshes
 //   pressed together by a uniform pressure; mortar must give a uniform contact pressure (to 1e-8);
@@ -22,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -61,7 +64,7 @@ std::string csvPath(const Options& opt, const std::string& which) {
     const char* name = which == "patch2d"   ? "patch_2d.csv"
                        : which == "patch3d" ? "patch_3d.csv"
                                             : "hertz.csv";
-    return opt.out + "/" + name;
+    return (std::filesystem::path(opt.out) / name).string();
 }
 
 mesh_io::WriteOptions writeOptions(const Options& opt) {
@@ -110,6 +113,14 @@ std::string num(double v) {
 
 const char* basisName(contact::MortarBasis b) {
     return b == contact::MortarBasis::kDual ? "dual" : "standard";
+}
+
+// The solve used the basis it was given: the dual basis makes D diagonal, the standard one not.
+void expectBasis(Checks& c, contact::MortarBasis b, double dOffDiagonal) {
+    const bool dual = b == contact::MortarBasis::kDual;
+    c.expect(dual ? dOffDiagonal <= 1e-12 : dOffDiagonal > 1e-3,
+             std::string(basisName(b)) + " basis: D " + (dual ? "diagonal" : "not diagonal") +
+                 " (largest off-diagonal entry " + num(dOffDiagonal) + " of the diagonal)");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,6 +278,7 @@ int runPatch(int dim, const Options& opt) {
     c.expect(std::abs(mMean - pressure) <= 1e-2 * pressure,
              "mortar pressure within the lateral strain (1 %) of the applied pressure");
     c.expect(nDev > 1e-3, "node-to-segment pressure not uniform (printed for comparison)");
+    expectBasis(c, opt.basis, mortar.dOffDiagonal);
 
     std::vector<std::vector<double>> rows;
     for (std::size_t k = 0; k < mortar.nodes.size(); ++k) {
@@ -322,6 +334,7 @@ struct HertzResult {
     double rmsError = 0.0;  // of the pressure against p0 sqrt(1 - x^2 / a^2), over p0
     double maxError = 0.0;
     double force = 0.0;
+    double dOffDiagonal = 0.0;              // fe::ContactSolution's
     std::vector<std::vector<double>> rows;  // x, pressure
     bool converged = false;
 };
@@ -342,7 +355,10 @@ std::vector<double> gradedFrom(double h, double fine, double end, double maxSize
     return x;
 }
 
-HertzResult runHertzLevel(const HertzInput& in, double h) {
+// The top traction of the half model: half the load P over its width.
+double topTraction(const HertzInput& in) { return 0.5 * in.load() / in.width; }
+
+HertzResult runHertzLevel(const HertzInput& in, double h, contact::MortarBasis basis) {
     fe::Model m;
     m.dim = 2;
     const std::vector<double> xs = gradedFrom(h, 2 * in.a, in.width, 0.02);
@@ -358,7 +374,7 @@ HertzResult runHertzLevel(const HertzInput& in, double h) {
             return Vector2d(x, b + (in.height - b) * ss[static_cast<std::size_t>(j)] / in.height);
         },
         fe::Material{in.E, in.nu});
-    const double q = 0.5 * in.load() / in.width;  // half the load on the half model's top
+    const double q = topTraction(in);
     for (int i = 0; i < nx; ++i) {
         fe::addEdgeTraction(m, g.at(i + 1, ny), g.at(i, ny), Vector2d(0, -q));
     }
@@ -381,6 +397,7 @@ HertzResult runHertzLevel(const HertzInput& in, double h) {
     }
     setup.normal = Vector3d::UnitY();
     setup.capture = 0.01 * in.R;
+    setup.basis = basis;
     const fe::ContactSolution s = fe::solveContact(m, setup);
 
     HertzResult r;
@@ -389,6 +406,7 @@ HertzResult runHertzLevel(const HertzInput& in, double h) {
     r.iterations = s.iterations;
     r.converged = s.converged;
     r.force = 2 * s.normalForce;
+    r.dOffDiagonal = s.dOffDiagonal;
     const auto deformedX = [&](int n) { return m.X[static_cast<std::size_t>(n)].x() + s.u[2 * n]; };
     int outer = 0;  // the outermost slave node in contact, along the bottom row
     for (int i = 0; i <= nx; ++i) {
@@ -427,7 +445,7 @@ int runHertz(const Options& opt) {
                 "p(0)", "p(0)/p0-1", "a_h", "(a_h-a)/h", "rms error");
     std::vector<HertzResult> levels;
     for (const double h : {in.a / 5, in.a / 10, in.a / 20}) {
-        levels.push_back(runHertzLevel(in, h));
+        levels.push_back(runHertzLevel(in, h, opt.basis));
         const HertzResult& r = levels.back();
         std::printf("  %-10.3g %-9d %-5d %-14.8g %-+11.4f %-12.8g %-+11.3f %-11.4f (max %.4f)\n",
                     r.h, r.elements, r.iterations, r.p0, r.p0 / in.p0() - 1, r.a,
@@ -445,12 +463,17 @@ int runHertz(const Options& opt) {
     c.expect(fine.rmsError < levels.front().rmsError,
              "the pressure approaches p0 sqrt(1 - x^2/a^2) with refinement");
     c.expect(std::abs(fine.force - in.load()) <= 1e-9 * in.load(), "contact force equals the load");
+    expectBasis(c, opt.basis, fine.dOffDiagonal);
     writeCsv(csvPath(opt, "hertz"), opt,
              {{"case", "Hertz, elastic cylinder on a rigid flat, plane strain, half model x >= 0"},
               {"R", num(in.R)},
               {"E", num(in.E)},
               {"nu", num(in.nu)},
               {"P", num(in.load())},
+              {"P is", "the load per unit thickness on the whole cylinder; the half model, and "
+                       "so the rows' pressure integrated over x >= 0, carries P / 2"},
+              {"q", num(topTraction(in))},
+              {"q is", "the uniform traction on the half model's top, (P / 2) / its width"},
               {"E_star", num(in.Estar())},
               {"a", num(in.a)},
               {"p0", num(in.p0())},
@@ -464,47 +487,70 @@ int runHertz(const Options& opt) {
     return c.failed;
 }
 
+constexpr const char* kUsage =
+    "usage: fe_contact patch2d|patch3d|hertz [--out DIR] [--basis standard|dual] [--force]\n"
+    "  patch2d, patch3d  the contact patch test (writes patch_2d.csv / patch_3d.csv)\n"
+    "  hertz             a cylinder on a rigid flat (writes hertz.csv)\n"
+    "  --out DIR         the directory the CSV goes into (default: the current one)\n"
+    "  --basis B         the mortar basis, standard (default) or dual\n"
+    "  --force           replace an existing CSV\n"
+    "exit status: 0 every check holds, 1 a check failed, 2 a wrong argument or a refused\n"
+    "output, 3 the solve failed\n";
+
+int usageError(const std::string& why) {
+    std::fprintf(stderr, "fe_contact: %s\n%s", why.c_str(), kUsage);
+    return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
-        if (argc < 2) {
-            std::fprintf(stderr, "usage: fe_contact patch2d|patch3d|hertz [--out DIR] [--basis "
-                                 "standard|dual] [--force]\n");
-            return 2;
+    Options opt;
+    std::string which;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+        if (a == "--help" || a == "-h") {
+            std::fputs(kUsage, stdout);
+            return 0;
         }
-        const std::string which = argv[1];
-        Options opt;
-        for (int i = 2; i < argc; ++i) {
-            const std::string a = argv[i];
-            if (a == "--out" && i + 1 < argc) {
-                opt.out = argv[++i];
-            } else if (a == "--force") {
-                opt.force = true;
-            } else if (a == "--basis" && i + 1 < argc) {
-                const std::string b = argv[++i];
-                if (b != "standard" && b != "dual") {
-                    std::fprintf(stderr, "fe_contact: --basis expects standard or dual\n");
-                    return 2;
-                }
-                opt.basis =
-                    b == "dual" ? contact::MortarBasis::kDual : contact::MortarBasis::kStandard;
-            } else {
-                std::fprintf(stderr, "fe_contact: unknown argument %s\n", a.c_str());
-                return 2;
+        if (a == "--force") {
+            opt.force = true;
+        } else if (a == "--out") {
+            const char* v = value();
+            if (v == nullptr || *v == '\0') {
+                return usageError("--out needs a directory");
             }
+            opt.out = v;
+        } else if (a == "--basis") {
+            const char* v = value();
+            const std::string b = v != nullptr ? v : "";
+            if (b != "standard" && b != "dual") {
+                return usageError("--basis expects standard or dual" +
+                                  (v != nullptr ? ", not '" + b + "'" : std::string()));
+            }
+            opt.basis = b == "dual" ? contact::MortarBasis::kDual : contact::MortarBasis::kStandard;
+        } else if (a.rfind("-", 0) == 0) {
+            return usageError("unknown option " + a);
+        } else if (!which.empty()) {
+            return usageError("one case only: " + which + " and " + a);
+        } else if (a != "patch2d" && a != "patch3d" && a != "hertz") {
+            return usageError("unknown case " + a);
+        } else {
+            which = a;
         }
-        if (which != "patch2d" && which != "patch3d" && which != "hertz") {
-            std::fprintf(stderr, "fe_contact: unknown case %s\n", which.c_str());
-            return 2;
-        }
+    }
+    if (which.empty()) {
+        return usageError("which case: patch2d, patch3d or hertz?");
+    }
+    try {
         // The output is checked before the solve: a refused path costs nothing.
-        try {
-            (void)mesh_io::checkOutputs({csvPath(opt, which)}, writeOptions(opt));
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "fe_contact: %s\n", e.what());
-            return 2;
-        }
+        (void)mesh_io::checkOutputs({csvPath(opt, which)}, writeOptions(opt));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fe_contact: %s\n", e.what());
+        return 2;
+    }
+    try {
         int failed = 0;
         if (which == "patch2d") {
             failed = runPatch(2, opt);
@@ -517,6 +563,6 @@ int main(int argc, char** argv) {
         return failed == 0 ? 0 : 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "fe_contact: %s\n", e.what());
-        return 1;
+        return 3;
     }
 }
