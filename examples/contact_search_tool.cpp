@@ -26,6 +26,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -47,6 +48,17 @@ contact_tool::MpiSession* g_mpi = nullptr;  // under mpiexec: searches run over 
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;
 constexpr int kExitVerifyFailed = 3;
+
+// What went to standard output reached it: a full disk or a closed stream fails the run.
+int flushedStdout(int status) {
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+        std::fprintf(stderr, "contact-search: writing to standard output failed (disk full, or "
+                             "closed?)\n");
+        return status == kExitOk ? kExitBadInput : status;
+    }
+    return status;
+}
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -241,10 +253,10 @@ Args parseArgs(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
         std::cout << app.help();
-        std::exit(kExitOk);
+        std::exit(flushedStdout(kExitOk));
     } catch (const CLI::CallForVersion&) {
         std::cout << app.version() << '\n';
-        std::exit(kExitOk);
+        std::exit(flushedStdout(kExitOk));
     } catch (const CLI::ParseError& e) {
         throw UsageError(e.what());
     }
@@ -464,6 +476,11 @@ CheckedOutputs checkAllOutputs(const Args& args, const std::vector<Interface>& i
     if (fs::exists(args.mortar, ec) && !fs::is_directory(args.mortar, ec)) {
         throw UsageError("--mortar expects a directory; " + args.mortar + " is not one");
     }
+    if (fs::is_symlink(fs::symlink_status(args.mortar, ec)) && !fs::exists(args.mortar, ec)) {
+        throw UsageError("--mortar: " + args.mortar + " is a symbolic link to nothing (" +
+                         fs::read_symlink(args.mortar, ec).string() +
+                         "); make its directory, or name another");
+    }
     std::vector<fs::path> made;  // missing directories, deepest first
     for (fs::path p = fs::absolute(args.mortar, ec); !p.empty() && !fs::exists(p, ec);
          p = p.parent_path()) {
@@ -491,12 +508,33 @@ CheckedOutputs checkAllOutputs(const Args& args, const std::vector<Interface>& i
     }
 }
 
+// The report goes to standard output: refused where that is an input file (`>> model.inp`), which
+// the report would be appended to.
+void checkStdoutNotInput(const std::vector<std::string>& inputs) {
+    struct stat out {};
+    if (::fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode)) {
+        return;
+    }
+    for (const std::string& in : inputs) {
+        struct stat st {};
+        if (::stat(in.c_str(), &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino) {
+            throw std::runtime_error("standard output is the input file " + in +
+                                     ": the report would be written into it (redirect it "
+                                     "elsewhere, or --quiet)");
+        }
+    }
+}
+
 int run(const Args& args) {
     Progress progress(!args.quiet);
     const auto t0 = std::chrono::steady_clock::now();
     progress.stage("reading " + args.model);
     mesh_io::Model model = mesh_io::readModel(args.model);
     const double timeRead = msSince(t0);
+    if (!args.quiet || args.list) {
+        checkStdoutNotInput(model.files.empty() ? std::vector<std::string>{model.path}
+                                                : model.files);
+    }
     if (args.list) {
         progress.done();
         mesh_io::listModel(std::cout, model);
@@ -654,6 +692,7 @@ int run(const Args& args) {
         r.meanMasterSize = s.dist ? s.dist->meanMasterSize : s.search->meanMasterSize();
         r.slaveNodes = slaveNodeCount(slave);
         r.selfContact = opt.selfContact;
+        r.countsOverlapRanks = s.dist && opt.selfContact;
         r.stats = st;
         r.timeRead = timeRead;
         r.pairsFile = args.pairs;
@@ -741,6 +780,16 @@ int run(const Args& args) {
     // already written, which stay.
     std::vector<std::string> written;
     int mortarWritten = 0;
+    if (done.empty()) {
+        // Nothing searched: no empty outputs, which would replace earlier results (--force).
+        if (!args.quiet && (!args.outputs().empty() || !args.mortar.empty())) {
+            report << "\nwrote nothing (no interface was searched)\n";
+        }
+        removeMade(checked.made);
+        std::fprintf(stderr, "contact-search: %d of %zu interfaces not searched (see above)\n",
+                     refused, interfaces.size());
+        return kExitBadInput;
+    }
     try {
         const auto put = [&](const std::string& path, auto&& write) {
             if (!path.empty()) {
@@ -765,6 +814,9 @@ int run(const Args& args) {
             }
         }
     } catch (const std::exception& e) {
+        if (mortarWritten == 0) {
+            removeMade(checked.made);
+        }
         std::string list;
         for (const std::string& w : written) {
             list += (list.empty() ? "" : ", ") + w;
@@ -783,7 +835,7 @@ int run(const Args& args) {
                 report << "wrote the mortar files of " << mortarWritten << " interface"
                        << (mortarWritten == 1 ? "" : "s") << " into " << args.mortar << '\n';
             } else {
-                report << "wrote no mortar files (no interface was searched)\n";
+                report << "wrote no mortar files (no interface searched has mortar operators)\n";
             }
         }
     }
@@ -800,7 +852,7 @@ int run(const Args& args) {
 
 int runMain(int argc, char** argv) {
     try {
-        return run(parseArgs(argc, argv));
+        return flushedStdout(run(parseArgs(argc, argv)));
     } catch (const UsageError& e) {
         std::fprintf(stderr, "contact-search: %s\n(contact-search --help for usage)\n", e.what());
     } catch (const std::exception& e) {

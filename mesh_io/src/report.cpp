@@ -156,6 +156,10 @@ void printInterface(std::ostream& out, const InterfaceReport& r) {
         out << format("  capture distance: %.6g\n", r.captureDistance);
     }
     const GapSummary& g = r.gaps;
+    if (r.countsOverlapRanks) {
+        out << "  (candidates and SAT survivors summed over the MPI ranks' searches, which overlap "
+               "in self-contact: counted on each rank that holds them)\n";
+    }
     if (nodeMode) {
         out << format(
             "  candidates (buffered AABB overlaps): %lld, SAT survivors: %lld, pairs: %d\n",
@@ -168,9 +172,9 @@ void printInterface(std::ostream& out, const InterfaceReport& r) {
         const Overlaps& o = *r.overlaps;
         const bool is3d = r.master->dim == 3;
         const char* area = is3d ? "area" : "length";
-        out << format("  candidates (buffered AABB overlaps): %lld, SAT survivors (segment pairs): "
-                      "%lld\n",
-                      st.candidates, st.satSurvivors);
+        out << format("  candidates (buffered AABB overlaps): %lld, SAT survivors%s: %lld\n",
+                      st.candidates, r.countsOverlapRanks ? "" : " (segment pairs)",
+                      st.satSurvivors);
         out << format("  overlaps: %zu pairs overlap, total %s %.6g (whatever the gap)\n",
                       o.pairs.size(), area, o.overlapArea());
         out << format("  in contact (gap <= capture): %d pairs, %s %.6g", static_cast<int>(g.count),

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 
 namespace mesh_io {
@@ -286,6 +287,9 @@ void writeJsonReport(const std::string& path, const Model& model,
         out << "      \"slave_nodes\": " << r.slaveNodes << ",\n";
         out << "      \"candidates\": " << st.candidates << ",\n";
         out << "      \"sat_survivors\": " << st.satSurvivors << ",\n";
+        if (r.countsOverlapRanks) {
+            out << "      \"counts_summed_over_overlapping_ranks\": true,\n";
+        }
         out << "      \"pairs\": " << pairs << ",\n";
         if (g.count > 0) {
             out << R"(      "gap": {"min": )" << jsonNum(g.min) << R"(, "p05": )" << jsonNum(g.p05)
@@ -438,10 +442,16 @@ void writeMortarFiles(const std::string& dir, const std::string& prefix, const M
     }
     const char* basis = op.basis == contact::MortarBasis::kDual ? "dual" : "standard";
     const std::vector<std::string> names = mortarFileNames(dir, prefix, assembly);
+    // All written before any is committed: a failed write leaves the files as they were, not a
+    // set of this run's and an earlier run's.
+    std::vector<std::unique_ptr<OutputFile>> files;
+    const auto open = [&](const std::string& path) -> std::ostream& {
+        files.push_back(std::make_unique<OutputFile>(path, options));
+        return files.back()->out();
+    };
     const auto matrix = [&](const std::string& path, const contact::SparseTriplets& t,
                             const std::string& what) {
-        OutputFile file(path, options);
-        std::ostream& out = file.out();
+        std::ostream& out = open(path);
         out << "%%MatrixMarket matrix coordinate real general\n"
             << "% " << description << "\n% " << what << ", " << basis << " basis\n"
             << (assembly ? "% rows and columns: node numbers in the model's order (from 1), "
@@ -451,12 +461,10 @@ void writeMortarFiles(const std::string& dir, const std::string& prefix, const M
         for (std::size_t k = 0; k < t.size(); ++k) {
             out << index(t.row[k]) << ' ' << index(t.col[k]) << ' ' << num(t.value[k]) << '\n';
         }
-        file.commit();
     };
     matrix(names[0], op.D, "D_ab = int Phi_a N_b dA (slave x slave)");
     matrix(names[1], op.M, "M_ac = int Phi_a N^_c dA (slave x master)");
-    OutputFile file(names[2], options);
-    std::ostream& out = file.out();
+    std::ostream& out = open(names[2]);
     out << (assembly ? "node_number,node_label,weighted_gap,nodal_area\n"
                      : "node_id,weighted_gap,nodal_area\n");
     for (std::size_t k = 0; k < op.nodes.size(); ++k) {
@@ -466,17 +474,23 @@ void writeMortarFiles(const std::string& dir, const std::string& prefix, const M
         }
         out << num(op.weightedGap[k]) << ',' << num(op.nodalArea[k]) << '\n';
     }
-    file.commit();
     if (assembly) {  // M's columns, named
         std::vector<Index> columns(op.M.col.begin(), op.M.col.end());
         std::sort(columns.begin(), columns.end());
         columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
-        OutputFile masters(names[3], options);
-        masters.out() << "node_number,node_label\n";
+        std::ostream& masters = open(names[3]);
+        masters << "node_number,node_label\n";
         for (const Index n : columns) {
-            masters.out() << index(n) << ',' << csvField(model.nodeLabel(n)) << '\n';
+            masters << index(n) << ',' << csvField(model.nodeLabel(n)) << '\n';
         }
-        masters.commit();
+    }
+    for (std::size_t k = 0; k < files.size(); ++k) {
+        if (!files[k]->out().flush()) {
+            throw std::runtime_error("writing " + names[k] + " failed (disk full?)");
+        }
+    }
+    for (const auto& f : files) {
+        f->commit();
     }
 }
 

@@ -52,6 +52,10 @@ struct InterfaceReport {
     /// Master and slave are one surface, searched against itself (SearchOptions::selfContact):
     /// said in the report, and no orientation verdict (a surface facing itself has no outside).
     bool selfContact = false;
+    /// The stage counts (candidates, SAT survivors) are the sums of MPI ranks' searches that may
+    /// overlap (self-contact: a pair, or a slave node, near a rank boundary is searched on each
+    /// rank holding it), not the serial search's: said beside them.
+    bool countsOverlapRanks = false;
     /// The pairs: nodePairs in node-to-segment mode, segmentPairs in segment-to-segment mode.
     const contact::NodePairs* nodePairs = nullptr;
     const contact::SegmentPairs* segmentPairs = nullptr;
