@@ -19,6 +19,8 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <netcdf.h>
+#include <netcdf_filter.h>
 #include <optional>
 #include <string>
 #include <vector>
@@ -148,12 +150,12 @@ private:
             return false;
         }
         lengths_.resize(static_cast<std::size_t>(n));
-        for (std::uint64_t& length : lengths_) {
-            std::string dim;
-            if (!name(dim)) {
+        names_.resize(static_cast<std::size_t>(n));
+        for (std::size_t d = 0; d < lengths_.size(); ++d) {
+            if (!name(names_[d])) {
                 return false;
             }
-            length = count();
+            lengths_[d] = count();
         }
         return ok_;
     }
@@ -205,6 +207,7 @@ private:
                 return false;
             }
             std::uint64_t values = 1;  // of a fixed-size variable (a record one: 0)
+            std::string shape;         // "num_nodes = 601, ...", for the message
             for (std::uint64_t d = 0; d < rank; ++d) {
                 const std::uint64_t id = count();
                 if (id >= lengths_.size()) {
@@ -214,6 +217,8 @@ private:
                     return false;
                 }
                 const std::uint64_t length = lengths_[static_cast<std::size_t>(id)];
+                shape += (d > 0 ? ", " : "") + names_[static_cast<std::size_t>(id)] + " = " +
+                         std::to_string(length);
                 values = length == 0 || values > size_ / length ? (length == 0 ? 0 : size_ + 1)
                                                                 : values * length;
             }
@@ -229,8 +234,8 @@ private:
             }
             if (ok_ && values > 0 &&
                 (values > size_ / size || begin > size_ || values * size > size_ - begin)) {
-                problem_ = "its netCDF header is damaged: variable '" + var +
-                           "' claims more values than the " + std::to_string(size_) +
+                problem_ = "its netCDF header is damaged: variable '" + var + "' (" + shape +
+                           ") claims more values than the " + std::to_string(size_) +
                            "-byte file holds";
                 return false;
             }
@@ -245,6 +250,7 @@ private:
     int offsetBytes_ = 4;
     bool ok_ = true;  // false: the bytes stopped making sense here; the library decides
     std::vector<std::uint64_t> lengths_;
+    std::vector<std::string> names_;  // of the dimensions
     std::string problem_;
 };
 
@@ -255,12 +261,26 @@ std::optional<std::int64_t> repeated(std::vector<std::int64_t> v) {
     return twice != v.end() ? std::optional<std::int64_t>(*twice) : std::nullopt;
 }
 
+// The netCDF variables in which the exodusII library keeps what this reader reads
+// (exodusII_int.h: VAR_COORD_X "coordx", VAR_ID_EL_BLK "eb_prop1", VAR_CONN(k) "connect<k>", ...),
+// `k` counting the blocks or sets from 1 in the order of their ids. kind(): "eb" for element
+// blocks, "ns" for node sets, "ss" for side sets ("eb_prop1", "ns_names", ...).
+std::string kind(ex_entity_type type) {
+    return type == EX_ELEM_BLOCK ? "eb" : type == EX_NODE_SET ? "ns" : "ss";
+}
+std::string numbered(const char* prefix, std::size_t k) { return prefix + std::to_string(k); }
+
 // An open file, closed when the reader is done (or fails).
 class ExodusFile {
 public:
     explicit ExodusFile(const std::string& path) : path_(path) {
         if (const std::string problem = NetcdfHeader(path).problem(); !problem.empty()) {
             throw ParseError(path, 0, "cannot be read as an Exodus II file: " + problem);
+        }
+        std::error_code ec;
+        size_ = std::filesystem::file_size(path, ec);
+        if (ec) {
+            throw ParseError(path, 0, "cannot open the file");
         }
         ex_opts(EX_DEFAULT);  // errors come back as return values: no messages, no abort
         int cpuWordSize = sizeof(double);
@@ -284,8 +304,96 @@ public:
         }
     }
 
+    // Refuses to read the netCDF variable `variable` (for `what`) when its dimensions make it
+    // larger than the file can hold. A damaged dimension length is one field of the file (in a
+    // netCDF-4 file the classic header check above does not see it): num_nodes = 250,000,000 in a
+    // 60 kB file made the reader allocate 5.9 GB and take 8 s before the library failed. An
+    // absent variable is left to the library.
+    void fits(const std::string& variable, const std::string& what) const {
+        int var = -1;
+        int rank = 0;
+        nc_type type = NC_NAT;
+        std::size_t typeSize = 0;
+        if (nc_inq_varid(id_, variable.c_str(), &var) != NC_NOERR ||
+            nc_inq_var(id_, var, nullptr, &type, &rank, nullptr, nullptr) != NC_NOERR ||
+            nc_inq_type(id_, type, nullptr, &typeSize) != NC_NOERR) {
+            return;
+        }
+        const std::uint64_t ratio = compression(var);
+        if (ratio == 0) {
+            return;
+        }
+        std::vector<int> dims(static_cast<std::size_t>(rank));
+        if (rank > 0 && nc_inq_vardimid(id_, var, dims.data()) != NC_NOERR) {
+            return;
+        }
+        constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+        std::uint64_t bytes = typeSize;
+        std::string shape;  // "num_el_in_blk1 = 250000000, num_nod_per_el1 = 8"
+        for (const int dim : dims) {
+            char name[NC_MAX_NAME + 1] = {};
+            std::size_t length = 0;
+            if (nc_inq_dim(id_, dim, name, &length) != NC_NOERR) {
+                return;
+            }
+            shape +=
+                (shape.empty() ? "" : ", ") + std::string(name) + " = " + std::to_string(length);
+            bytes = length != 0 && bytes > kMax / length ? kMax : bytes * length;
+        }
+        if (bytes / ratio > size_) {
+            throw ParseError(path_, 0,
+                             "cannot read " + what + ": variable '" + variable + "' (" + shape +
+                                 ") needs " + (bytes == kMax ? "more than " : "") +
+                                 std::to_string(bytes) + " bytes, more than the " +
+                                 std::to_string(size_) + "-byte file holds" +
+                                 (ratio > 1 ? " deflated" : "") + " (the file is damaged)");
+        }
+    }
+
 private:
+    // How many bytes of the variable's values one byte of the file holds at most: 1 for values
+    // stored as they are (classic netCDF; netCDF-4 contiguous, compact or chunked without
+    // filters: a chunk never written reads as fill values, and no array read here may be left
+    // unwritten), 1032 deflated (deflate's largest ratio: a 258-byte match in two bits; shuffle
+    // and Fletcher-32 change no size), 0 when unknown: other filters, whose ratio has no bound we
+    // know, are not checked (the count's memory check still is).
+    [[nodiscard]] std::uint64_t compression(int var) const {
+        int format = 0;
+        if (nc_inq_format(id_, &format) != NC_NOERR) {
+            return 0;
+        }
+        if (format != NC_FORMAT_NETCDF4 && format != NC_FORMAT_NETCDF4_CLASSIC) {
+            return 1;
+        }
+        int storage = -1;
+        std::size_t filters = 0;
+        if (nc_inq_var_chunking(id_, var, &storage, nullptr) != NC_NOERR ||
+            nc_inq_var_filter_ids(id_, var, &filters, nullptr) != NC_NOERR) {
+            return 0;
+        }
+        if (storage == NC_CONTIGUOUS || storage == NC_COMPACT) {
+            return 1;  // HDF5 filters need chunks
+        }
+        if (storage != NC_CHUNKED) {
+            return 0;
+        }
+        std::vector<unsigned int> ids(filters);
+        if (filters > 0 && nc_inq_var_filter_ids(id_, var, &filters, ids.data()) != NC_NOERR) {
+            return 0;
+        }
+        std::uint64_t ratio = 1;
+        for (const unsigned int id : ids) {
+            if (id == H5Z_FILTER_DEFLATE) {
+                ratio = 1032;
+            } else if (id != H5Z_FILTER_SHUFFLE && id != H5Z_FILTER_FLETCHER32) {
+                return 0;
+            }
+        }
+        return ratio;
+    }
+
     std::string path_;
+    std::uint64_t size_ = 0;  // bytes
     int id_ = -1;
 };
 
@@ -302,12 +410,18 @@ struct Reader {
 
     [[noreturn]] void fail(const std::string& what) const { throw ParseError(path, 0, what); }
 
+    // "element block 10 ('A')": block b in messages.
+    [[nodiscard]] std::string blockWhat(std::size_t b) const {
+        return "element block " + std::to_string(blockIds[b]) + " ('" + blockNames[b] + "')";
+    }
+
     // Names of the entities of one type (`noun`), "" where the file gives none.
     std::vector<std::string> names(ex_entity_type type, std::size_t count,
                                    const std::string& noun) {
         const auto longest = std::clamp<std::int64_t>(
             ex_inquire_int(file.id(), EX_INQ_DB_MAX_USED_NAME_LENGTH), 0, 255);
         ex_set_max_name_length(file.id(), static_cast<int>(longest));
+        file.fits(kind(type) + "_names", "the names of the " + noun + "s");
         std::vector<std::vector<char>> storage(count, std::vector<char>(256 + 1, '\0'));
         std::vector<char*> pointers(count);
         for (std::size_t i = 0; i < count; ++i) {
@@ -335,6 +449,7 @@ struct Reader {
     // first.
     std::vector<std::int64_t> ids(ex_entity_type type, std::int64_t count,
                                   const std::string& noun) {
+        file.fits(kind(type) + "_prop1", "the " + noun + " ids");
         std::vector<std::int64_t> v(static_cast<std::size_t>(count));
         if (count > 0) {
             file.check(ex_get_ids(file.id(), type, v.data()), "the " + noun + " ids");
@@ -396,6 +511,10 @@ void Reader::readNodes(std::int64_t nodes) {
     // Per node while reading: the three axes and the map read (32 B), the coordinates and ids
     // kept (32 B), the id index (16 B).
     const Index n = count(nodes, 80, "the node count");
+    for (const char* axis : {"coordx", "coordy", "coordz", "coord"}) {  // "coord": all in one
+        file.fits(axis, "the coordinates");
+    }
+    file.fits("node_num_map", "the node number map");
     std::vector<double> xyz[3];
     for (std::vector<double>& axis : xyz) {
         axis.assign(static_cast<std::size_t>(n), 0.0);
@@ -448,6 +567,24 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
     const Index total = count(elements, 24, "the element count");
     blockIds = ids(EX_ELEM_BLOCK, count(blocks, 64, "the element block count"), "element block");
     blockNames = names(EX_ELEM_BLOCK, blockIds.size(), "element block");
+    file.fits("elem_num_map", "the element number map");
+    std::vector<ex_block> params(blockIds.size());
+    std::int64_t inBlocks = 0;  // at most blocks x total: no overflow
+    for (std::size_t b = 0; b < blockIds.size(); ++b) {
+        if (blockNames[b].empty()) {
+            blockNames[b] = "block_" + std::to_string(blockIds[b]);
+        }
+        params[b].id = blockIds[b];
+        params[b].type = EX_ELEM_BLOCK;
+        file.check(ex_get_block_param(file.id(), &params[b]), blockWhat(b));
+        inBlocks += std::clamp<std::int64_t>(params[b].num_entry, 0, total);
+    }
+    // Without a map in the file the library numbers the elements 1..total, and the count alone
+    // sizes the map: bounded by the blocks' elements (each stored in its connectivity).
+    if (total > inBlocks) {
+        fail("the element count (num_elem = " + std::to_string(total) + ") is more than the " +
+             std::to_string(inBlocks) + " elements of the file's blocks");
+    }
     std::vector<std::int64_t> map(static_cast<std::size_t>(total));
     if (total > 0) {
         file.check(ex_get_id_map(file.id(), EX_ELEM_MAP, map.data()), "the element number map");
@@ -464,15 +601,8 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
     const Index nodes = m.numNodes();
     for (std::size_t b = 0; b < blockIds.size(); ++b) {
         const std::int64_t id = blockIds[b];
-        if (blockNames[b].empty()) {
-            blockNames[b] = "block_" + std::to_string(id);
-        }
-        const std::string what =
-            "element block " + std::to_string(id) + " ('" + blockNames[b] + "')";
-        ex_block eb{};
-        eb.id = id;
-        eb.type = EX_ELEM_BLOCK;
-        file.check(ex_get_block_param(file.id(), &eb), what);
+        const std::string what = blockWhat(b);
+        ex_block& eb = params[b];
         eb.topology[MAX_STR_LENGTH] = '\0';
         const Index n = count(eb.num_entry, 1, what + ": the element count");
         if (n > total - first) {
@@ -502,6 +632,9 @@ void Reader::readBlocks(std::int64_t blocks, std::int64_t elements) {
                          : "EXODUS:" + topology + "/" + std::to_string(eb.num_nodes_per_entry);
         block.nodesPerElement = npe;
         block.source = {path, 0};
+        if (n > 0 && npe > 0) {
+            file.fits(numbered("connect", b + 1), what + ": the connectivity");
+        }
         std::vector<std::int64_t> conn(static_cast<std::size_t>(n) * static_cast<std::size_t>(npe));
         if (!conn.empty()) {
             file.check(ex_get_conn(file.id(), EX_ELEM_BLOCK, id, conn.data(), nullptr, nullptr),
@@ -561,6 +694,12 @@ std::vector<Reader::Set> Reader::readSets(ex_entity_type type, std::int64_t sets
         std::int64_t factors = 0;
         file.check(ex_get_set_param(file.id(), type, setIds[s], &size, &factors), set.what);
         const Index n = count(size, 16, set.what);
+        if (n > 0) {
+            file.fits(numbered(type == EX_NODE_SET ? "node_ns" : "elem_ss", s + 1), set.what);
+            if (type == EX_SIDE_SET) {
+                file.fits(numbered("side_ss", s + 1), set.what);
+            }
+        }
         set.entries.resize(static_cast<std::size_t>(n));
         set.sides.resize(type == EX_SIDE_SET ? static_cast<std::size_t>(n) : 0);
         if (n > 0) {

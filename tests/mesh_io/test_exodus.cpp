@@ -572,18 +572,20 @@ struct Small {
     int npe = 8;
     std::vector<int> conn{1, 2, 3, 4, 5, 6, 7, 8};
     std::vector<int> nodeMap{1, 2, 3, 4, 5, 6, 7, 8};
+    std::vector<int> elementMap;  // written when not empty
     std::vector<int> sideElements{1};
     std::vector<int> sides{6};
     std::vector<int> nodeSet{5, 6};
     bool names = true;
     bool coordinates = true;  // false: defined by ex_put_init, never written
+    int mode = 0;             // more ex_create flags: EX_NETCDF4 for an HDF5-based file
 };
 
 std::string writeSmall(const fs::path& dir, const Small& s) {
     const std::string path = (dir / "small.exo").string();
     int cpu = sizeof(double);
     int io = sizeof(double);
-    const int id = ex_create(path.c_str(), EX_CLOBBER, &cpu, &io);
+    const int id = ex_create(path.c_str(), EX_CLOBBER | s.mode, &cpu, &io);
     EXPECT_GE(id, 0);
     const double x[] = {0, 1, 1, 0, 0, 1, 1, 0};
     const double y[] = {0, 0, 1, 1, 0, 0, 1, 1};
@@ -595,6 +597,9 @@ std::string writeSmall(const fs::path& dir, const Small& s) {
     EXPECT_GE(ex_put_id_map(id, EX_NODE_MAP, s.nodeMap.data()), 0);
     EXPECT_GE(ex_put_block(id, EX_ELEM_BLOCK, 10, s.type.c_str(), 1, s.npe, 0, 0, 0), 0);
     EXPECT_GE(ex_put_conn(id, EX_ELEM_BLOCK, 10, s.conn.data(), nullptr, nullptr), 0);
+    if (!s.elementMap.empty()) {
+        EXPECT_GE(ex_put_id_map(id, EX_ELEM_MAP, s.elementMap.data()), 0);
+    }
     EXPECT_GE(ex_put_set_param(id, EX_SIDE_SET, 3, static_cast<int64_t>(s.sides.size()), 0), 0);
     EXPECT_GE(ex_put_set(id, EX_SIDE_SET, 3, s.sideElements.data(), s.sides.data()), 0);
     EXPECT_GE(ex_put_set_param(id, EX_NODE_SET, 4, static_cast<int64_t>(s.nodeSet.size()), 0), 0);
@@ -884,10 +889,215 @@ TEST(ExodusReader, RefusesADamagedNetcdfHeaderBeforeReadingIt) {
         << attribute;
     // num_nodes: its length right after the name.
     const std::string dimension = damaged("num_nodes", 0, 0x00100000U);
-    EXPECT_NE(dimension.find("its netCDF header is damaged: variable 'coordx' claims more values "
-                             "than the"),
+    EXPECT_NE(dimension.find("its netCDF header is damaged: variable 'coordx' (num_nodes = "
+                             "1048576) claims more values than the"),
               std::string::npos)
         << dimension;
+}
+
+// Bob Jenkins' lookup3 hashlittle() with initval 0: HDF5's metadata checksum.
+std::uint32_t lookup3(const unsigned char* k, std::size_t length) {
+    const auto rot = [](std::uint32_t x, int r) { return (x << r) | (x >> (32 - r)); };
+    const auto word = [](const unsigned char* p) {
+        return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8U |
+               static_cast<std::uint32_t>(p[2]) << 16U | static_cast<std::uint32_t>(p[3]) << 24U;
+    };
+    std::uint32_t a = 0xdeadbeefU + static_cast<std::uint32_t>(length);
+    std::uint32_t b = a;
+    std::uint32_t c = a;
+    for (; length > 12; length -= 12, k += 12) {
+        a += word(k);
+        b += word(k + 4);
+        c += word(k + 8);
+        a -= c, a ^= rot(c, 4), c += b;
+        b -= a, b ^= rot(a, 6), a += c;
+        c -= b, c ^= rot(b, 8), b += a;
+        a -= c, a ^= rot(c, 16), c += b;
+        b -= a, b ^= rot(a, 19), a += c;
+        c -= b, c ^= rot(b, 4), b += a;
+    }
+    if (length == 0) {
+        return c;
+    }
+    unsigned char tail[12] = {};
+    std::copy(k, k + length, tail);
+    a += word(tail);
+    b += word(tail + 4);
+    c += word(tail + 8);
+    c ^= b, c -= rot(b, 14);
+    a ^= c, a -= rot(c, 11);
+    b ^= a, b -= rot(a, 25);
+    c ^= b, c -= rot(b, 16);
+    a ^= c, a -= rot(c, 4);
+    b ^= a, b -= rot(a, 14);
+    c ^= b, c -= rot(b, 24);
+    return c;
+}
+
+// Copies the netCDF-4 file `good` to `name` with dimension `dim` made `length` long, as damage
+// would: in the dataspace of the dimension's HDF5 dataset (the object header, version 2, whose
+// _Netcdf4Dimid attribute is the dimension's id), its checksum repaired so that HDF5 reads it.
+// The variables keep their own dataspaces. Returns the copy's path, "" when no header matched.
+std::string lengthenDimension(const std::string& good, const char* dim, std::uint64_t length,
+                              const std::string& name) {
+    int nc = -1;
+    int id = -1;
+    EXPECT_EQ(nc_open(good.c_str(), NC_NOWRITE, &nc), NC_NOERR);
+    EXPECT_EQ(nc_inq_dimid(nc, dim, &id), NC_NOERR) << dim;
+    EXPECT_EQ(nc_close(nc), NC_NOERR);
+    std::ifstream in(good, std::ios::binary);
+    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
+    const auto le = [&](std::size_t at, int n) {
+        std::uint64_t v = 0;
+        for (int i = n - 1; i >= 0; --i) {
+            v = v << 8U | bytes[at + static_cast<std::size_t>(i)];
+        }
+        return v;
+    };
+    const std::string dimid = "_Netcdf4Dimid";
+    bool done = false;
+    for (std::size_t h = 0; !done && h + 8 < bytes.size(); ++h) {
+        if (std::string(bytes.begin() + h, bytes.begin() + h + 4) != "OHDR" || bytes[h + 4] != 2) {
+            continue;
+        }
+        // Signature, version, flags, [4 times], [2 attribute phase changes], chunk size.
+        const unsigned flags = bytes[h + 5];
+        std::size_t p = h + 6 + ((flags & 0x20U) != 0 ? 16 : 0) + ((flags & 0x10U) != 0 ? 4 : 0);
+        const int width = 1 << (flags & 3U);
+        const std::size_t end = p + width + le(p, width);  // where the checksum is
+        p += width;
+        std::size_t space = 0;  // the dataspace message
+        bool ours = false;
+        while (end <= bytes.size() && p + 4 <= end) {
+            const unsigned type = bytes[p];
+            const std::size_t size = le(p + 1, 2);
+            p += 4 + ((flags & 0x04U) != 0 ? 2 : 0);  // type, size, flags, [creation order]
+            if (type == 1) {
+                space = p;
+            }
+            const std::string body(bytes.begin() + p, bytes.begin() + p + size);
+            ours = ours || (type == 0x0C && body.find(dimid) != std::string::npos &&
+                            le(p + size - 4, 4) == static_cast<std::uint64_t>(id));
+            p += size;
+        }
+        if (!ours || space == 0 || bytes[space + 1] != 1) {
+            continue;
+        }
+        // Dataspace version 1 or 2: version, rank, flags, (reserved,) the size, the maximum.
+        const std::size_t size = space + (bytes[space] == 1 ? 8 : 4);
+        for (std::size_t field = 0; field < ((bytes[space + 2] & 1U) != 0 ? 2U : 1U); ++field) {
+            for (std::size_t i = 0; i < 8; ++i) {
+                bytes[size + 8 * field + i] = static_cast<unsigned char>(length >> (8 * i));
+            }
+        }
+        const std::uint32_t sum = lookup3(bytes.data() + h, end - h);
+        for (std::size_t i = 0; i < 4; ++i) {
+            bytes[end + i] = static_cast<unsigned char>(sum >> (8 * i));
+        }
+        done = true;
+    }
+    if (!done) {
+        return "";
+    }
+    const std::string path = (fs::path(good).parent_path() / name).string();
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+    return path;
+}
+
+// A dimension of a netCDF-4 file (HDF5, which the classic header check above does not read)
+// longer than the file could hold is refused before anything is allocated for it: num_nodes =
+// 250,000,000 made the reader allocate 5.9 GB before the library failed. The message names the
+// dimension and the variable. Lengths the reader would survive were the check gone (the test
+// then fails, not swaps).
+TEST(ExodusReader, RefusesANetcdf4DimensionLongerThanTheFile) {
+    const fs::path dir = scratchDir();
+    Small nc4;
+    nc4.mode = EX_NETCDF4;
+    nc4.elementMap = {5};
+    std::string good = writeSmall(dir, nc4);
+    int nc = -1;
+    int format = 0;
+    ASSERT_EQ(nc_open(good.c_str(), NC_NOWRITE, &nc), NC_NOERR);
+    EXPECT_EQ(nc_inq_format(nc, &format), NC_NOERR);
+    EXPECT_EQ(nc_close(nc), NC_NOERR);
+    ASSERT_EQ(format, NC_FORMAT_NETCDF4_CLASSIC);
+    EXPECT_NO_THROW((void)readExodus(good));
+    const std::uint64_t bytes = fs::file_size(good);
+    constexpr std::uint64_t kLength = 1U << 20U;  // 1048576
+    ASSERT_LT(bytes, kLength);
+    // The message after "<path>: " for the copy of `good` with `dim` made kLength long.
+    const auto error = [&](const char* dim, const std::string& name) {
+        const std::string path = lengthenDimension(good, dim, kLength, name);
+        EXPECT_FALSE(path.empty()) << dim;
+        const std::string what = path.empty() ? std::string() : errorOf(path);
+        return what.rfind(path + ": ", 0) == 0 ? what.substr(path.size() + 2) : what;
+    };
+    const std::string holds =
+        " bytes, more than the " + std::to_string(bytes) + "-byte file holds (the file is damaged)";
+    EXPECT_EQ(error("num_nodes", "num_nodes.exo"),
+              "cannot read the coordinates: variable 'coordx' (num_nodes = 1048576) needs "
+              "8388608" +
+                  holds);
+    EXPECT_EQ(error("num_elem", "num_elem.exo"),
+              "cannot read the element number map: variable 'elem_num_map' (num_elem = 1048576) "
+              "needs 4194304" +
+                  holds);
+    EXPECT_EQ(error("num_el_blk", "num_el_blk.exo"),
+              "cannot read the element block ids: variable 'eb_prop1' (num_el_blk = 1048576) "
+              "needs 4194304" +
+                  holds);
+    EXPECT_EQ(error("len_name", "len_name.exo"),
+              "cannot read the names of the element blocks: variable 'eb_names' (num_el_blk = 1, "
+              "len_name = 1048576) needs 1048576" +
+                  holds);
+    EXPECT_EQ(error("num_side_ss1", "num_side_ss1.exo"),
+              "cannot read side set 3 ('top'): variable 'elem_ss1' (num_side_ss1 = 1048576) needs "
+              "4194304" +
+                  holds);
+    EXPECT_EQ(error("num_nod_ns1", "num_nod_ns1.exo"),
+              "cannot read node set 4 ('nodeset_4'): variable 'node_ns1' (num_nod_ns1 = 1048576) "
+              "needs 4194304" +
+                  holds);
+    // Without an element number map (the library then numbers the elements 1..n) the element
+    // count is bounded by the blocks' elements.
+    nc4.elementMap.clear();
+    good = writeSmall(dir, nc4);
+    EXPECT_EQ(error("num_elem", "num_elem_unmapped.exo"),
+              "the element count (num_elem = 1048576) is more than the 1 elements of the file's "
+              "blocks");
+}
+
+// Deflated arrays are bounded by deflate's largest ratio (1032:1), not by the file's size: a
+// compressed netCDF-4 file whose coordinates take far more than the file (1.6 MB an axis, deflated
+// about 1000:1, in a 33 kB file) reads.
+TEST(ExodusReader, ReadsADeflatedNetcdf4FileLargerThanItsSize) {
+    const fs::path dir = scratchDir();
+    const std::string path = (dir / "deflated.exo").string();
+    int cpu = sizeof(double);
+    int io = sizeof(double);
+    const int id = ex_create(path.c_str(), EX_CLOBBER | EX_NETCDF4, &cpu, &io);
+    ASSERT_GE(id, 0);
+    ASSERT_EQ(ex_set_option(id, EX_OPT_COMPRESSION_LEVEL, 9), 0);
+    ASSERT_EQ(ex_set_option(id, EX_OPT_COMPRESSION_SHUFFLE, 1), 0);
+    // A row of n - 4 nodes at one point and a tetrahedron: nearly all zeros.
+    constexpr int kNodes = 200000;
+    std::vector<double> x(kNodes, 0.0), y(kNodes, 0.0), z(kNodes, 0.0);
+    x[kNodes - 3] = 1;
+    y[kNodes - 2] = 1;
+    z[kNodes - 1] = 1;
+    const int conn[] = {kNodes - 4, kNodes - 3, kNodes - 2, kNodes - 1};
+    ASSERT_GE(ex_put_init(id, "deflated", 3, kNodes, 1, 1, 0, 0), 0);
+    ASSERT_GE(ex_put_coord(id, x.data(), y.data(), z.data()), 0);
+    ASSERT_GE(ex_put_block(id, EX_ELEM_BLOCK, 1, "TETRA4", 1, 4, 0, 0, 0), 0);
+    ASSERT_GE(ex_put_conn(id, EX_ELEM_BLOCK, 1, conn, nullptr, nullptr), 0);
+    ASSERT_GE(ex_close(id), 0);
+    ASSERT_LT(fs::file_size(path), sizeof(double) * kNodes);  // one axis
+    const Model m = readExodus(path);
+    EXPECT_EQ(m.numNodes(), kNodes);
+    EXPECT_EQ(m.coords.col(kNodes - 1), Eigen::Vector3d(0, 0, 1));
 }
 
 // Element ids name the faces in every output: an element number map giving one id to two
