@@ -914,13 +914,13 @@ private:
             for (std::uint64_t i = 0; i < n; ++i) {
                 Record rec(r_, "an element line (tag, node tags)");
                 const long id = rec.integer("an element tag (a positive integer)", 1, kMaxTag);
-                if (!elementIds_.insert(id, 0)) {
-                    r_.fail("duplicate element tag " + str(id));
-                }
+                // The whole line before the tag's uniqueness: a line cut short (a truncated file)
+                // holds the first digits of a tag, which may well be taken.
                 for (int k = 0; k < t->nodes; ++k) {
                     if (rec.atEnd()) {
-                        r_.fail("expected " + str(t->nodes) + " node tags for element " + str(id) +
-                                " (Gmsh type " + str(type) + "), got " + str(k));
+                        r_.fail("the line ends early: expected " + str(t->nodes) +
+                                " node tags for element " + str(id) + " (Gmsh type " + str(type) +
+                                "), got " + str(k));
                     }
                     const long tag = rec.integer("a node tag (a positive integer)", 1, kMaxTag);
                     eb.nodes.push_back(nodeOf(tag, id));
@@ -928,6 +928,9 @@ private:
                 if (!rec.atEnd()) {
                     r_.fail("expected " + str(t->nodes) + " node tags for element " + str(id) +
                             " (Gmsh type " + str(type) + "), got more");
+                }
+                if (!elementIds_.insert(id, 0)) {
+                    r_.fail("duplicate element tag " + str(id));
                 }
                 eb.ids.push_back(id);
             }
@@ -1061,11 +1064,11 @@ private:
                     physical = static_cast<int>(v);
                 }
             }
-            if (!elementIds_.insert(id, 0)) {
-                r_.fail("duplicate element id " + str(id));
-            }
             const ElementType* t = detail::findGmshType(type);
             if (t == nullptr) {
+                if (!elementIds_.insert(id, 0)) {
+                    r_.fail("duplicate element id " + str(id));
+                }
                 noteSkipped(type, r_.line());
                 continue;
             }
@@ -1076,8 +1079,9 @@ private:
             }
             for (int k = 0; k < t->nodes; ++k) {
                 if (rec.atEnd()) {
-                    r_.fail("expected " + str(t->nodes) + " node ids for element " + str(id) +
-                            " (Gmsh type " + str(type) + "), got " + str(k));
+                    r_.fail("the line ends early: expected " + str(t->nodes) +
+                            " node ids for element " + str(id) + " (Gmsh type " + str(type) +
+                            "), got " + str(k));
                 }
                 const long tag = rec.integer("a node id (a positive integer)", 1, kMaxTag);
                 eb.nodes.push_back(nodeOf(tag, id));
@@ -1085,6 +1089,9 @@ private:
             if (!rec.atEnd()) {
                 r_.fail("expected " + str(t->nodes) + " node ids for element " + str(id) +
                         " (Gmsh type " + str(type) + "), got more");
+            }
+            if (!elementIds_.insert(id, 0)) {  // after the whole line, as in 4.1
+                r_.fail("duplicate element id " + str(id));
             }
             eb.ids.push_back(id);
             if (physical != 0) {

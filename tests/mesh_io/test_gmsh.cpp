@@ -688,7 +688,12 @@ const BadCase kBadCases[] = {
     {"bad_element_count_22.msh", 14,
      "expected an element line (id, type, tag count, tags, nodes), got '$EndElements' (the "
      "section ends early)"},
-    {"bad_element_nodes_41.msh", 24, "expected 4 node tags for element 2 (Gmsh type 3), got 3"},
+    {"bad_element_nodes_41.msh", 24,
+     "the line ends early: expected 4 node tags for element 2 (Gmsh type 3), got 3"},
+    // Cut inside an element tag: the digits left (1) name an element read before, but what is
+    // wrong is the line, not the tag.
+    {"bad_truncated_element_41.msh", 24,
+     "the line ends early: expected 4 node tags for element 1 (Gmsh type 3), got 0"},
     {"bad_unclosed_section_41.msh", 4,
      "expected $EndNodeData to close the section opened here, got end of file"},
     {"bad_duplicate_node_22.msh", 8, "duplicate node id 2"},
