@@ -1197,6 +1197,32 @@ private:
         failAt(open, "expected " + end + " to close the section opened here, got end of file");
     }
 
+    // Highest dimension of the elements read; -1 without elements.
+    [[nodiscard]] int topDimension() const {
+        int top = -1;
+        for (std::size_t b = 0; b < m_.blocks.size(); ++b) {
+            if (!m_.blocks[b].ids.empty()) {
+                top = std::max(top, blockTypes_[b]->dim);
+            }
+        }
+        return top;
+    }
+
+    // Dimension of the groups that hold the body's elements: element sets, never surfaces. 3 in
+    // a mesh with volumes. 2 in a planar mesh (every node at one z, as Gmsh draws a 2D model)
+    // whose highest dimension is 2 and which also has curves to search, the bodies' boundaries:
+    // a 2D model. Otherwise none (4): a shell (triangles and quadrangles in 3D, or flat with no
+    // curve to search) is made of surfaces, searched as such.
+    [[nodiscard]] int bodyDimension(bool curves) const {
+        const int top = topDimension();
+        if (top == 3) {
+            return 3;
+        }
+        const bool planar =
+            m_.numNodes() == 0 || (m_.coords.row(2).array() == m_.coords(2, 0)).all();
+        return top == 2 && planar && curves ? 2 : 4;
+    }
+
     // Coordinates, physical groups (4.1 through entities), sets and surfaces.
     void finish() {
         xyz_.finish();
@@ -1235,6 +1261,8 @@ private:
             Group& g = groups_[key];
             g.line = named.line;
         }
+        const int bodyDim = bodyDimension(std::any_of(
+            groups_.begin(), groups_.end(), [](const auto& kg) { return kg.first.first == 1; }));
 
         for (auto& [key, g] : groups_) {
             const auto named = names_.find(key);
@@ -1267,7 +1295,7 @@ private:
             std::sort(nodes.begin(), nodes.end());
             nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
 
-            if (key.first == 1 || key.first == 2) {
+            if ((key.first == 1 || key.first == 2) && key.first < bodyDim) {
                 auto s = std::find_if(m_.surfaces.begin(), m_.surfaces.end(),
                                       [&](const SurfaceDef& d) { return d.name == name; });
                 if (s == m_.surfaces.end()) {

@@ -382,11 +382,14 @@ TEST(Gmsh, TwoDimensionalModelWithBoundaryLines) {
     EXPECT_EQ(m.blocks[0].source.line, 42);
     EXPECT_EQ(m.blocks[1].source.line, 52);
 
-    EXPECT_EQ(surfaceNames(m), (std::vector<std::string>{"bottom", "top", "sides", "body"}));
+    // The surface group "body" holds the body's elements, as a volume group does in 3D: an
+    // element set, no surface.
+    EXPECT_EQ(surfaceNames(m), (std::vector<std::string>{"bottom", "top", "sides"}));
     EXPECT_EQ(faceElementIds(m, *m.findSurface("bottom")), (std::vector<long>{1, 2}));
     EXPECT_EQ(faceElementIds(m, *m.findSurface("top")), (std::vector<long>{4, 5}));
     EXPECT_EQ(faceElementIds(m, *m.findSurface("sides")), (std::vector<long>{3, 6}));
-    EXPECT_EQ(faceElementIds(m, *m.findSurface("body")), (std::vector<long>{7, 8}));
+    EXPECT_EQ(m.findSurface("body"), nullptr);
+    EXPECT_EQ(elementIds(m, m.elementSets.at("body")), (std::vector<long>{7, 8}));
     EXPECT_EQ(m.findSurface("top")->source.line, 7);
     // The top edge runs from (2, 1) to (0, 1) in the file's node order.
     EXPECT_EQ(elementNodeIds(m, m.findSurface("top")->faces[0].element), (std::vector<long>{6, 5}));
@@ -427,9 +430,30 @@ TEST(Gmsh, SecondOrderElementsKeepTheirNodeOrder) {
     EXPECT_EQ(x(5), 0.5 * (x(1) + x(2)));
     EXPECT_EQ(x(13), 0.5 * (x(10) + x(11)));
     EXPECT_EQ(x(16), 0.5 * (x(3) + x(15)));
-    EXPECT_EQ(surfaceNames(m), (std::vector<std::string>{"edge", "faces"}));
-    EXPECT_EQ(faceElementIds(m, *m.findSurface("faces")), (std::vector<long>{2, 3, 4}));
+    // A planar model with a curve group: "faces" holds the body (its faces as segments: above).
+    EXPECT_EQ(surfaceNames(m), (std::vector<std::string>{"edge"}));
+    EXPECT_EQ(elementIds(m, m.elementSets.at("faces")), (std::vector<long>{2, 3, 4}));
     EXPECT_EQ(faceElementIds(m, *m.findSurface("edge")), (std::vector<long>{1}));
+}
+
+// In a planar model (every node at one z) whose highest dimension is 2 and which has curve groups,
+// the surface groups are the bodies, as volume groups are in 3D: element sets, not surfaces. A
+// shell (z varies) keeps its surface groups as surfaces, and a flat mesh without a curve group
+// too (unknown_section_41: one triangle in a surface group).
+TEST(Gmsh, SurfaceGroupsOfA2dModelAreItsBodies) {
+    const Model flat = readGmsh(fixture("by_gmsh/flat2d41.msh"));
+    EXPECT_EQ(surfaceNames(flat), (std::vector<std::string>{"Top"}));
+    EXPECT_EQ(flat.findSurface("Plate"), nullptr);
+    EXPECT_EQ(flat.elementSets.at("Plate").size(), 22U);
+    EXPECT_EQ(buildContactSurface(flat, "Top").dim, 2);
+
+    const Model shell = readGmsh(fixture("by_gmsh/shell41.msh"));
+    EXPECT_EQ(surfaceNames(shell), (std::vector<std::string>{"Edge", "Top", "Side"}));
+    EXPECT_EQ(buildContactSurface(shell, "Top").surface.size(), 4);
+    EXPECT_EQ(buildContactSurface(shell, "Side").dim, 3);
+
+    EXPECT_EQ(surfaceNames(readGmsh(fixture("unknown_section_41.msh"))),
+              (std::vector<std::string>{"physical_2_1"}));
 }
 
 TEST(Gmsh, SparseAndLargeNodeTags) {
@@ -522,8 +546,8 @@ TEST(Gmsh, UnnamedGroups41) {
     EXPECT_EQ(elementIds(m, m.elementSets.at("physical_2_7")), (std::vector<long>{2, 3}));
     EXPECT_EQ(elementIds(m, m.elementSets.at("physical_2_8")), (std::vector<long>{2, 3}));
     EXPECT_EQ(elementIds(m, m.elementSets.at("physical_1_5")), (std::vector<long>{1}));
-    EXPECT_EQ(surfaceNames(m),
-              (std::vector<std::string>{"physical_1_5", "physical_2_7", "physical_2_8"}));
+    // A planar model with a curve group: the surface groups hold the body.
+    EXPECT_EQ(surfaceNames(m), (std::vector<std::string>{"physical_1_5"}));
     EXPECT_EQ(m.numElements(), 4);  // element 4 (surface 2, no group) is read all the same
     EXPECT_EQ(nodeIdsOf(m, m.nodeSets.at("physical_2_8")), (std::vector<long>{1, 2, 3, 4}));
 }
@@ -544,12 +568,12 @@ TEST(Gmsh, SharedNamesMergeAndEmptyGroupsAreNoted) {
     // "contact" names a curve group and a surface group: one set, one surface, and a note.
     EXPECT_EQ(elementIds(m, m.elementSets.at("contact")), (std::vector<long>{1, 2}));
     EXPECT_EQ(nodeIdsOf(m, m.nodeSets.at("contact")), (std::vector<long>{1, 2, 3}));
-    EXPECT_EQ(surfaceNames(m), (std::vector<std::string>{"contact", "empty"}));
-    EXPECT_EQ(faceElementIds(m, m.surfaces[0]), (std::vector<long>{1, 2}));
+    // A planar model with a curve group: its surface groups hold the body, no surface.
+    EXPECT_EQ(surfaceNames(m), (std::vector<std::string>{"contact"}));
+    EXPECT_EQ(faceElementIds(m, m.surfaces[0]), (std::vector<long>{2}));
     EXPECT_EQ(m.surfaces[0].source.line, 6);
     // A named group without elements still exists, empty.
     EXPECT_TRUE(m.elementSets.at("empty").empty());
-    EXPECT_TRUE(m.surfaces[1].faces.empty());
     EXPECT_EQ(m.notes,
               (std::vector<std::string>{
                   path + ":7: physical groups share the name 'contact': their element sets, node "
