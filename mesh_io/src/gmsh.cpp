@@ -1264,63 +1264,88 @@ private:
         const int bodyDim = bodyDimension(std::any_of(
             groups_.begin(), groups_.end(), [](const auto& kg) { return kg.first.first == 1; }));
 
-        for (auto& [key, g] : groups_) {
-            const auto named = names_.find(key);
-            const std::string name = named != names_.end()
-                                         ? named->second.name
-                                         : "physical_" + str(key.first) + "_" + str(key.second);
-            std::sort(g.elements.begin(), g.elements.end(), refLess);
-            g.elements.erase(std::unique(g.elements.begin(), g.elements.end()), g.elements.end());
-            if (g.elements.empty()) {
-                note(g.line,
-                     "physical group '" + name + "' (" + keyText(key) + ") has no elements");
-            }
-
-            auto [set, fresh] = m_.elementSets.try_emplace(name);
-            if (!fresh) {
-                note(g.line, "physical groups share the name '" + name +
-                                 "': their element sets, node sets and surfaces are merged");
-            }
-            set->second.insert(set->second.end(), g.elements.begin(), g.elements.end());
-            std::sort(set->second.begin(), set->second.end(), refLess);
-            set->second.erase(std::unique(set->second.begin(), set->second.end()),
-                              set->second.end());
-
-            std::vector<Index>& nodes = m_.nodeSets[name];
-            for (const ElementRef& ref : g.elements) {
-                const ElementBlock& b = m_.blocks[static_cast<std::size_t>(ref.block)];
-                const Index* p = b.element(ref.element);
-                nodes.insert(nodes.end(), p, p + b.nodesPerElement);
-            }
-            std::sort(nodes.begin(), nodes.end());
-            nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-
-            if ((key.first == 1 || key.first == 2) && key.first < bodyDim) {
-                auto s = std::find_if(m_.surfaces.begin(), m_.surfaces.end(),
-                                      [&](const SurfaceDef& d) { return d.name == name; });
-                if (s == m_.surfaces.end()) {
-                    SurfaceDef def;
-                    def.name = name;
-                    def.source = Source{m_.path, g.line};
-                    m_.surfaces.push_back(std::move(def));
-                    s = m_.surfaces.end() - 1;
-                }
-                for (const ElementRef& ref : g.elements) {
-                    if (blockTypes_[static_cast<std::size_t>(ref.block)]->kind ==
-                        ElementKind::kSegment) {
-                        s->faces.push_back(FaceRef{ref, 1});
-                    }
-                }
-                std::sort(s->faces.begin(), s->faces.end(), [](const FaceRef& a, const FaceRef& b) {
-                    return refLess(a.element, b.element);
-                });
-                s->faces.erase(std::unique(s->faces.begin(), s->faces.end(),
-                                           [](const FaceRef& a, const FaceRef& b) {
-                                               return a.element == b.element;
-                                           }),
-                               s->faces.end());
+        // One name at several dimensions names several groups: the Gmsh manual tells physical
+        // groups apart by dimension and tag. The name stands for the group of the surfaces'
+        // dimension (the one below the bodies'; 2 in a shell), or the highest where none has it.
+        // The others are noted, not merged: faces, edges and points make no surface to search.
+        const int surfaceDim = bodyDim <= 3 ? bodyDim - 1 : std::min(topDimension(), 2);
+        std::map<std::string, int> nameDim;
+        for (const auto& kg : groups_) {
+            const int dim = kg.first.first;
+            const auto [it, fresh] = nameDim.try_emplace(groupName(kg.first), dim);
+            if (!fresh && it->second != surfaceDim && (dim == surfaceDim || dim > it->second)) {
+                it->second = dim;
             }
         }
+        for (auto& [key, g] : groups_) {
+            const std::string name = groupName(key);
+            const int dim = nameDim.at(name);
+            if (key.first != dim) {
+                note(g.line, "physical group '" + name + "' (" + keyText(key) +
+                                 ") is left out: the name stands for the group of dimension " +
+                                 str(dim) + " (groups are told apart by dimension and tag)");
+                continue;
+            }
+            addGroup(name, key, g, (key.first == 1 || key.first == 2) && key.first < bodyDim);
+        }
+    }
+
+    [[nodiscard]] std::string groupName(const Key& key) const {
+        const auto named = names_.find(key);
+        return named != names_.end() ? named->second.name
+                                     : "physical_" + str(key.first) + "_" + str(key.second);
+    }
+
+    // A group's element set and node set, and its surface when `surface`: what a name already
+    // holds (groups of one dimension sharing it) is merged.
+    void addGroup(const std::string& name, const Key& key, Group& g, bool surface) {
+        std::sort(g.elements.begin(), g.elements.end(), refLess);
+        g.elements.erase(std::unique(g.elements.begin(), g.elements.end()), g.elements.end());
+        if (g.elements.empty()) {
+            note(g.line, "physical group '" + name + "' (" + keyText(key) + ") has no elements");
+        }
+
+        auto [set, fresh] = m_.elementSets.try_emplace(name);
+        if (!fresh) {
+            note(g.line, "physical groups share the name '" + name +
+                             "': their element sets, node sets and surfaces are merged");
+        }
+        set->second.insert(set->second.end(), g.elements.begin(), g.elements.end());
+        std::sort(set->second.begin(), set->second.end(), refLess);
+        set->second.erase(std::unique(set->second.begin(), set->second.end()), set->second.end());
+
+        std::vector<Index>& nodes = m_.nodeSets[name];
+        for (const ElementRef& ref : g.elements) {
+            const ElementBlock& b = m_.blocks[static_cast<std::size_t>(ref.block)];
+            const Index* p = b.element(ref.element);
+            nodes.insert(nodes.end(), p, p + b.nodesPerElement);
+        }
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+
+        if (!surface) {
+            return;
+        }
+        auto s = std::find_if(m_.surfaces.begin(), m_.surfaces.end(),
+                              [&](const SurfaceDef& d) { return d.name == name; });
+        if (s == m_.surfaces.end()) {
+            SurfaceDef def;
+            def.name = name;
+            def.source = Source{m_.path, g.line};
+            m_.surfaces.push_back(std::move(def));
+            s = m_.surfaces.end() - 1;
+        }
+        for (const ElementRef& ref : g.elements) {
+            if (blockTypes_[static_cast<std::size_t>(ref.block)]->kind == ElementKind::kSegment) {
+                s->faces.push_back(FaceRef{ref, 1});
+            }
+        }
+        std::sort(s->faces.begin(), s->faces.end(),
+                  [](const FaceRef& a, const FaceRef& b) { return refLess(a.element, b.element); });
+        s->faces.erase(
+            std::unique(s->faces.begin(), s->faces.end(),
+                        [](const FaceRef& a, const FaceRef& b) { return a.element == b.element; }),
+            s->faces.end());
     }
 
     LineReader r_;

@@ -562,15 +562,15 @@ TEST(Gmsh, UnnamedGroups22) {
     EXPECT_EQ(m.blocks.at(1).ids, (std::vector<long>{2, 3, 4}));
 }
 
-TEST(Gmsh, SharedNamesMergeAndEmptyGroupsAreNoted) {
+// A planar model with curve groups (a 2D model): "contact" names two curve groups, merged, and a
+// surface group, which holds the body and is left out (noted); "empty" has no elements.
+TEST(Gmsh, SharedNamesMergeAtOneDimensionAndEmptyGroupsAreNoted) {
     const std::string path = fixture("shared_name_22.msh");
     const Model m = readGmsh(path);
-    // "contact" names a curve group and a surface group: one set, one surface, and a note.
-    EXPECT_EQ(elementIds(m, m.elementSets.at("contact")), (std::vector<long>{1, 2}));
+    EXPECT_EQ(elementIds(m, m.elementSets.at("contact")), (std::vector<long>{2, 3}));
     EXPECT_EQ(nodeIdsOf(m, m.nodeSets.at("contact")), (std::vector<long>{1, 2, 3}));
-    // A planar model with a curve group: its surface groups hold the body, no surface.
     EXPECT_EQ(surfaceNames(m), (std::vector<std::string>{"contact"}));
-    EXPECT_EQ(faceElementIds(m, m.surfaces[0]), (std::vector<long>{2}));
+    EXPECT_EQ(faceElementIds(m, m.surfaces[0]), (std::vector<long>{2, 3}));
     EXPECT_EQ(m.surfaces[0].source.line, 6);
     // A named group without elements still exists, empty.
     EXPECT_TRUE(m.elementSets.at("empty").empty());
@@ -578,7 +578,33 @@ TEST(Gmsh, SharedNamesMergeAndEmptyGroupsAreNoted) {
               (std::vector<std::string>{
                   path + ":7: physical groups share the name 'contact': their element sets, node "
                          "sets and surfaces are merged",
-                  path + ":8: physical group 'empty' (dimension 2, tag 3) has no elements"}));
+                  path + ":8: physical group 'contact' (dimension 2, tag 1) is left out: the name "
+                         "stands for the group of dimension 1 (groups are told apart by dimension "
+                         "and tag)",
+                  path + ":9: physical group 'empty' (dimension 2, tag 3) has no elements"}));
+}
+
+// Physical Surface, Curve and Point all named "ATop" (by_gmsh/samename.geo) are three groups: the
+// Gmsh manual tells groups apart by dimension and tag. In a 3D mesh the name is the surface group
+// (the boundary dimension); the curve and point groups are noted, not merged into it.
+TEST(Gmsh, OneNameAtSeveralDimensionsIsTheBoundaryGroup) {
+    for (const char* file : {"by_gmsh/samename41.msh", "by_gmsh/samename22.msh"}) {
+        SCOPED_TRACE(file);
+        const std::string path = fixture(file);
+        const Model m = readGmsh(path);
+        EXPECT_EQ(surfaceNames(m), (std::vector<std::string>{"ATop", "BBot"}));
+        const ContactSurface top = buildContactSurface(m, "ATop");
+        EXPECT_EQ(top.dim, 3);
+        EXPECT_EQ(top.surface.size(), 4);
+        EXPECT_EQ(elementIds(m, m.elementSets.at("ATop")),
+                  faceElementIds(m, *m.findSurface("ATop")));
+        EXPECT_EQ(m.nodeSets.at("ATop").size(), 5U);
+        const std::string rest = " is left out: the name stands for the group of dimension 2 "
+                                 "(groups are told apart by dimension and tag)";
+        EXPECT_EQ(m.notes, (std::vector<std::string>{
+                               path + ":6: physical group 'ATop' (dimension 0, tag 3)" + rest,
+                               path + ":7: physical group 'ATop' (dimension 1, tag 2)" + rest}));
+    }
 }
 
 TEST(Gmsh, UnknownSectionsAreSkippedAndNoted) {
