@@ -370,8 +370,12 @@ std::vector<Interface> chooseInterfaces(const mesh_io::Model& model, const Args&
             throw std::invalid_argument(
                 model.path +
                 (model.format == "gmsh" ? " is a Gmsh file" : " is an Exodus II file") +
-                ": it names " + terms.surfaces +
-                " but no contact pairs; choose them with --master and --slave" + known);
+                (names.empty() ? std::string(": it defines no contact pairs and no ") +
+                                     terms.surfaces + " that could be searched"
+                               : std::string(": it names ") + terms.surfaces +
+                                     " but no contact pairs; choose them with --master and "
+                                     "--slave" +
+                                     known));
         }
         throw std::invalid_argument(model.path + " defines no " + terms.interfaces +
                                     "; name the surfaces with --master and --slave" + known);

@@ -362,7 +362,8 @@ private:
         std::string name;
         long line = 0;
     };
-    // Elements of one 4.1 entity block: their groups come from the entity's physical tags.
+    // Elements of one 4.1 entity block: their groups come from the entity's physical tags. In 2.2,
+    // consecutive elements of one elementary entity.
     struct Run {
         Key entity;
         Index block = 0;
@@ -862,6 +863,20 @@ private:
         g.elements.push_back(ref);
     }
 
+    // 2.2: the element's elementary entity (its second tag), for files without physical groups;
+    // consecutive elements of one entity and block make one run.
+    void addElementary(const Key& entity, const ElementRef& ref, long line) {
+        if (!elementary_.empty()) {
+            Run& last = elementary_.back();
+            if (last.entity == entity && last.block == ref.block &&
+                last.first + last.count == ref.element) {
+                ++last.count;
+                return;
+            }
+        }
+        elementary_.push_back(Run{entity, ref.block, ref.element, 1, line});
+    }
+
     // 4.1: header, then per entity block (one element type) "tag node-tags..." per line.
     void readElements41() {
         Record head(r_, "the $Elements header (blocks, elements, min tag, max tag)");
@@ -1058,10 +1073,13 @@ private:
             const int type = static_cast<int>(rec.integer("an element type", kMinInt, kMaxInt));
             const std::uint64_t ntags = rec.count("the number of tags");
             int physical = 0;
+            int elementary = 0;
             for (std::uint64_t k = 0; k < ntags; ++k) {
                 const long v = rec.integer("an element tag (integer)", kMinInt, kMaxInt);
                 if (k == 0) {
                     physical = static_cast<int>(v);
+                } else if (k == 1) {
+                    elementary = static_cast<int>(v);
                 }
             }
             const ElementType* t = detail::findGmshType(type);
@@ -1094,9 +1112,12 @@ private:
                 r_.fail("duplicate element id " + str(id));
             }
             eb.ids.push_back(id);
+            const ElementRef ref{block, static_cast<Index>(eb.ids.size() - 1)};
             if (physical != 0) {
-                addToGroup(Key{t->dim, physical},
-                           ElementRef{block, static_cast<Index>(eb.ids.size() - 1)}, r_.line());
+                addToGroup(Key{t->dim, physical}, ref, r_.line());
+            }
+            if (elementary != 0) {
+                addElementary(Key{t->dim, elementary}, ref, r_.line());
             }
         }
         expectEnd("Elements", false);
@@ -1171,10 +1192,12 @@ private:
                     eb.nodes.push_back(node);
                 }
                 eb.ids.push_back(d[0]);
+                const ElementRef ref{block, static_cast<Index>(eb.ids.size() - 1)};
                 if (ntags > 0 && d[1] != 0) {
-                    addToGroup(Key{t->dim, d[1]},
-                               ElementRef{block, static_cast<Index>(eb.ids.size() - 1)},
-                               bin.lineIn(data.data(), pos));
+                    addToGroup(Key{t->dim, d[1]}, ref, bin.lineIn(data.data(), pos));
+                }
+                if (ntags > 1 && d[2] != 0) {
+                    addElementary(Key{t->dim, d[2]}, ref, bin.lineIn(data.data(), pos));
                 }
             }
             read += static_cast<std::uint64_t>(follow);
@@ -1261,6 +1284,10 @@ private:
             Group& g = groups_[key];
             g.line = named.line;
         }
+        if (groups_.empty()) {
+            addEntitySurfaces(v4_ ? runs_ : elementary_);
+            return;
+        }
         const int bodyDim = bodyDimension(std::any_of(
             groups_.begin(), groups_.end(), [](const auto& kg) { return kg.first.first == 1; }));
 
@@ -1288,6 +1315,43 @@ private:
             }
             addGroup(name, key, g, (key.first == 1 || key.first == 2) && key.first < bodyDim);
         }
+    }
+
+    // No physical group: Gmsh then saves every element with its elementary entity (the Gmsh
+    // manual, "Physical groups"; 4.1: the entity of the element block, 2.2: the element's second
+    // tag). Each entity of the surfaces' dimension is a surface, entity_<dim>_<tag>, with its
+    // element and node sets, chosen as for groups (faces in 3D, curves in a planar mesh that has
+    // curves, else faces).
+    void addEntitySurfaces(const std::vector<Run>& runs) {
+        const bool curves = std::any_of(runs.begin(), runs.end(), [](const Run& run) {
+            return run.entity.first == 1 && run.count > 0;
+        });
+        const int bodyDim = bodyDimension(curves);
+        const int dim = bodyDim <= 3 ? bodyDim - 1 : std::min(topDimension(), 2);
+        std::map<Key, Group> entities;
+        for (const Run& run : runs) {
+            if (run.entity.first != dim || run.count == 0 || (dim != 1 && dim != 2)) {
+                continue;
+            }
+            Group& g = entities[run.entity];
+            if (g.line == 0) {
+                g.line = run.line;
+            }
+            for (Index e = 0; e < run.count; ++e) {
+                g.elements.push_back(ElementRef{run.block, run.first + e});
+            }
+        }
+        if (entities.empty()) {
+            return;
+        }
+        note(entities.begin()->second.line,
+             "no physical groups: the elements of each elementary entity of dimension " + str(dim) +
+                 " make a surface named entity_" + str(dim) + "_<tag> (" +
+                 str(static_cast<std::uint64_t>(entities.size())) + " surfaces)");
+        for (auto& [key, g] : entities) {
+            addGroup("entity_" + str(key.first) + "_" + str(key.second), key, g, true);
+        }
+        m_.entitySurfaces = true;
     }
 
     [[nodiscard]] std::string groupName(const Key& key) const {
@@ -1363,6 +1427,7 @@ private:
     std::map<Key, Named> names_;
     std::map<Key, std::vector<int>> entityPhys_;
     std::vector<Run> runs_;
+    std::vector<Run> elementary_;  // 2.2: elements by elementary entity
     std::map<Key, Group> groups_;
     std::vector<Skipped> skipped_;
 };

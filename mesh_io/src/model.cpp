@@ -146,6 +146,9 @@ Model readModel(const std::string& path) {
 }
 
 FileTerms fileTerms(const Model& model) noexcept {
+    if (model.format == "gmsh" && model.entitySurfaces) {
+        return {"elementary entity", "elementary entities", "contact pairs"};
+    }
     if (model.format == "gmsh") {
         return {"physical group", "physical groups", "contact pairs"};
     }

@@ -477,9 +477,46 @@ TEST(Gmsh, ParametricCoordinatesAreSkipped) {
         0, 0, 0, 0;
     EXPECT_EQ(m.coords, expected);
     EXPECT_EQ(m.numElements(), 1);
-    // Entities without physical tags: no sets, no surfaces.
-    EXPECT_TRUE(m.elementSets.empty());
-    EXPECT_TRUE(m.surfaces.empty());
+    // No physical group: the quad's entity is a surface (a flat mesh without curves: faces).
+    EXPECT_EQ(setNames(m.elementSets), (std::vector<std::string>{"entity_2_1"}));
+    EXPECT_EQ(surfaceNames(m), (std::vector<std::string>{"entity_2_1"}));
+}
+
+// Without physical groups Gmsh saves every element with its elementary entity (by_gmsh/nophys.geo:
+// two boxes, no group). Each entity of the boundary dimension is a surface entity_<dim>_<tag>: the
+// entity of its element block in 4.1, the element's second tag in 2.2. Messages call them
+// elementary entities, and a note says so.
+TEST(Gmsh, WithoutPhysicalGroupsTheEntitiesAreTheSurfaces) {
+    const Model reference = readGmsh(fixture("by_gmsh/nophys41.msh"));
+    std::vector<std::string> names;
+    for (int tag = 1; tag <= 12; ++tag) {
+        names.push_back("entity_2_" + std::to_string(tag));
+    }
+    for (const char* file : {"by_gmsh/nophys41.msh", "by_gmsh/nophys22.msh"}) {
+        SCOPED_TRACE(file);
+        const std::string path = fixture(file);
+        const Model m = readGmsh(path);
+        EXPECT_EQ(surfaceNames(m), names);
+        EXPECT_TRUE(m.entitySurfaces);
+        EXPECT_STREQ(fileTerms(m).surfaces, "elementary entities");
+        for (const std::string& name : names) {
+            const ContactSurface s = buildContactSurface(m, name);
+            EXPECT_EQ(s.dim, 3) << name;
+            EXPECT_EQ(s.surface.size(), 4) << name;
+            EXPECT_EQ(faceElementIds(m, *m.findSurface(name)),
+                      faceElementIds(reference, *reference.findSurface(name)))
+                << name;
+            EXPECT_EQ(elementIds(m, m.elementSets.at(name)),
+                      faceElementIds(m, *m.findSurface(name)))
+                << name;
+        }
+        ASSERT_EQ(m.notes.size(), 1U);
+        EXPECT_NE(m.notes[0].find(": no physical groups: the elements of each elementary entity of "
+                                  "dimension 2 make a surface named entity_2_<tag> (12 surfaces)"),
+                  std::string::npos)
+            << m.notes[0];
+    }
+    EXPECT_FALSE(readGmsh(fixture("model_41_ascii.msh")).entitySurfaces);
 }
 
 // Files Gmsh 4.8 wrote (by_gmsh/*.geo; `gmsh -3 -clmax 0.6 -clmin 0.3`, with -part 2 for the

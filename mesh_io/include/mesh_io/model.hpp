@@ -108,6 +108,9 @@ struct Model {
     std::map<std::string, std::vector<ElementRef>>
         elementSets;  ///< key: name (upper case for Abaqus)
     std::vector<SurfaceDef> surfaces;
+    /// Gmsh files without physical groups: the surfaces are elementary entities, named
+    /// entity_<dim>_<tag> (messages then say "elementary entities").
+    bool entitySurfaces = false;
     /// Surfaces the file defines in a form not read (an Abaqus analytical rigid surface,
     /// *SURFACE, TYPE=CYLINDER), by lower-case name (names compare ignoring case): where and what,
     /// for an interface naming one.
@@ -139,8 +142,9 @@ struct Model {
 
 /// How a model's file names what the tool works with, for messages in the file's own language.
 struct FileTerms {
-    const char* surface;     ///< "surface" (Abaqus *SURFACE) or "physical group" (Gmsh)
-    const char* surfaces;    ///< "*SURFACE definitions" or "physical groups"
+    /// "surface" (Abaqus *SURFACE), "physical group" (Gmsh; "elementary entity" without groups)
+    const char* surface;
+    const char* surfaces;    ///< "*SURFACE definitions", "physical groups", ...
     const char* interfaces;  ///< "*CONTACT PAIR, *TIE or *CONTACT" (Abaqus); Gmsh, Exodus II: none
 };
 [[nodiscard]] FileTerms fileTerms(const Model& model) noexcept;
