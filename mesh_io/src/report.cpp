@@ -209,7 +209,21 @@ void listModel(std::ostream& out, const Model& model) {
     out << format("model %s (%s): %d nodes, %d elements\n", model.path.c_str(),
                   model.format.c_str(), static_cast<int>(model.numNodes()),
                   static_cast<int>(model.numElements()));
-    out << format("%s: %zu\n", terms.surfaces, model.surfaces.size());
+    // Gmsh groups of the body's elements: element sets, no surface (unnamed ones left out).
+    std::vector<std::pair<std::string, std::size_t>> bodies;
+    if (model.format == "gmsh") {
+        for (const auto& [name, set] : model.elementSets) {
+            if (model.findSurface(name) == nullptr && model.findSurface(name, true) == nullptr &&
+                name.rfind("physical_", 0) != 0) {
+                bodies.emplace_back(name, set.size());
+            }
+        }
+    }
+    // The count is of the lines below: the surfaces, then the body's groups.
+    out << (bodies.empty() ? format("%s: %zu\n", terms.surfaces, model.surfaces.size())
+                           : format("%s: %zu (%zu surfaces, %zu of the body's elements)\n",
+                                    terms.surfaces, model.surfaces.size() + bodies.size(),
+                                    model.surfaces.size(), bodies.size()));
     for (const SurfaceDef& def : model.surfaces) {
         out << "  " << def.name << ": ";
         try {
@@ -232,14 +246,8 @@ void listModel(std::ostream& out, const Model& model) {
         }
         out << '\n';
     }
-    if (model.format == "gmsh") {  // groups of the body's elements: element sets, no surface
-        for (const auto& [name, set] : model.elementSets) {
-            if (model.findSurface(name) == nullptr && model.findSurface(name, true) == nullptr &&
-                name.rfind("physical_", 0) != 0) {
-                out << format("  %s: %zu elements of the body, not a surface\n", name.c_str(),
-                              set.size());
-            }
-        }
+    for (const auto& [name, size] : bodies) {
+        out << format("  %s: %zu elements of the body, not a surface\n", name.c_str(), size);
     }
     if (noPairs) {
         out << format("contact pairs: a%s file defines none; search two %s with --master NAME "
