@@ -5,13 +5,16 @@
 
 #include <climits>
 
+#include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
 #include <map>
+#include <pthread.h>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,6 +26,41 @@ namespace {
 [[noreturn]] void fail(const std::string& msg) { throw std::runtime_error(msg); }
 
 std::string errnoText() { return std::strerror(errno); }
+
+// Writes all n bytes to fd; 0, or the errno of the write that failed. A FIFO whose reader left
+// fails with EPIPE and raises SIGPIPE, which by default ends the process without a word: the
+// signal is blocked in this thread for the call, and one the call raised is taken off again
+// (one already pending is left), so the caller reports EPIPE and the process's handling of
+// SIGPIPE is as it was.
+int writeAll(int fd, const char* data, std::size_t n) {
+    sigset_t pipe;
+    sigset_t old;
+    sigset_t pending;
+    ::sigemptyset(&pipe);
+    ::sigaddset(&pipe, SIGPIPE);
+    ::pthread_sigmask(SIG_BLOCK, &pipe, &old);
+    const bool wasPending = ::sigpending(&pending) == 0 && ::sigismember(&pending, SIGPIPE) == 1;
+    int error = 0;
+    while (n > 0) {
+        const ssize_t w = ::write(fd, data, n);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            error = w < 0 ? errno : EIO;
+            break;
+        }
+        data += w;
+        n -= static_cast<std::size_t>(w);
+    }
+    if (error == EPIPE && !wasPending) {
+        const timespec now{0, 0};
+        while (::sigtimedwait(&pipe, nullptr, &now) < 0 && errno == EINTR) {
+        }
+    }
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    return error;
+}
 
 std::string dirOf(const std::string& p) {
     const auto slash = p.rfind('/');
@@ -229,6 +267,62 @@ std::string createTemporary(const std::string& path, const std::string& target, 
 
 }  // namespace
 
+namespace detail {
+
+// An output stream buffer over a file descriptor it owns (a FIFO or a character device); after a
+// failed write it writes nothing more, and close() returns that write's errno.
+class DescriptorBuf : public std::streambuf {
+public:
+    explicit DescriptorBuf(int fd) : fd_(fd) { setp(buf_.data(), buf_.data() + buf_.size()); }
+    ~DescriptorBuf() override {  // unflushed data is dropped: an output not committed
+        if (fd_ >= 0) {
+            ::close(fd_);
+        }
+    }
+    DescriptorBuf(const DescriptorBuf&) = delete;
+    DescriptorBuf& operator=(const DescriptorBuf&) = delete;
+
+    // Writes what is buffered and closes the descriptor; 0 or the first error's errno.
+    int close() {
+        (void)drain();
+        if (fd_ >= 0 && ::close(fd_) != 0 && error_ == 0 && errno != EINTR) {
+            error_ = errno;
+        }
+        fd_ = -1;
+        return error_;
+    }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (!drain()) {
+            return traits_type::eof();
+        }
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    // Writes the buffer out; false after a failed write (and from then on).
+    bool drain() {
+        const auto n = static_cast<std::size_t>(pptr() - pbase());
+        setp(buf_.data(), buf_.data() + buf_.size());
+        if (error_ == 0 && n > 0) {
+            error_ = fd_ < 0 ? EBADF : writeAll(fd_, buf_.data(), n);
+        }
+        return error_ == 0;
+    }
+
+    int fd_;
+    int error_ = 0;
+    std::array<char, 65536> buf_{};
+};
+
+}  // namespace detail
+
 OutputFile::OutputFile(const std::string& path, const WriteOptions& options) : path_(path) {
     const Resolved r = resolve(path, options);
     kind_ = r.kind;
@@ -237,30 +331,41 @@ OutputFile::OutputFile(const std::string& path, const WriteOptions& options) : p
         return;
     }
     if (kind_ == OutputKind::kStream) {
+        // A FIFO is written through the writer its check opened (reopening it would wait for a
+        // reader, for ever if the one seen at the check left); it is made blocking, as a FIFO
+        // opened by a shell redirection is. A character device is opened here.
         std::map<std::string, int>& held = heldFifos();
         const auto fifo = held.find(target_);
-        if (fifo != held.end()) {  // opened anew through the held writer: the reader is there
-            file_.open("/proc/self/fd/" + std::to_string(fifo->second),
-                       std::ios::out | std::ios::binary);
-            ::close(fifo->second);
+        int fd = -1;
+        if (fifo != held.end()) {
+            fd = fifo->second;
             held.erase(fifo);
         } else {
-            file_.open(target_, std::ios::out | std::ios::binary);
+            fd = ::open(target_.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         }
-    } else {
-        tmp_ = createTemporary(path_, target_, kind_ == OutputKind::kReplace ? r.mode : 0);
-        file_.open(tmp_, std::ios::out | std::ios::binary | std::ios::trunc);
+        const int flags = fd < 0 ? -1 : ::fcntl(fd, F_GETFL);
+        if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+            const std::string what = "cannot write " + path_ + ": " + errnoText();
+            if (fd >= 0) {
+                ::close(fd);
+            }
+            fail(what);
+        }
+        descriptor_ = std::make_unique<detail::DescriptorBuf>(fd);
+        stream_.rdbuf(descriptor_.get());
+        return;
     }
+    tmp_ = createTemporary(path_, target_, kind_ == OutputKind::kReplace ? r.mode : 0);
+    file_.open(tmp_, std::ios::out | std::ios::binary | std::ios::trunc);
     if (!file_) {
         const std::string what = "cannot write " + path_ + ": " + errnoText();
-        if (!tmp_.empty()) {
-            ::unlink(tmp_.c_str());
-        }
+        ::unlink(tmp_.c_str());
         fail(what);
     }
 }
 
 OutputFile::~OutputFile() {
+    stream_.rdbuf(nullptr);
     if (!committed_ && !tmp_.empty()) {
         file_.close();
         ::unlink(tmp_.c_str());
@@ -270,6 +375,9 @@ OutputFile::~OutputFile() {
 std::ostream& OutputFile::out() {
     if (kind_ == OutputKind::kStdout) {
         return std::cout;
+    }
+    if (kind_ == OutputKind::kStream) {
+        return stream_;
     }
     return file_;
 }
@@ -281,6 +389,21 @@ void OutputFile::commit() {
     if (kind_ == OutputKind::kStdout) {
         if (!good) {
             fail("writing to standard output failed");
+        }
+        committed_ = true;
+        return;
+    }
+    if (kind_ == OutputKind::kStream) {
+        const int error = descriptor_->close();
+        if (error == EPIPE) {
+            fail("writing " + path_ + " failed: the FIFO's reader went away (" +
+                 std::strerror(error) + "); what was written is incomplete");
+        }
+        if (error == ENOSPC || (!good && error == 0)) {
+            fail("writing " + path_ + " failed (disk full?)");  // as for files
+        }
+        if (error != 0) {
+            fail("writing " + path_ + " failed: " + std::strerror(error));
         }
         committed_ = true;
         return;

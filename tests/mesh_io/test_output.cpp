@@ -9,13 +9,19 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iostream>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -80,6 +86,31 @@ WriteOptions force() {
     WriteOptions o;
     o.overwrite = true;
     return o;
+}
+
+// Runs body in a child process, which alarm() ends after 10 s so that a hang fails the test
+// instead of stopping the suite. "exit <body's result>", or "signal <n>" (14: it hung).
+std::string inChild(const std::function<int()>& body) {
+    std::cout.flush();
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::alarm(10);
+        int rc = 100;
+        try {
+            rc = body();
+        } catch (const std::exception& e) {
+            std::cerr << "child: " << e.what() << "\n";
+        }
+        std::cerr.flush();
+        ::_exit(rc);
+    }
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) != pid) {
+        return "fork failed";
+    }
+    return WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                               : "exit " + std::to_string(WEXITSTATUS(status));
 }
 
 TEST_F(Output, NewFileIsCreatedAndAnExistingOneNeedsOverwrite) {
@@ -180,6 +211,50 @@ TEST_F(Output, FifoIsWrittenAsAStreamAndStaysAFifo) {
     ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
     EXPECT_TRUE(S_ISFIFO(st.st_mode));
     EXPECT_EQ(listing(), "pipe ");
+}
+
+TEST_F(Output, FifoWhoseReaderLeftAfterTheCheckFailsTheWriteWithoutWaiting) {
+    const std::string fifo = path("pipe");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // The reader is there at the check and gone at the write: the write fails with a message
+    // (it waited for ever for a new reader; or SIGPIPE ended the process without a word).
+    const std::string result = inChild([&] {
+        const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+        if (reader < 0 || checkOutputs({fifo}, {}).at(0) != OutputKind::kStream) {
+            return 2;
+        }
+        ::close(reader);
+        OutputFile f(fifo, {});
+        f.out() << "nobody reads this";
+        try {
+            f.commit();
+            return 3;
+        } catch (const std::runtime_error& e) {
+            const std::string what = e.what();
+            std::cerr << what << "\n";
+            if (what.find(fifo) == std::string::npos ||
+                what.find("reader went away") == std::string::npos) {
+                return 4;
+            }
+        }
+        sigset_t pending;
+        ::sigpending(&pending);
+        return ::sigismember(&pending, SIGPIPE) == 1 ? 5 : 0;  // no SIGPIPE left over either
+    });
+    EXPECT_EQ(result, "exit 0") << "signal 14: it hung; 13: SIGPIPE ended it";
+    // A reader that stays gets the data, through the writer held since the check.
+    EXPECT_EQ(inChild([&] {
+                  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+                  (void)checkOutputs({fifo}, {});
+                  write(fifo, "through the held writer", {});
+                  char buf[64] = {};
+                  const ssize_t n = ::read(reader, buf, sizeof buf);
+                  return n > 0 && std::string(buf, static_cast<std::size_t>(n)) ==
+                                      "through the held writer"
+                             ? 0
+                             : 6;
+              }),
+              "exit 0");
 }
 
 TEST_F(Output, CharacterDeviceIsAStream) {

@@ -10,6 +10,10 @@
 
 namespace mesh_io {
 
+namespace detail {
+class DescriptorBuf;
+}  // namespace detail
+
 /// What a writer may do at its path.
 struct WriteOptions {
     bool overwrite = false;           ///< replace an existing regular file (never an input)
@@ -21,9 +25,11 @@ enum class OutputKind {
     kStdout,   ///< "-", or the FIFO, terminal or file standard output is on: standard output
     kStream,   ///< a FIFO or a character device (/dev/null, a terminal): opened and written as
                ///< it is, never replaced; no overwrite needed (nothing is destroyed). A FIFO
-               ///< must have a reader when checked (else refused: opening it would wait); a
-               ///< writer is then held open until its OutputFile writes it, so the reader does
-               ///< not see the stream end in between
+               ///< must have a reader when checked (else refused: opening it would wait); the
+               ///< writer opened for the check is held open and its OutputFile writes through
+               ///< it, so the reader does not see the stream end in between and nothing waits
+               ///< for a reader. A reader that left meanwhile fails the write (EPIPE, SIGPIPE
+               ///< suppressed for that write)
     kReplace,  ///< an existing regular file (the target, when the path is a symlink): written to
                ///< a temporary file in the target's directory, renamed over it at commit (keeping
                ///< its permission bits); needs WriteOptions::overwrite
@@ -47,7 +53,8 @@ public:
     OutputFile& operator=(const OutputFile&) = delete;
 
     [[nodiscard]] std::ostream& out();
-    /// Flushes; for files, moves the temporary file into place. Throws on a write error.
+    /// Flushes; for files, moves the temporary file into place; for streams, closes the
+    /// descriptor. Throws on a write error (a FIFO whose reader left included).
     void commit();
 
     [[nodiscard]] OutputKind kind() const noexcept { return kind_; }
@@ -59,7 +66,9 @@ private:
     std::string target_;
     std::string tmp_;
     OutputKind kind_ = OutputKind::kCreate;
-    std::ofstream file_;
+    std::ofstream file_;                                 // files: the temporary file
+    std::unique_ptr<detail::DescriptorBuf> descriptor_;  // streams: the open descriptor
+    std::ostream stream_{nullptr};                       // streams: writes to descriptor_
     bool committed_ = false;
 };
 
