@@ -111,6 +111,7 @@ struct Resolved {
     std::string target;
     mode_t mode = 0;
     Identity id;
+    bool fifo = false;  // a FIFO (kStream)
 };
 
 // True when file descriptor fd is open on the file st describes.
@@ -204,6 +205,7 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
         if (stream) {
             if (S_ISFIFO(st.st_mode)) {
                 holdFifo(path);
+                r.fifo = true;
             }
             r.kind = OutputKind::kStream;
             r.target = path;
@@ -436,11 +438,20 @@ std::vector<OutputKind> checkOutputs(const std::vector<std::string>& paths,
                                      const WriteOptions& options) {
     std::vector<OutputKind> kinds;
     std::vector<Identity> seen;
+    std::vector<bool> fifo;
     for (const std::string& p : paths) {
         const Resolved r = resolve(p, options);
         for (std::size_t k = 0; k < seen.size(); ++k) {
+            // Outputs are written in turn, each closing its stream: the reader of a FIFO would
+            // see the end of the stream after the first, and whether a second writer meets it
+            // before it leaves is up to timing.
+            if (fifo[k] && r.fifo && seen[k] == r.id) {
+                fail("two outputs go to one FIFO: " + paths[k] + " and " + p +
+                     " (its reader would see the end of the stream after the first); give each "
+                     "output its own FIFO");
+            }
             if (kinds[k] == OutputKind::kStream && r.kind == OutputKind::kStream) {
-                continue;  // /dev/null twice, or one FIFO read in turn: nothing is destroyed
+                continue;  // /dev/null twice, or two FIFOs: nothing is destroyed
             }
             if (kinds[k] == OutputKind::kStdout && r.kind == OutputKind::kStdout) {
                 fail("only one output can go to standard output (-)");
@@ -454,6 +465,7 @@ std::vector<OutputKind> checkOutputs(const std::vector<std::string>& paths,
         }
         seen.push_back(r.id);
         kinds.push_back(r.kind);
+        fifo.push_back(r.fifo);
     }
     return kinds;
 }

@@ -346,5 +346,33 @@ TEST_F(Output, CheckOutputsRefusesTwoOutputsToOneFile) {
     EXPECT_EQ(listing(), "alias.csv x.csv ");
 }
 
+TEST_F(Output, CheckOutputsRefusesTwoOutputsToOneFifo) {
+    const std::string fifo = path("pipe");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    fs::create_symlink("pipe", path("alias"));
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // not refused for want of one
+    ASSERT_GE(reader, 0);
+    // Its reader would see the end of the stream after the first output, the second then failing
+    // or not depending on timing: refused at the check, naming both.
+    for (const std::string& second : {fifo, path("alias")}) {
+        SCOPED_TRACE(second);
+        try {
+            (void)checkOutputs({fifo, path("a.csv"), second}, {});
+            ADD_FAILURE() << "two outputs to one FIFO were accepted";
+        } catch (const std::runtime_error& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("two outputs go to one FIFO: " + fifo + " and " + second),
+                      std::string::npos)
+                << what;
+        }
+    }
+    // Two FIFOs are two outputs.
+    ASSERT_EQ(::mkfifo(path("other").c_str(), 0600), 0);
+    const int otherReader = ::open(path("other").c_str(), O_RDONLY | O_NONBLOCK);
+    EXPECT_NO_THROW((void)checkOutputs({fifo, path("other")}, {}));
+    ::close(otherReader);
+    ::close(reader);
+}
+
 }  // namespace
 }  // namespace mesh_io

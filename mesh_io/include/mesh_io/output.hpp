@@ -74,8 +74,9 @@ private:
 
 /// Checks a set of outputs before anything is computed: each as OutputFile would (creating and
 /// removing a temporary file where a file will be written), and no two the same file (the same
-/// target, "-" twice, "-" and the file standard output goes to); two outputs to one FIFO or
-/// character device are allowed (written in turn).
+/// target, "-" twice, "-" and the file standard output goes to, one FIFO twice: its reader would
+/// see the end of the stream after the first); two outputs to one character device are allowed
+/// (written in turn).
 /// Throws std::runtime_error naming the path. Returns the kind of each.
 std::vector<OutputKind> checkOutputs(const std::vector<std::string>& paths,
                                      const WriteOptions& options);
