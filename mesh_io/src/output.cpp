@@ -109,7 +109,9 @@ struct Identity {
 struct Resolved {
     OutputKind kind = OutputKind::kCreate;
     std::string target;
-    mode_t mode = 0;
+    mode_t mode = 0;  // kReplace: the replaced file's permission bits, owner and group
+    uid_t uid = 0;
+    gid_t gid = 0;
     Identity id;
     bool fifo = false;  // a FIFO (kStream)
 };
@@ -214,8 +216,14 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
         if (!options.overwrite) {
             fail(path + " exists; pass --force to overwrite it");
         }
+        // The bits for everyone (root too), then whether this user may write it: a rename
+        // needs only the directory, and would replace a file its owner keeps from us.
         if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) {
             fail("refusing to replace " + path + ": it is read-only");
+        }
+        if (::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) != 0) {
+            fail("refusing to replace " + path + ": it is not writable by this user (" +
+                 errnoText() + ")");
         }
         char real[PATH_MAX];
         if (::realpath(path.c_str(), real) == nullptr) {
@@ -224,6 +232,20 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
         r.kind = OutputKind::kReplace;
         r.target = real;
         r.mode = st.st_mode & 07777;
+        r.uid = st.st_uid;
+        r.gid = st.st_gid;
+        // In a sticky directory (/tmp) only the file's owner, the directory's owner or a
+        // privileged process (taken as root) may rename over the file: refused now, not after
+        // the search.
+        const std::string dir = dirOf(r.target);
+        struct stat ds {};
+        const uid_t euid = ::geteuid();
+        if (::stat(dir.c_str(), &ds) == 0 && (ds.st_mode & S_ISVTX) != 0 && st.st_uid != euid &&
+            ds.st_uid != euid && euid != 0) {
+            fail("refusing to replace " + path + ": it belongs to another user (uid " +
+                 std::to_string(st.st_uid) + ") in the sticky directory " + dir +
+                 ", where only its owner may replace it");
+        }
         return r;
     }
     if (errno != ENOENT) {
@@ -243,9 +265,31 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
     return r;
 }
 
-// Creates an empty temporary file next to target (O_EXCL: never an existing one); its name.
-std::string createTemporary(const std::string& path, const std::string& target, mode_t mode) {
+// Gives the temporary file fd the owner, group and permission bits of the file it replaces
+// (chown first: it clears set-user-ID bits). Refused when this user may not give the file to
+// them: the file would change hands, and its owner might no longer read it.
+void takeOwnership(int fd, const std::string& path, const Resolved& r) {
+    struct stat ts {};
+    if (::fstat(fd, &ts) != 0) {
+        fail("cannot write " + path + ": " + errnoText());
+    }
+    if ((ts.st_uid != r.uid || ts.st_gid != r.gid) && ::fchown(fd, r.uid, r.gid) != 0) {
+        const std::string why = errnoText();
+        const std::string whose =
+            ts.st_uid != r.uid
+                ? "it belongs to another user (uid " + std::to_string(r.uid) + ")"
+                : "its group (gid " + std::to_string(r.gid) + ") is not one of this user's";
+        fail("refusing to replace " + path + ": " + whose +
+             ", which the file replacing it could not keep (" + why + ")");
+    }
+    (void)::fchmod(fd, r.mode);
+}
+
+// Creates an empty temporary file next to r.target (O_EXCL: never an existing one), for kReplace
+// with the replaced file's owner, group and permission bits; its name.
+std::string createTemporary(const std::string& path, const Resolved& r) {
     static int counter = 0;
+    const std::string& target = r.target;
     const std::string dir = dirOf(target);
     for (int attempt = 0; attempt < 100; ++attempt) {
         std::string tmp = dir + "/." + baseOf(target) + ".tmp." + std::to_string(::getpid()) + "." +
@@ -258,8 +302,14 @@ std::string createTemporary(const std::string& path, const std::string& target, 
             fail(detail::concat("cannot write ", path, ": cannot create a temporary file in ", dir,
                                 ": ", errnoText()));
         }
-        if (mode != 0) {
-            (void)::fchmod(fd, mode);  // the replaced file's permission bits
+        if (r.kind == OutputKind::kReplace) {
+            try {
+                takeOwnership(fd, path, r);
+            } catch (...) {
+                ::close(fd);
+                ::unlink(tmp.c_str());
+                throw;
+            }
         }
         ::close(fd);
         return tmp;
@@ -357,7 +407,7 @@ OutputFile::OutputFile(const std::string& path, const WriteOptions& options) : p
         stream_.rdbuf(descriptor_.get());
         return;
     }
-    tmp_ = createTemporary(path_, target_, kind_ == OutputKind::kReplace ? r.mode : 0);
+    tmp_ = createTemporary(path_, r);
     file_.open(tmp_, std::ios::out | std::ios::binary | std::ios::trunc);
     if (!file_) {
         const std::string what = "cannot write " + path_ + ": " + errnoText();
@@ -461,7 +511,7 @@ std::vector<OutputKind> checkOutputs(const std::vector<std::string>& paths,
             }
         }
         if (r.kind == OutputKind::kReplace || r.kind == OutputKind::kCreate) {
-            ::unlink(createTemporary(p, r.target, 0).c_str());  // the directory takes files
+            ::unlink(createTemporary(p, r).c_str());  // the directory takes it, the owner is kept
         }
         seen.push_back(r.id);
         kinds.push_back(r.kind);

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <grp.h>
 #include <iostream>
 #include <iterator>
 #include <sstream>
@@ -140,6 +141,125 @@ TEST_F(Output, ReadOnlyFileIsNotReplacedEvenWithOverwrite) {
     ::chmod(p.c_str(), 0444);
     expectRefused(p, force(), "it is read-only");
     EXPECT_EQ(get(p), "keep");
+}
+
+// Another user, for the ownership tests: nobody (65534), which only root can become.
+constexpr uid_t kNobody = 65534;
+
+// body run as nobody in a child process (inChild): its result, or 90 when the ids cannot change.
+std::string asNobody(const std::function<int()>& body) {
+    return inChild([&] {
+        if (::setgroups(0, nullptr) != 0 || ::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) {
+            return 90;
+        }
+        return body();
+    });
+}
+
+// 0 when checkOutputs refuses p with a message naming it and containing what; else 1 (accepted)
+// or 2 (another message, printed).
+int refusedAtCheck(const std::string& p, const std::string& what) {
+    try {
+        (void)checkOutputs({p}, force());
+        return 1;
+    } catch (const std::runtime_error& e) {
+        const std::string msg = e.what();
+        std::cerr << msg << "\n";
+        return msg.find(p) != std::string::npos && msg.find(what) != std::string::npos ? 0 : 2;
+    }
+}
+
+TEST_F(Output, ForceDoesNotReplaceAFileThisUserMayNotWrite) {
+    if (::geteuid() != 0) {
+        GTEST_SKIP() << "needs root, to act as another user";
+    }
+    // Root's 0644 file in a directory anyone may write: the rename would be allowed, but the file
+    // is not nobody's to replace.
+    ::chmod(dir_.c_str(), 0777);
+    const std::string p = path("roots.csv");
+    put(p, "root's");
+    ::chmod(p.c_str(), 0644);
+    EXPECT_EQ(asNobody([&] { return refusedAtCheck(p, "it is not writable by this user"); }),
+              "exit 0");
+    EXPECT_EQ(get(p), "root's");
+    EXPECT_EQ(listing(), "roots.csv ");
+}
+
+TEST_F(Output, ReplacedFileKeepsItsOwnerAndGroup) {
+    if (::geteuid() != 0) {
+        GTEST_SKIP() << "needs root, to replace another user's file";
+    }
+    // Replaced by root, nobody's 0640 file stays nobody's (it became root's: unreadable to nobody).
+    const std::string p = path("nobodys.csv");
+    put(p, "old");
+    ASSERT_EQ(::chown(p.c_str(), kNobody, kNobody), 0);
+    ASSERT_EQ(::chmod(p.c_str(), 0640), 0);
+    write(p, "new", force());
+    struct stat st {};
+    ASSERT_EQ(::stat(p.c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, kNobody);
+    EXPECT_EQ(st.st_gid, kNobody);
+    EXPECT_EQ(st.st_mode & 07777, 0640U);
+    EXPECT_EQ(get(p), "new");
+    EXPECT_EQ(listing(), "nobodys.csv ");
+}
+
+TEST_F(Output, AnotherUsersFileIsRefusedWhenItsOwnerCannotBeKept) {
+    if (::geteuid() != 0) {
+        GTEST_SKIP() << "needs root, to act as another user";
+    }
+    // Root's 0666 file: nobody may write it, but a replacement would be nobody's.
+    ::chmod(dir_.c_str(), 0777);
+    const std::string p = path("shared.csv");
+    put(p, "root's");
+    ::chmod(p.c_str(), 0666);
+    EXPECT_EQ(asNobody([&] {
+                  const int checked =
+                      refusedAtCheck(p, "it belongs to another user (uid 0), which the file "
+                                        "replacing it could not keep");
+                  try {
+                      write(p, "nobody's", force());
+                      return 3;
+                  } catch (const std::runtime_error&) {
+                      return checked;
+                  }
+              }),
+              "exit 0");
+    EXPECT_EQ(get(p), "root's");
+    struct stat st {};
+    ASSERT_EQ(::stat(p.c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, 0U);
+    EXPECT_EQ(listing(), "shared.csv ");
+}
+
+TEST_F(Output, StickyDirectoryIsRefusedAtTheCheckWhenTheRenameWouldBe) {
+    if (::geteuid() != 0) {
+        GTEST_SKIP() << "needs root, to act as another user";
+    }
+    // As in /tmp: root's directory, mode 1777. Root's file there, writable by all: the rename
+    // would fail with EPERM after the search; refused at the check. Nobody's own file is replaced.
+    const std::string sticky = path("sticky");
+    fs::create_directories(sticky);
+    ASSERT_EQ(::chmod(sticky.c_str(), 01777), 0);
+    const std::string roots = sticky + "/roots.csv";
+    put(roots, "root's");
+    ::chmod(roots.c_str(), 0666);
+    const std::string own = sticky + "/own.csv";
+    put(own, "old");
+    ASSERT_EQ(::chown(own.c_str(), kNobody, kNobody), 0);
+    EXPECT_EQ(asNobody([&] {
+                  const int checked = refusedAtCheck(roots, "in the sticky directory");
+                  write(own, "new", force());
+                  return checked;
+              }),
+              "exit 0");
+    EXPECT_EQ(get(roots), "root's");
+    EXPECT_EQ(get(own), "new");
+    std::size_t files = 0;  // no temporary file left
+    for (const auto& e : fs::directory_iterator(sticky)) {
+        files += e.is_regular_file() ? 1 : 0;
+    }
+    EXPECT_EQ(files, 2U);
 }
 
 TEST_F(Output, SymlinkIsWrittenThroughToItsTarget) {

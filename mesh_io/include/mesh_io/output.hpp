@@ -32,7 +32,7 @@ enum class OutputKind {
                ///< suppressed for that write)
     kReplace,  ///< an existing regular file (the target, when the path is a symlink): written to
                ///< a temporary file in the target's directory, renamed over it at commit (keeping
-               ///< its permission bits); needs WriteOptions::overwrite
+               ///< its permission bits, owner and group); needs WriteOptions::overwrite
     kCreate,   ///< nothing there, or a dangling symlink (as a shell redirection does, its target
                ///< is created, the link kept): written to a temporary file in that directory and
                ///< linked into place at commit without replacing anything that appeared meanwhile
@@ -41,10 +41,12 @@ enum class OutputKind {
 /// An output being written. Refused, with a std::runtime_error naming the path: a directory,
 /// a socket or a block device; a FIFO no process reads; where standard error goes; an input file
 /// (same device and inode as one of WriteOptions::inputs, so a symlink or a hard link to an input
-/// is refused too); an existing regular file without overwrite, or a read-only one (no write
-/// permission bit) even with it; a directory that cannot take the temporary file. A file output is
-/// invisible until commit(); destroyed without commit, it leaves nothing behind (the old file as it
-/// was).
+/// is refused too); an existing regular file without overwrite, and even with it one that is
+/// read-only (no write permission bit), that this user may not write (faccessat W_OK with the
+/// effective ids), whose owner and group the replacement cannot be given (another user's, unless
+/// privileged), or that only its owner may replace (a sticky directory such as /tmp); a directory
+/// that cannot take the temporary file. A file output is invisible until commit(); destroyed
+/// without commit, it leaves nothing behind (the old file as it was).
 class OutputFile {
 public:
     OutputFile(const std::string& path, const WriteOptions& options);
