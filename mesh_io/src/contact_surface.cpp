@@ -7,6 +7,7 @@
 #include "element_types.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <stdexcept>
 
@@ -117,7 +118,7 @@ Adjacency higherDimAdjacency(const Model& m, int segmentDim) {
 // against it would have the wrong sign (contact::enclosedVolume; NaN, no note, when not closed).
 void noteInsideOut(const Model& model, ContactSurface& cs) {
     const double v = contact::enclosedVolume(cs.surface, model.coords);
-    if (v < 0.0) {
+    if (std::isless(v, 0.0)) {  // NaN (not closed) quietly: no floating-point exception
         cs.notes.push_back(model.path + ": surface '" + cs.name + "' is closed and encloses a " +
                            "negative " + (cs.dim == 2 ? "area" : "volume") + " (" +
                            std::to_string(v) + "): its segments face into the solid (inside-out)");
