@@ -234,9 +234,9 @@ private:
             }
             if (ok_ && values > 0 &&
                 (values > size_ / size || begin > size_ || values * size > size_ - begin)) {
-                problem_ = "its netCDF header is damaged: variable '" + var + "' (" + shape +
-                           ") claims more values than the " + std::to_string(size_) +
-                           "-byte file holds";
+                problem_ = "its netCDF header is damaged: variable '" + var + "' (";
+                problem_ += shape + ") claims more values than the " + std::to_string(size_) +
+                            "-byte file holds";
                 return false;
             }
         }
