@@ -791,6 +791,42 @@ std::vector<std::string> checkKeyword(const LineReader& in, Keyword& kw) {
     return unknown;
 }
 
+// An enumerated parameter value (TYPE=, COMBINE=, SYSTEM=, LINE=). The input syntax rules let
+// a value, like a keyword or a parameter, be cut to any prefix that tells it from the others
+// ("TYPE=ELEM", "COMBINE=UNI", "TYPE=SURFACE TO SURF"); compared without case or blanks, a value
+// written in full winning over the longer ones it begins. Returns the index into `values` (the
+// manual's spellings) of the one named, or -1 when it begins none (the caller refuses or notes
+// it); a prefix of several is refused, naming them.
+template <std::size_t N>
+int matchValue(const LineReader& in, const Keyword& kw, const Param& p,
+               const char* const (&values)[N]) {
+    const std::string v = squeeze(p.value);
+    std::vector<const char*> matches;
+    int found = -1;
+    int i = 0;
+    for (const char* value : values) {
+        const std::string full = squeeze(value);
+        if (full == v) {
+            return i;
+        }
+        if (!v.empty() && full.compare(0, v.size(), v) == 0) {
+            matches.push_back(value);
+            found = i;
+        }
+        ++i;
+    }
+    if (matches.size() > 1) {
+        std::string names = matches[0];
+        for (std::size_t k = 1; k < matches.size(); ++k) {
+            names += (k + 1 == matches.size() ? " and " : ", ") + std::string(matches[k]);
+        }
+        throw ParseError(in.path(), kw.line,
+                         p.key + "=" + p.value + " on " + kw.name + " is ambiguous: it begins " +
+                             names);
+    }
+    return found;
+}
+
 // A keyword line and its continuation lines (a line ending in a comma continues, unless the next
 // line is a keyword or starts like a number: parameter names never do).
 Keyword Reader::readKeyword(LineReader& in, std::string_view first) {
@@ -947,7 +983,7 @@ void Reader::beginSection(LineReader& in, const Keyword& kw) {
     const std::string& k = kw.key;
     if (k == "NODE" || k == "NGEN") {
         const Param* system = kw.find("SYSTEM");
-        if (system != nullptr && squeeze(system->value) != "R") {
+        if (system != nullptr && matchValue(in, kw, *system, {"R", "C", "S"}) != 0) {
             throw ParseError::expected(in.path(), kw.line,
                                        "SYSTEM=R on " + kw.name +
                                            " (cylindrical and spherical coordinates are not "
@@ -955,7 +991,7 @@ void Reader::beginSection(LineReader& in, const Keyword& kw) {
                                        system->value);
         }
         if (const Param* line = kw.find("LINE");
-            line != nullptr && upper(squeeze(line->value)) != "L") {  // *NGEN
+            line != nullptr && matchValue(in, kw, *line, {"L", "C", "P"}) != 0) {  // *NGEN
             throw ParseError::expected(in.path(), kw.line,
                                        "LINE=L on *NGEN (circular and parabolic lines are not "
                                        "supported)",
@@ -1080,15 +1116,33 @@ void Reader::beginElements(LineReader& in, const Keyword& kw) {
     section_ = known != nullptr ? Section::kElement : Section::kUnsupported;
 }
 
+// The Keywords Guide's *SURFACE types: element and node surfaces are read, the others skipped.
+const char* const kSurfaceTypes[] = {"ELEMENT",          "NODE",       "SEGMENTS",
+                                     "CYLINDER",         "REVOLUTION", "CUTTING SURFACE",
+                                     "EULERIAN MATERIAL"};
+// What a skipped type is, for the message of a pair that names it (from SEGMENTS on).
+const char* const kSkippedSurfaceTypes[] = {
+    "an analytical rigid surface", "an analytical rigid surface", "an analytical rigid surface",
+    "a cut through elements, for output", "the boundary of an Eulerian material"};
+
 void Reader::beginSurface(LineReader& in, const Keyword& kw) {
     const std::string& name = requiredValue(in, kw, "NAME", "surface name");
-    const Param* typeParam = kw.find("TYPE");
-    const std::string type = typeParam != nullptr ? squeeze(typeParam->value) : "ELEMENT";
-    if (type != "ELEMENT" && type != "NODE") {  // noted each time: a pair may name it
+    int kind = 0;  // into kSurfaceTypes
+    if (const Param* t = kw.find("TYPE"); t != nullptr) {
+        kind = matchValue(in, kw, *t, kSurfaceTypes);
+        if (kind < 0) {
+            throw ParseError::expected(in.path(), kw.line,
+                                       "TYPE=ELEMENT, NODE, SEGMENTS, CYLINDER, REVOLUTION, "
+                                       "CUTTING SURFACE or EULERIAN MATERIAL on *SURFACE",
+                                       shown(t->value));
+        }
+    }
+    const std::string type = kSurfaceTypes[static_cast<std::size_t>(kind)];
+    if (kind >= 2) {  // noted each time: a pair may name it
         note(in, kw.line, "skipped *SURFACE '" + name + "' of unsupported TYPE=" + type);
         root_.model.skippedSurfaces[detail::lowerCase(name)] =
-            in.path() + ":" + std::to_string(kw.line) + ": *SURFACE, TYPE=" + type +
-            " (an analytical rigid surface), which is not read";
+            in.path() + ":" + std::to_string(kw.line) + ": *SURFACE, TYPE=" + type + " (" +
+            kSkippedSurfaceTypes[static_cast<std::size_t>(kind - 2)] + "), which is not read";
         section_ = Section::kSkip;
         return;
     }
@@ -1110,12 +1164,14 @@ void Reader::beginSurface(LineReader& in, const Keyword& kw) {
     surface_ = surfaces.size() - 1;
     section_ = type == "NODE" ? Section::kNodeSurface : Section::kFaceSurface;
     if (const Param* c = kw.find("COMBINE"); c != nullptr) {
-        const std::string op = upper(squeeze(c->value));
-        if (op != "UNION" && op != "INTERSECTION" && op != "DIFFERENCE") {
+        const char* const ops[] = {"UNION", "INTERSECTION", "DIFFERENCE"};
+        const int op = matchValue(in, kw, *c, ops);
+        if (op < 0) {
             throw ParseError::expected(in.path(), kw.line,
                                        "COMBINE=UNION, INTERSECTION or DIFFERENCE", c->value);
         }
-        combine_.push_back({cur_, surface_, op, {}, {file_, kw.line}});
+        combine_.push_back(
+            {cur_, surface_, ops[static_cast<std::size_t>(op)], {}, {file_, kw.line}});
         section_ = Section::kCombineSurface;
     }
 }
@@ -1224,12 +1280,13 @@ void Reader::beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kin
         }
     }
     if (const Param* type = kw.find("TYPE"); type != nullptr) {
-        const std::string t = squeeze(type->value);
-        if (t == "NODETOSURFACE" || t == "MASSLESS") {
-            iface_.nodeToSurface = true;  // CalculiX's massless explicit contact is node to face
-        } else if (t == "SURFACETOSURFACE" || t == "MORTAR" || t == "LINMORTAR" ||
-                   t == "PGMORTAR" || t == "PGLINMORTAR") {
-            iface_.nodeToSurface = false;  // CalculiX's mortar variants are segment based too
+        // Node to surface first: CalculiX's massless explicit contact is node to face too; its
+        // mortar variants are segment based, as surface to surface.
+        const int t = matchValue(in, kw, *type,
+                                 {"NODE TO SURFACE", "MASSLESS", "SURFACE TO SURFACE", "MORTAR",
+                                  "LINMORTAR", "PGMORTAR", "PGLINMORTAR"});
+        if (t >= 0) {
+            iface_.nodeToSurface = t < 2;
         } else {
             iface_.problem = "TYPE=" + type->value + " on " + kw.name +
                              " is not a contact type this search knows (NODE TO SURFACE, "

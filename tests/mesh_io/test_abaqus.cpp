@@ -494,6 +494,59 @@ TEST(AbaqusReader, ContactPairWithOneSurfaceIsSelfContact) {
     EXPECT_TRUE(prepareInterface(m, m.interfaces[0]).selfContact);
 }
 
+// The input syntax rules let a parameter value be abbreviated too, to any prefix that tells it from
+// the keyword's other values, case and blanks aside: TYPE=ELEM is an element surface, not an
+// analytical one, and SURFACE TO SURF a surface-to-surface pair. A prefix of several values is
+// refused, naming them; a TYPE no *SURFACE has is refused rather than skipped as analytical.
+TEST(AbaqusReader, AbbreviatedParameterValues) {
+    const fs::path path = scratchDir() / "values.inp";
+    writeBytes(path, std::string(kTwoBricks) +
+                         "*SURFACE, NAME=A, TYPE=ELEM\n1, S2\n*SURFACE, NAME=B, type = el\n2, S2\n"
+                         "*NSET, NSET=N\n5, 6\n*SURFACE, NAME=P, TYPE=NOD\nN\n"
+                         "*SURFACE, NAME=U, COMBINE=UNI\nA, B\n*SURFACE, NAME=D, COMB=diff\nU, A\n"
+                         "*SURFACE, NAME=R, TYPE=SEG\nSTART, 0, 0\nLINE, 1, 0\n"
+                         "*CONTACT PAIR, INTERACTION=I, TYPE=SURFACE TO SURF\nA, B\n"
+                         "*CONTACT PAIR, INTERACTION=I, TYPE=Node to S\nP, B\n"
+                         "*TIE, NAME=T, TYPE=SURF\nA, B\n*NODE, SYSTEM=r\n100, 0, 0, 5\n");
+    const Model m = readAbaqus(path.string());
+    EXPECT_EQ(faces(m, "A"), (Faces{{1, 2}}));
+    EXPECT_EQ(faces(m, "B"), (Faces{{2, 2}}));
+    const SurfaceDef* p = m.findSurface("P", true);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(nodeIds(m, p->nodes), (Ids{5, 6}));
+    EXPECT_EQ(faces(m, "U"), (Faces{{1, 2}, {2, 2}}));
+    EXPECT_EQ(faces(m, "D"), (Faces{{2, 2}}));
+    ASSERT_EQ(m.skippedSurfaces.count("r"), 1U);
+    EXPECT_EQ(m.skippedSurfaces.at("r"),
+              path.string() + ":31: *SURFACE, TYPE=SEGMENTS (an analytical rigid surface), which "
+                              "is not read");
+    ASSERT_EQ(m.interfaces.size(), 3U);
+    EXPECT_FALSE(m.interfaces[0].nodeToSurface);
+    EXPECT_TRUE(m.interfaces[1].nodeToSurface);
+    EXPECT_FALSE(m.interfaces[2].nodeToSurface);
+    for (const InterfaceDef& i : m.interfaces) {
+        EXPECT_EQ(i.problem, "");
+    }
+    EXPECT_TRUE(nodeAt(m, 100, 0.0, 0.0, 5.0));
+
+    long line = 0;
+    EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=S, TYPE=E\n1, S1\n", &line),
+              "TYPE=E on *SURFACE is ambiguous: it begins ELEMENT and EULERIAN MATERIAL");
+    EXPECT_EQ(line, 19);
+    EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=S, TYPE=C\n1, S1\n"),
+              "TYPE=C on *SURFACE is ambiguous: it begins CYLINDER and CUTTING SURFACE");
+    EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=S, TYPE=PLANE\n1, S1\n", &line),
+              "expected TYPE=ELEMENT, NODE, SEGMENTS, CYLINDER, REVOLUTION, CUTTING SURFACE or "
+              "EULERIAN MATERIAL on *SURFACE, got 'PLANE'");
+    EXPECT_EQ(line, 19);
+    EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=A\n1, S2\n" +
+                      "*CONTACT PAIR, INTERACTION=I, TYPE=PG\nA, A\n"),
+              "TYPE=PG on *CONTACT PAIR is ambiguous: it begins PGMORTAR and PGLINMORTAR");
+    EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=A\n1, S2\n" +
+                      "*SURFACE, NAME=U, COMBINE=\nA\n"),
+              "expected COMBINE=UNION, INTERSECTION or DIFFERENCE, got ''");
+}
+
 // *SURFACE, COMBINE= (Analysis User's Guide, "Operating on surfaces"): the union, intersection
 // or difference (the first less the rest) of surfaces defined before, over as many data lines as
 // given; an operand may be a surface of exposed faces, found first.
