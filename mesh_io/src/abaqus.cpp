@@ -894,12 +894,41 @@ const std::string& Reader::requiredValue(const LineReader& in, const Keyword& kw
     return p->value;
 }
 
-// Opens a file named by *INCLUDE or INPUT=, relative to the including file's directory.
+// Opens a file named by *INCLUDE or INPUT=. Abaqus resolves a relative name against the directory
+// the job runs in, in practice the top deck's; other readers (and decks written for them) against
+// the including file's. So a relative name is looked for next to the including file, then next to
+// the top deck, then in the current directory; the first that exists is read, and when none does
+// the error names each path tried.
 std::unique_ptr<LineReader> Reader::openNested(LineReader& in, const Keyword& kw,
                                                const std::string& input, int depth) {
     fs::path p(input);
+    std::error_code ec;
     if (p.is_relative()) {
-        p = (fs::path(in.path()).parent_path() / p).lexically_normal();
+        std::vector<fs::path> tried;  // without repeats: the directories may be the same
+        const fs::path dirs[] = {fs::path(in.path()).parent_path(),
+                                 fs::path(root_.model.path).parent_path(), fs::current_path(ec)};
+        for (const fs::path& dir : dirs) {
+            const fs::path c = (dir / p).lexically_normal();
+            const fs::path full = fs::absolute(c, ec).lexically_normal();
+            if (std::none_of(tried.begin(), tried.end(), [&](const fs::path& t) {
+                    return fs::absolute(t, ec).lexically_normal() == full;
+                })) {
+                tried.push_back(c);
+            }
+        }
+        const auto found = std::find_if(tried.begin(), tried.end(),
+                                        [&](const fs::path& t) { return fs::exists(t, ec); });
+        if (found == tried.end()) {
+            std::string list;
+            for (std::size_t i = 0; i < tried.size(); ++i) {
+                list += (i == 0                  ? "'"
+                         : i + 1 == tried.size() ? " and '"
+                                                 : ", '") +
+                        tried[i].string() + "'";
+            }
+            failAt(in, kw.line, "cannot open included file '" + input + "' (tried " + list + ")");
+        }
+        p = *found;
     }
     const std::string path = p.string();
     if (depth + 1 >= kMaxIncludeDepth) {
@@ -907,7 +936,6 @@ std::unique_ptr<LineReader> Reader::openNested(LineReader& in, const Keyword& kw
                "expected at most " + std::to_string(kMaxIncludeDepth) +
                    " nested *INCLUDE levels, got more at '" + path + "'");
     }
-    std::error_code ec;
     if (fs::is_directory(p, ec)) {
         failAt(in, kw.line, "cannot read included file '" + path + "': it is a directory");
     }

@@ -845,6 +845,57 @@ TEST(AbaqusReader, IncludeFromSubdirectory) {
                        }));
 }
 
+// Abaqus resolves a relative INPUT= against the directory the job runs in (the top deck's, in
+// practice), not against the including file; decks written for the other rule keep working. So a
+// nested include is looked for next to the including file, then next to the top deck, then in the
+// current directory, and a name found nowhere is refused with every path tried.
+TEST(AbaqusReader, NestedIncludesResolveAgainstTheTopDeck) {
+    const fs::path dir = scratchDir();
+    fs::create_directories(dir / "inc");
+    fs::create_directories(dir / "run");
+    writeBytes(dir / "main.inp", "*NODE, NSET=ALL\n*INCLUDE, INPUT=inc/nodes.inp\n");
+    // inc/inc/two.inp is not there: inc/two.inp is the top deck's.
+    writeBytes(dir / "inc" / "nodes.inp", "1, 0, 0, 0\n*INCLUDE, INPUT=inc/two.inp\n"
+                                          "*NODE, NSET=ALL\n*INCLUDE, INPUT=three.inp\n"
+                                          "*NODE, NSET=ALL\n*INCLUDE, INPUT=four.inp\n");
+    writeBytes(dir / "inc" / "two.inp", "*NODE, NSET=ALL\n2, 1, 0, 0\n");
+    // three.inp next to the including file and next to the top deck: the including file's wins.
+    writeBytes(dir / "inc" / "three.inp", "3, 0, 1, 0\n");
+    writeBytes(dir / "three.inp", "3, 9, 9, 9\n");
+    writeBytes(dir / "run" / "four.inp", "4, 0, 0, 1\n");
+    const fs::path cwd = fs::current_path();
+    fs::current_path(dir / "run");
+    Model m;
+    try {
+        m = readAbaqus((dir / "main.inp").string());
+    } catch (...) {
+        fs::current_path(cwd);
+        throw;
+    }
+    fs::current_path(cwd);
+    EXPECT_EQ(nodeIds(m, nodeSet(m, "ALL")), (Ids{1, 2, 3, 4}));
+    EXPECT_TRUE(nodeAt(m, 2, 1.0, 0.0, 0.0));
+    EXPECT_TRUE(nodeAt(m, 3, 0.0, 1.0, 0.0));
+    EXPECT_TRUE(nodeAt(m, 4, 0.0, 0.0, 1.0));
+    EXPECT_EQ(m.files, (std::vector<std::string>{
+                           (dir / "main.inp").string(), (dir / "inc" / "nodes.inp").string(),
+                           (dir / "inc" / "two.inp").string(), (dir / "inc" / "three.inp").string(),
+                           (dir / "run" / "four.inp").string()}));
+
+    writeBytes(dir / "inc" / "nodes.inp", "1, 0, 0, 0\n*INCLUDE, INPUT=sub/missing.inp\n");
+    try {
+        (void)readAbaqus((dir / "main.inp").string());
+        ADD_FAILURE() << "no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  (dir / "inc" / "nodes.inp").string() +
+                      ":2: cannot open included file 'sub/missing.inp' (tried '" +
+                      (dir / "inc" / "sub" / "missing.inp").string() + "', '" +
+                      (dir / "sub" / "missing.inp").string() + "' and '" +
+                      (cwd / "sub" / "missing.inp").string() + "')");
+    }
+}
+
 TEST(AbaqusReader, NodeDataFromInputParameter) {
     const Model m = readAbaqus(fixture("node_input.inp"));
     ASSERT_EQ(m.numNodes(), 4);
@@ -1241,10 +1292,13 @@ struct BadCase {
 // Test names in ctest show the fixture, not the bytes of the struct.
 void PrintTo(const BadCase& c, std::ostream* os) { *os << c.file; }
 
+// @DIR@ in a message: the fixtures' directory; @CWD@: the current one.
 std::string withDir(std::string s) {
-    const std::string key = "@DIR@";
-    for (std::size_t at = s.find(key); at != std::string::npos; at = s.find(key)) {
-        s.replace(at, key.size(), kDir);
+    for (const auto& [key, dir] : {std::pair<std::string, std::string>{"@DIR@", kDir},
+                                   {"@CWD@", fs::current_path().string()}}) {
+        for (std::size_t at = s.find(key); at != std::string::npos; at = s.find(key)) {
+            s.replace(at, key.size(), dir);
+        }
     }
     return s;
 }
@@ -1295,7 +1349,8 @@ const BadCase kBadCases[] = {
     {"bad_include_without_input.inp", nullptr, 3,
      "expected INPUT=<file> on *INCLUDE, got '*INCLUDE, FILE=nodes.inp'"},
     {"bad_include_missing.inp", nullptr, 3,
-     "cannot open included file '@DIR@/include/does_not_exist.inp'"},
+     "cannot open included file 'include/does_not_exist.inp' (tried "
+     "'@DIR@/include/does_not_exist.inp' and '@CWD@/include/does_not_exist.inp')"},
     {"bad_include_device.inp", nullptr, 3,
      "cannot read included file '/dev/zero': it is not a regular file (a FIFO, device or socket)"},
     {"bad_include_error_main.inp", "include/bad_coordinates.inp", 4,
