@@ -394,6 +394,37 @@ TEST(ElementTypes, VariantsShareTheirFamilysTopology) {
     }
 }
 
+// Generalized axisymmetric elements with twist (CGAX, Abaqus "Axisymmetric solid element
+// library"): the nodes and the face table of the CAX element of their node count; the twist is a
+// degree of freedom, not a node.
+TEST(ElementTypes, GeneralizedAxisymmetricElementsHaveTheCaxFaces) {
+    const char* const names[] = {"CGAX3",   "CGAX3H",  "CGAX3T", "CGAX3HT", "CGAX4",   "CGAX4H",
+                                 "CGAX4R",  "CGAX4RH", "CGAX4T", "CGAX4HT", "CGAX4RT", "CGAX4RHT",
+                                 "CGAX6",   "CGAX6H",  "CGAX6M", "CGAX6MH", "CGAX6MT", "CGAX6MHT",
+                                 "CGAX8",   "CGAX8H",  "CGAX8R", "CGAX8RH", "CGAX8T",  "CGAX8HT",
+                                 "CGAX8RT", "CGAX8RHT"};
+    for (const char* name : names) {
+        SCOPED_TRACE(name);
+        const ElementType* t = findAbaqusType(name);
+        ASSERT_NE(t, nullptr);
+        const ElementType* cax = findAbaqusType(std::string("CAX") + name[4]);
+        ASSERT_NE(cax, nullptr);
+        EXPECT_EQ(t->nodes, cax->nodes);
+        EXPECT_EQ(t->corners, cax->corners);
+        EXPECT_EQ(t->kind, ElementKind::kPlanar);
+        EXPECT_EQ(t->topo, cax->topo);
+        ASSERT_EQ(faceCount(*t), faceCount(*cax));
+        for (int f = 1; f <= faceCount(*t); ++f) {
+            FaceNodes a;
+            FaceNodes b;
+            ASSERT_TRUE(faceNodes(*t, f, a));
+            ASSERT_TRUE(faceNodes(*cax, f, b));
+            EXPECT_EQ(a.type, b.type) << "face " << f;
+            EXPECT_EQ(a.local, b.local) << "face " << f;
+        }
+    }
+}
+
 TEST(ElementTypes, LookupsAndNonFaces) {
     EXPECT_EQ(findAbaqusType("C3D8R")->nodes, 8);
     EXPECT_EQ(findAbaqusType("C3D20R")->nodes, 20);
