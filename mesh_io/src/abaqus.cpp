@@ -2054,7 +2054,8 @@ void Reader::elsetLine(LineReader& in) {
 
 // <element id or element set>, <face label>: S1..S6 (solids, 2D edges; shells: S1 = NEG,
 // S2 = POS and the edges S3..S6, as in CalculiX), SPOS/SNEG (also POS/NEG) for the sides of
-// shells and rigid elements.
+// shells and rigid elements, E1..E4 for the edges of shells (Abaqus: an edge-based surface, its
+// facets the edges as line segments), kept as CalculiX's S3..S6.
 void Reader::faceSurfaceLine(LineReader& in) {
     if (fields_.size() == 1 || (fields_.size() == 2 && trim(fields_[1]).empty())) {
         exposedFacesLine(in);
@@ -2066,13 +2067,17 @@ void Reader::faceSurfaceLine(LineReader& in) {
     const std::string label = squeeze(fields_[1]);
     int face = 0;
     bool side = false;  // SPOS / SNEG
+    bool edge = false;  // E1..E4
     if (label == "SPOS" || label == "SNEG" || label == "POS" || label == "NEG") {
         face = label.back() == 'S' ? 2 : 1;
         side = true;
     } else if (label.size() == 2 && label[0] == 'S' && label[1] >= '1' && label[1] <= '6') {
         face = label[1] - '0';
+    } else if (label.size() == 2 && label[0] == 'E' && label[1] >= '1' && label[1] <= '4') {
+        face = 2 + (label[1] - '0');
+        edge = true;
     } else {
-        in.expected("a face label (S1..S6, SPOS, SNEG)", shown(fields_[1]));
+        in.expected("a face label (S1..S6, SPOS, SNEG, or E1..E4 on shells)", shown(fields_[1]));
     }
 
     const Model& m = cur_->model;
@@ -2094,11 +2099,13 @@ void Reader::faceSurfaceLine(LineReader& in) {
             n = t != nullptr ? detail::faceCount(*t) : 0;
         }
         if (t != nullptr) {  // unsupported types: the surface builder decides
-            const bool sides = t->kind == ElementKind::kShell || t->kind == ElementKind::kRigid;
-            if (face > n || (side && !sides)) {
+            const bool shell = t->kind == ElementKind::kShell;
+            const bool sides = shell || t->kind == ElementKind::kRigid;
+            if (face > n || (side && !sides) || (edge && !shell)) {
                 const long id = b.ids[static_cast<std::size_t>(r.element)];
                 const std::string labels = t->kind == ElementKind::kRigid ? "SPOS, SNEG"
-                                           : sides ? "SPOS, SNEG, S1..S" + std::to_string(n)
+                                           : shell ? "SPOS, SNEG, S1..S" + std::to_string(n) +
+                                                         ", E1..E" + std::to_string(n - 2)
                                                    : "S1..S" + std::to_string(n);
                 in.expected("a face of element " + std::to_string(id) + " (" + b.type + ": " +
                                 labels + ")",

@@ -215,10 +215,15 @@ ContactSurface buildContactSurface(const Model& model, const SurfaceDef& surface
                 planar = model.coords.row(2).isZero(0.0) ? 1 : 0;
             }
             if (planar == 0) {
+                const std::string edge = std::to_string(f.face - 2);
                 fail("face " + std::to_string(f.face) + " of element " +
                      model.elementLabel(b.instance, id) + " (" + detail::blockTypeName(b.type) +
-                     ") is an edge of a shell: edges are line segments, which the search takes "
-                     "only in a planar model (every node at z = 0), not in 3D");
+                     ") is edge " + edge + " of a shell" +
+                     (t.numbering == detail::Numbering::kAbaqus
+                          ? " (label E" + edge + ", or S" + std::to_string(f.face) + " in CalculiX)"
+                          : "") +
+                     ": shell edges are line segments, which the search takes only in a planar "
+                     "model (every node at z = 0); in 3D they are not searched");
             }
             if (signedArea2(model, element, t.corners) < 0.0) {  // clockwise: turn the edge
                 reverseSegment(type, nodes);

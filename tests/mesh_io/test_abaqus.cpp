@@ -4,6 +4,7 @@
 // generated structured mesh; and truncated or mutated fixtures, which must give a model or a
 // ParseError, never anything else.
 #include "mesh_io/abaqus.hpp"
+#include "mesh_io/contact_surface.hpp"
 #include "mesh_io/error.hpp"
 #include "mesh_io/interfaces.hpp"
 #include "mesh_io/model.hpp"
@@ -454,6 +455,49 @@ const char* const kTwoBricks =
     "*ELEMENT, TYPE=C3D8, ELSET=BRICKS\n1, 1, 2, 3, 4, 5, 6, 7, 8\n"
     "2, 2, 9, 10, 3, 6, 11, 12, 7\n"
     "*ELEMENT, TYPE=S4R, ELSET=SHELL\n3, 5, 6, 7, 8\n";
+
+// Abaqus names the edges of shells E1..E4 (E1..E3 on triangles) in an edge-based surface, whose
+// facets are the edges as line segments: the faces CalculiX numbers S3..S6. Searched as 2D edges
+// in a planar model; in 3D the surface is refused when built, naming the edge. E labels on
+// other elements are refused where they are read.
+TEST(AbaqusReader, ShellEdgeLabelsAreLineSegments) {
+    const fs::path path = scratchDir() / "edges.inp";
+    writeBytes(path, "*NODE\n1, 0, 0\n2, 1, 0\n3, 1, 1\n4, 0, 1\n5, 2, 0\n"
+                     "*ELEMENT, TYPE=S4R\n1, 1, 2, 3, 4\n*ELEMENT, TYPE=S3\n2, 2, 5, 3\n"
+                     "*SURFACE, NAME=EDGES\n1, E4\n2, e3\n*SURFACE, NAME=SAME\n1, S6\n2, S5\n");
+    const Model m = readAbaqus(path.string());
+    EXPECT_EQ(faces(m, "EDGES"), (Faces{{1, 6}, {2, 5}}));
+    EXPECT_EQ(faces(m, "SAME"), faces(m, "EDGES"));
+    const ContactSurface planar = buildContactSurface(m, "EDGES");
+    EXPECT_EQ(planar.dim, 2);
+    ASSERT_EQ(planar.surface.size(), 2);
+    EXPECT_EQ(planar.surface.types[0], contact::SegmentType::Line2);
+
+    const std::string bricks = std::string(kTwoBricks) + "*SURFACE, NAME=E\n3, E1\nSHELL, E4\n";
+    writeBytes(path, bricks);
+    const Model m3 = readAbaqus(path.string());
+    EXPECT_EQ(faces(m3, "E"), (Faces{{3, 3}, {3, 6}}));
+    try {
+        (void)buildContactSurface(m3, "E");
+        ADD_FAILURE() << "no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  path.string() +
+                      ":19: surface 'E': face 3 of element 3 (S4R) is edge 1 of a shell (label "
+                      "E1, or S3 in CalculiX): shell edges are line segments, which the search "
+                      "takes only in a planar model (every node at z = 0); in 3D they are not "
+                      "searched");
+    }
+    long line = 0;
+    EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=E\n1, E1\n", &line),
+              "expected a face of element 1 (C3D8: S1..S6), got 'E1'");
+    EXPECT_EQ(line, 20);
+    EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=E\n3, E5\n"),
+              "expected a face label (S1..S6, SPOS, SNEG, or E1..E4 on shells), got 'E5'");
+    EXPECT_EQ(errorOf("*NODE\n1, 0, 0\n2, 1, 0\n3, 1, 1\n*ELEMENT, TYPE=S3\n1, 1, 2, 3\n"
+                      "*SURFACE, NAME=E\n1, E4\n"),
+              "expected a face of element 1 (S3: SPOS, SNEG, S1..S5, E1..E3), got 'E4'");
+}
 
 // A *SURFACE line without a face label takes all exposed faces of its elements (Analysis User's
 // Guide, "Element-based surface definition"): the faces no other element shares. Checked against
@@ -1336,10 +1380,11 @@ const BadCase kBadCases[] = {
     {"bad_face_s5_on_c3d4.inp", nullptr, 10,
      "expected a face of element 1 (C3D4: S1..S4), got 'S5'"},
     {"bad_face_s6_on_tri_shell.inp", nullptr, 9,
-     "expected a face of element 1 (S3: SPOS, SNEG, S1..S5), got 'S6'"},
+     "expected a face of element 1 (S3: SPOS, SNEG, S1..S5, E1..E3), got 'S6'"},
     {"bad_face_spos_on_solid.inp", nullptr, 9,
      "expected a face of element 1 (C3D4: S1..S4), got 'SPOS'"},
-    {"bad_face_label.inp", nullptr, 9, "expected a face label (S1..S6, SPOS, SNEG), got 'S7'"},
+    {"bad_face_label.inp", nullptr, 9,
+     "expected a face label (S1..S6, SPOS, SNEG, or E1..E4 on shells), got 'S7'"},
     {"bad_element_without_type.inp", nullptr, 6,
      "expected TYPE=<element type> on *ELEMENT, got '*ELEMENT, ELSET=BLOCK'"},
     {"bad_nset_without_name.inp", nullptr, 3,

@@ -221,9 +221,10 @@ TEST(PrepareInterface, SurfaceErrorsCarryBothLines) {
         const std::string what = e.what();
         EXPECT_NE(what.find(":16: master surface 'EDGE' cannot be searched: "), std::string::npos)
             << what;
-        EXPECT_NE(what.find(":11: surface 'EDGE': face 3 of element 1 (S4R) is an edge of a "
-                            "shell: edges are line segments, which the search takes only in a "
-                            "planar model (every node at z = 0), not in 3D"),
+        EXPECT_NE(what.find(":11: surface 'EDGE': face 3 of element 1 (S4R) is edge 1 of a "
+                            "shell (label E1, or S3 in CalculiX): shell edges are line segments, "
+                            "which the search takes only in a planar model (every node at z = "
+                            "0); in 3D they are not searched"),
                   std::string::npos)
             << what;
     }
