@@ -309,6 +309,15 @@ module contact
             type(c_surface_info), intent(out) :: info
             integer(c_int) :: rc
         end function
+        function c_model_surface_kind(m, name, nodes, info) &
+            bind(c, name="contact_model_surface_kind") result(rc)
+            import :: c_ptr, c_char, c_int, c_int32_t, c_surface_info
+            type(c_ptr), value :: m
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_int32_t), value :: nodes
+            type(c_surface_info), intent(out) :: info
+            integer(c_int) :: rc
+        end function
     end interface
 
 contains
@@ -997,18 +1006,36 @@ contains
         if (present(self_contact)) self_contact = info%self_contact == 1
     end subroutine
 
-    !> Sizes of a surface, to allocate the arrays of contact_model_surface.
+    ! The surface `name` from the C API: where a node surface and an element surface share the
+    ! name, the node surface when nodes, else (also when nodes is absent) the element surface.
+    function surface_info(model, name, nodes, info) result(rc)
+        type(contact_model), intent(in) :: model
+        character(len=*), intent(in) :: name
+        logical, intent(in), optional :: nodes
+        type(c_surface_info), intent(out) :: info
+        integer(c_int) :: rc
+        if (present(nodes)) then
+            rc = c_model_surface_kind(model%handle, trim(name) // c_null_char, &
+                                      merge(1_c_int32_t, 0_c_int32_t, nodes), info)
+        else
+            rc = c_model_surface(model%handle, trim(name) // c_null_char, info)
+        end if
+    end function
+
+    !> Sizes of a surface, to allocate the arrays of contact_model_surface (want_node_surface= as
+    !> there); node_surface: whether it is a node surface.
     subroutine contact_model_surface_sizes(model, name, num_segments, connectivity_size, ierr, &
-                                           dim, node_surface, num_nodes)
+                                           dim, node_surface, num_nodes, want_node_surface)
         type(contact_model), intent(inout) :: model
         character(len=*), intent(in) :: name
         integer, intent(out) :: num_segments, connectivity_size, ierr
         integer, intent(out), optional :: dim, num_nodes
         logical, intent(out), optional :: node_surface
+        logical, intent(in), optional :: want_node_surface
         type(c_surface_info) :: info
         num_segments = 0
         connectivity_size = 0
-        call took(c_model_surface(model%handle, trim(name) // c_null_char, info), ierr)
+        call took(surface_info(model, name, want_node_surface, info), ierr)
         if (ierr /= CONTACT_OK) return
         num_segments = int(info%segments%num_segments)
         connectivity_size = int(info%segments%connectivity_size)
@@ -1019,20 +1046,24 @@ contains
 
     !> A surface of the model: segment types, 1-based node numbers, 1-based CSR offsets
     !> (num_segments + 1), and per segment the element id and face as in the file; a node
-    !> surface (TYPE=NODE) gives its 1-based node numbers in slave_nodes.
+    !> surface (TYPE=NODE) gives its 1-based node numbers in slave_nodes. Where a node surface
+    !> and an element surface share the name (CalculiX), the element surface, or the node surface
+    !> with want_node_surface=.true.: an interface's slave is the surface its search takes with
+    !> want_node_surface=(mode == CONTACT_MODE_NODE_TO_SEGMENT), as the contact-search tool's.
     subroutine contact_model_surface(model, name, types, nodes, offsets, ierr, element_ids, faces, &
-                                     slave_nodes)
+                                     slave_nodes, want_node_surface)
         type(contact_model), intent(inout) :: model
         character(len=*), intent(in) :: name
         integer(c_int32_t), allocatable, intent(out) :: types(:), nodes(:), offsets(:)
         integer, intent(out) :: ierr
         integer(c_int64_t), allocatable, intent(out), optional :: element_ids(:)
         integer(c_int32_t), allocatable, intent(out), optional :: faces(:), slave_nodes(:)
+        logical, intent(in), optional :: want_node_surface
         type(c_surface_info) :: info
         integer(c_int32_t), pointer :: pi(:)
         integer(c_int64_t), pointer :: pl(:)
         integer :: n, nc, nn
-        call took(c_model_surface(model%handle, trim(name) // c_null_char, info), ierr)
+        call took(surface_info(model, name, want_node_surface, info), ierr)
         if (ierr /= CONTACT_OK) return
         n = int(info%segments%num_segments)
         nc = int(info%segments%connectivity_size)

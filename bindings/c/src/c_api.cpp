@@ -281,7 +281,9 @@ struct contact_model {
         std::vector<int64_t> elementIds;
         std::vector<int32_t> faces;
     };
-    std::map<std::string, std::unique_ptr<Built>> surfaces;  // by the name in the file
+    // By the surface's position in model.surfaces: a node surface and an element surface may
+    // share a name.
+    std::map<std::size_t, std::unique_ptr<Built>> surfaces;
     mutable ErrorText error;
 };
 
@@ -312,6 +314,55 @@ void checkSize(int64_t size, int64_t needed, const char* what) {
                                                   " elements, " + std::to_string(needed) +
                                                   " needed");
     }
+}
+
+// The surface `name` of the model, preferring the node surface (nodes) or the element surface
+// where both share the name (Model::findSurface); built on the first call and kept. Inside guard().
+int modelSurface(contact_model* model, const char* name, bool nodes, contact_surface_info* info) {
+    need(name, "name");
+    need(info, "info");
+    const mesh_io::SurfaceDef* def = model->model.findSurface(name, nodes);
+    if (def == nullptr) {
+        try {
+            (void)mesh_io::buildContactSurface(model->model, name);  // its message lists names
+        } catch (const std::invalid_argument& e) {
+            raise(CONTACT_ERROR_NOT_FOUND, e.what());
+        }
+        raise(CONTACT_ERROR_NOT_FOUND, std::string("surface '") + name + "' not found");
+    }
+    std::unique_ptr<contact_model::Built>& slot =
+        model->surfaces[static_cast<std::size_t>(def - model->model.surfaces.data())];
+    if (!slot) {
+        auto b = std::make_unique<contact_model::Built>();
+        b->cs = mesh_io::buildContactSurface(model->model, *def);
+        const contact::Surface& s = b->cs.surface;
+        b->types.reserve(s.types.size());
+        for (const contact::SegmentType t : s.types) {
+            b->types.push_back(static_cast<int32_t>(t));
+        }
+        b->elementIds.reserve(b->cs.origin.size());
+        b->faces.reserve(b->cs.origin.size());
+        for (std::size_t i = 0; i < b->cs.origin.size(); ++i) {
+            b->elementIds.push_back(b->cs.origin[i].elementId);
+            b->faces.push_back(b->cs.origin[i].face);
+        }
+        slot = std::move(b);
+    }
+    const contact_model::Built& b = *slot;
+    info->name = b.cs.name.c_str();
+    info->node_surface = b.cs.nodeSurface ? 1 : 0;
+    info->dim = b.cs.dim;
+    info->segments.name = b.cs.name.c_str();
+    info->segments.num_segments = b.cs.surface.size();
+    info->segments.types = b.types.data();
+    info->segments.offsets = b.cs.surface.offsets.data();
+    info->segments.connectivity = b.cs.surface.connectivity.data();
+    info->segments.connectivity_size = static_cast<int64_t>(b.cs.surface.connectivity.size());
+    info->element_ids = b.elementIds.data();
+    info->faces = b.faces.data();
+    info->num_nodes = static_cast<int32_t>(b.cs.nodes.size());
+    info->nodes = b.cs.nodes.data();
+    return CONTACT_OK;
 }
 
 void setUp(contact_search* s, contact::Surface master, contact::Surface slave,
@@ -950,50 +1001,19 @@ int contact_model_interface(const contact_model* model, int32_t index,
 }
 
 int contact_model_surface(contact_model* model, const char* name, contact_surface_info* info) {
-    return onModel(model, "contact_model_surface", [&] {
-        need(name, "name");
-        need(info, "info");
-        const mesh_io::SurfaceDef* def = model->model.findSurface(name);
-        if (def == nullptr) {
-            try {
-                (void)mesh_io::buildContactSurface(model->model, name);  // its message lists names
-            } catch (const std::invalid_argument& e) {
-                raise(CONTACT_ERROR_NOT_FOUND, e.what());
-            }
-            raise(CONTACT_ERROR_NOT_FOUND, std::string("surface '") + name + "' not found");
+    return onModel(model, "contact_model_surface",
+                   [&] { return modelSurface(model, name, false, info); });
+}
+
+int contact_model_surface_kind(contact_model* model, const char* name, int32_t nodes,
+                               contact_surface_info* info) {
+    return onModel(model, "contact_model_surface_kind", [&] {
+        if (nodes != 0 && nodes != 1) {
+            raise(CONTACT_ERROR_INVALID_ARGUMENT,
+                  "nodes is " + std::to_string(nodes) +
+                      " (expected 1: the node surface, 0: the element surface)");
         }
-        std::unique_ptr<contact_model::Built>& slot = model->surfaces[def->name];
-        if (!slot) {
-            auto b = std::make_unique<contact_model::Built>();
-            b->cs = mesh_io::buildContactSurface(model->model, def->name);
-            const contact::Surface& s = b->cs.surface;
-            b->types.reserve(s.types.size());
-            for (const contact::SegmentType t : s.types) {
-                b->types.push_back(static_cast<int32_t>(t));
-            }
-            b->elementIds.reserve(b->cs.origin.size());
-            b->faces.reserve(b->cs.origin.size());
-            for (std::size_t i = 0; i < b->cs.origin.size(); ++i) {
-                b->elementIds.push_back(b->cs.origin[i].elementId);
-                b->faces.push_back(b->cs.origin[i].face);
-            }
-            slot = std::move(b);
-        }
-        const contact_model::Built& b = *slot;
-        info->name = b.cs.name.c_str();
-        info->node_surface = b.cs.nodeSurface ? 1 : 0;
-        info->dim = b.cs.dim;
-        info->segments.name = b.cs.name.c_str();
-        info->segments.num_segments = b.cs.surface.size();
-        info->segments.types = b.types.data();
-        info->segments.offsets = b.cs.surface.offsets.data();
-        info->segments.connectivity = b.cs.surface.connectivity.data();
-        info->segments.connectivity_size = static_cast<int64_t>(b.cs.surface.connectivity.size());
-        info->element_ids = b.elementIds.data();
-        info->faces = b.faces.data();
-        info->num_nodes = static_cast<int32_t>(b.cs.nodes.size());
-        info->nodes = b.cs.nodes.data();
-        return CONTACT_OK;
+        return modelSurface(model, name, nodes == 1, info);
     });
 }
 

@@ -33,8 +33,11 @@ static void search_interface(contact_model* model, FILE* out, int index, const c
                              const char* slave_name, int mode, int self_contact) {
     contact_surface_info master;
     contact_surface_info slave;
-    TRY(contact_model_surface(model, master_name, &master));
-    TRY(contact_model_surface(model, slave_name, &slave));
+    /* The surfaces the tool searches where a node surface and an element surface share a name
+     * (mesh_io::prepareInterface): the node surface as slave in node mode, else the element one. */
+    TRY(contact_model_surface_kind(model, master_name, 0, &master));
+    TRY(contact_model_surface_kind(model, slave_name, mode == CONTACT_MODE_NODE_TO_SEGMENT,
+                                   &slave));
     int32_t n = 0;
     const double* xyz = NULL;
     const int64_t* ids = NULL;

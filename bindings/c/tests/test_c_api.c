@@ -3,7 +3,8 @@
  * out of order) and the results on scenes with a known answer (flat surfaces at a known gap:
  * every slave node paired, gap, normal, local coordinates and master segment known in closed
  * form; segment mode: the overlaps cover the slave surface exactly).
- * Usage: test_c_api MODEL_2D.msh MODEL_3D.inp   (shipped models, for the model functions) */
+ * Usage: test_c_api MODEL_2D.msh MODEL_3D.inp GENERAL_CONTACT.inp SAME_NAME_SURFACES.inp
+ * (shipped models and fixtures, for the model functions) */
 #include "contact/c_api.h"
 
 #include <math.h>
@@ -240,6 +241,7 @@ static void test_null_handles(void) {
     EXPECT_ERR(contact_model_interface_count(NULL, &i32), h, "NULL");
     EXPECT_ERR(contact_model_interface(NULL, 0, &ii), h, "NULL");
     EXPECT_ERR(contact_model_surface(NULL, "x", &si), h, "NULL");
+    EXPECT_ERR(contact_model_surface_kind(NULL, "x", 1, &si), h, "NULL");
     CHECK(strcmp(contact_search_error(NULL), "null handle") == 0);
     CHECK(strcmp(contact_model_error(NULL), "null handle") == 0);
     contact_search_destroy(NULL);
@@ -877,9 +879,36 @@ static void test_general_contact(const char* path) {
     contact_model_destroy(m);
 }
 
+/* A node surface and an element surface of one name (ATOPN): contact_model_surface gives the
+ * element surface, contact_model_surface_kind either; a name with one surface gives it for both
+ * kinds. */
+static void test_same_name_surfaces(const char* path) {
+    contact_model* m = NULL;
+    EXPECT_OK(contact_model_read(path, &m));
+    contact_surface_info elements;
+    contact_surface_info nodes;
+    contact_surface_info again;
+    EXPECT_OK(contact_model_surface(m, "ATOPN", &elements));
+    CHECK(elements.node_surface == 0 && elements.segments.num_segments == 4);
+    EXPECT_OK(contact_model_surface_kind(m, "atopn", 1, &nodes));
+    CHECK(nodes.node_surface == 1 && nodes.num_nodes == 4 && nodes.segments.num_segments == 0);
+    CHECK(nodes.nodes != NULL && nodes.nodes[0] == 9 && nodes.nodes[3] == 12);
+    EXPECT_OK(contact_model_surface_kind(m, "ATOPN", 0, &again));
+    CHECK(again.node_surface == 0 && again.segments.types == elements.segments.types);
+    EXPECT_OK(contact_model_surface_kind(m, "ATOPN", 1, &again));
+    CHECK(again.nodes == nodes.nodes); /* built once, kept */
+    EXPECT_OK(contact_model_surface_kind(m, "B_BOT", 1, &again));
+    CHECK(again.node_surface == 0 && again.segments.num_segments == 4);
+    EXPECT_ERR(contact_model_surface_kind(m, "ATOPN", 2, &again), CONTACT_ERROR_INVALID_ARGUMENT,
+               "nodes is 2");
+    EXPECT_ERR(contact_model_surface_kind(m, "Nope", 1, &again), CONTACT_ERROR_NOT_FOUND, "Nope");
+    contact_model_destroy(m);
+}
+
 int main(int argc, char** argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: test_c_api MODEL_2D.msh MODEL_3D.inp GENERAL_CONTACT.inp\n");
+    if (argc != 5) {
+        fprintf(stderr, "usage: test_c_api MODEL_2D.msh MODEL_3D.inp GENERAL_CONTACT.inp "
+                        "SAME_NAME_SURFACES.inp\n");
         return 2;
     }
     CHECK(strcmp(contact_last_error(), "") == 0);
@@ -893,6 +922,7 @@ int main(int argc, char** argv) {
     test_messages();
     test_model(argv[1], argv[2]);
     test_general_contact(argv[3]);
+    test_same_name_surfaces(argv[4]);
     printf("c_api: %d checks, %d failed\n", checks, failures);
     if (failures == 0) {
         printf("c_api: OK\n");

@@ -118,18 +118,25 @@ contains
         real(c_double), allocatable :: oarea(:), ocapture(:), openetration(:)
         real(c_double) :: areas(3)
         integer :: dim, nseg, nconn, k, j, no
-        logical :: node_surface
+        logical :: node_surface, want_nodes
         type(contact_search) :: search
         character(len=:), allocatable :: line
-        call contact_model_surface_sizes(model, mname, nseg, nconn, ierr, dim=dim)
+        ! The surfaces the tool searches where a node surface and an element surface share a
+        ! name (mesh_io::prepareInterface): the node surface as slave in node mode, else the
+        ! element surface.
+        want_nodes = m == CONTACT_MODE_NODE_TO_SEGMENT
+        call contact_model_surface_sizes(model, mname, nseg, nconn, ierr, dim=dim, &
+                                         want_node_surface=.false.)
         call check('contact_model_surface_sizes')
         call contact_model_surface(model, mname, mtypes, mnodes, moffsets, ierr, &
-                                   element_ids=melems, faces=mfaces)
+                                   element_ids=melems, faces=mfaces, want_node_surface=.false.)
         call check('contact_model_surface (master)')
-        call contact_model_surface_sizes(model, sname, nseg, nconn, ierr, node_surface=node_surface)
+        call contact_model_surface_sizes(model, sname, nseg, nconn, ierr, &
+                                         node_surface=node_surface, want_node_surface=want_nodes)
         call check('contact_model_surface_sizes')
         call contact_model_surface(model, sname, stypes, snodes, soffsets, ierr, &
-                                   element_ids=selems, faces=sfaces, slave_nodes=slave_nodes)
+                                   element_ids=selems, faces=sfaces, slave_nodes=slave_nodes, &
+                                   want_node_surface=want_nodes)
         call check('contact_model_surface (slave)')
         call contact_create(search, ierr, mode=m, self_contact=self)
         call check('contact_create')

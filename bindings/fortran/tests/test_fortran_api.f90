@@ -2,7 +2,7 @@
 ! The Fortran module on a scene with a known answer (a flat sheet at gap 0.125 over a flat plate:
 ! every sheet node paired, the master segment and the gap known), in every coordinate layout, and
 ! the module's own checks: 1-based numbers in and out, array shapes, errors and their messages.
-! Usage: test_fortran_api MODEL.inp
+! Usage: test_fortran_api MODEL.inp SAME_NAME_SURFACES.inp
 program test_fortran_api
     use, intrinsic :: iso_c_binding, only: c_double, c_int32_t, c_int64_t
     use contact
@@ -20,6 +20,7 @@ program test_fortran_api
     type(contact_stats) :: stats
     character(len=1024) :: path
     character(len=:), allocatable :: name
+    logical :: flag
 
     call get_command_argument(1, path)
     call make_scene()
@@ -186,6 +187,25 @@ program test_fortran_api
     call contact_model_num_nodes(model, n, ierr)
     call expect(ierr == CONTACT_OK .and. off(1) == 1 .and. off(size(off)) == size(mn) + 1 .and. &
                 minval(mn) >= 1 .and. maxval(mn) <= n, 'model surface numbers 1-based')
+    call contact_model_destroy(model)
+
+    ! A node surface and an element surface of one name (ATOPN): the element surface, or the
+    ! node surface with want_node_surface=.true.; a name with one surface gives it either way.
+    call get_command_argument(2, path)
+    call contact_model_read(model, trim(path), ierr)
+    call expect(ierr == CONTACT_OK, 'read the model with two surfaces of one name')
+    call contact_model_surface(model, 'ATOPN', mt, mn, off, ierr, slave_nodes=sm)
+    call expect(ierr == CONTACT_OK .and. size(mt) == 4 .and. size(sm) == 0, &
+                'ATOPN: the element surface')
+    call contact_model_surface_sizes(model, 'atopn', n, k, ierr, node_surface=flag, num_nodes=i, &
+                                     want_node_surface=.true.)
+    call expect(ierr == CONTACT_OK .and. flag .and. n == 0 .and. i == 4, 'node surface sizes')
+    call contact_model_surface(model, 'ATOPN', mt, mn, off, ierr, slave_nodes=sm, &
+                              want_node_surface=.true.)
+    call expect(ierr == CONTACT_OK .and. size(mt) == 0 .and. all(sm == [10, 11, 12, 13]), &
+                'ATOPN: the node surface, 1-based')
+    call contact_model_surface(model, 'B_BOT', mt, mn, off, ierr, want_node_surface=.true.)
+    call expect(ierr == CONTACT_OK .and. size(mt) == 4, 'B_BOT: its one surface')
     call contact_model_destroy(model)
     ! Main-program arrays outlive `end program`: freed here so that leak checkers see none.
     deallocate (coords, records, x, y, z, gap, gap2, xi, bad_xi, normal, area, mt, mn, st, sn, &

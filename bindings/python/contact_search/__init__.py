@@ -6,7 +6,8 @@ functions. The C++ library (contact) for Python: numpy in, numpy out.
     import contact_search as cs
     model = cs.read_model("punch_on_block.inp")
     itf = model.interfaces[0]
-    master, slave = model.surfaces[itf.master], model.surfaces[itf.slave]
+    master = model.surfaces[itf.master]
+    slave = model.surface(itf.slave, nodes=itf.mode == "node")  # a node or an element surface
     search = cs.ContactSearch(capture=0.5, mode=itf.mode, self_contact=itf.self_contact)
     search.set_surfaces(master, slave, model.coordinates)
     stats = search.update(model.coordinates)        # every increment; the GIL is released
@@ -175,13 +176,17 @@ class Model:
     coordinates: (n, 3) read-only view of the node coordinates (z = 0 in 2D models; pass
     coordinates[:, :2] to a 2D search, still without a copy); node_ids: ids as in the file;
     surfaces: mapping name -> Surface (built on first use; each also carries .coordinates, the
-    model's coordinates in its dimension, and .node_ids); interfaces: list of Interface.
+    model's coordinates in its dimension, and .node_ids), each name once: where a node surface
+    (TYPE=NODE) and an element surface share a name (CalculiX), the element surface;
+    node_surfaces: mapping name -> Surface of the node surfaces only; interfaces: list of
+    Interface.
     """
 
     def __init__(self, core):
         self._core = core
         self.interfaces = [Interface(*t) for t in core.interface_list]
-        self.surfaces = _Surfaces(self)
+        self.surfaces = _Surfaces(self, core.surface_names, False)
+        self.node_surfaces = _Surfaces(self, core.node_surface_names, True)
 
     path = property(lambda self: self._core.path)
     format = property(lambda self: self._core.format)
@@ -189,21 +194,34 @@ class Model:
     node_ids = property(lambda self: self._core.node_ids)
     notes = property(lambda self: self._core.notes)
 
+    def surface(self, name, nodes=False):
+        """Surface `name`. Where a node surface and an element surface share the name: the node
+        surface when nodes, else the element surface. An interface's slave is the surface its
+        search takes (as the contact-search tool): surface(itf.slave, nodes=(mode == "node")).
+        Raises KeyError for an unknown name."""
+        return self.surfaces._get(name, bool(nodes))
+
     def __repr__(self):
         return "<Model %s: %d nodes, surfaces %s, %d interfaces>" % (
             self.path, len(self.node_ids), ", ".join(self.surfaces), len(self.interfaces))
 
 
 class _Surfaces(collections.abc.Mapping):
-    def __init__(self, model):
+    def __init__(self, model, names, nodes):
         self._model = model
-        self._names = list(model._core.surface_names)
+        self._names = list(dict.fromkeys(names))  # a name twice: a node and an element surface
+        self._nodes = nodes
 
     def __getitem__(self, name):
+        return self._get(name, self._nodes)
+
+    def _get(self, name, nodes):
         if name not in self._names and str(name).lower() not in [n.lower() for n in self._names]:
-            raise KeyError("surface %r not found in %s (surfaces: %s)"
-                           % (name, self._model.path, ", ".join(self._names) or "none"))
-        s = self._model._core.surface(name)
+            raise KeyError("%s %r not found in %s (%s: %s)"
+                           % ("node surface" if self._nodes else "surface", name,
+                              self._model.path, "node surfaces" if self._nodes else "surfaces",
+                              ", ".join(self._names) or "none"))
+        s = self._model._core.surface(name, nodes)
         if not hasattr(s, "coordinates"):
             s.coordinates = self._model.coordinates[:, :s.dim]
             s.node_ids = self._model.node_ids

@@ -48,7 +48,9 @@ struct PySurface {
 
 struct PyModel {
     mesh_io::Model model;
-    std::map<std::string, std::shared_ptr<PySurface>> built;  // by the name in the file
+    // By the surface's position in model.surfaces: a node surface and an element surface may
+    // share a name.
+    std::map<std::size_t, std::shared_ptr<PySurface>> built;
 };
 
 double monotonicSeconds() {
@@ -246,12 +248,18 @@ std::shared_ptr<PyModel> modelFromArrays(const std::string& label,
     return m;
 }
 
-std::shared_ptr<PySurface> modelSurface(PyModel& m, const std::string& name) {
-    const mesh_io::SurfaceDef* def = m.model.findSurface(name);
-    const std::string key = def != nullptr ? def->name : name;
+// The surface `name`: where a node surface and an element surface share the name, the node
+// surface when `nodes`, else the element surface (Model::findSurface). Built on first use, kept.
+std::shared_ptr<PySurface> modelSurface(PyModel& m, const std::string& name, bool nodes) {
+    const mesh_io::SurfaceDef* def = m.model.findSurface(name, nodes);
+    if (def == nullptr) {
+        (void)mesh_io::buildContactSurface(m.model, name);  // its message lists the surfaces
+        throw std::invalid_argument("surface '" + name + "' not found");
+    }
+    const auto key = static_cast<std::size_t>(def - m.model.surfaces.data());
     auto it = m.built.find(key);
     if (it == m.built.end()) {
-        it = m.built.emplace(key, finishSurface(mesh_io::buildContactSurface(m.model, name), true))
+        it = m.built.emplace(key, finishSurface(mesh_io::buildContactSurface(m.model, *def), true))
                  .first;
     }
     return it->second;
@@ -715,6 +723,16 @@ PYBIND11_MODULE(_core, m) {
                                    }
                                    return names;
                                })
+        .def_property_readonly("node_surface_names",
+                               [](const PyModel& x) {
+                                   std::vector<std::string> names;
+                                   for (const auto& s : x.model.surfaces) {
+                                       if (s.nodeSurface) {
+                                           names.push_back(s.name);
+                                       }
+                                   }
+                                   return names;
+                               })
         .def_property_readonly(
             "interface_list",
             [](const PyModel& x) {
@@ -727,7 +745,7 @@ PYBIND11_MODULE(_core, m) {
                 return out;
             })
         .def_property_readonly("notes", [](const PyModel& x) { return x.model.notes; })
-        .def("surface", &modelSurface, py::arg("name"));
+        .def("surface", &modelSurface, py::arg("name"), py::arg("nodes") = false);
 
     m.def(
         "read_model",

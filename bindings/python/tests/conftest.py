@@ -15,6 +15,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 DATA = pathlib.Path(os.environ.get("CONTACT_EXAMPLES_DATA", HERE.parents[2] / "examples" / "data"))
 TOOL = os.environ.get("CONTACT_SEARCH_TOOL")
 GENERATED = os.environ.get("CONTACT_GENERATED_MODEL")
+ABAQUS = HERE.parents[2] / "tests" / "data" / "abaqus"
 # The tool's environment: without the sanitized build's LD_PRELOAD, which loads the ASan runtime
 # for this interpreter; the tool links its own.
 TOOL_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
@@ -32,7 +33,12 @@ CASES = [
     ("sphere", DATA / "sphere_on_block.msh", SPH),
     ("sphere_o2", DATA / "sphere_on_block_o2.msh", SPH),
     # General contact: its slaves are parts of its masters (searched as self-contact).
-    ("general_contact", HERE.parents[2] / "tests" / "data" / "abaqus" / "general_contact.inp", []),
+    ("general_contact", ABAQUS / "general_contact.inp", []),
+    # A node surface and an element surface of one name: the slave is the node surface in node
+    # mode, the element surface in segment mode (mesh_io::prepareInterface).
+    ("same_name_surfaces", ABAQUS / "same_name_node_and_element_surface.inp", ["--mode", "node"]),
+    ("same_name_surfaces_segment", ABAQUS / "same_name_node_and_element_surface.inp",
+     ["--mode", "segment"]),
 ]
 if GENERATED:
     CASES.append(("generated", pathlib.Path(GENERATED), []))
@@ -63,9 +69,15 @@ def interfaces(model, args):
             for i, itf in enumerate(model.interfaces)]
 
 
+def slave_surface(model, name, mode):
+    """The slave the tool searches: where a node surface and an element surface share the name,
+    the node surface in node mode, else the element surface (mesh_io::prepareInterface)."""
+    return model.surface(name, nodes=mode == "node")
+
+
 def search(model, master, slave, mode, self_contact, coords=None):
     """A search of one interface with the tool's defaults; returns (search, stats)."""
-    m, s = model.surfaces[master], model.surfaces[slave]
+    m, s = model.surfaces[master], slave_surface(model, slave, mode)
     x = model.coordinates[:, :m.dim] if coords is None else coords
     srch = cs.ContactSearch(mode=mode, self_contact=self_contact)
     srch.set_surfaces(m, s, x)
@@ -77,7 +89,7 @@ def pairs_csv(model, args):
     rows = []
     ids = model.node_ids
     for index, master, slave, mode, self_contact in interfaces(model, args):
-        m, s = model.surfaces[master], model.surfaces[slave]
+        m, s = model.surfaces[master], slave_surface(model, slave, mode)
         srch, _ = search(model, master, slave, mode, self_contact)
         p = srch.pairs()
         if mode != "node":

@@ -286,3 +286,27 @@ def test_model_arrays():
     assert model.surfaces["blocktop"] is model.surfaces["BlockTop"]  # Abaqus names ignore case
     model2d = cs.read_model(DATA / "cylinder_on_block_2d.msh")
     assert model2d.surfaces["CylinderEdge"].coordinates.shape == (len(model2d.node_ids), 2)
+
+
+def test_node_and_element_surface_of_one_name():
+    """ATOPN is a node surface and an element surface: both are reachable, each name is listed
+    once, and an interface's slave is the surface its search takes (the tool's 4 pairs in node
+    mode)."""
+    model = cs.read_model(HERE_DATA / "abaqus" / "same_name_node_and_element_surface.inp")
+    assert list(model.surfaces).count("ATOPN") == 1 and list(model.node_surfaces) == ["ATOPN"]
+    elements, nodes = model.surfaces["ATOPN"], model.node_surfaces["atopn"]
+    assert not elements.is_node_surface and len(elements) == 4
+    assert nodes.is_node_surface and list(model.node_ids[nodes.nodes]) == [10, 11, 12, 13]
+    assert model.surface("ATOPN") is elements and model.surface("ATOPN", nodes=True) is nodes
+    assert model.surface("B_BOT", nodes=True) is model.surfaces["B_BOT"]  # the only one
+    assert nodes.coordinates.shape == (len(model.node_ids), 3)
+    with pytest.raises(KeyError, match="node surface 'B_BOT' not found"):
+        model.node_surfaces["B_BOT"]
+    with pytest.raises(KeyError, match="surface 'Nope' not found"):
+        model.surface("Nope", nodes=True)
+    itf = model.interfaces[3]
+    assert (itf.slave, itf.master, itf.mode) == ("ATOPN", "B_BOT", "node")
+    s = cs.ContactSearch(mode=itf.mode, self_contact=itf.self_contact)
+    s.set_surfaces(model.surfaces[itf.master], model.surface(itf.slave, nodes=True),
+                   model.coordinates)
+    assert s.update(model.coordinates).pairs == 4

@@ -372,7 +372,9 @@ CONTACT_C_API int contact_model_interface(const contact_model* model, int32_t in
                                           contact_interface_info* info);
 
 /* A surface ready for the search (mesh_io::buildContactSurface: outward node order), built on the
- * first call for a name and kept: pointers valid while the model lives. */
+ * first call for a surface and kept: pointers valid while the model lives. Where a node surface
+ * and an element surface share the name (CalculiX), this gives the element surface;
+ * contact_model_surface_kind reaches either. */
 typedef struct contact_surface_info {
     const char* name;
     int32_t node_surface;       /* 1: TYPE=NODE, the slave nodes are in nodes; no segments */
@@ -385,6 +387,13 @@ typedef struct contact_surface_info {
 } contact_surface_info;
 CONTACT_C_API int contact_model_surface(contact_model* model, const char* name,
                                         contact_surface_info* info);
+/* The same, choosing between a node surface and an element surface of one name: nodes = 1 gives
+ * the node surface, 0 the element surface; a name with one surface gives it for either value
+ * (info->node_surface says which came). An interface's surfaces are those its search takes
+ * (mesh_io::prepareInterface): the master with nodes = 0, the slave with nodes = 1 in node
+ * mode (CONTACT_MODE_NODE_TO_SEGMENT) and 0 in segment mode. */
+CONTACT_C_API int contact_model_surface_kind(contact_model* model, const char* name, int32_t nodes,
+                                             contact_surface_info* info);
 
 #ifdef __cplusplus
 }
