@@ -195,6 +195,12 @@ module contact
             integer(c_int32_t), intent(out) :: n
             integer(c_int) :: rc
         end function
+        function c_search_mode(s, m) bind(c, name="contact_search_mode") result(rc)
+            import :: c_ptr, c_int32_t, c_int
+            type(c_ptr), value :: s
+            integer(c_int32_t), intent(out) :: m
+            integer(c_int) :: rc
+        end function
         function c_fault_node(s, n) bind(c, name="contact_search_fault_node") result(rc)
             import :: c_ptr, c_int32_t, c_int
             type(c_ptr), value :: s
@@ -649,7 +655,8 @@ contains
     !> gap(npairs), distance(npairs), xi(2, npairs), point(3, npairs), normal(3, npairs),
     !> tangent1(3, npairs), tangent2(3, npairs), shape(9, npairs), status(npairs)
     !> (CONTACT_PROJECTION_*). Every array is checked, and a wrong one named, before any is
-    !> written.
+    !> written; so is the mode (a node-mode array asked of a segment search:
+    !> CONTACT_ERROR_WRONG_MODE).
     subroutine contact_get_pairs(search, slave, master, ierr, gap, distance, xi, point, normal, &
                                  tangent1, tangent2, shape, status)
         type(contact_search), intent(in) :: search
@@ -660,8 +667,40 @@ contains
             normal(:, :), tangent1(:, :), tangent2(:, :), shape(:, :)
         integer(c_int32_t), intent(inout), target, contiguous, optional :: status(:)
         integer :: n
+        integer(c_int32_t) :: mode
+        character(len=:), allocatable :: node_only
         call contact_pair_count(search, n, ierr)
         if (ierr /= CONTACT_OK) return
+        mode = CONTACT_MODE_NODE_TO_SEGMENT
+        call took(c_search_mode(search%handle, mode), ierr)
+        if (ierr /= CONTACT_OK) return
+        ! Segment mode has slave and master only; the first other array given is named.
+        node_only = ''
+        if (present(gap)) then
+            node_only = 'gap'
+        else if (present(distance)) then
+            node_only = 'distance'
+        else if (present(xi)) then
+            node_only = 'xi'
+        else if (present(point)) then
+            node_only = 'point'
+        else if (present(normal)) then
+            node_only = 'normal'
+        else if (present(tangent1)) then
+            node_only = 'tangent1'
+        else if (present(tangent2)) then
+            node_only = 'tangent2'
+        else if (present(shape)) then
+            node_only = 'shape'
+        else if (present(status)) then
+            node_only = 'status'
+        end if
+        if (mode /= CONTACT_MODE_NODE_TO_SEGMENT .and. len(node_only) > 0) then
+            call refuse(ierr, CONTACT_ERROR_WRONG_MODE, 'contact_get_pairs: ' // node_only // &
+                        ' exists in node-to-segment mode only; this search runs ' // &
+                        'segment-to-segment')
+            return
+        end if
         if (.not. fits('slave', size(slave), 1, 1)) return
         if (.not. fits('master', size(master), 1, 1)) return
         if (present(status)) then
