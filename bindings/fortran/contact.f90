@@ -817,16 +817,21 @@ contains
     end subroutine
 
     !> The pairs as CSR by slave: row r's pairs are the pair numbers offsets(r) .. offsets(r+1)-1
-    !> (1-based), offsets(rows + 1).
+    !> (1-based), offsets(rows + 1); entries past rows + 1 are left as they were.
     subroutine contact_get_csr(search, offsets, ierr)
         type(contact_search), intent(in) :: search
         integer(c_int32_t), intent(inout), target, contiguous :: offsets(:)
         integer, intent(out) :: ierr
         type(c_ptr) :: p
+        integer(c_int32_t) :: rows
         p = c_null_ptr
         if (size(offsets) > 0) p = c_loc(offsets)
         call took(c_pairs_csr(search%handle, p, size(offsets, kind=c_int64_t)), ierr)
-        if (ierr == CONTACT_OK) offsets = offsets + 1
+        if (ierr /= CONTACT_OK) return
+        rows = 0
+        call took(c_csr_rows(search%handle, rows), ierr)
+        if (ierr /= CONTACT_OK) return
+        offsets(1:rows + 1) = offsets(1:rows + 1) + 1
     end subroutine
 
     !> Segment mode: clips the pairs of the last update at coords (those of that update).

@@ -13,7 +13,7 @@ program test_fortran_api
     real(c_double), allocatable, target :: coords(:, :), records(:, :), x(:), y(:), z(:)
     real(c_double), allocatable :: gap(:), gap2(:), xi(:, :), bad_xi(:, :), normal(:, :), area(:)
     integer(c_int32_t), allocatable :: mt(:), mn(:), st(:), sn(:), slave(:), master(:), off(:)
-    integer(c_int32_t), allocatable :: bad(:), sm(:)
+    integer(c_int32_t), allocatable :: bad(:), sm(:), long_off(:)
     real(c_double), allocatable :: few(:), cen(:, :)
     type(contact_search) :: s, t
     type(contact_model) :: model
@@ -87,6 +87,12 @@ program test_fortran_api
     call contact_get_csr(s, off, ierr)
     call expect(ierr == CONTACT_OK .and. off(1) == 1 .and. off(rows + 1) == n + 1, 'csr 1-based')
     call expect(off(slave(1) + 1) - off(slave(1)) == 1, 'csr row of a paired node')
+    ! A longer array: the entries past rows + 1 are the caller's and stay as they were.
+    allocate (long_off(rows + 3))
+    long_off = -7
+    call contact_get_csr(s, long_off, ierr)
+    call expect(ierr == CONTACT_OK .and. all(long_off(1:rows + 1) == off) .and. &
+                all(long_off(rows + 2:) == -7), 'csr leaves the entries past rows + 1')
 
     call contact_update_xyz(s, x, y, ierr, z=z)
     call expect(ierr == CONTACT_OK, 'update_xyz')
@@ -215,7 +221,7 @@ program test_fortran_api
     call contact_model_destroy(model)
     ! Main-program arrays outlive `end program`: freed here so that leak checkers see none.
     deallocate (coords, records, x, y, z, gap, gap2, xi, bad_xi, normal, area, mt, mn, st, sn, &
-                slave, master, off, bad, sm, name)
+                slave, master, off, bad, sm, name, long_off)
 
     write (*, '(A,I0,A,I0,A)') 'fortran_api: ', checks, ' checks, ', failures, ' failed'
     if (failures > 0) stop 1
