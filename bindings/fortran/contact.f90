@@ -45,6 +45,9 @@ module contact
         CONTACT_UPDATE_WRONG_NODE_COUNT = 2, CONTACT_UPDATE_BAD_COORDINATE_VIEW = 3, &
         CONTACT_UPDATE_NON_FINITE_COORDINATES = 4, CONTACT_UPDATE_COORDINATES_OUT_OF_RANGE = 5, &
         CONTACT_UPDATE_OUT_OF_MEMORY = 6
+    ! Interface kinds (contact_model_interface's kind=)
+    integer, parameter, public :: CONTACT_INTERFACE_CONTACT_PAIR = 0, CONTACT_INTERFACE_TIE = 1, &
+        CONTACT_INTERFACE_GENERAL_CONTACT = 2
     integer, parameter, public :: CONTACT_PROJECTION_CONVERGED = 0, &
         CONTACT_PROJECTION_ON_BOUNDARY = 1, CONTACT_PROJECTION_DEGENERATE = 2, &
         CONTACT_PROJECTION_NOT_CONVERGED = 3
@@ -1030,24 +1033,32 @@ contains
     !> Interface number i (1-based; each *CONTACT PAIR / *TIE data line, each search of general
     !> contact): its surfaces and mode; self_contact: search it with contact_create's
     !> self_contact=.true. (general contact, whose slave may be part of its master, or one surface
-    !> as slave and master).
-    subroutine contact_model_interface(model, i, slave, master, mode, ierr, self_contact)
+    !> as slave and master); kind: CONTACT_INTERFACE_CONTACT_PAIR, _TIE or _GENERAL_CONTACT;
+    !> name: the interaction or tie name ('' if none).
+    subroutine contact_model_interface(model, i, slave, master, mode, ierr, self_contact, kind, &
+                                       name)
         type(contact_model), intent(in) :: model
         integer, intent(in) :: i
         character(len=:), allocatable, intent(out) :: slave, master
         integer, intent(out) :: mode, ierr
         logical, intent(out), optional :: self_contact
+        integer, intent(out), optional :: kind
+        character(len=:), allocatable, intent(out), optional :: name
         type(c_interface_info) :: info
         slave = ''
         master = ''
         mode = CONTACT_MODE_NODE_TO_SEGMENT
         if (present(self_contact)) self_contact = .false.
+        if (present(kind)) kind = CONTACT_INTERFACE_CONTACT_PAIR
+        if (present(name)) name = ''
         call took(c_model_interface(model%handle, int(i - 1, c_int32_t), info), ierr)
         if (ierr /= CONTACT_OK) return
         slave = from_c(info%slave)
         master = from_c(info%master)
         mode = int(info%mode)
         if (present(self_contact)) self_contact = info%self_contact == 1
+        if (present(kind)) kind = int(info%kind)
+        if (present(name)) name = from_c(info%name)
     end subroutine
 
     ! The surface `name` from the C API: where a node surface and an element surface share the

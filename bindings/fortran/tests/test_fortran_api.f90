@@ -19,7 +19,7 @@ program test_fortran_api
     type(contact_model) :: model
     type(contact_stats) :: stats
     character(len=1024) :: path
-    character(len=:), allocatable :: name
+    character(len=:), allocatable :: name, sname, mname
     logical :: flag
 
     call get_command_argument(1, path)
@@ -218,10 +218,21 @@ program test_fortran_api
                 'ATOPN: the node surface, 1-based')
     call contact_model_surface(model, 'B_BOT', mt, mn, off, ierr, want_node_surface=.true.)
     call expect(ierr == CONTACT_OK .and. size(mt) == 4, 'B_BOT: its one surface')
+    ! Interfaces: kind and name, as the C API gives them.
+    call contact_model_interface(model, 4, sname, mname, n, ierr, kind=k, name=name)
+    call expect(ierr == CONTACT_OK .and. k == CONTACT_INTERFACE_CONTACT_PAIR .and. name == 'I4' &
+                .and. sname == 'ATOPN' .and. mname == 'B_BOT', 'interface 4: contact pair I4')
+    call contact_model_interface(model, 5, sname, mname, n, ierr, kind=k, name=name)
+    call expect(ierr == CONTACT_OK .and. k == CONTACT_INTERFACE_TIE .and. name == 'T1', &
+                'interface 5: tie T1')
+    call contact_model_interface(model, 6, sname, mname, n, ierr, kind=k, name=name, &
+                                 self_contact=flag)
+    call expect(ierr == CONTACT_OK .and. k == CONTACT_INTERFACE_GENERAL_CONTACT .and. flag, &
+                'interface 6: general contact')
     call contact_model_destroy(model)
     ! Main-program arrays outlive `end program`: freed here so that leak checkers see none.
     deallocate (coords, records, x, y, z, gap, gap2, xi, bad_xi, normal, area, mt, mn, st, sn, &
-                slave, master, off, bad, sm, name, long_off)
+                slave, master, off, bad, sm, name, long_off, sname, mname)
 
     write (*, '(A,I0,A,I0,A)') 'fortran_api: ', checks, ' checks, ', failures, ' failed'
     if (failures > 0) stop 1
