@@ -4,8 +4,9 @@
 !
 ! Numbering: every node, segment, pair, surface and interface number this module takes or
 ! returns is 1-based (node k is column k of coords(:, k)); connectivity and CSR offsets too.
-! Element ids and face numbers are as in the model file. Messages from the library itself name
-! 0-based indices (its "node 4" is node 5 here).
+! Element ids and face numbers are as in the model file. This module checks the numbers it is
+! given (node, surface and interface numbers) and names them 1-based; other messages from the
+! library itself name 0-based indices (its "node 4" is node 5 here).
 !
 ! Arrays are in Fortran order: coords(3, n) (or coords(2, n), or records coords(m, n) with the
 ! coordinates in rows 1..dim: read in place, not copied), normal(3, npairs), xi(2, npairs),
@@ -163,6 +164,11 @@ module contact
         function c_last_error() bind(c, name="contact_last_error") result(m)
             import :: c_ptr
             type(c_ptr) :: m
+        end function
+        function c_segment_node_count(t) bind(c, name="contact_segment_node_count") result(n)
+            import :: c_int32_t, c_int
+            integer(c_int32_t), value :: t
+            integer(c_int) :: n
         end function
         function c_strlen(p) bind(c, name="strlen") result(n)
             import :: c_ptr, c_size_t
@@ -487,10 +493,62 @@ contains
                             // itoa(size(types) + 1))
                 return
             end if
+            if (size(offsets) > 0) then
+                if (offsets(1) /= 1) then
+                    call refuse(ierr, CONTACT_ERROR_INVALID_ARGUMENT, 'contact: offsets(1) is ' &
+                                // itoa(int(offsets(1))) // ', not 1')
+                    return
+                end if
+            end if
             allocate (off0(size(offsets)))
             off0 = offsets - 1
             s%offsets = c_loc(off0)
         end if
+    end subroutine
+
+    ! Whether every node number in nodes (the argument `arg`) lies in 1 .. num_nodes (the columns
+    ! of coords); if not, the refusal names the first one outside, and its segment of the `role`
+    ! surface when the types are given.
+    subroutine check_nodes(fn, arg, role, nodes, num_nodes, ierr, types, offsets)
+        character(len=*), intent(in) :: fn, arg, role
+        integer(c_int32_t), intent(in) :: nodes(:)
+        integer, intent(in) :: num_nodes
+        integer, intent(out) :: ierr
+        integer(c_int32_t), intent(in), optional :: types(:), offsets(:)
+        integer :: k, seg
+        character(len=:), allocatable :: in_segment
+        ierr = CONTACT_OK
+        do k = 1, size(nodes)
+            if (nodes(k) >= 1 .and. nodes(k) <= num_nodes) cycle
+            in_segment = ''
+            if (present(types)) then
+                seg = segment_of(k)
+                if (seg > 0) in_segment = ', in ' // role // ' segment ' // itoa(seg) // ','
+            end if
+            call refuse(ierr, CONTACT_ERROR_INVALID_INPUT, fn // ': ' // arg // '(' // itoa(k) // &
+                        ') = ' // itoa(int(nodes(k))) // in_segment // ' is not a node number (1 ' &
+                        // '.. ' // itoa(num_nodes) // ': the columns of coords)')
+            return
+        end do
+    contains
+        ! The 1-based segment holding connectivity entry k, 0 if none does.
+        integer function segment_of(k) result(seg)
+            integer, intent(in) :: k
+            integer :: last
+            seg = 0
+            if (present(offsets)) then
+                do seg = 1, size(offsets) - 1
+                    if (k >= offsets(seg) .and. k < offsets(seg + 1)) return
+                end do
+            else
+                last = 0
+                do seg = 1, size(types)
+                    last = last + int(c_segment_node_count(types(seg)))
+                    if (k <= last) return
+                end do
+            end if
+            seg = 0
+        end function
     end subroutine
 
     !> Registers the surfaces (copied): segment types, 1-based node numbers of each segment back
@@ -515,6 +573,12 @@ contains
         if (ierr /= CONTACT_OK) return
         call view_of(coords, dim, x, ierr)
         if (ierr /= CONTACT_OK) return
+        call check_nodes('contact_set_surfaces', 'master_nodes', 'master', master_nodes, &
+                         size(coords, 2), ierr, master_types, master_offsets)
+        if (ierr /= CONTACT_OK) return
+        call check_nodes('contact_set_surfaces', 'slave_nodes', 'slave', slave_nodes, &
+                         size(coords, 2), ierr, slave_types, slave_offsets)
+        if (ierr /= CONTACT_OK) return
         call took(c_set_surfaces(search%handle, m, s, x), ierr)
     end subroutine
 
@@ -536,6 +600,12 @@ contains
         call surface_of(master_types, master_nodes, master_offsets, mname, mconn, moff, m, ierr)
         if (ierr /= CONTACT_OK) return
         call view_of(coords, dim, x, ierr)
+        if (ierr /= CONTACT_OK) return
+        call check_nodes('contact_set_surfaces_nodes', 'master_nodes', 'master', master_nodes, &
+                         size(coords, 2), ierr, master_types, master_offsets)
+        if (ierr /= CONTACT_OK) return
+        call check_nodes('contact_set_surfaces_nodes', 'slave_node_list', 'slave', &
+                         slave_node_list, size(coords, 2), ierr)
         if (ierr /= CONTACT_OK) return
         allocate (nodes0(size(slave_node_list)))
         nodes0 = slave_node_list - 1
@@ -1016,8 +1086,16 @@ contains
         character(len=:), allocatable, intent(out) :: name
         integer, intent(out) :: ierr
         type(c_ptr) :: p
-        call took(c_model_surface_name(model%handle, int(i - 1, c_int32_t), p), ierr)
+        integer :: n
         name = ''
+        call contact_model_surface_count(model, n, ierr)
+        if (ierr /= CONTACT_OK) return
+        if (i < 1 .or. i > n) then
+            call refuse(ierr, CONTACT_ERROR_NOT_FOUND, 'contact_model_surface_name: surface ' // &
+                        'number ' // itoa(i) // ' is out of range (1 .. ' // itoa(n) // ')')
+            return
+        end if
+        call took(c_model_surface_name(model%handle, int(i - 1, c_int32_t), p), ierr)
         if (ierr == CONTACT_OK) name = from_c(p)
     end subroutine
 
@@ -1045,12 +1123,20 @@ contains
         integer, intent(out), optional :: kind
         character(len=:), allocatable, intent(out), optional :: name
         type(c_interface_info) :: info
+        integer :: n
         slave = ''
         master = ''
         mode = CONTACT_MODE_NODE_TO_SEGMENT
         if (present(self_contact)) self_contact = .false.
         if (present(kind)) kind = CONTACT_INTERFACE_CONTACT_PAIR
         if (present(name)) name = ''
+        call contact_model_interface_count(model, n, ierr)
+        if (ierr /= CONTACT_OK) return
+        if (i < 1 .or. i > n) then
+            call refuse(ierr, CONTACT_ERROR_NOT_FOUND, 'contact_model_interface: interface ' // &
+                        'number ' // itoa(i) // ' is out of range (1 .. ' // itoa(n) // ')')
+            return
+        end if
         call took(c_model_interface(model%handle, int(i - 1, c_int32_t), info), ierr)
         if (ierr /= CONTACT_OK) return
         slave = from_c(info%slave)

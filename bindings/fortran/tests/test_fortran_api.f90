@@ -36,12 +36,28 @@ program test_fortran_api
     call contact_pair_count(s, n, ierr)
     call expect(ierr == CONTACT_ERROR_OUT_OF_ORDER, 'pair count before set_surfaces')
 
-    ! 1-based connectivity: node number 0 is out of range.
+    ! 1-based connectivity: node number 0 is out of range, and so named (with its segment).
     bad = mn
     bad(3) = 0
     call contact_set_surfaces(s, mt, bad, st, sn, coords, ierr)
     call expect(ierr == CONTACT_ERROR_INVALID_INPUT, 'node number 0')
-    call expect(index(contact_last_error(), 'segment 0') > 0, 'message names the segment')
+    call expect(index(contact_last_error(), 'contact_set_surfaces: master_nodes(3) = 0, in ' // &
+                      'master segment 1, is not a node number (1 .. 61: the columns of coords)') &
+                > 0, 'message names the node and segment 1-based')
+    bad = sn
+    bad(6) = size(coords, 2) + 1
+    call contact_set_surfaces(s, mt, mn, st, bad, coords, ierr, &
+                              slave_offsets=[(int(1 + 4 * k, c_int32_t), k = 0, ns * ns)])
+    call expect(ierr == CONTACT_ERROR_INVALID_INPUT .and. index(contact_last_error(), &
+                'slave_nodes(6) = 62, in slave segment 2, is not a node number') > 0, &
+                'node n + 1 named with its segment from the offsets')
+    call contact_set_surfaces_nodes(s, mt, mn, [1_c_int32_t, 0_c_int32_t], coords, ierr)
+    call expect(ierr == CONTACT_ERROR_INVALID_INPUT .and. index(contact_last_error(), &
+                'slave_node_list(2) = 0 is not a node number') > 0, 'slave node number 0')
+    call contact_set_surfaces(s, mt, mn, st, sn, coords, ierr, &
+                              master_offsets=[(int(4 * k, c_int32_t), k = 0, nm * nm)])
+    call expect(ierr == CONTACT_ERROR_INVALID_ARGUMENT .and. &
+                index(contact_last_error(), 'offsets(1) is 0, not 1') > 0, '0-based offsets')
     call contact_set_surfaces(s, mt, mn, st, sn, coords, ierr, master_offsets=[1_c_int32_t, 5_c_int32_t])
     call expect(ierr == CONTACT_ERROR_INVALID_ARGUMENT, 'offsets size')
     call expect(index(contact_last_error(), 'offsets has 2 entries') > 0, 'offsets message')
@@ -193,6 +209,20 @@ program test_fortran_api
     call expect(ierr == CONTACT_OK .and. len(name) > 0, 'surface 1 has a name')
     call contact_model_surface_name(model, 3, name, ierr)
     call expect(ierr == CONTACT_ERROR_NOT_FOUND, 'surface 3 of 2')
+    call contact_model_surface_name(model, 0, name, ierr)
+    call expect(ierr == CONTACT_ERROR_NOT_FOUND .and. index(contact_last_error(), &
+                'surface number 0 is out of range (1 .. 2)') > 0, 'surface 0, named 1-based')
+    call contact_model_interface_count(model, n, ierr)
+    call contact_model_interface(model, 0, sname, mname, k, ierr)
+    call expect(ierr == CONTACT_ERROR_NOT_FOUND .and. index(contact_last_error(), &
+                'interface number 0 is out of range (1 .. ' // trim(itoa(n)) // ')') > 0, &
+                'interface 0, named 1-based')
+    call contact_model_interface(model, n + 1, sname, mname, k, ierr)
+    call expect(ierr == CONTACT_ERROR_NOT_FOUND .and. index(contact_last_error(), &
+                'interface number ' // trim(itoa(n + 1)) // ' is out of range') > 0, &
+                'interface n + 1, named 1-based')
+    call contact_model_interface(model, n, sname, mname, k, ierr)
+    call expect(ierr == CONTACT_OK, 'interface n')
     call contact_model_surface(model, 'Nope', mt, mn, off, ierr)
     call expect(ierr == CONTACT_ERROR_NOT_FOUND, 'unknown surface')
     call contact_model_surface(model, 'BlockTop', mt, mn, off, ierr)
