@@ -79,7 +79,28 @@ def surface(types, connectivity, offsets=None, name="surface"):
         else:
             raise ValueError("surface: segment %d has type %r (expected one of %s or 0..6)"
                              % (i, t, ", ".join(SEGMENT_TYPES)))
-    return Surface._from_arrays(name, codes, offsets, conn.reshape(-1).astype(np.int64))
+    flat = conn.reshape(-1)
+    _refuse_beyond_int64(name, flat, codes, offsets)
+    return Surface._from_arrays(name, codes, offsets, flat.astype(np.int64))
+
+
+def _refuse_beyond_int64(name, flat, codes, offsets):
+    """Unsigned node indices or offsets above INT64_MAX would wrap to negative in the cast to
+    int64: refused here by their real value, as the C++ checks word it."""
+    big = np.uint64(np.iinfo(np.int64).max)  # unsigned: compared with an int, 2**63 is a float
+    if offsets is not None and offsets.dtype.kind == "u" and len(offsets) and offsets.max() > big:
+        k = int(np.argmax(offsets > big))
+        raise ValueError("Surface '%s': offsets[%d] is %d, beyond 32 bits" % (name, k, offsets[k]))
+    if flat.dtype.kind != "u" or not len(flat) or flat.max() <= big:
+        return
+    k = int(np.argmax(flat > big))
+    if offsets is not None:
+        segment = int(np.searchsorted(offsets, k, side="right")) - 1
+    else:
+        ends = np.cumsum([_NODE_COUNT[SEGMENT_TYPES[c]] for c in codes])
+        segment = int(np.searchsorted(ends, k, side="right"))
+    where = "segment %d" % segment if segment < len(codes) else "connectivity entry %d" % k
+    raise ValueError("Surface '%s': %s has node index %d, beyond 32 bits" % (name, where, flat[k]))
 
 
 def _node_count(name, index):

@@ -435,6 +435,17 @@ public:
                 throw py::value_error("ContactSearch.set_surfaces: the slave must be a Surface or "
                                       "a 1-D array of node indices (integers)");
             }
+            if (a.dtype().kind() == 'u') {
+                // Unsigned values above INT64_MAX would wrap to negative in the cast below: they
+                // are refused here by their real value.
+                const auto u = a.cast<py::array_t<std::uint64_t, py::array::forcecast>>();
+                for (py::ssize_t i = 0; i < u.shape(0); ++i) {
+                    if (u.at(i) > static_cast<std::uint64_t>(std::numeric_limits<Index>::max())) {
+                        throw py::value_error("ContactSearch.set_surfaces: slave node index " +
+                                              std::to_string(u.at(i)) + " is beyond 32 bits");
+                    }
+                }
+            }
             const auto v = a.cast<py::array_t<std::int64_t, py::array::forcecast>>();
             for (py::ssize_t i = 0; i < v.shape(0); ++i) {
                 const std::int64_t k = v.at(i);

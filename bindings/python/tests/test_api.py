@@ -145,6 +145,30 @@ def test_bad_surfaces_give_the_cpp_message():
     assert len(s.slave_nodes) == 0
 
 
+def test_uint64_indices_are_named_by_their_value():
+    """uint64 values of 2**63 and more would wrap to negative in a cast to int64: the messages
+    name the value the caller passed."""
+    coords, plate, sheet, _ = plate_scene()
+    s = cs.ContactSearch()
+    for big in (2**63, 2**64 - 1):
+        with pytest.raises(ValueError, match="slave node index %d is beyond 32 bits" % big):
+            s.set_surfaces(plate, np.array([30, big], np.uint64), coords)
+        conn = np.array(plate.connectivity, np.uint64)
+        conn[6] = big
+        with pytest.raises(ValueError, match="'plate': segment 1 has node index %d, beyond 32 "
+                                             "bits" % big):
+            cs.surface("Quad4", conn, name="plate")
+        with pytest.raises(ValueError, match="segment 1 has node index %d" % big):
+            cs.surface("Quad4", conn, offsets=np.arange(0, len(conn) + 1, 4), name="plate")
+        with pytest.raises(ValueError, match=r"offsets\[1\] is %d, beyond 32 bits" % big):
+            cs.surface("Quad4", np.arange(8), offsets=np.array([0, big, 8], np.uint64))
+    with pytest.raises(ValueError, match="slave node index 2147483648 is beyond 32 bits"):
+        s.set_surfaces(plate, np.array([2**31], np.uint64), coords)
+    # Unsigned indices in range are taken as they are.
+    s.set_surfaces(plate, np.array([30, 31], np.uint64), coords)
+    s.set_surfaces(cs.surface("Quad4", np.array(plate.connectivity, np.uint64)), sheet, coords)
+
+
 def test_bad_calls_and_coordinates():
     coords, plate, sheet, _ = plate_scene()
     s = cs.ContactSearch()
