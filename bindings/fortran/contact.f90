@@ -1006,7 +1006,8 @@ contains
 
     ! ---- Models ----
 
-    !> Reads an Abaqus/CalculiX .inp or Gmsh .msh file.
+    !> Reads an Abaqus/CalculiX .inp, Gmsh .msh or Exodus II .e/.exo/.ex2 file (the C API's
+    !> contact_model_read); a bad file gives CONTACT_ERROR_FILE, "<path>:<line>: ...".
     subroutine contact_model_read(model, path, ierr)
         type(contact_model), intent(inout) :: model
         character(len=*), intent(in) :: path
