@@ -12,3 +12,23 @@ function(contact_target_options target)
                                                  $<$<COMPILE_LANGUAGE:CXX,C>:-ffp-contract=off>)
     endif()
 endfunction()
+
+# contact_install_rpath(<target> <install dir, relative to the prefix>): an installed target of a
+# shared build finds our shared libraries (and they find each other) through an RPATH relative to
+# itself, $ORIGIN/<dir to the library dir>, so the install tree works where it is put. A
+# CMAKE_INSTALL_RPATH the user sets wins; static builds get none (nothing of ours to load).
+function(contact_install_rpath target dir)
+    if(NOT BUILD_SHARED_LIBS OR DEFINED CMAKE_INSTALL_RPATH)
+        return()
+    endif()
+    if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+        set(rpath "${CMAKE_INSTALL_LIBDIR}")
+    else()
+        file(RELATIVE_PATH to_lib /prefix/${dir} /prefix/${CMAKE_INSTALL_LIBDIR})
+        set(rpath "$ORIGIN")
+        if(to_lib)
+            set(rpath "$ORIGIN/${to_lib}")
+        endif()
+    endif()
+    set_target_properties(${target} PROPERTIES INSTALL_RPATH "${rpath}")
+endfunction()

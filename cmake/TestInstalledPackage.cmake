@@ -1,11 +1,17 @@
 # SPDX-License-Identifier: MIT
-# Installs BUILD_DIR into WORK_DIR/prefix, then configures, builds and runs the consumer project
-# at CONSUMER_SOURCE_DIR against it. Run with cmake -P (the example.find_package_consumer tests).
+# Installs BUILD_DIR into WORK_DIR/prefix, checks the install tree, then configures, builds and
+# runs the consumer project at CONSUMER_SOURCE_DIR against it. Run with cmake -P (the
+# example.find_package_consumer tests).
+# - The install tree, for shared libraries: the installed tool and Python package load our
+#   libraries through their RPATH (no LD_LIBRARY_PATH).
+# - The consumer, which also calls the C API and the Fortran module where the package has them.
 # The MPI consumer, where the package has contact_mpi (EXPECT_MPI: it must), runs under MPIEXEC
 # on 2 ranks.
-# With SHARED_FROM=<source dir>, BUILD_DIR is first configured there as the libraries alone
-# (BUILD_SHARED_LIBS=ON, no tests, examples, benchmarks, bindings or MPI) and built: the consumer
-# then links the shared libraries.
+# With SHARED_FROM=<source dir>, BUILD_DIR is first configured there as shared libraries
+# (BUILD_SHARED_LIBS=ON, no tests or benchmarks; the bindings, the tool and contact_mpi where
+# EXPECT_MPI) and built: the consumers then link the shared libraries. PYTHON: the interpreter
+# the Python package is built for. CMAKE_BUILD_PARALLEL_LEVEL in the environment sets the jobs of
+# that build (default: all processors).
 set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
 
@@ -37,15 +43,47 @@ endif()
 if(SHARED_FROM)
     string(TOUPPER "${BUILD_TYPE}" config)
     file(REMOVE_RECURSE ${BUILD_DIR})
+    set(mpi OFF)
+    if(EXPECT_MPI)
+        set(mpi ON)
+    endif()
     run(${CMAKE_COMMAND} -S ${SHARED_FROM} -B ${BUILD_DIR} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
-        -DBUILD_SHARED_LIBS=ON -DCONTACT_BUILD_TESTS=OFF -DCONTACT_BUILD_EXAMPLES=OFF
-        -DCONTACT_BUILD_BENCH=OFF -DCONTACT_BUILD_BINDINGS=OFF -DCONTACT_MPI=OFF
+        -DBUILD_SHARED_LIBS=ON -DCONTACT_BUILD_TESTS=OFF -DCONTACT_BUILD_EXAMPLES=ON
+        -DCONTACT_BUILD_BENCH=OFF -DCONTACT_BUILD_BINDINGS=ON -DCONTACT_MPI=${mpi} ${compilers}
         "-DCMAKE_CXX_FLAGS_${config}=-O0 -DNDEBUG")  # what is exported, not how fast
-    include(ProcessorCount)
-    ProcessorCount(jobs)
-    run(${CMAKE_COMMAND} --build ${BUILD_DIR} --parallel ${jobs})
+    # What is installed, not the other examples.
+    run(${CMAKE_COMMAND} --build ${BUILD_DIR} --target help)
+    set(targets "")
+    foreach(t contact mesh_io contact_mpi contact_c contact_fortran _core contact-search)
+        if(last_output MATCHES "(^|[\n ])${t}(:|\n)")
+            list(APPEND targets ${t})
+        endif()
+    endforeach()
+    set(jobs "")
+    if(NOT DEFINED ENV{CMAKE_BUILD_PARALLEL_LEVEL})
+        include(ProcessorCount)
+        ProcessorCount(jobs)
+        set(jobs --parallel ${jobs})
+    endif()
+    run(${CMAKE_COMMAND} --build ${BUILD_DIR} ${jobs} --target ${targets})
 endif()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+
+# --- The install tree.
+if(SHARED_FROM)
+    # The installed tool and Python package find our libraries without LD_LIBRARY_PATH.
+    run(${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${prefix}/bin/contact-search --version)
+    message("installed tool: ${last_output}")
+    file(GLOB python_dir ${prefix}/lib*/python*/*-packages)
+    if(PYTHON AND python_dir)
+        # (no ';' in the code: run() would split it)
+        run(${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH PYTHONPATH=${python_dir} ${PYTHON} -c
+            "import contact_search")
+        message("installed python package: imported")
+    endif()
+endif()
+
+# --- The consumer.
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} ${compilers}
     "-DCMAKE_CXX_FLAGS=${flags}"
@@ -53,10 +91,6 @@ run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
 if(SHARED_FROM)  # the consumer must have linked the shared libraries
-    file(GLOB shared ${prefix}/lib*/libcontact.so*)
-    if(NOT shared)
-        message(FATAL_ERROR "no libcontact.so installed in ${prefix}")
-    endif()
     execute_process(COMMAND ldd ${WORK_DIR}/build/consumer OUTPUT_VARIABLE deps)
     if(NOT deps MATCHES "libcontact\\.so")
         message(FATAL_ERROR "the consumer does not load libcontact.so:\n${deps}")
