@@ -2,8 +2,9 @@
 # Installs BUILD_DIR into WORK_DIR/prefix, checks the install tree, then configures, builds and
 # runs the consumer project at CONSUMER_SOURCE_DIR against it. Run with cmake -P (the
 # example.find_package_consumer tests).
-# - The install tree, for shared libraries: the installed tool and Python package load our
-#   libraries through their RPATH (no LD_LIBRARY_PATH).
+# - The install tree: a version file that accepts only the same minor version while the major is
+#   0; and for shared libraries, SONAME lib<name>.so.<major>.<minor> on each, and the installed
+#   tool and Python package loading our libraries through their RPATH (no LD_LIBRARY_PATH).
 # - The consumer, which also calls the C API and the Fortran module where the package has them.
 # The MPI consumer, where the package has contact_mpi (EXPECT_MPI: it must), runs under MPIEXEC
 # on 2 ranks.
@@ -70,7 +71,50 @@ endif()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 
 # --- The install tree.
+file(GLOB config_dir ${prefix}/lib*/cmake/contact)
+# find_package(contact <request>)'s verdict of the version file.
+function(version_compatible request out)
+    set(PACKAGE_FIND_VERSION ${request})
+    string(REPLACE "." ";" parts "${request}.0.0")
+    list(GET parts 0 PACKAGE_FIND_VERSION_MAJOR)
+    list(GET parts 1 PACKAGE_FIND_VERSION_MINOR)
+    list(GET parts 2 PACKAGE_FIND_VERSION_PATCH)
+    include(${config_dir}/contactConfigVersion.cmake)
+    set(${out} ${PACKAGE_VERSION_COMPATIBLE} PARENT_SCOPE)
+    set(package_version ${PACKAGE_VERSION} PARENT_SCOPE)
+endfunction()
+version_compatible(0 unused)
+string(REPLACE "." ";" v "${package_version}")
+list(GET v 0 major)
+list(GET v 1 minor)
+version_compatible(${major}.${minor} same)
+if(NOT same)
+    message(FATAL_ERROR "contact ${package_version} refuses find_package(contact ${major}.${minor})")
+endif()
+if(major EQUAL 0 AND minor GREATER 0)
+    math(EXPR older "${minor} - 1")
+    version_compatible(0.${older} older_ok)
+    if(older_ok)
+        message(FATAL_ERROR "contact ${package_version} accepts find_package(contact 0.${older}): "
+                            "a 0.x package is compatible with its own minor version only")
+    endif()
+endif()
+
 if(SHARED_FROM)
+    foreach(lib contact mesh_io contact_mpi contact_c contact_fortran)
+        file(GLOB so ${prefix}/lib*/lib${lib}.so)
+        if(NOT so)
+            if(lib MATCHES "^(contact|mesh_io|contact_c)$" OR (lib STREQUAL "contact_mpi" AND EXPECT_MPI))
+                message(FATAL_ERROR "no lib${lib}.so installed in ${prefix}")
+            endif()
+            continue()
+        endif()
+        run(objdump -p ${so})
+        if(NOT last_output MATCHES "SONAME +lib${lib}\\.so\\.${major}\\.${minor}\n")
+            message(FATAL_ERROR "lib${lib}.so has no SONAME lib${lib}.so.${major}.${minor}:\n"
+                                "${last_output}")
+        endif()
+    endforeach()
     # The installed tool and Python package find our libraries without LD_LIBRARY_PATH.
     run(${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${prefix}/bin/contact-search --version)
     message("installed tool: ${last_output}")
