@@ -3,8 +3,10 @@
 # runs the consumer project at CONSUMER_SOURCE_DIR against it. Run with cmake -P (the
 # example.find_package_consumer tests).
 # - The install tree: a version file that accepts only the same minor version while the major is
-#   0; and for shared libraries, SONAME lib<name>.so.<major>.<minor> on each, and the installed
-#   tool and Python package loading our libraries through their RPATH (no LD_LIBRARY_PATH).
+#   0; and for shared libraries, SONAME lib<name>.so.<major>.<minor> on each, no internal symbol
+#   exported (detail namespaces, nested Impl classes, OpenMP's named-critical locks), and the
+#   installed tool and Python package loading our libraries through their RPATH (no
+#   LD_LIBRARY_PATH).
 # - The consumer, which also calls the C API and the Fortran module where the package has them.
 # The MPI consumer, where the package has contact_mpi (EXPECT_MPI: it must), runs under MPIEXEC
 # on 2 ranks.
@@ -113,6 +115,13 @@ if(SHARED_FROM)
         if(NOT last_output MATCHES "SONAME +lib${lib}\\.so\\.${major}\\.${minor}\n")
             message(FATAL_ERROR "lib${lib}.so has no SONAME lib${lib}.so.${major}.${minor}:\n"
                                 "${last_output}")
+        endif()
+        run(nm -DC --defined-only ${so})
+        string(REGEX MATCHALL "[^\n]*(contact::([a-z_]+::)?detail::|::Impl::|\\.gomp_critical_)[^\n]*"
+               internal "${last_output}")
+        if(internal)
+            string(REPLACE ";" "\n" internal "${internal}")
+            message(FATAL_ERROR "lib${lib}.so exports internal symbols:\n${internal}")
         endif()
     endforeach()
     # The installed tool and Python package find our libraries without LD_LIBRARY_PATH.

@@ -43,14 +43,13 @@ public:
     }
 
 private:
+    // The first thread to fail claims error_; the others drop theirs. No named OpenMP critical:
+    // its lock would be a global symbol exported by a shared libcontact.so. The region's closing
+    // barrier orders the write of error_ before rethrow() reads it.
     void keep(std::exception_ptr e) noexcept {
-#pragma omp critical(contact_parallel_errors)
-        {
-            if (!error_) {
-                error_ = std::move(e);
-            }
+        if (!failed_.exchange(true, std::memory_order_acq_rel)) {
+            error_ = std::move(e);
         }
-        failed_.store(true, std::memory_order_relaxed);
     }
 
     std::atomic<bool> failed_{false};

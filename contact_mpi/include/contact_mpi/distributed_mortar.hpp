@@ -8,6 +8,7 @@
 #include "contact/mortar.hpp"
 
 #include "contact_mpi/distributed_search.hpp"
+#include "contact_mpi/export.hpp"
 
 #include <memory>
 #include <vector>
@@ -59,7 +60,7 @@ struct DistributedMortarStats {
 /// index of the global surface being the order of the ids), so the rows are the serial rows'
 /// bits. Their columns are in id order: the serial order where node ids grow with the serial
 /// node indices.
-class DistributedMortar {
+class CONTACT_MPI_API DistributedMortar {
 public:
     /// MortarOptions::threads: this rank's integration; MortarOptions::csr is not offered here
     /// (std::invalid_argument).
@@ -81,7 +82,7 @@ public:
     [[nodiscard]] const MortarOptions& options() const noexcept { return options_; }
 
 private:
-    struct Impl;
+    struct CONTACT_MPI_NO_EXPORT Impl;  // hidden, though nested in an exported class
     MortarOptions options_;
     std::unique_ptr<Impl> impl_;
     GlobalMortarOperators out_;

@@ -10,6 +10,8 @@
 #include "contact/pairs.hpp"
 #include "contact/surface.hpp"
 
+#include "contact_mpi/export.hpp"
+
 #include <Eigen/Core>
 #include <mpi.h>
 
@@ -162,7 +164,7 @@ struct DistributedStats {
 /// call ends the job through MPI_Abort, with a message naming the rank and the call (the other
 /// ranks would wait for it forever); an allocation that fails inside a step the ranks agree on
 /// is thrown (setSurfaces) or returned as a status (update) on every rank alike.
-class DistributedSearch {
+class CONTACT_MPI_API DistributedSearch {
 public:
     /// Needs MPI initialized. Throws std::invalid_argument on invalid options (on every rank
     /// alike, as they are checked the same way everywhere), and when the ranks give different
