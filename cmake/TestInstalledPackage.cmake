@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: MIT
 # Installs BUILD_DIR into WORK_DIR/prefix, checks the install tree, then configures, builds and
-# runs the consumer project at CONSUMER_SOURCE_DIR against it. Run with cmake -P (the
+# runs the consumer projects at CONSUMER_SOURCE_DIR against it. Run with cmake -P (the
 # example.find_package_consumer tests).
-# - The install tree: a version file that accepts only the same minor version while the major is
-#   0; and for shared libraries, SONAME lib<name>.so.<major>.<minor> on each, no internal symbol
-#   exported (detail namespaces, nested Impl classes, OpenMP's named-critical locks), and the
-#   installed tool and Python package loading our libraries through their RPATH (no
-#   LD_LIBRARY_PATH).
-# - The consumer, which also calls the C API and the Fortran module where the package has them.
+# - The install tree: a version file that accepts only the same minor version while
+#   the major is 0; exported targets that name no library path of the build machine; and for
+#   shared libraries, SONAME lib<name>.so.<major>.<minor> on each, no internal symbol exported
+#   (detail namespaces, nested Impl classes, OpenMP's named-critical locks), and the installed
+#   tool and Python package loading our libraries through their RPATH (no LD_LIBRARY_PATH).
+# - The consumers: the C++ one (CONSUMER_SOURCE_DIR), which also calls the C API and the Fortran
+#   module where the package has them; c_only/ and fortran_only/ (projects without C++).
 # The MPI consumer, where the package has contact_mpi (EXPECT_MPI: it must), runs under MPIEXEC
 # on 2 ranks.
 # With SHARED_FROM=<source dir>, BUILD_DIR is first configured there as shared libraries
@@ -101,6 +102,13 @@ if(major EQUAL 0 AND minor GREATER 0)
                             "a 0.x package is compatible with its own minor version only")
     endif()
 endif()
+file(GLOB exports ${config_dir}/contactTargets*.cmake)
+foreach(f IN LISTS exports)
+    file(STRINGS ${f} links REGEX "INTERFACE_LINK_LIBRARIES")
+    if(links MATCHES "(\"|;)/[^;\"]*")
+        message(FATAL_ERROR "${f} names a library of the build machine, ${CMAKE_MATCH_0}:\n${links}")
+    endif()
+endforeach()
 
 if(SHARED_FROM)
     foreach(lib contact mesh_io contact_mpi contact_c contact_fortran)
@@ -136,12 +144,15 @@ if(SHARED_FROM)
     endif()
 endif()
 
-# --- The consumer.
-run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} ${compilers}
-    "-DCMAKE_CXX_FLAGS=${flags}"
-    "-DCMAKE_C_FLAGS=${flags}" "-DCMAKE_Fortran_FLAGS=${fortran_flags}")
-run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+# --- The consumers.
+function(build_consumer source build)
+    run(${CMAKE_COMMAND} -S ${source} -B ${build}
+        -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} ${compilers}
+        "-DCMAKE_CXX_FLAGS=${flags}"
+        "-DCMAKE_C_FLAGS=${flags}" "-DCMAKE_Fortran_FLAGS=${fortran_flags}" ${ARGN})
+    run(${CMAKE_COMMAND} --build ${build})
+endfunction()
+build_consumer(${CONSUMER_SOURCE_DIR} ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
 if(SHARED_FROM)  # the consumer must have linked the shared libraries
     execute_process(COMMAND ldd ${WORK_DIR}/build/consumer OUTPUT_VARIABLE deps)
@@ -169,4 +180,19 @@ if(EXISTS ${WORK_DIR}/build/consumer_mpi)
     if(NOT last_output MATCHES "consumer_mpi: 2 ranks.*: OK")
         message(FATAL_ERROR "consumer_mpi did not report OK")
     endif()
+endif()
+
+file(GLOB has_c ${prefix}/lib*/libcontact_c.*)
+file(GLOB has_fortran ${prefix}/lib*/libcontact_fortran.*)
+
+# The bindings from projects without C++ (find_package(contact) enables no language).
+if(has_c)
+    build_consumer(${CONSUMER_SOURCE_DIR}/c_only ${WORK_DIR}/c_only)
+    run(${WORK_DIR}/c_only/consumer_c)
+    message("c_only: ${last_output}")
+endif()
+if(has_fortran)
+    build_consumer(${CONSUMER_SOURCE_DIR}/fortran_only ${WORK_DIR}/fortran_only)
+    run(${WORK_DIR}/fortran_only/consumer_fortran)
+    message("fortran_only: ${last_output}")
 endif()
