@@ -8,7 +8,8 @@
 #   (detail namespaces, nested Impl classes, OpenMP's named-critical locks), and the installed
 #   tool and Python package loading our libraries through their RPATH (no LD_LIBRARY_PATH).
 # - The consumers: the C++ one (CONSUMER_SOURCE_DIR), which also calls the C API and the Fortran
-#   module where the package has them; c_only/ and fortran_only/ (projects without C++).
+#   module where the package has them; c_only/ and fortran_only/ (projects without C++); the
+#   components/ check of find_package(contact COMPONENTS ...).
 # The MPI consumer, where the package has contact_mpi (EXPECT_MPI: it must), runs under MPIEXEC
 # on 2 ranks.
 # With SHARED_FROM=<source dir>, BUILD_DIR is first configured there as shared libraries
@@ -182,8 +183,23 @@ if(EXISTS ${WORK_DIR}/build/consumer_mpi)
     endif()
 endif()
 
+# Every component the package has is found; unknown ones are refused when required.
+set(expect mesh_io)
 file(GLOB has_c ${prefix}/lib*/libcontact_c.*)
 file(GLOB has_fortran ${prefix}/lib*/libcontact_fortran.*)
+if(has_c)
+    list(APPEND expect C contact_c)
+endif()
+if(has_fortran)
+    list(APPEND expect Fortran contact_fortran)
+endif()
+if(EXPECT_MPI)
+    list(APPEND expect mpi contact_mpi)
+endif()
+string(REPLACE ";" "," expect "${expect}")  # one argument through run()
+run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR}/components -B ${WORK_DIR}/components
+    -DCMAKE_PREFIX_PATH=${prefix} ${compilers} -DEXPECT=${expect})
+message("${last_output}")
 
 # The bindings from projects without C++ (find_package(contact) enables no language).
 if(has_c)
