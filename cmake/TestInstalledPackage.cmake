@@ -9,7 +9,8 @@
 #   tool and Python package loading our libraries through their RPATH (no LD_LIBRARY_PATH).
 # - The consumers: the C++ one (CONSUMER_SOURCE_DIR), which also calls the C API and the Fortran
 #   module where the package has them; c_only/ and fortran_only/ (projects without C++); the
-#   components/ check of find_package(contact COMPONENTS ...).
+#   components/ check of find_package(contact COMPONENTS ...); and a plain C program built with
+#   pkg-config alone (contact-c.pc; with and without --static for a static package).
 # The MPI consumer, where the package has contact_mpi (EXPECT_MPI: it must), runs under MPIEXEC
 # on 2 ranks.
 # With SHARED_FROM=<source dir>, BUILD_DIR is first configured there as shared libraries
@@ -211,4 +212,41 @@ if(has_fortran)
     build_consumer(${CONSUMER_SOURCE_DIR}/fortran_only ${WORK_DIR}/fortran_only)
     run(${WORK_DIR}/fortran_only/consumer_fortran)
     message("fortran_only: ${last_output}")
+endif()
+
+# A plain C program built with pkg-config alone: a static package links with or without
+# --static, a shared one finds its libraries through the RPATH given here.
+find_program(PKG_CONFIG pkg-config)
+file(GLOB pc_dir ${prefix}/lib*/pkgconfig)
+if(PKG_CONFIG AND has_c AND EXISTS ${pc_dir}/contact-c.pc)
+    set(cc cc)
+    if(C_COMPILER)
+        set(cc ${C_COMPILER})
+    endif()
+    set(ENV{PKG_CONFIG_PATH} ${pc_dir})
+    if(SHARED_FROM)
+        set(variants shared)
+    else()
+        set(variants default static)
+    endif()
+    foreach(variant IN LISTS variants)
+        set(static "")
+        if(variant STREQUAL "static")
+            set(static --static)
+        endif()
+        run(${PKG_CONFIG} --cflags contact-c)
+        separate_arguments(cflags UNIX_COMMAND "${last_output}")
+        run(${PKG_CONFIG} --libs ${static} contact-c)
+        separate_arguments(libs UNIX_COMMAND "${last_output}")
+        run(${PKG_CONFIG} --variable=libdir contact-c)
+        string(STRIP "${last_output}" libdir)
+        set(exe ${WORK_DIR}/pkg_config_c_${variant})
+        separate_arguments(sanitize UNIX_COMMAND "${flags}")
+        run(${cc} ${sanitize} ${cflags} ${CONSUMER_SOURCE_DIR}/consumer_c.c -o ${exe} ${libs}
+            -lm -Wl,-rpath,${libdir})
+        run(${exe})
+        message("pkg-config (${variant}): ${last_output}")
+    endforeach()
+elseif(NOT PKG_CONFIG)
+    message(WARNING "no pkg-config: the pkg-config consumer is not checked")
 endif()
