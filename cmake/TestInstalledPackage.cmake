@@ -2,7 +2,7 @@
 # Installs BUILD_DIR into WORK_DIR/prefix, checks the install tree, then configures, builds and
 # runs the consumer projects at CONSUMER_SOURCE_DIR against it. Run with cmake -P (the
 # example.find_package_consumer tests).
-# - The install tree: a version file that accepts only the same minor version while
+# - The install tree: the license; a version file that accepts only the same minor version while
 #   the major is 0; exported targets that name no library path of the build machine; and for
 #   shared libraries, SONAME lib<name>.so.<major>.<minor> on each, no internal symbol exported
 #   (detail namespaces, nested Impl classes, OpenMP's named-critical locks), and the installed
@@ -76,6 +76,10 @@ endif()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 
 # --- The install tree.
+file(GLOB license ${prefix}/share/doc/contact/LICENSE)
+if(NOT license)
+    message(FATAL_ERROR "no LICENSE installed in ${prefix}/share/doc/contact")
+endif()
 file(GLOB config_dir ${prefix}/lib*/cmake/contact)
 # find_package(contact <request>)'s verdict of the version file.
 function(version_compatible request out)
