@@ -207,7 +207,7 @@ public:
     [[nodiscard]] const MortarOptions& options() const noexcept { return options_; }
 
 private:
-    struct Impl;
+    struct CONTACT_NO_EXPORT Impl;
     MortarOptions options_;
     std::unique_ptr<Impl> impl_;
 };
