@@ -127,7 +127,11 @@ struct MortarStats {
 ///
 /// Projection: along the normal of the slave segment's plane, so that the master segments facing
 /// a slave segment tile it without gaps or overlaps (Puso and Laursen 2004's segment plane).
-/// Only facing pairs count (n_s . n_m < 0 at the centres).
+/// Only facing pairs count (n_s . n_m < 0 at the centres). The overlap is that of the corner
+/// polygons (2D: of the end nodes), clipping.hpp's flat approximation: the edges of a quadratic
+/// face are taken as chords, so where they bulge in the plane the overlap's boundary is off by at
+/// most flatApproximationBound and its area by that times the perimeter; the points inside are
+/// mapped onto the true faces.
 ///
 /// Integration order, per piece of the overlap fan, chosen so that the integrals of the shape
 /// function products are exact on flat, straight-sided segments (parallelogram quads): degree
@@ -147,7 +151,12 @@ struct MortarStats {
 /// Capture cut (only the overlap within the capture distance counts): in 3D by the clipping
 /// kernel's cutOverlap3d on the slave's plane, exact where both faces are flat (a half-plane
 /// clip). Otherwise (a quadratic face, or a warped Tri3 / Quad4 pair), a fan triangle whose gaps
-/// may reach the capture (within the faces' distance from flat, the slack) is cut where the exact
+/// may reach the capture is cut. Its gap, (h_s - h_m)(n . n_m) with h the heights over the plane,
+/// is taken to stray from the linear interpolation of its vertex gaps by at most a slack: the
+/// faces' distance from flat, plus the range of n . n_m over the master (bounded from how far its
+/// normal may turn from the centre's) times the largest |h_s - h_m|, a quarter of it per level of
+/// the split below. A triangle whose vertex gaps are beyond the slack from the capture on one side
+/// is kept whole or dropped; any other is cut where the exact
 /// gap equals the capture along its edges (regula falsi), the cut points joined by a chord plus
 /// the sliver between the chord and the curve gap = capture: the curve's distance is found along
 /// the chord's normal (secant method on the exact gap) from the chord's midpoint, then from the
@@ -163,7 +172,9 @@ struct MortarStats {
 /// 0.3 of the slave's size under a Quad9 paraboloid, the area within 1e-7 L times the disc's
 /// circumference and the weighted gap within 1e-4 of its value; a paraboloid bump on
 /// single Quad8 masters, nodal areas within 1e-7 and weighted gaps within 2e-8; a twisted Quad4
-/// master, the total area within 2e-6 and the weighted gap within 1e-7. 2D: the overlap along
+/// master, the total area within 2e-6 and the weighted gap within 1e-7; a dome (Quad9, Quad8,
+/// Tri6) 6 and 20 slave sizes below, the capture cutting a disc out of its top, the area within
+/// 1e-9 and the weighted gap within 2e-7 of its value. 2D: the overlap along
 /// the slave's normal is cut where the exact gap equals the capture (exactly for straight lines,
 /// by bisection otherwise); cutOverlap2d measures the overlap along the master's normals, another
 /// interval.

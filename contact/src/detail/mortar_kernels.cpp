@@ -313,6 +313,67 @@ void baseVectors(const PlaneFace& f, const Vector2d& xi, Vector3d& dXi, Vector3d
     }
 }
 
+// How far n . n_m(xi) may range over a face (n: the plane's normal, n_m the face's unit normal):
+// 0 where flat. The normal vector N = dx/dxi x dx/deta (lines: the tangent dx/dxi, turned) stays
+// within E of N0, its value at the reference centre, so n_m within the angle a = asin(E / |N0|)
+// of n_m(centre) (any angle where E >= |N0|), and n . n_m between cos(theta0 + a) and
+// cos(theta0 - a), cos theta0 = f.cosine, each clamped to [-1, 1]. E, by the triangle
+// inequality: Quad4 |v1| + |v2| (N = v0 + xi v1 + eta v2); Line3 |x0 + x1 - 2 x2| (dx/dxi =
+// (x1 - x0) / 2 + xi (x0 + x1 - 2 x2)); other faces |A| r_eta + r_xi |B| + r_xi r_eta, A and B
+// dx/dxi and dx/deta at the centre, r_xi and r_eta bounds of their change over the domain: the
+// monomials' coefficients (|xi^a eta^b| <= 1; Quad8, Quad9), or their largest change at a corner
+// (Tri6: affine in xi).
+double cosineRange(const PlaneFace& f) noexcept {
+    if (f.flat) {
+        return 0.0;
+    }
+    double spread = 0.0;  // E
+    double centre = 0.0;  // |N0|
+    if (f.type == SegmentType::Quad4) {
+        spread = std::sqrt(f.q[3]) + std::sqrt(f.q[5]);
+        centre = std::sqrt(f.q[0]);
+    } else if (parametricDim(f.type) == 1) {
+        const Vector2d x0(f.p[0].x(), f.h[0]);
+        const Vector2d x1(f.p[1].x(), f.h[1]);
+        const Vector2d x2(f.p[2].x(), f.h[2]);
+        spread = (x0 + x1 - 2.0 * x2).norm();
+        centre = 0.5 * (x1 - x0).norm();
+    } else {
+        Vector3d A;
+        Vector3d B;
+        double rXi = 0.0;
+        double rEta = 0.0;
+        if (hasNodalMonomials(f.type)) {
+            const std::array<Vector3d, 9>& m = f.mono.c;  // y = sum m[3a + b] xi^a eta^b
+            A = m[3];
+            B = m[1];
+            rXi = m[4].norm() + m[5].norm() + 2.0 * (m[6].norm() + m[7].norm() + m[8].norm());
+            rEta = m[4].norm() + m[7].norm() + 2.0 * (m[2].norm() + m[5].norm() + m[8].norm());
+        } else {
+            baseVectors(f, referenceCentre(f.type), A, B);
+            for (int k = 0; k < f.nc; ++k) {
+                Vector3d a;
+                Vector3d b;
+                baseVectors(f, nodeLocalCoordinates(f.type, k), a, b);
+                rXi = std::max(rXi, (a - A).norm());
+                rEta = std::max(rEta, (b - B).norm());
+            }
+        }
+        spread = A.norm() * rEta + rXi * B.norm() + rXi * rEta;
+        centre = A.cross(B).norm();
+    }
+    const double sinA = spread / centre;
+    if (!(sinA < 1.0)) {
+        return 2.0;
+    }
+    const double cosA = std::sqrt(1.0 - sinA * sinA);
+    const double c0 = f.cosine;
+    const double s0 = std::sqrt(std::max(0.0, 1.0 - c0 * c0));
+    const double hi = c0 > cosA ? 1.0 : c0 * cosA + s0 * sinA;    // cos(max(0, theta0 - a))
+    const double lo = c0 < -cosA ? -1.0 : c0 * cosA - s0 * sinA;  // cos(min(pi, theta0 + a))
+    return hi - lo;
+}
+
 // Any other face at xi (n: the slave plane's normal): n . (dx/dxi x dx/deta) and
 // |dx/dxi x dx/deta|. A face with its monomial form has them in the plane's frame (e1, e2, n),
 // right-handed, where n . v is v's third coordinate.
@@ -373,6 +434,8 @@ struct PairContext {
     bool within = false;       // every gap of the pair is within the capture (linear faces)
     bool linearSlave = false;  // Tri3 / Quad4: closed-form inverse maps
     bool linearMaster = false;
+    // How far the gap may stray from the linear interpolant of its values at a polygon's vertices:
+    // the faces' slack, plus the master's cosine range times the heights' (facingPair).
     double slack = 0.0;
     MortarSums* sums = nullptr;
     MortarBlock* block = nullptr;
@@ -1172,10 +1235,10 @@ bool cutLeaf(const PairContext& c, const Vertex& a, const Vertex& b, const Verte
 }
 
 // A fan triangle of a pair whose gap is not affine: taken whole or dropped when its vertex
-// gaps are beyond `slack` from the capture on one side, else cut (cutLeaf) or split in four,
-// depth first. The slack of a piece is a quarter of its parent's (the distance of a smooth
-// function from its linear interpolant scales with the square of the size). A triangle whose
-// edge midpoints' gaps are their ends' means to kMortarFlatRel L has an affine gap: cut as it
+// gaps are beyond `slack` (PairContext::slack) from the capture on one side, else cut (cutLeaf)
+// or split in four, depth first. The slack of a piece is a quarter of its parent's (the distance
+// of a smooth function from its linear interpolant scales with the square of the size). A triangle
+// whose edge midpoints' gaps are their ends' means to kMortarFlatRel L has an affine gap: cut as it
 // stands. `budget` pieces at most, this one included (kMortarCutPieces per fan triangle): a piece
 // splits only with 5 to spare, each child leaving one for every later sibling; at level 0 or out
 // of budget the piece is cut as it stands (cutLeaf, forced) and counted in
@@ -1223,8 +1286,9 @@ int integrateCut(const PairContext& c, const Vertex& a, const Vertex& b, const V
 
 // Integrates the part of the overlap polygon (convex, counter-clockwise, vertex data filled)
 // within the capture distance: whole, or cut where the gap crosses the capture (cutByKernel where
-// the gap is affine, else integrateCut). The gap is taken to stray from the
-// linear interpolation of the vertex gaps by at most the faces' slack.
+// the gap is affine, else integrateCut). The gap is taken to stray from the linear interpolation
+// of the vertex gaps by at most PairContext::slack: the faces' slack, plus how far the master's
+// normal turns over it times the heights (the gap is (h_s - h_m)(n . n_m)).
 PairOutcome integratePolygon(const PairContext& c, const Polygon& p) noexcept {
     if (c.within) {
         integrateFan(c, p);
@@ -1380,7 +1444,16 @@ bool facingPair(const SegmentNodes& master, double L, PairContext& c) noexcept {
     const PlaneFace& sf = c.slave->face;
     const PlaneFace& mf = c.master;
     c.within = c.linearSlave && c.linearMaster && mf.hmax - sf.hmin <= c.capture;
-    c.slack = c.affineGap ? 0.0 : c.slave->face.slack + c.master.slack;
+    c.slack = c.affineGap ? 0.0 : sf.slack + mf.slack;
+    if (!c.affineGap && !c.within && !mf.flat) {
+        // gap = d c with d = h_s - h_m, c = n . n_m: with d within e_d of its linear interpolant
+        // (the faces' slack) and c within its range R of its mean c~ (|c~| <= 1), the gap strays
+        // from the interpolant of the vertex gaps by at most e_d + max|d| R (gap - I gap =
+        // c~ (d - I d) + d (c - c~) - I(d (c - c~))). A face lies within its slack of its
+        // corners' heights.
+        const double heights = std::max(sf.hmax - mf.hmin, mf.hmax - sf.hmin) + sf.slack + mf.slack;
+        c.slack += heights * cosineRange(mf);
+    }
     return true;
 }
 
