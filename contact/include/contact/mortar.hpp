@@ -174,10 +174,15 @@ struct MortarStats {
 /// single Quad8 masters, nodal areas within 1e-7 and weighted gaps within 2e-8; a twisted Quad4
 /// master, the total area within 2e-6 and the weighted gap within 1e-7; a dome (Quad9, Quad8,
 /// Tri6) 6 and 20 slave sizes below, the capture cutting a disc out of its top, the area within
-/// 1e-9 and the weighted gap within 2e-7 of its value. 2D: the overlap along
-/// the slave's normal is cut where the exact gap equals the capture (exactly for straight lines,
-/// by bisection otherwise); cutOverlap2d measures the overlap along the master's normals, another
-/// interval.
+/// 1e-9 and the weighted gap within 2e-7 of its value. 2D: the overlap (an interval along the
+/// slave's tangent) is cut where the exact gap equals the capture, exactly for straight lines;
+/// otherwise it is halved, depth first, until the slack (as above, a quarter of it per halving)
+/// keeps or drops each piece whole, down to pieces of 1e-7 L, where the gap changes sign found by
+/// bisection, at most 1024 pieces per pair (those left undecided at that limit counted in
+/// MortarStats::cutFallbacks): a window of contact anywhere inside a curved segment is found.
+/// Measured: windows of 1.1 and 1.5 % of a Line3 master's length, their length within 2e-16 and
+/// the weighted gap within 1.4e-5 (Line2 slaves) and 6e-10 (Line3) of its value. cutOverlap2d
+/// measures the overlap along the master's normals, another interval.
 ///
 /// Buffers are kept between calls: once sized, a compute() allocates nothing (nor per pair).
 /// Not for concurrent use of one integrator; several may live side by side.

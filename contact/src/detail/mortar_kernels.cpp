@@ -314,15 +314,15 @@ void baseVectors(const PlaneFace& f, const Vector2d& xi, Vector3d& dXi, Vector3d
 }
 
 // How far n . n_m(xi) may range over a face (n: the plane's normal, n_m the face's unit normal):
-// 0 where flat. The normal vector N = dx/dxi x dx/deta (lines: the tangent dx/dxi, turned) stays
-// within E of N0, its value at the reference centre, so n_m within the angle a = asin(E / |N0|)
-// of n_m(centre) (any angle where E >= |N0|), and n . n_m between cos(theta0 + a) and
-// cos(theta0 - a), cos theta0 = f.cosine, each clamped to [-1, 1]. E, by the triangle
-// inequality: Quad4 |v1| + |v2| (N = v0 + xi v1 + eta v2); Line3 |x0 + x1 - 2 x2| (dx/dxi =
-// (x1 - x0) / 2 + xi (x0 + x1 - 2 x2)); other faces |A| r_eta + r_xi |B| + r_xi r_eta, A and B
-// dx/dxi and dx/deta at the centre, r_xi and r_eta bounds of their change over the domain: the
-// monomials' coefficients (|xi^a eta^b| <= 1; Quad8, Quad9), or their largest change at a corner
-// (Tri6: affine in xi).
+// 0 where flat. n_m turns from n_m(centre) by at most an angle a, so n . n_m lies between
+// cos(theta0 + a) and cos(theta0 - a), cos theta0 = f.cosine, each clamped to [-1, 1]. Faces: the
+// normal vector N = dx/dxi x dx/deta stays within E of N0, its value at the reference centre, so
+// a = asin(E / |N0|) (any angle where E >= |N0|), E by the triangle inequality: Quad4 |v1| + |v2|
+// (N = v0 + xi v1 + eta v2); others |A| r_eta + r_xi |B| + r_xi r_eta, A and B dx/dxi and dx/deta
+// at the centre, r_xi and r_eta bounds of their change over the domain: the monomials'
+// coefficients (|xi^a eta^b| <= 1; Quad8, Quad9), or their largest change at a corner (Tri6:
+// affine in xi). Line3: the tangent t + xi w, t = (x1 - x0) / 2, w = x0 + x1 - 2 x2, turns from t
+// by at most a = atan(|w_perp| / (|t| - |w_par|)) (the parts of w across and along t).
 double cosineRange(const PlaneFace& f) noexcept {
     if (f.flat) {
         return 0.0;
@@ -336,8 +336,14 @@ double cosineRange(const PlaneFace& f) noexcept {
         const Vector2d x0(f.p[0].x(), f.h[0]);
         const Vector2d x1(f.p[1].x(), f.h[1]);
         const Vector2d x2(f.p[2].x(), f.h[2]);
-        spread = (x0 + x1 - 2.0 * x2).norm();
-        centre = 0.5 * (x1 - x0).norm();
+        const Vector2d t = 0.5 * (x1 - x0);
+        const Vector2d w = x0 + x1 - 2.0 * x2;
+        const double along = std::abs(w.dot(t)) / t.norm();
+        if (!(t.norm() > along)) {
+            return 2.0;
+        }
+        spread = std::abs(cross2(w, t)) / t.norm();  // sin a = spread / centre
+        centre = std::hypot(t.norm() - along, spread);
     } else {
         Vector3d A;
         Vector3d B;
@@ -1489,13 +1495,88 @@ double lineGapAt(const PairContext& c, double s) noexcept {
     return v.gap;
 }
 
-// The part of [sa, sb] with gap <= capture: affine gaps are cut at the crossing; otherwise the
-// interval is sampled in 8 and each sign change of gap - capture is found by bisection.
+// The kept part of a line pair's overlap, made from left to right: where it starts, while kept.
+struct LineKeep {
+    double from = 0.0;
+    bool keeping = false;
+};
+
+// Sets the kept part's state from s on: starts it there, or integrates it up to there.
+void keepFrom(const PairContext& c, LineKeep& k, double s, bool keep) noexcept {
+    if (keep && !k.keeping) {
+        k.from = s;
+        k.keeping = true;
+    } else if (!keep && k.keeping) {
+        integrateInterval(c, k.from, s);
+        k.keeping = false;
+    }
+}
+
+// Where gap - capture changes sign in [s0, s1] (f0: its value at s0, of the other sign at s1):
+// bisection, to the rounding of s.
+double lineCrossing(const PairContext& c, double s0, double f0, double s1) noexcept {
+    double lo = s0;
+    double hi = s1;
+    const bool loIn = f0 <= 0.0;
+    for (int it = 0; it < 60; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi)) {
+            break;
+        }
+        if ((lineGapAt(c, mid) - c.capture <= 0.0) == loIn) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return 0.5 * (lo + hi);
+}
+
+// A piece [s0, s1] of a line pair's overlap whose gap is not affine (f: gap - capture at its
+// ends), the 2D twin of integrateCut: kept whole or dropped when f at both ends is beyond `slack`
+// on one side (the gap strays from its linear interpolant by at most PairContext::slack over the
+// overlap, a quarter of it per halving), else halved, depth first, down to kMortarCutTolerance L
+// (L: the slave's size). A piece that short, or one out of budget, is cut where f changes sign
+// (lineCrossing) or taken by its ends; out of budget and longer, it is counted in
+// MortarSums::cutFallbacks (off by at most its length: a window of contact narrower than it may be
+// missed). `budget` pieces at most, this one included: a piece splits only with 3 to spare, the
+// first half leaving one for the second. Returns the pieces used.
+int lineCut(const PairContext& c, double s0, double f0, double s1, double f1, double slack,
+            int budget, LineKeep& k) noexcept {
+    if (std::max(f0, f1) <= -slack) {
+        keepFrom(c, k, s0, true);
+        return 1;
+    }
+    if (std::min(f0, f1) > slack) {
+        keepFrom(c, k, s0, false);
+        return 1;
+    }
+    const bool leaf = !(s1 - s0 > kMortarCutTolerance * c.slave->L);
+    if (leaf || budget < 3) {
+        keepFrom(c, k, s0, f0 <= 0.0);
+        if ((f0 <= 0.0) != (f1 <= 0.0)) {
+            keepFrom(c, k, lineCrossing(c, s0, f0, s1), f1 <= 0.0);
+        }
+        if (!leaf) {
+            ++c.sums->cutFallbacks;
+        }
+        return 1;
+    }
+    const double sm = 0.5 * (s0 + s1);
+    const double fm = lineGapAt(c, sm) - c.capture;
+    int left = budget - 1;
+    left -= lineCut(c, s0, f0, sm, fm, 0.25 * slack, left - 1, k);
+    left -= lineCut(c, sm, fm, s1, f1, 0.25 * slack, left, k);
+    return budget - left;
+}
+
+// The part of [sa, sb] with gap <= capture: affine gaps are cut at the crossing; otherwise
+// lineCut halves the interval until the slack decides each piece, and finds each crossing by
+// bisection (kMortarCutPieces pieces at most).
 void integrateLineCut(const PairContext& c, double sa, double sb) noexcept {
-    constexpr int kSamples = 8;
+    const double ga = lineGapAt(c, sa) - c.capture;
+    const double gb = lineGapAt(c, sb) - c.capture;
     if (c.affineGap) {
-        const double ga = lineGapAt(c, sa) - c.capture;
-        const double gb = lineGapAt(c, sb) - c.capture;
         if (ga <= 0.0 && gb <= 0.0) {
             integrateInterval(c, sa, sb);
         } else if (ga <= 0.0 || gb <= 0.0) {
@@ -1505,40 +1586,10 @@ void integrateLineCut(const PairContext& c, double sa, double sb) noexcept {
         }
         return;
     }
-    double s0 = sa;
-    double g0 = lineGapAt(c, sa) - c.capture;
-    double keepFrom = g0 <= 0.0 ? sa : 0.0;
-    bool keeping = g0 <= 0.0;
-    for (int k = 1; k <= kSamples; ++k) {
-        const double s1 = sa + (sb - sa) * k / kSamples;
-        const double g1 = lineGapAt(c, s1) - c.capture;
-        if ((g0 <= 0.0) != (g1 <= 0.0)) {
-            double lo = s0;
-            double hi = s1;
-            const bool loIn = g0 <= 0.0;
-            for (int it = 0; it < 60; ++it) {
-                const double mid = 0.5 * (lo + hi);
-                if ((lineGapAt(c, mid) - c.capture <= 0.0) == loIn) {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            const double cross = 0.5 * (lo + hi);
-            if (keeping) {
-                integrateInterval(c, keepFrom, cross);
-                keeping = false;
-            } else {
-                keepFrom = cross;
-                keeping = true;
-            }
-        }
-        s0 = s1;
-        g0 = g1;
-    }
-    if (keeping) {
-        integrateInterval(c, keepFrom, sb);
-    }
+    LineKeep k;
+    const int pieces = gCutPieces.load(std::memory_order_relaxed);
+    (void)lineCut(c, sa, ga, sb, gb, c.slack, pieces, k);
+    keepFrom(c, k, sb, false);
 }
 
 PairOutcome integrateLines(const MortarSlave& slave, const SegmentNodes& master, double capture,

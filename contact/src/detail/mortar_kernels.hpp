@@ -20,12 +20,13 @@ namespace contact::detail {
 /// within kMortarCutTolerance L times the chord's length (MortarIntegrator, "Capture cut";
 /// L = the slave's characteristicSize). 12 levels: pieces of 1/4096 of the fan triangle.
 inline constexpr int kMortarCutLevels = 12;
-/// The sliver's area may be off by this (relative to L) times the length of the cut.
+/// The sliver's area may be off by this (relative to L) times the length of the cut. 2D: the
+/// pieces of a curved line pair are halved down to this (relative to L) at most.
 inline constexpr double kMortarCutTolerance = 1e-7;
-/// Pieces one fan triangle may take in the capture cut (every piece looked at counts, split or
-/// not): the work of a pair is bounded. Pieces cut past it, or past kMortarCutLevels, without
-/// meeting kMortarCutTolerance are counted (MortarStats::cutFallbacks); each is off by at most its
-/// area.
+/// Pieces one fan triangle (2D: one line pair) may take in the capture cut (every piece looked at
+/// counts, split or not): the work of a pair is bounded. Pieces cut past it, or past
+/// kMortarCutLevels, without meeting kMortarCutTolerance are counted (MortarStats::cutFallbacks);
+/// each is off by at most its area (2D: its length).
 inline constexpr int kMortarCutPieces = 1024;
 
 /// A slave face counts as flat (its gap with a flat master is affine over the overlap) when every
