@@ -274,7 +274,7 @@ public:
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
 
 private:
-    struct CONTACT_NO_EXPORT Impl;  // hidden, though nested in an exported class
+    struct CONTACT_NO_EXPORT Impl;                    // hidden, though nested in an exported class
     [[nodiscard]] const Impl& impl() const noexcept;  // a moved-from search reads an empty one
     std::unique_ptr<Impl> impl_;
 };
