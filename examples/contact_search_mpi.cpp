@@ -272,12 +272,15 @@ MpiSession::search(const contact::SearchOptions& options, const contact::Surface
         col.gap.assign(p.gap().begin(), p.gap().end());
         col.distance.assign(p.distance().begin(), p.distance().end());
         col.status.assign(p.status().begin(), p.status().end());
-        col.xi = p.xi();
-        col.point = p.point();
-        col.normal = p.normal();
-        col.tangent1 = p.tangent1();
-        col.tangent2 = p.tangent2();
-        col.shape = p.shape();
+        const auto values = [](const auto& m) {
+            return std::vector<double>(m.data(), m.data() + m.size());
+        };
+        col.xi = values(p.xi());
+        col.point = values(p.point());
+        col.normal = values(p.normal());
+        col.tangent1 = values(p.tangent1());
+        col.tangent2 = values(p.tangent2());
+        col.shape = values(p.shape());
         out->nodePairs = contact::NodePairs(std::move(col));
         out->slaveNodes = static_cast<Index>(search.globalSlaveItems());
         out->stats.pairs = n;

@@ -9,11 +9,10 @@ namespace contact {
 
 NodePairs::NodePairs(Columns c) {
     const std::size_t n = c.slave.size();
-    const auto cols = static_cast<Eigen::Index>(n);
     if (c.master.size() != n || c.gap.size() != n || c.distance.size() != n ||
-        c.status.size() != n || c.xi.cols() != cols || c.point.cols() != cols ||
-        c.normal.cols() != cols || c.tangent1.cols() != cols || c.tangent2.cols() != cols ||
-        c.shape.cols() != cols) {
+        c.status.size() != n || c.xi.size() != 2 * n || c.point.size() != 3 * n ||
+        c.normal.size() != 3 * n || c.tangent1.size() != 3 * n || c.tangent2.size() != 3 * n ||
+        c.shape.size() != kMaxSegmentNodes * n) {
         throw std::invalid_argument("contact::NodePairs: columns of different lengths (" +
                                     std::to_string(n) + " slave entries)");
     }

@@ -2,6 +2,8 @@
 // Node coordinates appended straight into the model's 3 x N matrix while a file is read.
 #pragma once
 
+#include "contact/types.hpp"
+
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -9,12 +11,13 @@
 
 namespace mesh_io::detail {
 
-/// Appends x, y, z values to a Matrix3Xd, growing its column count by doubling. Eigen grows a
-/// matrix of doubles with realloc, which moves a large block without copying it (mremap), so the
-/// coordinates are never held twice, as a std::vector copied into the matrix at the end would be.
+/// Appends x, y, z values to a 3 x N matrix (Model::coords), growing its column count by doubling.
+/// Eigen grows a matrix of doubles with realloc, which moves a large block without copying it
+/// (mremap), so the coordinates are never held twice, as a std::vector copied into the matrix at
+/// the end would be.
 class CoordinateBuffer {
 public:
-    explicit CoordinateBuffer(Eigen::Matrix3Xd& x) : x_(x) { x_.resize(3, 0); }
+    explicit CoordinateBuffer(contact::Matrix3XdUnaligned& x) : x_(x) { x_.resize(3, 0); }
 
     /// Room for `nodes` nodes in all (a hint: appending past it still works).
     void reserve(std::size_t nodes) {
@@ -37,7 +40,7 @@ public:
     void finish() { x_.conservativeResize(3, static_cast<Eigen::Index>(size_ / 3)); }
 
 private:
-    Eigen::Matrix3Xd& x_;
+    contact::Matrix3XdUnaligned& x_;
     std::size_t size_ = 0;
 };
 

@@ -47,23 +47,25 @@ public:
     using ShapeMatrix = Eigen::Matrix<double, kMaxSegmentNodes, Eigen::Dynamic>;
 
     /// The columns as owned arrays, one entry per pair, for pairs assembled outside a search
-    /// (contact::mpi gathers them from the MPI ranks).
+    /// (contact::mpi gathers them from the MPI ranks). The matrices are column-major arrays: xi
+    /// 2 x n, point to tangent2 3 x n, shape kMaxSegmentNodes x n.
     struct Columns {
         std::vector<Index> slave;
         std::vector<Index> master;
         std::vector<double> gap;
         std::vector<double> distance;
         std::vector<ProjectionStatus> status;
-        Eigen::Matrix2Xd xi;
-        Eigen::Matrix3Xd point;
-        Eigen::Matrix3Xd normal;
-        Eigen::Matrix3Xd tangent1;
-        Eigen::Matrix3Xd tangent2;
-        ShapeMatrix shape;
+        std::vector<double> xi;
+        std::vector<double> point;
+        std::vector<double> normal;
+        std::vector<double> tangent1;
+        std::vector<double> tangent2;
+        std::vector<double> shape;
     };
 
     NodePairs() = default;
-    /// Takes the columns over. Throws std::invalid_argument when their lengths differ.
+    /// Takes the columns over. Throws std::invalid_argument when their lengths differ (n entries,
+    /// 2n values of xi, ...).
     CONTACT_API explicit NodePairs(Columns columns);
 
     [[nodiscard]] Index size() const noexcept { return count_; }
@@ -110,12 +112,16 @@ private:
     friend struct detail::PairStore;
     std::vector<Index> slave_;
     std::vector<Index> master_;
-    Eigen::Matrix2Xd xi_;
-    Eigen::Matrix3Xd point_;
-    Eigen::Matrix3Xd normal_;
-    Eigen::Matrix3Xd tangent1_;
-    Eigen::Matrix3Xd tangent2_;
-    ShapeMatrix shape_;
+    // Column-major matrices behind the views, in std::vector, not Eigen matrices: Eigen allocates
+    // with plain malloc in a build for the x86-64 baseline and frees with its own aligned free
+    // under -mavx, and these are allocated in the library and freed, copied or moved wherever a
+    // NodePairs is (README, "Vector flags").
+    std::vector<double> xi_;
+    std::vector<double> point_;
+    std::vector<double> normal_;
+    std::vector<double> tangent1_;
+    std::vector<double> tangent2_;
+    std::vector<double> shape_;
     std::vector<double> gap_;
     std::vector<double> distance_;
     std::vector<ProjectionStatus> status_;

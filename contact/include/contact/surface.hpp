@@ -66,6 +66,8 @@ struct CoordinatesView {
         : CoordinatesView(m.data(), static_cast<Index>(m.cols()), 3) {}
     CoordinatesView(const Eigen::Matrix2Xd& m) noexcept  // NOLINT: implicit by design
         : CoordinatesView(m.data(), static_cast<Index>(m.cols()), 2) {}
+    CoordinatesView(const Matrix3XdUnaligned& m) noexcept  // NOLINT: implicit by design
+        : CoordinatesView(m.data(), static_cast<Index>(m.cols()), 3) {}
     CoordinatesView(const Eigen::Map<const Eigen::Matrix3Xd>& m) noexcept  // NOLINT
         : CoordinatesView(m.data(), static_cast<Index>(m.cols()), 3) {}
     CoordinatesView(const Eigen::Map<const Eigen::Matrix2Xd>& m) noexcept  // NOLINT

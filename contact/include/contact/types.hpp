@@ -141,12 +141,23 @@ template <int D>
     return true;
 }
 
+/// Eigen matrices of public structs, for a program built with other vector flags than the
+/// library (README, "Vector flags"). An Eigen::Matrix2d is 16-byte aligned in a build for the
+/// x86-64 baseline and 32-byte aligned with -mavx, so a struct holding one would have two layouts;
+/// Vector2d (16 bytes), Vector3d and Matrix3d have one alignment under every flag.
+using Matrix2dUnaligned = Eigen::Matrix<double, 2, 2, Eigen::DontAlign>;
+/// Eigen allocates a Matrix3Xd with malloc in a baseline build and with its own aligned allocator
+/// under -mavx, so one side cannot free what the other allocated; unaligned, it takes malloc and
+/// free under every flag.
+using Matrix3XdUnaligned = Eigen::Matrix<double, 3, Eigen::Dynamic, Eigen::DontAlign>;
+
 /// Oriented rectangle in 2D.
 struct Obb2 {
     Eigen::Vector2d center = Eigen::Vector2d::Zero();
-    Eigen::Matrix2d axes = Eigen::Matrix2d::Identity();    ///< columns: unit box axes
-    Eigen::Vector2d halfExtent = Eigen::Vector2d::Zero();  ///< half sizes along the axes (>= 0)
+    Matrix2dUnaligned axes = Matrix2dUnaligned::Identity();  ///< columns: unit box axes
+    Eigen::Vector2d halfExtent = Eigen::Vector2d::Zero();    ///< half sizes along the axes (>= 0)
 };
+static_assert(sizeof(Obb2) == 64, "Obb2 has one layout under every vector flag");
 
 /// Oriented box in 3D.
 struct Obb3 {

@@ -10,12 +10,13 @@ namespace contact::detail {
 void PairStore::reserve(NodePairs& pairs, Index capacity) {
     pairs.slave_.resize(capacity);
     pairs.master_.resize(capacity);
-    pairs.xi_.resize(2, capacity);
-    pairs.point_.resize(3, capacity);
-    pairs.normal_.resize(3, capacity);
-    pairs.tangent1_.resize(3, capacity);
-    pairs.tangent2_.resize(3, capacity);
-    pairs.shape_.resize(kMaxSegmentNodes, capacity);
+    const auto n = static_cast<std::size_t>(capacity);
+    pairs.xi_.resize(2 * n);
+    pairs.point_.resize(3 * n);
+    pairs.normal_.resize(3 * n);
+    pairs.tangent1_.resize(3 * n);
+    pairs.tangent2_.resize(3 * n);
+    pairs.shape_.resize(kMaxSegmentNodes * n);
     pairs.gap_.resize(capacity);
     pairs.distance_.resize(capacity);
     pairs.status_.resize(capacity);
@@ -26,14 +27,13 @@ void PairStore::store(NodePairs& pairs, Index col, Index slave, Index master,
                       const Projection& pr) noexcept {
     pairs.slave_[col] = slave;
     pairs.master_[col] = master;
-    pairs.xi_.col(col) = pr.xi;
-    pairs.point_.col(col) = pr.point;
-    pairs.normal_.col(col) = pr.normal;
-    pairs.tangent1_.col(col) = pr.tangent1;
-    pairs.tangent2_.col(col) = pr.tangent2;
-    for (int i = 0; i < kMaxSegmentNodes; ++i) {
-        pairs.shape_(i, col) = pr.N[i];
-    }
+    columnOf<2>(pairs.xi_, col) = pr.xi;
+    columnOf<3>(pairs.point_, col) = pr.point;
+    columnOf<3>(pairs.normal_, col) = pr.normal;
+    columnOf<3>(pairs.tangent1_, col) = pr.tangent1;
+    columnOf<3>(pairs.tangent2_, col) = pr.tangent2;
+    columnOf<kMaxSegmentNodes>(pairs.shape_, col) =
+        Eigen::Map<const Eigen::Matrix<double, kMaxSegmentNodes, 1>>(pr.N.data());
     pairs.gap_[col] = pr.gap;
     pairs.distance_[col] = pr.distance;
     pairs.status_[col] = pr.status;
@@ -43,14 +43,14 @@ void PairStore::storeClosest(NodePairs& pairs, Index col, Index slave, Index mas
                              const ClosestXi& c) noexcept {
     pairs.slave_[col] = slave;
     pairs.master_[col] = master;
-    pairs.xi_.col(col) = c.xi;
+    columnOf<2>(pairs.xi_, col) = c.xi;
     pairs.distance_[col] = c.distance;
     pairs.status_[col] =
         c.converged ? ProjectionStatus::kConverged : ProjectionStatus::kNotConverged;
 }
 
 ClosestXi PairStore::loadClosest(const NodePairs& pairs, Index col) noexcept {
-    return {pairs.xi_.col(col), pairs.distance_[col],
+    return {columnOf<2>(pairs.xi_, col), pairs.distance_[col],
             pairs.status_[col] == ProjectionStatus::kConverged};
 }
 

@@ -6,6 +6,9 @@
 #include "contact/pairs.hpp"
 #include "contact/projection.hpp"
 
+#include <Eigen/Core>
+
+#include <cstddef>
 #include <vector>
 
 namespace contact::detail {
@@ -55,6 +58,20 @@ struct PairStore {
     }
     static void append(SegmentPairs& pairs, Index slave, Index master);
     static void setCount(SegmentPairs& pairs, Index count) noexcept { pairs.count_ = count; }
+
+private:
+    /// Column `col` of a column-major array of Rows values per column (the arrays of NodePairs).
+    template <int Rows>
+    [[nodiscard]] static Eigen::Map<Eigen::Matrix<double, Rows, 1>> columnOf(std::vector<double>& v,
+                                                                             Index col) noexcept {
+        return Eigen::Map<Eigen::Matrix<double, Rows, 1>>(v.data() + std::ptrdiff_t{Rows} * col);
+    }
+    template <int Rows>
+    [[nodiscard]] static Eigen::Map<const Eigen::Matrix<double, Rows, 1>>
+    columnOf(const std::vector<double>& v, Index col) noexcept {
+        return Eigen::Map<const Eigen::Matrix<double, Rows, 1>>(v.data() +
+                                                                std::ptrdiff_t{Rows} * col);
+    }
 };
 
 }  // namespace contact::detail

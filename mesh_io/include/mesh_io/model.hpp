@@ -100,9 +100,11 @@ struct Model {
     std::string path;
     std::string format;              ///< "abaqus", "gmsh" or "exodus"
     std::vector<std::string> files;  ///< every file read: the model, then its includes
-    Eigen::Matrix3Xd coords;         ///< 3 x N; z = 0 for 2D models
-    std::vector<long> nodeIds;       ///< id of each node as in the file (its part's, in instances)
-    IdIndex nodeIndex;               ///< id -> index, of the nodes outside part instances
+    /// 3 x N; z = 0 for 2D models. Unaligned: allocated and freed alike in mesh_io and in a
+    /// program built with other vector flags (contact/types.hpp).
+    contact::Matrix3XdUnaligned coords;
+    std::vector<long> nodeIds;  ///< id of each node as in the file (its part's, in instances)
+    IdIndex nodeIndex;          ///< id -> index, of the nodes outside part instances
     std::vector<ElementBlock> blocks;
     std::map<std::string, std::vector<Index>> nodeSets;  ///< key: name (upper case for Abaqus)
     std::map<std::string, std::vector<ElementRef>>
