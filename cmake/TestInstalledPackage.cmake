@@ -36,8 +36,14 @@ if(C_COMPILER AND CXX_COMPILER)
     set(compilers -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
 endif()
 set(flags "")
+set(c_link_flags "")
 if(SANITIZE)
     set(flags "-fsanitize=${SANITIZE}")  # comma-separated, as the build used
+    # clang's C driver links UBSan's C runtime only; the package's C++ code needs its C++ part
+    # (and that part, the C++ library).
+    if(CXX_COMPILER_ID STREQUAL "Clang")
+        set(c_link_flags "-fsanitize-link-c++-runtime -lstdc++")
+    endif()
 endif()
 # gfortran links gcc's sanitizer runtimes into what it detects as instrumented: beside a package
 # another compiler instrumented, the Fortran main program stays uninstrumented (the package's code
@@ -208,11 +214,15 @@ message("${last_output}")
 
 # The bindings from projects without C++ (find_package(contact) enables no language).
 if(has_c)
-    build_consumer(${CONSUMER_SOURCE_DIR}/c_only ${WORK_DIR}/c_only)
+    build_consumer(${CONSUMER_SOURCE_DIR}/c_only ${WORK_DIR}/c_only
+                   "-DCMAKE_EXE_LINKER_FLAGS=${c_link_flags}")
     run(${WORK_DIR}/c_only/consumer_c)
     message("c_only: ${last_output}")
 endif()
-if(has_fortran)
+if(has_fortran AND SANITIZE AND NOT fortran_flags)
+    # gfortran cannot link the runtime of the compiler that instrumented the package.
+    message("fortran_only: not built (a package instrumented by ${CXX_COMPILER_ID})")
+elseif(has_fortran)
     build_consumer(${CONSUMER_SOURCE_DIR}/fortran_only ${WORK_DIR}/fortran_only)
     run(${WORK_DIR}/fortran_only/consumer_fortran)
     message("fortran_only: ${last_output}")
@@ -245,7 +255,7 @@ if(PKG_CONFIG AND has_c AND EXISTS ${pc_dir}/contact-c.pc)
         run(${PKG_CONFIG} --variable=libdir contact-c)
         string(STRIP "${last_output}" libdir)
         set(exe ${WORK_DIR}/pkg_config_c_${variant})
-        separate_arguments(sanitize UNIX_COMMAND "${flags}")
+        separate_arguments(sanitize UNIX_COMMAND "${flags} ${c_link_flags}")
         run(${cc} ${sanitize} ${cflags} ${CONSUMER_SOURCE_DIR}/consumer_c.c -o ${exe} ${libs}
             -lm -Wl,-rpath,${libdir})
         run(${exe})
