@@ -195,7 +195,7 @@ void search(Listing& l, const std::string& inp) {
 // Pairs assembled here from columns (as contact::mpi does): the library takes the columns over.
 void columns(Listing& l) {
     NodePairs::Columns c;
-    const int n = 3;
+    constexpr int n = 3;
     for (int k = 0; k < n; ++k) {
         c.slave.push_back(k);
         c.master.push_back(2 * k);
@@ -203,7 +203,7 @@ void columns(Listing& l) {
         c.distance.push_back(0.5 * k);
         c.status.push_back(contact::ProjectionStatus::kConverged);
     }
-    const auto column = [n](int rows, double first) {
+    const auto column = [](int rows, double first) {
         std::vector<double> v(static_cast<std::size_t>(rows * n));
         for (std::size_t i = 0; i < v.size(); ++i) {
             v[i] = first + static_cast<double>(i);
