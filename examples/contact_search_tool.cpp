@@ -784,15 +784,18 @@ int run(const Args& args) {
     // already written, which stay.
     std::vector<std::string> written;
     int mortarWritten = 0;
+    const auto notSearched = [&] {
+        std::fprintf(stderr, "contact-search: %d of %zu interfaces not searched (see above)\n",
+                     refused, interfaces.size());
+        return kExitBadInput;
+    };
     if (done.empty()) {
         // Nothing searched: no empty outputs, which would replace earlier results (--force).
         if (!args.quiet && (!args.outputs().empty() || !args.mortar.empty())) {
             report << "\nwrote nothing (no interface was searched)\n";
         }
         removeMade(checked.made);
-        std::fprintf(stderr, "contact-search: %d of %zu interfaces not searched (see above)\n",
-                     refused, interfaces.size());
-        return kExitBadInput;
+        return notSearched();
     }
     try {
         const auto put = [&](const std::string& path, auto&& write) {
@@ -847,9 +850,7 @@ int run(const Args& args) {
         removeMade(checked.made);
     }
     if (refused > 0) {
-        std::fprintf(stderr, "contact-search: %d of %zu interfaces not searched (see above)\n",
-                     refused, interfaces.size());
-        return kExitBadInput;
+        return notSearched();
     }
     return verifyFailed ? kExitVerifyFailed : kExitOk;
 }
