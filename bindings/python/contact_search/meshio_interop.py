@@ -18,6 +18,31 @@ _CELL_DIM = {"vertex": 0, "line": 1, "line3": 1}
 _CELL_DIM.update({t: 2 for t in _SEGMENTS_3D})
 
 
+def _indices(values, what):
+    """values as int64, or ValueError naming `what` when a value is not a whole number that fits
+    (a cast would turn 2**63 negative and 1.5 into 1)."""
+    a = np.asarray(values)
+    if a.dtype == np.int64:
+        return a
+    if a.size == 0:
+        return a.astype(np.int64)
+    if a.dtype.kind == "u":
+        big = np.flatnonzero(a.reshape(-1) > np.iinfo(np.int64).max)
+        if len(big):
+            raise ValueError("from_meshio: %s holds %d, too large for an index"
+                             % (what, a.reshape(-1)[big[0]]))
+    elif a.dtype.kind == "f":
+        flat = a.reshape(-1)
+        bad = np.flatnonzero(~np.isfinite(flat) | (flat != np.round(flat))
+                             | (np.abs(flat) >= 2.0**63))
+        if len(bad):
+            raise ValueError("from_meshio: %s holds %r, not a whole number"
+                             % (what, float(flat[bad[0]])))
+    elif a.dtype.kind != "i":
+        raise ValueError("from_meshio: %s holds %s values, not integers" % (what, a.dtype))
+    return a.astype(np.int64)
+
+
 def _cell_sets(mesh):
     """mesh.cell_sets, plus the Gmsh physical groups meshio leaves in field_data and the
     gmsh:physical cell data (MSH 2.2 files): name -> cell indices per block."""
@@ -59,7 +84,8 @@ def from_meshio(mesh, names=None, label="meshio mesh"):
     for block in mesh.cells:
         if block.type not in _GMSH_TYPE:
             raise ValueError("from_meshio: cell type %r has no Gmsh equivalent" % block.type)
-        blocks.append((_GMSH_TYPE[block.type], np.ascontiguousarray(block.data, dtype=np.int64)))
+        data = _indices(block.data, "the %s block's connectivity" % block.type)
+        blocks.append((_GMSH_TYPE[block.type], np.ascontiguousarray(data)))
 
     cell_sets = _cell_sets(mesh)
     wanted = list(cell_sets) if names is None else list(names)
@@ -73,7 +99,7 @@ def from_meshio(mesh, names=None, label="meshio mesh"):
         faces = []
         other = None
         for b, idx in enumerate(cell_sets[name]):
-            idx = np.asarray(idx, dtype=np.int64).reshape(-1)
+            idx = _indices(idx, "cell set %r, block %d" % (name, b)).reshape(-1)
             if len(idx) == 0:
                 continue
             if mesh.cells[b].type not in segment_types:

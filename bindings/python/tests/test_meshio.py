@@ -83,3 +83,32 @@ def test_meshio_cell_indices_out_of_range():
             cs.from_meshio(mesh)
     good = meshio.Mesh(points, [quads], cell_sets={"S": [np.array([1])]})
     assert list(cs.from_meshio(good).surfaces["S"].element_ids) == [2]
+
+
+def test_meshio_indices_that_are_not_int64():
+    """Connectivity and cell sets of other dtypes: a uint64 beyond int64 was reported as a negative
+    node, and a float 1.5 was cut to node 1 with no word. Whole numbers of any dtype still work."""
+    points = np.array([[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]], dtype=float)
+
+    def model(connectivity, cells):
+        mesh = meshio.Mesh(points, [meshio.CellBlock("quad", connectivity)],
+                           cell_sets={"S": [cells]})
+        return cs.from_meshio(mesh)
+
+    cells = np.array([0])
+    with pytest.raises(ValueError, match=r"quad block's connectivity holds 9223372036854775808, "
+                                         "too large"):
+        model(np.array([[0, 1, 2, 2**63]], dtype=np.uint64), cells)
+    with pytest.raises(ValueError, match=r"quad block's connectivity holds 1.5, not a whole"):
+        model(np.array([[0, 1.5, 2, 3]]), cells)
+    with pytest.raises(ValueError, match=r"connectivity holds bool values"):
+        model(np.array([[True, False, True, True]]), cells)
+    with pytest.raises(ValueError, match=r"cell set 'S', block 0 holds 0.7, not a whole"):
+        model(np.array([[0, 1, 2, 3]]), np.array([0.7]))
+    with pytest.raises(ValueError, match=r"cell set 'S', block 0 holds 18446744073709551615"):
+        model(np.array([[0, 1, 2, 3]]), np.array([2**64 - 1], dtype=np.uint64))
+    for connectivity, set_cells in ((np.array([[0, 1, 2, 3]], dtype=np.uint64), cells),
+                                    (np.array([[0, 1, 2, 3]], dtype=np.int8), cells),
+                                    (np.array([[0.0, 1.0, 2.0, 3.0]]), np.array([0.0]))):
+        surface = model(connectivity, set_cells).surfaces["S"]
+        assert list(surface.element_ids) == [1]
