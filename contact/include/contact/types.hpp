@@ -2,10 +2,27 @@
 // Plain geometric aggregates shared by every stage of the contact search.
 #pragma once
 
+#include "contact/export.hpp"
+
 #include <Eigen/Core>
 
 #include <array>
 #include <cstdint>
+
+/// Public structs and references hold Eigen::Vector2d, whose alignment Eigen's settings decide:
+/// a program built with other ones (EIGEN_DONT_VECTORIZE, EIGEN_DONT_ALIGN,
+/// EIGEN_MAX_STATIC_ALIGN_BYTES) would read the library's structs at other offsets. -mavx and
+/// -march=native keep it (README, "Vector flags").
+#define CONTACT_STRINGIFY_(x) #x
+#define CONTACT_STRINGIFY(x) CONTACT_STRINGIFY_(x)
+static_assert(alignof(Eigen::Vector2d) == CONTACT_EIGEN_VECTOR2D_ALIGN,
+              "contact: this program's Eigen settings (EIGEN_DONT_VECTORIZE, EIGEN_DONT_ALIGN, "
+              "EIGEN_MAX_STATIC_ALIGN_BYTES) give Eigen::Vector2d another alignment than the "
+              "library's build, where it is " CONTACT_STRINGIFY(
+                  CONTACT_EIGEN_VECTOR2D_ALIGN) ": "
+                                                "build the library with the same Eigen settings");
+#undef CONTACT_STRINGIFY
+#undef CONTACT_STRINGIFY_
 
 namespace contact {
 
