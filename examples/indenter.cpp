@@ -18,6 +18,7 @@
 #include "mesh_io/vtu.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -150,13 +151,20 @@ int main(int argc, char** argv) {
         } else if (a == "--force") {
             vtuOptions.write.overwrite = true;
         } else if ((a == "--dim" || a == "--threads") && i + 1 < argc) {
+            // Checked as a long, before the cast: 4294967297 would wrap to 1.
+            const bool isDim = a == "--dim";
+            const long lo = isDim ? 2 : 1;
+            const long hi = isDim ? 3 : contact::kMaxThreads;
             char* end = nullptr;
+            errno = 0;
             const long v = std::strtol(argv[++i], &end, 10);
-            if (*end != '\0' || v < 1 || (a == "--dim" && v != 2 && v != 3)) {
-                std::fprintf(stderr, "indenter: bad value '%s' for %s\n", argv[i], a.c_str());
+            if (end == argv[i] || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
+                std::fprintf(
+                    stderr, "indenter: bad value '%s' for %s (expects %s)\n", argv[i], a.c_str(),
+                    isDim ? "2 or 3" : ("1 to " + std::to_string(contact::kMaxThreads)).c_str());
                 return usage();
             }
-            (a == "--dim" ? dim : threads) = static_cast<int>(v);
+            (isDim ? dim : threads) = static_cast<int>(v);
         } else {
             return usage();
         }
@@ -202,8 +210,15 @@ int main(int argc, char** argv) {
     options.captureRelative = true;
     options.skinRelative = 0.2;
     options.threads = threads;
-    contact::ContactSearch search(options);
-    search.setSurfaces(m.indenter, m.block, coords());
+    std::unique_ptr<contact::ContactSearch> made;  // refused options: a message, not an abort
+    try {
+        made = std::make_unique<contact::ContactSearch>(options);
+        made->setSurfaces(m.indenter, m.block, coords());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "indenter: %s\n", e.what());
+        return 2;
+    }
+    contact::ContactSearch& search = *made;
     std::unique_ptr<mesh_io::VtuSeries> vtu;
     try {
         if (!series.empty()) {
