@@ -549,6 +549,7 @@ int run(const Args& args) {
     // Outputs are checked before the search: a refused path costs nothing.
     mesh_io::WriterOptions wo;
     wo.write.overwrite = args.force;
+    wo.write.overwriteOption = "--force";
     wo.write.inputs = model.files.empty() ? std::vector<std::string>{model.path} : model.files;
     wo.coordinates = args.coordinates;
     wo.jsonPairs = args.jsonPairs;

@@ -142,6 +142,7 @@ int main(int argc, char** argv) {
     std::string series;
     std::string dumpPath;
     mesh_io::VtuOptions vtuOptions;
+    vtuOptions.write.overwriteOption = "--force";
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--vtu-series" && i + 1 < argc) {

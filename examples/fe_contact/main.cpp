@@ -70,6 +70,7 @@ std::string csvPath(const Options& opt, const std::string& which) {
 mesh_io::WriteOptions writeOptions(const Options& opt) {
     mesh_io::WriteOptions w;
     w.overwrite = opt.force;
+    w.overwriteOption = "--force";
     return w;
 }
 

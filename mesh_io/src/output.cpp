@@ -214,7 +214,10 @@ Resolved resolve(const std::string& path, const WriteOptions& options) {
             return r;
         }
         if (!options.overwrite) {
-            fail(path + " exists; pass --force to overwrite it");
+            fail(path + " exists; " +
+                 (options.overwriteOption.empty()
+                      ? std::string("set WriteOptions::overwrite to replace it")
+                      : "pass " + options.overwriteOption + " to overwrite it"));
         }
         // The bits for everyone (root too), then whether this user may write it: a rename
         // needs only the directory, and would replace a file its owner keeps from us.

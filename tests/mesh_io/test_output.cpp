@@ -118,11 +118,27 @@ TEST_F(Output, NewFileIsCreatedAndAnExistingOneNeedsOverwrite) {
     const std::string p = path("out.csv");
     write(p, "one", {});
     EXPECT_EQ(get(p), "one");
-    expectRefused(p, {}, "exists; pass --force");
+    expectRefused(p, {}, "exists; set WriteOptions::overwrite to replace it");
     EXPECT_EQ(get(p), "one");
     write(p, "two", force());
     EXPECT_EQ(get(p), "two");
     EXPECT_EQ(listing(), "out.csv ");
+}
+
+// A library caller has no --force: the refusal names the setting, or the program's own option.
+TEST_F(Output, RefusalNamesTheCallersOverwriteOption) {
+    const std::string p = path("out.csv");
+    put(p, "old");
+    try {
+        OutputFile f(p, WriteOptions{});
+        ADD_FAILURE() << "not refused";
+    } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()), p + " exists; set WriteOptions::overwrite to replace it");
+    }
+    WriteOptions o;
+    o.overwriteOption = "--force";
+    expectRefused(p, o, "exists; pass --force to overwrite it");
+    EXPECT_EQ(get(p), "old");
 }
 
 TEST_F(Output, ReplacedFileKeepsItsPermissionBits) {
@@ -267,7 +283,7 @@ TEST_F(Output, SymlinkIsWrittenThroughToItsTarget) {
     const std::string link = path("link.json");
     put(target, "old");
     fs::create_symlink("target.json", link);  // relative, as people make them
-    expectRefused(link, {}, "exists; pass --force");
+    expectRefused(link, {}, "exists; set WriteOptions::overwrite");
     write(link, "new", force());
     EXPECT_TRUE(fs::is_symlink(link));
     EXPECT_EQ(fs::read_symlink(link), "target.json");

@@ -18,6 +18,9 @@ class DescriptorBuf;
 struct WriteOptions {
     bool overwrite = false;           ///< replace an existing regular file (never an input)
     std::vector<std::string> inputs;  ///< files that must never be written
+    /// The caller's own name for overwrite (a program's option, "--force"), given in the refusal
+    /// of an existing file; empty: the refusal names WriteOptions::overwrite.
+    std::string overwriteOption;
 };
 
 /// How a path is written, decided from what is there (stat, following symlinks):
