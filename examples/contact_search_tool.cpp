@@ -201,7 +201,8 @@ Args parseArgs(int argc, char** argv) {
                     ->check(named);
     app.add_flag("--vtu-ascii", a.vtuAscii, "ASCII VTU (default: zlib-compressed binary)")
         ->needs(vtu);
-    app.add_flag("--force", a.force, "replace existing output files (input files never)");
+    auto* force =
+        app.add_flag("--force", a.force, "replace existing output files (input files never)");
     auto* threads =
         app.add_option("--threads", a.threads,
                        "threads of the search, overlaps and mortar (default 1)")
@@ -231,24 +232,27 @@ Args parseArgs(int argc, char** argv) {
         ->needs(sample)
         ->check(expects("a whole number from 0 to 4294967295",
                         [](const std::string& t) { return wholeNumber(t, 0, 4294967295L); }));
-    app.add_flag("--list", a.list, "list the surfaces and interfaces of MODEL, search nothing")
-        ->excludes(pairs)
-        ->excludes(mortar)
-        ->excludes(overlaps)
-        ->excludes(json)
-        ->excludes(vtu)
-        ->excludes(verify)
-        ->excludes(sample)
-        // --list searches nothing: the options of a search would be silently ignored.
-        ->excludes(master)
-        ->excludes(slave)
-        ->excludes(cap)
-        ->excludes(capRel)
-        ->excludes(mode)
-        ->excludes(coordinates)
-        ->excludes(threads)
-        ->excludes(broadPhase);
-    app.add_flag("--quiet", a.quiet, "print nothing but errors");
+    auto* list =
+        app.add_flag("--list", a.list, "list the surfaces and interfaces of MODEL, search nothing")
+            ->excludes(pairs)
+            ->excludes(mortar)
+            ->excludes(overlaps)
+            ->excludes(json)
+            ->excludes(vtu)
+            ->excludes(verify)
+            ->excludes(sample)
+            // --list searches nothing: the options of a search would be silently ignored.
+            ->excludes(master)
+            ->excludes(slave)
+            ->excludes(cap)
+            ->excludes(capRel)
+            ->excludes(mode)
+            ->excludes(coordinates)
+            ->excludes(threads)
+            ->excludes(broadPhase)
+            ->excludes(force);  // it writes nothing
+    // --list prints its list and nothing else: --quiet would leave it nothing to do.
+    app.add_flag("--quiet", a.quiet, "print nothing but errors")->excludes(list);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
