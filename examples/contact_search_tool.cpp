@@ -111,7 +111,9 @@ a report per interface. Options take their value as --opt VALUE or
 
 const char* kFooter =
     R"(exit status: 0 ok; 2 bad usage or bad input (the message says what and where), also when an
-interface could not be searched (the others are, and reported); 3 --verify or --verify-sample found missed or extra pairs or different gaps.
+interface could not be searched (the others are, and reported); 3 --verify or --verify-sample
+found missed or extra pairs or different gaps (said on stderr, --quiet too), also where 2 applies
+as well: a difference from the reference must not go unseen.
 )";
 
 // A validator with our own message: "<option> expects <what>, got '<text>'".
@@ -736,7 +738,11 @@ int run(const Args& args) {
         const bool verify = args.verify || args.verifySample > 0;
         if (verify) {
             progress.stage(stage + "exhaustive reference");
-            v = mesh_io::verifyInterface(model, r, opt, x, args.verifySample, args.seed);
+            contact::SearchOptions reference = opt;
+#ifdef CONTACT_TOOL_TEST_VERIFY_FAULT  // tests/tool's twin: a reference that differs
+            reference.capture *= 0.5;
+#endif
+            v = mesh_io::verifyInterface(model, r, reference, x, args.verifySample, args.seed);
             verifyFailed = verifyFailed || !v.agrees();
         }
         progress.done();
@@ -776,6 +782,10 @@ int run(const Args& args) {
             for (const auto& n : slave.notes) {
                 report << "  note: " << n << '\n';
             }
+        }
+        if (verify && !v.agrees()) {  // on stderr, --quiet or not: a script's log keeps it
+            std::fprintf(stderr, "contact-search: interface %d: %s\n", itf.index,
+                         mesh_io::verifyFailureText(v, mode == SearchMode::kNodeToSegment).c_str());
         }
         done.push_back(std::move(s));
     }
@@ -833,9 +843,17 @@ int run(const Args& args) {
         for (const std::string& w : written) {
             list += (list.empty() ? "" : ", ") + w;
         }
-        throw std::runtime_error(
+        const std::string what =
             std::string(e.what()) +
-            (written.empty() ? " (no output was written)" : " (already written: " + list + ")"));
+            (written.empty() ? " (no output was written)" : " (already written: " + list + ")");
+        if (verifyFailed) {  // exit 3 wins (kFooter)
+            std::fprintf(stderr, "contact-search: %s\n", what.c_str());
+            if (refused > 0) {
+                (void)notSearched();
+            }
+            return kExitVerifyFailed;
+        }
+        throw std::runtime_error(what);
     }
     if (!args.quiet && (!args.outputs().empty() || !args.mortar.empty())) {
         report << '\n';
@@ -854,10 +872,8 @@ int run(const Args& args) {
     if (mortarWritten == 0) {
         removeMade(checked.made);
     }
-    if (refused > 0) {
-        return notSearched();
-    }
-    return verifyFailed ? kExitVerifyFailed : kExitOk;
+    const int status = refused > 0 ? notSearched() : kExitOk;
+    return verifyFailed ? kExitVerifyFailed : status;  // 3 wins over 2 (kFooter)
 }
 
 int runMain(int argc, char** argv) {

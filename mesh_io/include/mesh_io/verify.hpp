@@ -11,10 +11,12 @@ namespace mesh_io {
 
 /// What the reference said of an interface's pairs.
 struct VerifyResult {
-    long missed = 0;                    ///< pairs the reference has and the search does not
-    long extra = 0;                     ///< pairs the search has and the reference does not
-    double maxGapDiff = 0.0;            ///< node mode: largest |gap difference| over common pairs
-    std::vector<std::string> examples;  ///< up to 20 extra and 40 missed pairs, described
+    long missed = 0;          ///< pairs the reference has and the search does not
+    long extra = 0;           ///< pairs the search has and the reference does not
+    double maxGapDiff = 0.0;  ///< node mode: largest |gap difference| over common pairs
+    /// Described in the file's ids: the common pair with the largest gap difference (if any),
+    /// then up to 20 extra and 40 missed pairs.
+    std::vector<std::string> examples;
     Index checked = 0;     ///< slave items checked (nodes in node mode, segments in segment mode)
     Index total = 0;       ///< slave items the interface has
     unsigned seed = 0;     ///< the sample's seed (when checked < total)
@@ -35,5 +37,10 @@ struct VerifyResult {
 
 /// The verify line of the text report, and the examples under it.
 void printVerify(std::ostream& out, const VerifyResult& v, bool nodeMode);
+
+/// One line for a failed check: "exhaustive reference DIFFERS: <n> missed, <m> extra" (and in
+/// node mode the largest gap difference; segment mode compares no gaps), the sample's size if
+/// sampled.
+[[nodiscard]] std::string verifyFailureText(const VerifyResult& v, bool nodeMode);
 
 }  // namespace mesh_io
