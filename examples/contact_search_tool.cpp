@@ -215,8 +215,9 @@ Args parseArgs(int argc, char** argv) {
     auto* broadPhase =
         app.add_option(
                "--broad-phase", broad,
-               "candidate search structure (default sweep: sort and sweep\non 2D curves, box "
-               "tree on surfaces); the same pairs")
+               "candidate search structure (default sweep: sort and sweep,\nor a box tree "
+               "where it would scan more than 32\npairs per box, as on most 3D surfaces; the "
+               "report\nsays which ran); the same pairs")
             ->type_name("kdtree|boxtree|sweep")
             ->check(expects("kdtree, boxtree or sweep", [](const std::string& t) {
                 return t == "kdtree" || t == "boxtree" || t == "sweep";

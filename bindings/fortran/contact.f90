@@ -394,7 +394,8 @@ contains
     ! ---- Search ----
 
     !> Creates a search. Defaults: capture = 0.5 x mean master segment size (capture_relative),
-    !> node-to-segment mode, one thread, skin_relative 0.1, sweep broad phase (box tree on surfaces).
+    !> node-to-segment mode, one thread, skin_relative 0.1, sweep broad phase (a box tree where the
+    !> sweep would scan more than 32 pairs per box).
     subroutine contact_create(search, ierr, capture, capture_relative, mode, self_contact, &
                               threads, skin_relative, broad_phase)
         type(contact_search), intent(inout) :: search

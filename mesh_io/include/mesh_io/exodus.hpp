@@ -18,8 +18,9 @@ namespace mesh_io {
 /// (hex side 1 = nodes 1-2-6-5, ...) and keep their numbers as faces; normals point outward.
 /// Throws ParseError naming the file and the block or set: a missing or unreadable file, node
 /// numbers out of range in a block or node set, element numbers or side numbers out of range in
-/// a side set, a side set on a block of a type without sides the search takes, non-finite
-/// coordinates.
+/// a side set, non-finite coordinates. A side set on a block of a type without sides the search
+/// takes is kept (the file's other sets stay usable) with a note in Model::notes, and refused
+/// only when searched (buildContactSurface).
 [[nodiscard]] Model readExodus(const std::string& path);
 
 }  // namespace mesh_io

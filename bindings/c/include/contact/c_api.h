@@ -362,8 +362,8 @@ typedef struct contact_interface_info {
     const char* master;
     int32_t kind; /* CONTACT_INTERFACE_* */
     int32_t mode; /* CONTACT_MODE_*: SURFACE TO SURFACE gives segment mode */
-    /* 1: search it with contact_options.self_contact = 1 (general contact, whose slave may be
-     * part of its master, or one surface as slave and master); else the slave's own faces
+    /* 1: search it with contact_search_options.self_contact = 1 (general contact, whose slave
+     * may be part of its master, or one surface as slave and master); else the slave's own faces
      * would pair with it at gap 0 */
     int32_t self_contact;
 } contact_interface_info;
