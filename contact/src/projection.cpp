@@ -1335,11 +1335,27 @@ bool distanceIsConvex(const SegmentNodes& s, const Eigen::Vector3d& p) noexcept 
 //   seeds = local minima of |x(xi) - p| sampled on a coarse grid (7 x 7 on a quad), or on a fine
 //           grid (33 x 33), edges included, when p may lie beyond a centre of curvature
 //   for each seed, best first: xi_k = activeSetNewton(seed)
-//   keep the closest xi_k; fill point, distance, frame, gap, N and status at it
+//   keep the closest xi_k (a converged one over one cut short by the iteration limit, unless that
+//   is closer beyond rounding); fill point, distance, frame, gap, N and status at it
 //
 // Several seeds because the distance to a curved segment can have several local minima; a
 // single Newton run finds only the one whose basin holds its start.
 namespace {
+
+// Whether a run ending at squared distance dSq (converged or not) replaces the best so far. Runs
+// of equal standing: the strictly closer. A run stopped by the iteration limit near a minimum
+// that another run converged to ties it within rounding (its xi a few 1e-9 off changes f only at
+// second order), so it replaces a converged run only when closer by more than the rounding of
+// dSq = 2 f: twice the noise of f that armijoPasses uses, kNoiseUlps eps extent |r|, with |r| the
+// larger distance. A converged run replaces one that is not unless that is closer beyond it.
+bool replaces(bool converged, double dSq, bool bestConverged, double bestSq,
+              double extent) noexcept {
+    if (converged == bestConverged) {
+        return dSq < bestSq;
+    }
+    const double noise = 2.0 * kNoiseUlps * tol::kEps * extent * std::sqrt(std::max(dSq, bestSq));
+    return converged ? !(dSq - bestSq > noise) : bestSq - dSq > noise;
+}
 
 // Local coordinates of the closest point, from the shifted problem. `interior`: certified
 // minima by interiorNewton (the same iterates as activeSetNewton's, bit for bit; false: the
@@ -1364,7 +1380,8 @@ Minimum closestMinimum(const Shifted& sh, bool interior = true) noexcept {
     } else if (singleMinimum(type, mono, sh.q, start)) {
         return certifiedNewton(newtonProblem(sh), MonomialGeometry{mono}, start, interior);
     }
-    // Local search from each seed; keep the closest result (the first on a tie: deterministic).
+    // Local search from each seed; keep the closest result (the first on a tie: deterministic),
+    // a converged one over one that is not unless that is closer beyond rounding (replaces()).
     const Seeds seeds = gridSeeds(sh);
     const NewtonProblem pb = newtonProblem(sh);
     Minimum best;
@@ -1372,7 +1389,7 @@ Minimum closestMinimum(const Shifted& sh, bool interior = true) noexcept {
     for (int k = 0; k < seeds.count; ++k) {
         const Minimum m = activeSetNewton(pb, NodalGeometry{sh.s}, seeds.xi[k]);
         const double dSq = (position(sh.s, m.xi) - sh.q).squaredNorm();
-        if (k == 0 || dSq < bestSq) {
+        if (k == 0 || replaces(m.converged, dSq, best.converged, bestSq, pb.extent)) {
             best = m;
             bestSq = dSq;
         }
