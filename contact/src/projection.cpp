@@ -1278,13 +1278,18 @@ Projection finish(const SegmentNodes& s, const Shifted& sh, const Vector2d& xi,
     out.point = s.x[0] + y;
     out.distance = d.norm();
 
-    SegmentFrame frame = segmentFrame(sh.s, xi);
-    if (frame.degenerate) {
-        // A collapsed edge or corner may still have a normal right next to it.
-        const Vector2d toCentre = referenceCentre(s.type) - xi;
-        const double len = toCentre.norm();
-        if (len > 0.0) {
-            frame = segmentFrame(sh.s, xi + (std::min(kNormalNudge, len) / len) * toCentre);
+    // NaN or Inf in p (or in the nodes), or a distance beyond the double range: no closest point
+    // to speak of, kDegenerate. One test of the result, none on the Newton path.
+    SegmentFrame frame;  // degenerate
+    if (std::isfinite(out.distance)) {
+        frame = segmentFrame(sh.s, xi);
+        if (frame.degenerate) {
+            // A collapsed edge or corner may still have a normal right next to it.
+            const Vector2d toCentre = referenceCentre(s.type) - xi;
+            const double len = toCentre.norm();
+            if (len > 0.0) {
+                frame = segmentFrame(sh.s, xi + (std::min(kNormalNudge, len) / len) * toCentre);
+            }
         }
     }
     if (frame.degenerate) {
@@ -1548,11 +1553,15 @@ bool warmProjectionAt(const WarmSegment& seg, const Eigen::Vector3d& p, const Wa
         normal = c / jacobian;
         tangent1 = l.yXi.normalized();
     }
+    const Vector3d d = q - l.y;
+    const double distance = d.norm();
+    if (!std::isfinite(distance)) {  // NaN or Inf: finish() makes it kDegenerate
+        return false;
+    }
     out.xi = xi;
     out.N = shapeValues(seg.type, xi);
-    const Vector3d d = q - l.y;
     out.point = seg.x0 + l.y;
-    out.distance = d.norm();
+    out.distance = distance;
     out.normal = normal;
     out.tangent1 = tangent1;
     out.tangent2 = normal.cross(tangent1);

@@ -952,7 +952,7 @@ TEST(ProjectionAnalytic, FlatQuad9NormalAboveTheCentreIsTheFaceNormal) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 5. Status of the multi-start search.
+// 5. Status of the multi-start search, and points that are not finite.
 
 // Tangential gradient of 1/2 |x(xi) - p|^2 along the local coordinates not held at a bound of the
 // domain (the hypotenuse of a triangle holds both), relative to |dx/dxi_i| |x - p|: about 1e-13
@@ -1093,6 +1093,35 @@ TEST(ProjectionMultiStart, StronglyCurvedSegmentsAlwaysConverge) {
         std::printf("[ stats    ] %s: %d strongly curved cases, NotConverged %d\n",
                     segmentTypeName(type), cases, notConverged);
         EXPECT_EQ(notConverged, 0) << segmentTypeName(type);
+    }
+}
+
+// NaN or Inf in p, or a p so far that the distance overflows: kDegenerate, for every type and
+// through closestXi / projectionAt and the warm path as well (Converged or OnBoundary with a NaN
+// or Inf distance before).
+TEST(Projection, PointNotFiniteIsDegenerate) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    std::mt19937 rng(14000);
+    for (const SegmentType type : kAllSegmentTypes) {
+        const SegmentNodes s = validRandomSegment(type, rng);
+        const bool planar = parametricDim(type) == 1;
+        for (const double bad : {nan, inf, -inf, 1e300}) {
+            for (int axis = 0; axis < (planar ? 2 : 3); ++axis) {
+                Vector3d p = position(s, randomLocalPoint(type, rng));
+                p[axis] = bad;
+                SCOPED_TRACE(describe(s, p));
+                const Projection pr = closestPoint(s, p);
+                EXPECT_EQ(pr.status, ProjectionStatus::kDegenerate);
+                EXPECT_FALSE(std::isfinite(pr.distance));
+                EXPECT_EQ(pr.normal, Vector3d::Zero());
+                EXPECT_TRUE(inReferenceDomain(type, pr.xi) || !pr.xi.allFinite());
+                const Projection split = projectionAt(s, p, closestXi(s, p));
+                EXPECT_EQ(split.status, ProjectionStatus::kDegenerate);
+                const detail::WarmClosest w = detail::warmClosestXi(s, p, nullptr);
+                EXPECT_EQ(detail::warmProjectionAt(s, p, w).status, ProjectionStatus::kDegenerate);
+            }
+        }
     }
 }
 

@@ -14,9 +14,11 @@ namespace contact {
 
 /// Outcome of a projection.
 enum class ProjectionStatus : std::uint8_t {
-    kConverged,     ///< closest point strictly inside the segment
-    kOnBoundary,    ///< closest point on an edge or a corner of the segment
-    kDegenerate,    ///< segment has no normal at the closest point (collapsed); normal is zero
+    kConverged,   ///< closest point strictly inside the segment
+    kOnBoundary,  ///< closest point on an edge or a corner of the segment
+    /// Segment has no normal at the closest point (collapsed), or no closest point: p or a node
+    /// is NaN or Inf, or the distance overflows. Normal is zero, gap = distance.
+    kDegenerate,
     kNotConverged,  ///< iteration limit hit; the best point found is returned
 };
 
@@ -43,7 +45,7 @@ struct Projection {
 /// as constraints: from one start when distanceIsConvex(s, p), otherwise from every local minimum
 /// of a sample grid (a finer grid when p may lie beyond a centre of curvature), so that the global
 /// closest point is found, also on edges and corners.
-/// Never throws, never allocates.
+/// Never throws, never allocates. A p with NaN or Inf coordinates gives kDegenerate.
 [[nodiscard]] CONTACT_API Projection closestPoint(const SegmentNodes& s,
                                                   const Eigen::Vector3d& p) noexcept;
 

@@ -143,7 +143,8 @@ struct WarmClosest {
                                           const WarmClosest& w) noexcept;
 
 /// warmProjectionAt() from the segment's WarmSegment: false, with `out` untouched, where the frame
-/// is degenerate (warmProjectionAt() then takes projectionAt()'s, which needs the nodes).
+/// is degenerate or the distance is not finite (warmProjectionAt() then takes projectionAt()'s,
+/// which needs the nodes).
 [[nodiscard]] bool warmProjectionAt(const WarmSegment& seg, const Eigen::Vector3d& p,
                                     const WarmClosest& w, Projection& out) noexcept;
 
