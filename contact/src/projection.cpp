@@ -345,15 +345,23 @@ struct HornerGeometry {
     }
 };
 
-// Newton step along the unit direction t: -(t.g / t.H.t) t; Gauss-Newton curvature t.G.t plus a
-// Levenberg shift where t.H.t is not safely positive. Zero when there is no curvature at all.
+// Where H is not safely positive definite, both steps below take H with each eigenvalue lambda
+// replaced by max(|lambda|, floor) (Hessian modification, Nocedal & Wright 3.4): the true curvature
+// where it is positive, and a descent along negative curvature as steep as the curvature is
+// large. (The Gauss-Newton matrix G ignores the curvature term: near centres of curvature its
+// steps overshoot along it and zig-zag, and the iteration limit can stop them far from the
+// minimum.) floor: kLevenbergShift of the scale of G and H, far above the rounding of the
+// eigenvalues.
+
+// Newton step along the unit direction t: -(t.g / t.H.t) t, with |t.H.t| (floored) where t.H.t is
+// not safely positive. Zero when there is no curvature at all.
 Vector2d stepAlong(const Matrix2d& H, const Matrix2d& G, const Vector2d& g,
                    const Vector2d& t) noexcept {
     const double h = t.dot(H * t);
     const double hg = t.dot(G * t);
     double curvature = h;
     if (!(h > kPdMargin * hg && h > 0.0)) {
-        curvature = hg + kLevenbergShift * G.trace();
+        curvature = std::max(std::abs(h), kLevenbergShift * (hg + std::abs(h)));
     }
     if (!(curvature > 0.0)) {
         return Vector2d::Zero();
@@ -361,20 +369,35 @@ Vector2d stepAlong(const Matrix2d& H, const Matrix2d& G, const Vector2d& g,
     return (-t.dot(g) / curvature) * t;
 }
 
-// Newton step -H^-1 g in the whole (xi, eta) plane; (G + mu I)^-1 where H is not positive definite.
+// Newton step -H^-1 g in the whole (xi, eta) plane, from the modified H where H is not positive
+// definite: eigenvalues m -+ h of H = [a b; b d] (m = (a + d) / 2, h = |((a - d) / 2, b)|),
+// eigenvector v of m + h from the larger-magnitude of its two formulas, w = v rotated.
+Vector2d modifiedNewtonStep(const Matrix2d& H, const Matrix2d& G, const Vector2d& g) noexcept {
+    const double half = 0.5 * (H(0, 0) - H(1, 1));
+    const double m = 0.5 * (H(0, 0) + H(1, 1));
+    const double h = std::hypot(half, H(0, 1));
+    const double floor = kLevenbergShift * (G.trace() + std::abs(m) + h);
+    Vector2d v = half >= 0.0 ? Vector2d(h + half, H(0, 1)) : Vector2d(H(0, 1), h - half);
+    const double vNorm = v.norm();
+    v = vNorm > 0.0 ? (v / vNorm).eval() : Vector2d::UnitX();
+    const Vector2d w(-v[1], v[0]);
+    const double eMax = std::max(std::abs(m + h), floor);
+    const double eMin = std::max(std::abs(m - h), floor);
+    if (!(eMax > 0.0 && eMin > 0.0)) {
+        return Vector2d::Zero();
+    }
+    return -(v.dot(g) / eMax) * v - (w.dot(g) / eMin) * w;
+}
+
+// Newton step -H^-1 g in the whole (xi, eta) plane; the modified H where H is not positive
+// definite.
 [[gnu::always_inline]] inline Vector2d stepInPlane(const Matrix2d& H, const Matrix2d& G,
                                                    const Vector2d& g) noexcept {
-    Matrix2d M = H;
-    double det = H(0, 0) * H(1, 1) - H(0, 1) * H(1, 0);
+    const double det = H(0, 0) * H(1, 1) - H(0, 1) * H(1, 0);
     if (!(H(0, 0) > 0.0 && H(1, 1) > 0.0 && det > kPdMargin * H(0, 0) * H(1, 1))) {
-        const double mu = kLevenbergShift * G.trace();
-        M = G + mu * Matrix2d::Identity();
-        det = (G(0, 0) * G(1, 1) - G(0, 1) * G(1, 0)) + mu * G.trace() + mu * mu;
-        if (!(det > 0.0)) {
-            return Vector2d::Zero();
-        }
+        return modifiedNewtonStep(H, G, g);
     }
-    return {-(M(1, 1) * g[0] - M(0, 1) * g[1]) / det, -(M(0, 0) * g[1] - M(1, 0) * g[0]) / det};
+    return {-(H(1, 1) * g[0] - H(0, 1) * g[1]) / det, -(H(0, 0) * g[1] - H(1, 0) * g[0]) / det};
 }
 
 // A search direction and the constraint it slides along (-1: none).

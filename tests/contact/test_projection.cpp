@@ -1038,6 +1038,29 @@ TEST(ProjectionMultiStart, ARunCutShortDoesNotReplaceAConvergedTie) {
     }
 }
 
+// Beyond a centre of curvature of a Tri6, where H is indefinite: the Newton starts in the basin of
+// the closest point (on the edge eta = 0) took Gauss-Newton steps, which ignore the curvature
+// term, zig-zagged for 50 iterations and stopped 2.5e-4 farther than the oracle (NotConverged).
+// The modified Hessian (eigenvalues made positive) converges there.
+TEST(ProjectionMultiStart, IndefiniteHessianStillReachesTheClosestPoint) {
+    SegmentNodes s;
+    s.type = SegmentType::Tri6;
+    s.x[0] = Vector3d(0.035956790781528081, 0.063085757103338719, -0.78152782910162566);
+    s.x[1] = Vector3d(1.0271196213400058, -0.050359816634128411, 0.52869388993315747);
+    s.x[2] = Vector3d(0.064174101990623983, 0.99560419257371491, -0.38684172168772224);
+    s.x[3] = Vector3d(0.93922169564886149, -0.013570181319653762, 0.57183614179057263);
+    s.x[4] = Vector3d(0.29848058603355837, 0.31602035687513697, 0.67013933357654976);
+    s.x[5] = Vector3d(0.086876702950929058, 0.72120493226028604, -0.85541647806120191);
+    const Vector3d p(1.2702245407097057, 0.72436847466576515, 4.4337007108617943);
+    SCOPED_TRACE(describe(s, p));
+    const Projection pr = closestPoint(s, p);
+    EXPECT_EQ(pr.status, ProjectionStatus::kOnBoundary) << projectionStatusName(pr.status);
+    EXPECT_EQ(pr.xi[1], 0.0);
+    expectConsistent(s, p, pr);
+    expectMatchesOracle(s, p, pr);
+    EXPECT_LE(freeGradient(s, p, pr.xi), 1e-11) << "xi " << pr.xi.transpose();
+}
+
 // A strongly curved quadratic segment: the reference layout, nodes jittered by 0.1, midside (and
 // centre) nodes moved off the plane by up to `curvature`, corners by up to `warp`, and on odd
 // cases the midside nodes also moved in the plane by up to 0.4.

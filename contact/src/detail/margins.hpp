@@ -63,8 +63,10 @@ inline constexpr int kMaxBacktracks = 60;
 /// (1D: t.H.t > kPdMargin t.G.t); dimensionless. Far above the rounding of det (a few eps), far
 /// below any real curvature; too large sends convex cases to the shifted (slower) step.
 inline constexpr double kPdMargin = 1e-12;
-/// Levenberg shift of the Gauss-Newton matrix G = J^T J, relative to trace(G): keeps
-/// det(G + mu I) > 0 under rounding (mu trace(G) >> eps trace(G)^2) when G is singular.
+/// Where the Hessian H of the projection's distance is not positive definite, its Newton steps take
+/// H with each eigenvalue replaced by max(|lambda|, floor); floor = kLevenbergShift times
+/// trace(J^T J) plus the size of H's eigenvalues: far above their rounding (a few eps of that
+/// size), so the modified matrix is invertible, far below any real curvature.
 inline constexpr double kLevenbergShift = 1e-10;
 /// Rounding error of g = J^T r and of f differences, in ulps of the quantities involved: a change
 /// below it is noise, and the iteration stops there instead of chasing it.
