@@ -50,21 +50,28 @@ static_assert(sizeof(SegmentResult) == 16, "SegmentResult has no hidden padding"
 
 const char* const kFn = "contact::mpi::DistributedSearch::setSurfaces()";
 
-}  // namespace
-
-DistributedSearch::DistributedSearch(MPI_Comm comm, const SearchOptions& options)
-    : options_(options) {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (initialized == 0) {
-        throw std::logic_error("contact::mpi::DistributedSearch: MPI is not initialized");
-    }
-    // The serial search checks the options the same way on every rank.
-    ContactSearch check(options);
-    (void)check;
-    MPI_Comm_dup(comm, &comm_);
-    // The options that decide the collective steps and the results must be every rank's (a rank
-    // in another mode would wait in other collectives); threads may differ.
+// Collective: the options as the serial search checks them, on every rank at once (an option one
+// rank refuses would leave the others waiting in the next collective call); then the options that
+// decide the collective steps and the results, every rank's the same as rank 0's (a rank in another
+// mode would wait in other collectives); threads may differ. Throws std::invalid_argument on
+// every rank alike, naming the lowest rank at fault.
+void checkOptions(MPI_Comm comm, const SearchOptions& options) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const std::string here = "contact::mpi::DistributedSearch: rank " + std::to_string(rank);
+    detail::collectively(comm, [&] {
+        try {
+            ContactSearch check(options);
+            (void)check;
+        } catch (const std::exception& e) {
+            std::string what = e.what();
+            const std::string serial = "contact::ContactSearch: ";
+            if (what.compare(0, serial.size(), serial) == 0) {
+                what.erase(0, serial.size());
+            }
+            throw std::invalid_argument(here + "'s SearchOptions are refused: " + what);
+        }
+    });
     constexpr int kCompared = 8;
     std::int64_t mine[kCompared] = {static_cast<std::int64_t>(options.mode),
                                     options.selfContact ? 1 : 0,
@@ -76,22 +83,40 @@ DistributedSearch::DistributedSearch(MPI_Comm comm, const SearchOptions& options
                                     options.checkOrientation ? 1 : 0};
     std::memcpy(&mine[3], &options.capture, sizeof(double));
     std::memcpy(&mine[4], &options.skinRelative, sizeof(double));
-    std::int64_t low[kCompared];
-    std::int64_t high[kCompared];
-    MPI_Allreduce(mine, low, kCompared, MPI_INT64_T, MPI_MIN, comm_);
-    MPI_Allreduce(mine, high, kCompared, MPI_INT64_T, MPI_MAX, comm_);
+    std::int64_t first[kCompared];
+    std::memcpy(first, mine, sizeof mine);
+    MPI_Bcast(first, kCompared, MPI_INT64_T, 0, comm);
     const char* const names[kCompared] = {"mode",       "selfContact",     "captureRelative",
                                           "capture",    "skinRelative",    "warmStart",
                                           "broadPhase", "checkOrientation"};
-    for (int k = 0; k < kCompared; ++k) {
-        if (low[k] != high[k]) {
-            MPI_Comm_free(&comm_);
-            throw std::invalid_argument(std::string("contact::mpi::DistributedSearch: the ranks "
-                                                    "give different SearchOptions::") +
-                                        names[k] + ": give every rank the same options");
+    std::string error;
+    for (int k = 0; k < kCompared && error.empty(); ++k) {
+        if (mine[k] != first[k]) {
+            error = "contact::mpi::DistributedSearch: the ranks give different SearchOptions::" +
+                    std::string(names[k]) + " (rank 0 and rank " + std::to_string(rank) +
+                    "): give every rank the same options";
         }
     }
-    state_ = std::make_unique<detail::State>(comm_);
+    detail::agreeOnErrors(comm, error);
+}
+
+}  // namespace
+
+DistributedSearch::DistributedSearch(MPI_Comm comm, const SearchOptions& options)
+    : options_(options) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized == 0) {
+        throw std::logic_error("contact::mpi::DistributedSearch: MPI is not initialized");
+    }
+    MPI_Comm_dup(comm, &comm_);
+    try {
+        checkOptions(comm_, options);
+        state_ = std::make_unique<detail::State>(comm_);
+    } catch (...) {
+        MPI_Comm_free(&comm_);
+        throw;
+    }
     state_->comm = comm_;
     MPI_Comm_rank(comm_, &state_->rank);
     MPI_Comm_size(comm_, &state_->size);

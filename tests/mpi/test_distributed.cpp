@@ -918,10 +918,38 @@ TEST(DistributedErrors, OptionsThatDifferBetweenRanks) {
         const std::string e = errorEverywhere([&] { DistributedSearch d(MPI_COMM_WORLD, opt); });
         EXPECT_TRUE(contains(e, what)) << e;
         EXPECT_TRUE(contains(e, "the ranks give different")) << e;
+        EXPECT_TRUE(contains(e, "(rank 0 and rank " + std::to_string(commSize() - 1) + ")")) << e;
     }
     SearchOptions threads;  // may differ: how a rank runs, not what it finds
     threads.threads = last ? 2 : 1;
     EXPECT_EQ(errorEverywhere([&] { DistributedSearch d(MPI_COMM_WORLD, threads); }), "");
+}
+
+// Options the serial search refuses, given on the last rank only (threads may differ between
+// ranks, so a rank cannot know the others refuse nothing): the same error on every rank, naming
+// that rank. The other ranks used to wait for it in the constructor forever (a ctest timeout).
+TEST(DistributedErrors, AnOptionRefusedOnOneRank) {
+    const int last = commSize() - 1;
+    const bool bad = commRank() == last;
+    SearchOptions threads;
+    threads.threads = bad ? 0 : 1;
+    SearchOptions skin;
+    skin.skinRelative = bad ? std::nan("") : 0.1;
+    SearchOptions mode;
+    mode.mode = bad ? static_cast<SearchMode>(9) : SearchMode::kNodeToSegment;
+    const std::pair<SearchOptions, std::string> cases[] = {
+        {threads, "threads must be 1 .. " + std::to_string(kMaxThreads) + ", got 0"},
+        {skin, "skinRelative must be finite and >= 0"},
+        {mode, "mode 9 is no SearchMode"}};
+    for (const auto& kase : cases) {
+        const SearchOptions& opt = kase.first;
+        const std::string e = errorEverywhere([&] { DistributedSearch d(MPI_COMM_WORLD, opt); });
+        EXPECT_EQ(e, "contact::mpi::DistributedSearch: rank " + std::to_string(last) +
+                         "'s SearchOptions are refused: " + kase.second);
+    }
+    // The communicator duplicated before the check is freed again: a search still works.
+    SearchOptions good;
+    EXPECT_EQ(errorEverywhere([&] { DistributedSearch d(MPI_COMM_WORLD, good); }), "");
 }
 
 TEST(DistributedErrors, ADegenerateSegmentOnTheLastRank) {

@@ -166,11 +166,12 @@ struct DistributedStats {
 /// is thrown (setSurfaces) or returned as a status (update) on every rank alike.
 class CONTACT_MPI_API DistributedSearch {
 public:
-    /// Needs MPI initialized. Throws std::invalid_argument on invalid options (on every rank
-    /// alike, as they are checked the same way everywhere), and when the ranks give different
-    /// mode, selfContact, capture, captureRelative, skinRelative, warmStart, broadPhase or
-    /// checkOrientation (threads may differ). checkOrientation = false skips the check of the
-    /// global surfaces' orientation (the caller's own); each rank's part always skips it.
+    /// Needs MPI initialized. Throws std::invalid_argument on every rank alike, naming the lowest
+    /// rank at fault, when a rank's options are invalid (as ContactSearch checks them), and when
+    /// the ranks give different mode, selfContact, capture, captureRelative, skinRelative,
+    /// warmStart, broadPhase or checkOrientation (threads may differ). checkOrientation = false
+    /// skips the check of the global surfaces' orientation (the caller's own); each rank's part
+    /// always skips it.
     explicit DistributedSearch(MPI_Comm comm, const SearchOptions& options = {});
     ~DistributedSearch();
     DistributedSearch(const DistributedSearch&) = delete;
