@@ -368,8 +368,8 @@ long long DistributedSearch::returnPairs() {
             return true;
         }
         const Index k = sp->slave()[i];
-        if (s.sameSurface && !(s.cSlaveSegId[k] < s.cMasterIds[sp->master()[i]])) {
-            return false;  // one surface: each pair once, slave id < master id
+        if (s.sameSurface && !(s.cSlaveSegTwin[k] < s.cMasterIds[sp->master()[i]])) {
+            return false;  // one surface: each pair once, the slave before the master in id order
         }
         origin = s.cSlaveSegOrigin[k];
         slot = s.cSlaveSegSlot[k];

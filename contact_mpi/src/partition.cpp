@@ -98,9 +98,14 @@ struct MigrationHeader {
 static_assert(sizeof(MigrationHeader) == 24, "MigrationHeader has no hidden padding");
 
 // Bytes of an item record: masters and ghosts id, type, nodes; slave segments id, type, slot,
-// nodes; slave nodes node, slot, valence.
+// (one surface in segment mode: the id as a master, State::slaveTwin), nodes; slave nodes node,
+// slot, valence.
 constexpr std::size_t kSegmentBytes = sizeof(GlobalId) + 1;
 constexpr std::size_t kNodeItemBytes = 3 * sizeof(Index);
+
+std::size_t twinBytes(const State& s) noexcept {
+    return s.sameSurface && !s.nodeMode ? sizeof(GlobalId) : 0;
+}
 
 template <class T>
 T readAt(const char* bytes, std::size_t at) noexcept {
@@ -353,7 +358,8 @@ void sendItems(State& s, long long& bytes, DistributedStats& stats) {
         }
         const auto nodes =
             static_cast<std::size_t>(nodeCount(surfaceOf(kind).types[segmentOf(kind, i)]));
-        return kSegmentBytes + (kind == kSlaveSegment || kind == kCopy ? sizeof(Index) : 0) +
+        return kSegmentBytes +
+               (kind == kSlaveSegment || kind == kCopy ? sizeof(Index) + twinBytes(s) : 0) +
                sizeof(Index) * nodes;
     };
     const auto count = [&](int kind, int r) { return g.first[kind][r + 1] - g.first[kind][r]; };
@@ -405,6 +411,9 @@ void sendItems(State& s, long long& bytes, DistributedStats& stats) {
                 ex.put(r, static_cast<std::uint8_t>(part.surface.types[k]));
                 if (kind == kSlaveSegment || kind == kCopy) {
                     ex.put(r, kind == kSlaveSegment ? s.slaveSlot[k] : Index{0});
+                    if (twinBytes(s) != 0) {
+                        ex.put(r, s.slaveTwin[k]);
+                    }
                 }
                 for (int c = 0; c < nodeCount(part.surface.types[k]); ++c) {
                     ex.put(r, g.position[part.surface.nodes(k)[c]]);
@@ -457,7 +466,7 @@ void receiveItems(State& s) {
                     source.push_back(r);
                     const auto type = static_cast<SegmentType>(
                         readAt<std::uint8_t>(bytes, at + sizeof(GlobalId)));
-                    at += kSegmentBytes + (slot ? sizeof(Index) : 0) +
+                    at += kSegmentBytes + (slot ? sizeof(Index) + twinBytes(s) : 0) +
                           sizeof(Index) * static_cast<std::size_t>(nodeCount(type));
                 }
             };
@@ -552,7 +561,8 @@ Surface surfaceOf(const State& s, int kind, const std::string& name,
     for (const Index k : order) {
         const auto at = static_cast<std::size_t>(g.itemAt[kind][k]);
         const auto type = static_cast<SegmentType>(readAt<std::uint8_t>(bytes, at + 8));
-        const std::size_t refs = at + kSegmentBytes + (kind == 1 ? sizeof(Index) : 0);
+        const std::size_t refs =
+            at + kSegmentBytes + (kind == 1 ? sizeof(Index) + twinBytes(s) : 0);
         const Index base = g.runBase[g.itemSource[kind][k]];
         Index v[kMaxSegmentNodes];
         for (int c = 0; c < nodeCount(type); ++c) {
@@ -805,6 +815,7 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
         s.cMasterIds[i] = readAt<GlobalId>(in, static_cast<std::size_t>(g.itemAt[0][masters[i]]));
     }
     s.cSlaveSegId.resize(slaves.size());
+    s.cSlaveSegTwin.resize(twinBytes(s) != 0 ? slaves.size() : 0);
     s.cSlaveSegOrigin.resize(slaves.size());
     s.cSlaveSegSlot.resize(slaves.size());
     for (std::size_t i = 0; i < slaves.size(); ++i) {
@@ -812,6 +823,9 @@ void repartition(State& s, const SearchOptions& options, const CoordinatesView& 
         s.cSlaveSegId[i] = readAt<GlobalId>(in, at);
         s.cSlaveSegOrigin[i] = g.itemSource[1][slaves[i]];
         s.cSlaveSegSlot[i] = readAt<Index>(in, at + kSegmentBytes);
+        if (twinBytes(s) != 0) {
+            s.cSlaveSegTwin[i] = readAt<GlobalId>(in, at + kSegmentBytes + sizeof(Index));
+        }
     }
     sortRecords(s, g.nEntry.size(), [&](std::size_t t) {
         return static_cast<std::uint64_t>(g.entryNode[g.nEntry[t]]);

@@ -88,29 +88,37 @@ struct NodePosition {
 };
 static_assert(sizeof(NodePosition) == 40, "NodePosition has no hidden padding");
 
-// A segment id at its home: which rank gives it, in which role, and whether that rank also
-// gives the other role's segment of the same id with the same type and nodes.
+// A segment id at its home: which rank gives it, in which role.
 struct SegmentClaim {
     GlobalId id;
-    std::uint64_t contents;  // hash of the type and node ids
     std::int32_t rank;
     std::uint8_t role;  // 0 master, 1 slave
-    std::uint8_t type;
-    std::uint8_t pairedHere;  // 1: the same segment in the other role on this rank
-    std::uint8_t pad;
+    std::uint8_t pad[3];
 };
-static_assert(sizeof(SegmentClaim) == 24, "SegmentClaim has no hidden padding");
+static_assert(sizeof(SegmentClaim) == 16, "SegmentClaim has no hidden padding");
 
-// The whole segment, for the exact comparison of segments given in both roles on two ranks.
-struct SegmentContents {
+// A segment on its way to its place in its surface's id order: first to the rank of its id's
+// range, which numbers the places, then to the home of its place, where the k-th master meets
+// the k-th slave.
+struct PlacedSegment {
+    GlobalId place;  // -1 until numbered
     GlobalId id;
-    GlobalId nodes[kMaxSegmentNodes];
-    std::int32_t rank;
+    GlobalId nodes[kMaxSegmentNodes];  // node ids, 0 beyond the segment's
+    Index local;                       // its index in the giving rank's part
+    std::int32_t rank;                 // the giving rank
     std::uint8_t role;
     std::uint8_t type;
-    std::uint8_t pad[2];
+    std::uint8_t pad[6];
 };
-static_assert(sizeof(SegmentContents) == 88, "SegmentContents has no hidden padding");
+static_assert(sizeof(PlacedSegment) == 104, "PlacedSegment has no hidden padding");
+
+// To the rank giving a slave segment of one surface: the id of the master segment it is.
+struct TwinAnswer {
+    GlobalId twin;
+    Index local;
+    std::int32_t pad;
+};
+static_assert(sizeof(TwinAnswer) == 16, "TwinAnswer has no hidden padding");
 
 struct EdgeClaim {
     GlobalId lo;
@@ -144,60 +152,174 @@ const auto kByRoleAndId = [](const auto& a, const auto& b) {
     return a.role != b.role ? a.role < b.role : a.id < b.id;
 };
 
-// The exact comparison for segments given in both roles by two ranks: every rank sends the
-// segments not paired on its own rank to their homes. Returns the pairs matched there.
-long long matchAcrossRanks(State& s, const PartOrders& orders,
-                           const std::vector<std::uint8_t> (&pairedHere)[2], long long& bytes) {
-    Exchange& ex = s.ex;
+// A hash of segment k's type and node ids, mixed to all 64 bits: summed over a surface, a check
+// that two surfaces may hold the same segments (equal sums), before the exact comparison.
+std::uint64_t contentHash(const State& s, const Surface& surface, Index k) noexcept {
+    const SegmentType t = surface.types[k];
+    std::uint64_t h = static_cast<std::uint64_t>(t);
+    for (int i = 0; i < nodeCount(t); ++i) {
+        h = mix(h, static_cast<std::uint64_t>(s.nodeIds[surface.nodes(k)[i]]));
+    }
+    h = (h ^ (h >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ (h >> 27U)) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 31U);
+}
+
+// Each role's id ranges over the ranks, for a sample sort: rank r takes the ids in
+// (split[r - 1], split[r]]. Every rank samples every stride-th of its ids in order (64 samples
+// a rank on average, all gathered everywhere), so a range holds at most about n / size + n / 64
+// ids however the ranks hold them.
+void idSplitters(const State& s, const PartOrders& orders, std::vector<GlobalId> (&split)[2]) {
     const SurfacePart* parts[2] = {&s.master, &s.slave};
-    const auto each = [&](auto&& f) {
-        for (int role = 0; role < 2; ++role) {
-            for (const Index k : orders.of[role]) {
-                if (pairedHere[role][k] == 0) {
-                    f(role, *parts[role], k);
-                }
-            }
+    const long long stride = std::max(1LL, s.globalMasters / (64LL * s.size));
+    std::vector<GlobalId> sample;
+    int counts[2] = {0, 0};
+    for (int role = 0; role < 2; ++role) {
+        const Big<Index>& order = orders.of[role];
+        for (auto i = static_cast<std::size_t>(stride - 1); i < order.size();
+             i += static_cast<std::size_t>(stride)) {
+            sample.push_back(parts[role]->ids[order[i]]);
+            ++counts[role];
         }
+    }
+    const auto n = static_cast<std::size_t>(s.size);
+    std::vector<int> all(2 * n);
+    MPI_Allgather(counts, 2, MPI_INT, all.data(), 2, MPI_INT, s.comm);
+    std::vector<int> sizes(n);
+    std::vector<int> starts(n, 0);
+    for (std::size_t r = 0; r < n; ++r) {
+        sizes[r] = all[2 * r] + all[2 * r + 1];
+        starts[r] = r == 0 ? 0 : starts[r - 1] + sizes[r - 1];
+    }
+    std::vector<GlobalId> samples(static_cast<std::size_t>(starts[n - 1] + sizes[n - 1]));
+    MPI_Allgatherv(sample.data(), counts[0] + counts[1], MPI_INT64_T, samples.data(), sizes.data(),
+                   starts.data(), MPI_INT64_T, s.comm);
+    for (int role = 0; role < 2; ++role) {
+        std::vector<GlobalId> v;
+        for (std::size_t r = 0; r < n; ++r) {
+            const auto at = samples.begin() + starts[r] + (role == 0 ? 0 : all[2 * r]);
+            v.insert(v.end(), at, at + all[2 * r + role]);
+        }
+        std::sort(v.begin(), v.end());
+        split[role].assign(n - 1, std::numeric_limits<GlobalId>::max());
+        for (std::size_t j = 0; j + 1 < n && !v.empty(); ++j) {
+            split[role][j] = v[(j + 1) * v.size() / n];
+        }
+    }
+}
+
+// Whether the master and the slave are one surface as the serial search decides it
+// (detail::sameSurface): the k-th master in id order has the k-th slave's type and node ids, for
+// every k. A sample sort: each segment to the rank of its id's range, which numbers the places
+// (an exclusive scan of the counts), then to the home of its place, where the two of a place are
+// compared. When they are one surface, each slave's rank learns the id its segment has as a
+// master (s.slaveTwin). Needs as many masters as slave segments, each id given once.
+bool matchByPlace(State& s, const PartOrders& orders, long long& bytes) {
+    const SurfacePart* parts[2] = {&s.master, &s.slave};
+    std::vector<GlobalId> split[2];
+    idSplitters(s, orders, split);
+    Exchange& ex = s.ex;
+    const auto rangeOf = [&](int role, GlobalId id) {
+        return static_cast<int>(std::lower_bound(split[role].begin(), split[role].end(), id) -
+                                split[role].begin());
     };
     ex.start(s.size);
-    each([&](int, const SurfacePart& part, Index k) {
-        ex.count(homeRank(part.ids[k], s.size), sizeof(SegmentContents));
-    });
+    for (int role = 0; role < 2; ++role) {
+        for (const GlobalId id : parts[role]->ids) {
+            ex.count(rangeOf(role, id), sizeof(PlacedSegment));
+        }
+    }
     ex.allocate();
-    each([&](int role, const SurfacePart& part, Index k) {
-        SegmentContents c{};
-        c.id = part.ids[k];
-        c.rank = s.rank;
-        c.role = static_cast<std::uint8_t>(role);
-        c.type = static_cast<std::uint8_t>(part.surface.types[k]);
-        for (int i = 0; i < nodeCount(part.surface.types[k]); ++i) {
-            c.nodes[i] = s.nodeIds[part.surface.nodes(k)[i]];
+    for (int role = 0; role < 2; ++role) {  // in (role, id) order: each rank's runs are merged
+        const SurfacePart& part = *parts[role];
+        for (const Index k : orders.of[role]) {
+            PlacedSegment c{};
+            c.place = -1;
+            c.id = part.ids[k];
+            c.local = k;
+            c.rank = s.rank;
+            c.role = static_cast<std::uint8_t>(role);
+            c.type = static_cast<std::uint8_t>(part.surface.types[k]);
+            for (int i = 0; i < nodeCount(part.surface.types[k]); ++i) {
+                c.nodes[i] = s.nodeIds[part.surface.nodes(k)[i]];
+            }
+            ex.put(rangeOf(role, c.id), c);
         }
-        ex.put(homeRank(c.id, s.size), c);
-    });
+    }
     ex.run(s.comm, bytes);
-    const SegmentContents* c = ex.records<SegmentContents>();
-    mergeRuns<SegmentContents>(ex, s.size, kByRoleAndId, s.order);
-    const std::size_t m = s.order.size();
-    std::size_t b = 0;
-    while (b < m && c[s.order[b]].role == 0) {
-        ++b;
+    mergeRuns<PlacedSegment>(ex, s.size, kByRoleAndId, s.order);
+    long long here[2] = {0, 0};
+    const PlacedSegment* got = ex.records<PlacedSegment>();
+    for (const Index i : s.order) {
+        ++here[got[i].role];
     }
-    long long matched = 0;
-    for (std::size_t a = 0; a < m && c[s.order[a]].role == 0; ++a) {
-        const SegmentContents& ma = c[s.order[a]];
-        while (b < m && c[s.order[b]].id < ma.id) {
-            ++b;
+    long long first[2] = {0, 0};  // places before this rank's ranges
+    MPI_Exscan(here, first, 2, MPI_LONG_LONG, MPI_SUM, s.comm);
+    if (s.rank == 0) {
+        first[0] = first[1] = 0;
+    }
+    const long long chunk = (s.globalMasters + s.size - 1) / s.size;  // places per home
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 0) {
+            ex.start(s.size);
+        } else {
+            ex.allocate(true);  // the records are read while they are forwarded
         }
-        if (b < m) {
-            const SegmentContents& sl = c[s.order[b]];
-            matched += sl.id == ma.id && sl.type == ma.type &&
-                               std::memcmp(sl.nodes, ma.nodes, sizeof ma.nodes) == 0
-                           ? 1
-                           : 0;
+        long long next[2] = {first[0], first[1]};
+        for (const Index i : s.order) {
+            PlacedSegment c = got[i];
+            c.place = next[c.role]++;
+            const auto home = static_cast<int>(c.place / chunk);
+            if (pass == 0) {
+                ex.count(home, sizeof c);
+            } else {
+                ex.put(home, c);
+            }
         }
     }
-    return matched;
+    ex.run(s.comm, bytes);
+    const auto byRoleAndPlace = [](const PlacedSegment& a, const PlacedSegment& b) {
+        return a.role != b.role ? a.role < b.role : a.place < b.place;
+    };
+    mergeRuns<PlacedSegment>(ex, s.size, byRoleAndPlace, s.order);
+    // Each home holds places [home * chunk, ...) of both roles: as many masters as slaves.
+    const PlacedSegment* at = ex.records<PlacedSegment>();
+    const std::size_t half = s.order.size() / 2;
+    int differ = 0;
+    for (std::size_t i = 0; i < half && differ == 0; ++i) {
+        const PlacedSegment& m = at[s.order[i]];
+        const PlacedSegment& l = at[s.order[half + i]];
+        differ = m.place != l.place || m.type != l.type ||
+                         std::memcmp(m.nodes, l.nodes, sizeof m.nodes) != 0
+                     ? 1
+                     : 0;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_INT, MPI_MAX, s.comm);
+    if (differ != 0) {
+        return false;
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 0) {
+            ex.start(s.size);
+        } else {
+            ex.allocate(true);
+        }
+        for (std::size_t i = 0; i < half; ++i) {
+            const PlacedSegment& l = at[s.order[half + i]];
+            if (pass == 0) {
+                ex.count(l.rank, sizeof(TwinAnswer));
+            } else {
+                ex.put(l.rank, TwinAnswer{at[s.order[i]].id, l.local, 0});
+            }
+        }
+    }
+    ex.run(s.comm, bytes);
+    s.slaveTwin.resize(s.slave.ids.size());
+    const TwinAnswer* answer = ex.records<TwinAnswer>();
+    for (std::size_t k = 0; k < ex.received() / sizeof(TwinAnswer); ++k) {
+        s.slaveTwin[static_cast<std::size_t>(answer[k].local)] = answer[k].twin;
+    }
+    return true;
 }
 
 }  // namespace
@@ -480,10 +602,8 @@ void assignSlots(State& s) {
     }
 }
 
-// Duplicate ids go to the ids' homes. Whether master and slave are one surface: a master and a
-// slave of the same id given by one rank are compared there; the rest, when they could still
-// make one surface, are compared whole at their homes (matchAcrossRanks). Each rank sends its
-// records in (role, id) order, so a home merges its runs.
+// Duplicate ids go to the ids' homes. Then whether master and slave are one surface: the same
+// segments (equal sums of their hashes), and then the same in id order (matchByPlace).
 void checkSegmentIds(State& s, long long& bytes) {
     const SurfacePart* parts[2] = {&s.master, &s.slave};
     PartOrders orders;
@@ -491,31 +611,8 @@ void checkSegmentIds(State& s, long long& bytes) {
         partInIdOrder(s, *parts[role]);
         orders.of[role].assign(s.order.begin(), s.order.end());
     }
-    // 1. On this rank: masters and slaves of the same id, type and nodes.
-    const Surface& master = s.master.surface;
-    const Surface& slave = s.slave.surface;
-    std::vector<std::uint8_t> pairedHere[2] = {
-        std::vector<std::uint8_t>(static_cast<std::size_t>(master.size()), 0),
-        std::vector<std::uint8_t>(static_cast<std::size_t>(slave.size()), 0)};
-    const Big<Index>& slaveOrder = orders.of[1];
-    std::size_t b = 0;
-    for (const Index k : orders.of[0]) {
-        const GlobalId id = s.master.ids[k];
-        while (b < slaveOrder.size() && s.slave.ids[slaveOrder[b]] < id) {
-            ++b;
-        }
-        if (b == slaveOrder.size() || s.slave.ids[slaveOrder[b]] != id) {
-            continue;
-        }
-        const Index l = slaveOrder[b];
-        bool same = master.types[k] == slave.types[l];
-        for (int i = 0; same && i < nodeCount(master.types[k]); ++i) {
-            same = s.nodeIds[master.nodes(k)[i]] == s.nodeIds[slave.nodes(l)[i]];
-        }
-        pairedHere[0][k] = same ? 1 : 0;
-        pairedHere[1][l] = same ? 1 : 0;
-    }
-    // 2. At the homes: ids given twice in a role; pairs made on one rank, candidates across.
+    // 1. At the homes: ids given twice in a role. Each rank sends its claims in (role, id) order,
+    // so a home merges its runs.
     Exchange& ex = s.ex;
     ex.start(s.size);
     for (const SurfacePart* part : parts) {
@@ -525,66 +622,41 @@ void checkSegmentIds(State& s, long long& bytes) {
     }
     ex.allocate();
     for (int role = 0; role < 2; ++role) {
-        const SurfacePart& part = *parts[role];
         for (const Index k : orders.of[role]) {
-            SegmentClaim c{};
-            c.id = part.ids[k];
-            const SegmentType t = part.surface.types[k];
-            c.contents = static_cast<std::uint64_t>(t);
-            for (int i = 0; i < nodeCount(t); ++i) {
-                c.contents = mix(c.contents,
-                                 static_cast<std::uint64_t>(s.nodeIds[part.surface.nodes(k)[i]]));
-            }
-            c.rank = s.rank;
-            c.role = static_cast<std::uint8_t>(role);
-            c.type = static_cast<std::uint8_t>(t);
-            c.pairedHere = pairedHere[role][k];
-            ex.put(homeRank(c.id, s.size), c);
+            const GlobalId id = parts[role]->ids[k];
+            ex.put(homeRank(id, s.size),
+                   SegmentClaim{id, s.rank, static_cast<std::uint8_t>(role), {}});
         }
     }
     ex.run(s.comm, bytes);
     const SegmentClaim* claim = ex.records<SegmentClaim>();
     mergeRuns<SegmentClaim>(ex, s.size, kByRoleAndId, s.order);
-    const std::size_t m = s.order.size();
     std::string error;
-    long long matched[2] = {0, 0};  // on one rank; candidates across ranks
-    std::size_t slaveAt = 0;
-    while (slaveAt < m && claim[s.order[slaveAt]].role == 0) {
-        ++slaveAt;
-    }
-    for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t i = 0; i + 1 < s.order.size() && error.empty(); ++i) {
         const SegmentClaim& c = claim[s.order[i]];
-        if (i + 1 < m && claim[s.order[i + 1]].role == c.role && claim[s.order[i + 1]].id == c.id &&
-            error.empty()) {
+        const SegmentClaim& d = claim[s.order[i + 1]];
+        if (d.role == c.role && d.id == c.id) {
             error = std::string(kFn) + ": " + (c.role == 0 ? "master" : "slave") + " segment id " +
                     std::to_string(c.id) + " is given by rank " + std::to_string(c.rank) +
-                    " and by rank " + std::to_string(claim[s.order[i + 1]].rank);
-        }
-        if (c.role != 0) {
-            continue;
-        }
-        while (slaveAt < m && claim[s.order[slaveAt]].id < c.id) {
-            ++slaveAt;
-        }
-        if (slaveAt < m && claim[s.order[slaveAt]].id == c.id) {
-            const SegmentClaim& d = claim[s.order[slaveAt]];
-            if (d.rank == c.rank) {
-                matched[0] += c.pairedHere != 0 && d.pairedHere != 0 ? 1 : 0;
-            } else if (d.type == c.type && d.contents == c.contents) {
-                ++matched[1];
-            }
+                    " and by rank " + std::to_string(d.rank);
         }
     }
     agreeOnErrors(s.comm, error);
-    MPI_Allreduce(MPI_IN_PLACE, matched, 2, MPI_LONG_LONG, MPI_SUM, s.comm);
-    const bool couldBe = !s.slaveAsNodes && s.globalMasters > 0 &&
-                         s.globalSlaveSegments == s.globalMasters &&
-                         matched[0] + matched[1] == s.globalMasters;
-    if (couldBe && matched[1] > 0) {
-        matched[1] = matchAcrossRanks(s, orders, pairedHere, bytes);
-        MPI_Allreduce(MPI_IN_PLACE, &matched[1], 1, MPI_LONG_LONG, MPI_SUM, s.comm);
+
+    // 2. One surface: as many masters as slave segments, the same ones, in the same id order.
+    s.sameSurface = false;
+    s.slaveTwin.clear();
+    if (s.slaveAsNodes || s.globalMasters == 0 || s.globalSlaveSegments != s.globalMasters) {
+        return;
     }
-    s.sameSurface = couldBe && matched[0] + matched[1] == s.globalMasters;
+    std::uint64_t sums[2] = {0, 0};
+    for (int role = 0; role < 2; ++role) {
+        for (Index k = 0; k < parts[role]->surface.size(); ++k) {
+            sums[role] += contentHash(s, parts[role]->surface, k);
+        }
+    }
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, s.comm);
+    s.sameSurface = sums[0] == sums[1] && matchByPlace(s, orders, bytes);
 }
 
 namespace {

@@ -161,6 +161,7 @@ struct State {
     Big<double> setupCoords;       // dim per node, as at setSurfaces
     SurfacePart master;
     SurfacePart slave;           // empty when given as nodes
+    Big<GlobalId> slaveTwin;     // sameSurface: per slave segment, its id as a master segment
     Big<Index> slaveNodeList;    // the slave as nodes (this rank's indices)
     Big<Index> ownedSlaveNodes;  // node mode: slave nodes this rank owns, by id
     Big<Index> slaveValence;     // their number of slave segments (global)
@@ -192,6 +193,7 @@ struct State {
     Big<Index> cSlaveNodeSlot;  // its slot on the origin rank
     Big<Index> cSlaveItemOf;    // node mode: per contact node, its slave item or -1
     Big<GlobalId> cSlaveSegId;
+    Big<GlobalId> cSlaveSegTwin;  // sameSurface: the id of the master segment each one is
     Big<int> cSlaveSegOrigin;
     Big<Index> cSlaveSegSlot;
     Box slaveFat;  // this rank's slave items at the last partition, grown by skin / 2

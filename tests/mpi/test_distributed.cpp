@@ -303,6 +303,9 @@ struct Part {
     SurfacePart slave;
     std::vector<Index> slaveNodes;
     std::vector<int> ownerOf;  // per global node: the owning rank
+    // Slave segment k's global id: scale * k + shift (partOf gives k; a test may renumber).
+    GlobalId slaveIdScale = 1;
+    GlobalId slaveIdShift = 0;
 };
 
 enum class Split { kScattered, kAllOnRankZero };
@@ -499,8 +502,9 @@ long long compareSegmentPairs(const SegmentPairs& serial, const GlobalSegmentPai
     std::vector<GlobalId> given = p.slave.ids;
     std::sort(given.begin(), given.end());
     for (Index i = 0; i < serial.size(); ++i) {
-        if (std::binary_search(given.begin(), given.end(), GlobalId{serial.slave()[i]})) {
-            expected.emplace_back(serial.slave()[i], serial.master()[i]);
+        const GlobalId slave = p.slaveIdScale * serial.slave()[i] + p.slaveIdShift;
+        if (std::binary_search(given.begin(), given.end(), slave)) {
+            expected.emplace_back(slave, serial.master()[i]);
         }
     }
     std::vector<std::pair<GlobalId, GlobalId>> got;
@@ -805,6 +809,42 @@ TEST(DistributedEdgeCases, OneSurfaceGivenApartOnEachRank) {
     SearchOptions opt;
     opt.selfContact = true;
     compareOverIncrements(m, opt, p, 3, false);
+}
+
+// One surface as master and slave, its slave segments under other global ids in the same order
+// (slave k is 3k + 1, among the master ids 0 .. n - 1): the serial search's one surface, whose
+// segment pairs it reports once. Each pair came twice (both ways round), for any rank count.
+// The same segments in reverse id order are two surfaces, there and here.
+TEST(DistributedEdgeCases, OneSurfaceUnderOtherSlaveIds) {
+    const Model m = folded();
+    for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        for (const bool apart : {false, true}) {
+            SCOPED_TRACE(std::string(apart ? "given apart" : "given whole") +
+                         (mode == SearchMode::kNodeToSegment ? ", node mode" : ", segment mode"));
+            Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 31, apart);
+            p.slaveIdScale = 3;
+            p.slaveIdShift = 1;
+            for (GlobalId& id : p.slave.ids) {
+                id = 3 * id + 1;
+            }
+            SearchOptions opt;
+            opt.mode = mode;
+            opt.selfContact = true;
+            compareOverIncrements(m, opt, p, 3, false);
+        }
+    }
+    Model reversed = m;
+    reversed.slave = Surface{};
+    reversed.slave.name = m.master.name;
+    for (Index k = m.master.size() - 1; k >= 0; --k) {
+        reversed.slave.addSegment(m.master.types[k], m.master.nodes(k),
+                                  nodeCount(m.master.types[k]));
+    }
+    SearchOptions opt;
+    opt.mode = SearchMode::kSegmentToSegment;
+    opt.selfContact = true;
+    const Part p = partOf(reversed, commRank(), commSize(), Split::kScattered, false, 37, true);
+    compareOverIncrements(reversed, opt, p, 2, false);
 }
 
 // A master edge shared by three faces (a fin standing on a strip: non-manifold, accepted by the
@@ -1114,17 +1154,24 @@ TEST(DistributedErrors, MortarNeedsAnUpdatedSegmentSearchAndALinearSlaveForTheDu
 }
 
 // One surface as master and slave without selfContact: given whole, or apart (its master part
-// and slave part on different ranks).
+// and slave part on different ranks); its slave segments under the master's ids or others in
+// the same order (they were taken for two surfaces).
 TEST(DistributedErrors, OneSurfaceWithoutSelfContact) {
     const Model m = folded();
     for (const bool apart : {false, true}) {
-        SCOPED_TRACE(apart ? "given apart" : "given whole");
-        const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 2, apart);
-        const std::vector<double> x = localCoords(p, m.x0, 3);
-        DistributedSearch search(MPI_COMM_WORLD);  // selfContact off
-        const std::string e =
-            errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
-        EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
+        for (const GlobalId shift : {0, 100000}) {
+            SCOPED_TRACE(std::string(apart ? "given apart" : "given whole") +
+                         ", slave ids shifted by " + std::to_string(shift));
+            Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 2, apart);
+            for (GlobalId& id : p.slave.ids) {
+                id += shift;
+            }
+            const std::vector<double> x = localCoords(p, m.x0, 3);
+            DistributedSearch search(MPI_COMM_WORLD);  // selfContact off
+            const std::string e = errorEverywhere(
+                [&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
+            EXPECT_TRUE(contains(e, "master and slave are the same surface 'sheet'")) << e;
+        }
     }
 }
 
