@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <stdexcept>
 
 namespace mesh_io {
@@ -114,6 +115,49 @@ Adjacency higherDimAdjacency(const Model& m, int segmentDim) {
     return a;
 }
 
+// The first node off the plane z = 0 (z not exactly 0, NaN included), or kNoIndex: a model
+// without one is planar, the only kind whose line segments (edges of 2D elements and shells, 2D
+// rigid sides, Gmsh lines) the search takes, as it searches them in the xy plane.
+Index nodeOffPlane(const Model& m) {
+    for (Index n = 0; n < m.numNodes(); ++n) {
+        if (m.coords(2, n) != 0.0) {
+            return n;
+        }
+    }
+    return contact::kNoIndex;
+}
+
+// Why a line segment of element `label` (face `face`, of type t) cannot be searched in a model
+// with `offPlane` off the plane z = 0: what the line is, and where the model leaves the plane.
+std::string lineOutOfPlane(const Model& m, const detail::ElementType& t, const std::string& type,
+                           const std::string& label, int face, Index offPlane) {
+    std::string what = "face " + std::to_string(face) + " of element " + label + " (" + type + ")";
+    std::string lines;
+    if (detail::isShellEdge(t, face)) {
+        const std::string edge = std::to_string(face - 2);
+        what += " is edge " + edge + " of a shell" +
+                (t.numbering == detail::Numbering::kAbaqus
+                     ? " (label E" + edge + ", or S" + std::to_string(face) + " in CalculiX)"
+                     : "");
+        lines = "shell edges";
+    } else if (t.kind == detail::ElementKind::kSegment) {
+        what = "element " + label + " (" + type + ") is a line";
+        lines = "lines";
+    } else if (t.kind == detail::ElementKind::kRigid) {
+        what += " is a side of a 2D rigid element";
+        lines = "sides of 2D rigid elements";
+    } else {
+        what += " is an edge of a 2D element";
+        lines = "edges of 2D elements";
+    }
+    char z[32];
+    std::snprintf(z, sizeof z, "%.17g", m.coords(2, offPlane));
+    return what + ": " + lines +
+           " are line segments, which the search takes only in a planar model (every node at "
+           "z = 0; node " +
+           m.nodeLabel(offPlane) + " is at z = " + z + "); in 3D they are not searched";
+}
+
 // A closed surface that encloses a negative volume faces into its solid: noted, since every gap
 // against it would have the wrong sign (contact::enclosedVolume; NaN, no note, when not closed).
 void noteInsideOut(const Model& model, ContactSurface& cs) {
@@ -154,9 +198,7 @@ ContactSurface buildContactSurface(const Model& model, const SurfaceDef& surface
     if (def->nodeSurface) {
         cs.nodeSurface = true;
         cs.nodes = def->nodes;
-        cs.dim = (model.coords.rows() == 3 && model.numNodes() > 0 && model.coords.row(2).isZero())
-                     ? 2
-                     : 3;
+        cs.dim = model.numNodes() > 0 && nodeOffPlane(model) == contact::kNoIndex ? 2 : 3;
         return cs;
     }
     // Faces come in runs of one block and one label: the type and face tables are looked up
@@ -190,7 +232,7 @@ ContactSurface buildContactSurface(const Model& model, const SurfaceDef& surface
 
     bool gmsh = false;
     std::size_t collapsed = 0;
-    int planar = -1;  // every node at z = 0 (1) or not (0); found out at the first shell edge
+    Index offPlane = -2;  // nodeOffPlane, found out at the first line segment
     for (const FaceRef& f : def->faces) {
         const ElementBlock& b = model.blocks.at(static_cast<std::size_t>(f.element.block));
         const long id = b.ids.at(static_cast<std::size_t>(f.element.element));
@@ -210,24 +252,17 @@ ContactSurface buildContactSurface(const Model& model, const SurfaceDef& surface
             ++collapsed;
             continue;
         }
-        if (detail::isShellEdge(t, f.face)) {
-            if (planar < 0) {
-                planar = model.coords.row(2).isZero(0.0) ? 1 : 0;
+        if (contact::spatialDim(type) == 2) {
+            if (offPlane == -2) {
+                offPlane = nodeOffPlane(model);
             }
-            if (planar == 0) {
-                const std::string edge = std::to_string(f.face - 2);
-                fail("face " + std::to_string(f.face) + " of element " +
-                     model.elementLabel(b.instance, id) + " (" + detail::blockTypeName(b.type) +
-                     ") is edge " + edge + " of a shell" +
-                     (t.numbering == detail::Numbering::kAbaqus
-                          ? " (label E" + edge + ", or S" + std::to_string(f.face) + " in CalculiX)"
-                          : "") +
-                     ": shell edges are line segments, which the search takes only in a planar "
-                     "model (every node at z = 0); in 3D they are not searched");
+            if (offPlane != contact::kNoIndex) {
+                fail(lineOutOfPlane(model, t, detail::blockTypeName(b.type),
+                                    model.elementLabel(b.instance, id), f.face, offPlane));
             }
-            if (signedArea2(model, element, t.corners) < 0.0) {  // clockwise: turn the edge
-                reverseSegment(type, nodes);
-            }
+        }
+        if (detail::isShellEdge(t, f.face) && signedArea2(model, element, t.corners) < 0.0) {
+            reverseSegment(type, nodes);  // clockwise: turn the edge
         }
         const int dim = contact::spatialDim(type);
         if (!cs.surface.empty() && dim != cs.dim) {

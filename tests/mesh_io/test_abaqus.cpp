@@ -456,6 +456,58 @@ const char* const kTwoBricks =
     "2, 2, 9, 10, 3, 6, 11, 12, 7\n"
     "*ELEMENT, TYPE=S4R, ELSET=SHELL\n3, 5, 6, 7, 8\n";
 
+// The edges of 2D continua (CPE, CPS, CAX) and the sides of R2D2/RAX2 are line segments, which
+// the search takes in the xy plane: in a model with a node off z = 0 they are refused, naming the
+// face and the node, not flattened onto z = 0 (a node at z = 5 paired at gap 0.1 with a point at
+// z = 0).
+TEST(AbaqusReader, EdgesOf2dElementsAreRefusedOffThePlane) {
+    const std::string nodes = "*NODE\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1, 1, 0\n4, 0, 1, 0\n"
+                              "5, 0, 1.1, 5\n6, 1, 1.1, 5\n7, 1, 2.1, 5\n8, 0, 2.1, 5\n";
+    const std::string elements = "*ELEMENT, TYPE=CPE4\n1, 1, 2, 3, 4\n2, 5, 6, 7, 8\n"
+                                 "*ELEMENT, TYPE=R2D2\n3, 3, 4\n"
+                                 "*SURFACE, NAME=A\n1, S3\n*SURFACE, NAME=B\n2, S1\n"
+                                 "*SURFACE, NAME=R\n3, SPOS\n";
+    const fs::path path = scratchDir() / "raised.inp";
+    writeBytes(path, nodes + elements);
+    const Model m = readAbaqus(path.string());
+    const auto error = [&](const std::string& name) {
+        try {
+            (void)buildContactSurface(m, name);
+        } catch (const ParseError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no ParseError");
+    };
+    const std::string tail = " are line segments, which the search takes only in a planar model "
+                             "(every node at z = 0; node 5 is at z = 5); in 3D they are not "
+                             "searched";
+    EXPECT_EQ(error("A"), path.string() +
+                              ":15: surface 'A': face 3 of element 1 (CPE4) is an edge of a 2D "
+                              "element: edges of 2D elements" +
+                              tail);
+    EXPECT_EQ(error("B"), path.string() +
+                              ":17: surface 'B': face 1 of element 2 (CPE4) is an edge of a 2D "
+                              "element: edges of 2D elements" +
+                              tail);
+    EXPECT_EQ(error("R"), path.string() +
+                              ":19: surface 'R': face 2 of element 3 (R2D2) is a side of a 2D "
+                              "rigid element: sides of 2D rigid elements" +
+                              tail);
+
+    // The same bodies at z = 0: edges in the xy plane, the slave's nodes 0.1 above the master.
+    std::string flat = nodes;
+    for (std::size_t at = flat.find(", 5\n"); at != std::string::npos; at = flat.find(", 5\n")) {
+        flat.replace(at, 4, ", 0\n");
+    }
+    writeBytes(path, flat + elements);
+    const Model planar = readAbaqus(path.string());
+    for (const char* name : {"A", "B", "R"}) {
+        const ContactSurface cs = buildContactSurface(planar, name);
+        EXPECT_EQ(cs.dim, 2) << name;
+        EXPECT_EQ(cs.surface.types.at(0), contact::SegmentType::Line2) << name;
+    }
+}
+
 // Abaqus names the edges of shells E1..E4 (E1..E3 on triangles) in an edge-based surface, whose
 // facets are the edges as line segments: the faces CalculiX numbers S3..S6. Searched as 2D edges
 // in a planar model; in 3D the surface is refused when built, naming the edge. E labels on
@@ -485,8 +537,8 @@ TEST(AbaqusReader, ShellEdgeLabelsAreLineSegments) {
                   path.string() +
                       ":19: surface 'E': face 3 of element 3 (S4R) is edge 1 of a shell (label "
                       "E1, or S3 in CalculiX): shell edges are line segments, which the search "
-                      "takes only in a planar model (every node at z = 0); in 3D they are not "
-                      "searched");
+                      "takes only in a planar model (every node at z = 0; node 5 is at z = 1); in "
+                      "3D they are not searched");
     }
     long line = 0;
     EXPECT_EQ(errorOf(std::string(kTwoBricks) + "*SURFACE, NAME=E\n1, E1\n", &line),

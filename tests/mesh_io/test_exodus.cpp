@@ -578,6 +578,7 @@ struct Small {
     std::vector<int> nodeSet{5, 6};
     bool names = true;
     bool coordinates = true;  // false: defined by ex_put_init, never written
+    bool flat = false;        // every node at z = 0 (nodes 5-8 on nodes 1-4)
     int mode = 0;             // more ex_create flags: EX_NETCDF4 for an HDF5-based file
 };
 
@@ -589,7 +590,8 @@ std::string writeSmall(const fs::path& dir, const Small& s) {
     EXPECT_GE(id, 0);
     const double x[] = {0, 1, 1, 0, 0, 1, 1, 0};
     const double y[] = {0, 0, 1, 1, 0, 0, 1, 1};
-    const double z[] = {0, 0, 0, 0, 1, 1, 1, 1};
+    const double z[] = {
+        0, 0, 0, 0, s.flat ? 0.0 : 1.0, s.flat ? 0.0 : 1.0, s.flat ? 0.0 : 1.0, s.flat ? 0.0 : 1.0};
     EXPECT_GE(ex_put_init(id, "small", 3, 8, 1, 1, 1, 1), 0);
     if (s.coordinates) {
         EXPECT_GE(ex_put_coord(id, x, y, z), 0);
@@ -643,6 +645,37 @@ TEST(ExodusReader, ReadsTheSmallFileWithItsNames) {
     Small unnamed;
     unnamed.names = false;
     EXPECT_EQ(readExodus(writeSmall(dir, unnamed)).surfaces[1].name, "sideset_3");
+}
+
+// A QUAD block in a 3D file is a 2D continuum whose sides are its edges, line segments, which
+// the search takes in the xy plane: searched when every node is at z = 0, refused (naming the
+// side and the node) when one is not, never flattened onto z = 0.
+TEST(ExodusReader, QuadSidesIn3dAreSearchedOnlyInThePlane) {
+    const fs::path dir = scratchDir();
+    Small s;
+    s.type = "QUAD4";
+    s.npe = 4;
+    s.conn = {1, 2, 3, 4};
+    s.sides = {1};
+    std::string path = writeSmall(dir, s);
+    const Model raised = readExodus(path);
+    try {
+        (void)buildContactSurface(raised, "top");
+        ADD_FAILURE() << "no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  path + ": surface 'top': face 1 of element 1 (QUAD4) is an edge of a 2D "
+                         "element: edges of 2D elements are line segments, which the search "
+                         "takes only in a planar model (every node at z = 0; node 5 is at z = "
+                         "1); in 3D they are not searched");
+    }
+    s.flat = true;
+    path = writeSmall(dir, s);
+    const ContactSurface planar = buildContactSurface(readExodus(path), "top");
+    EXPECT_EQ(planar.dim, 2);
+    ASSERT_EQ(planar.surface.size(), 1);
+    EXPECT_EQ(planar.surface.types[0], contact::SegmentType::Line2);
+    EXPECT_EQ(planar.surface.connectivity, (std::vector<Index>{0, 1}));
 }
 
 // Pyramids and 27-node hexahedra, which Abaqus has not: one element of each, every side a side

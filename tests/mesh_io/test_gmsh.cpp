@@ -451,6 +451,17 @@ TEST(Gmsh, SurfaceGroupsOfA2dModelAreItsBodies) {
     EXPECT_EQ(surfaceNames(shell), (std::vector<std::string>{"Edge", "Top", "Side"}));
     EXPECT_EQ(buildContactSurface(shell, "Top").surface.size(), 4);
     EXPECT_EQ(buildContactSurface(shell, "Side").dim, 3);
+    // Its curve group is lines, searched only in the plane z = 0: refused, not flattened.
+    try {
+        (void)buildContactSurface(shell, "Edge");
+        ADD_FAILURE() << "no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_NE(std::string(e.what()).find(" is a line: lines are line segments, which the "
+                                             "search takes only in a planar model (every node "
+                                             "at z = 0; node "),
+                  std::string::npos)
+            << e.what();
+    }
 
     EXPECT_EQ(surfaceNames(readGmsh(fixture("unknown_section_41.msh"))),
               (std::vector<std::string>{"physical_2_1"}));

@@ -224,7 +224,7 @@ TEST(PrepareInterface, SurfaceErrorsCarryBothLines) {
         EXPECT_NE(what.find(":11: surface 'EDGE': face 3 of element 1 (S4R) is edge 1 of a "
                             "shell (label E1, or S3 in CalculiX): shell edges are line segments, "
                             "which the search takes only in a planar model (every node at z = "
-                            "0); in 3D they are not searched"),
+                            "0; node 5 is at z = 1); in 3D they are not searched"),
                   std::string::npos)
             << what;
     }

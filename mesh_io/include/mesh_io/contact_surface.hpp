@@ -67,13 +67,15 @@ struct ContactSurface {
 
 /// Builds the segments of surface `name` (looked up as Model::findSurface does).
 /// Faces follow the face tables of element_types (outward for solids and 2D continua, the chosen
-/// side for shells and rigid elements). Shell edges (S3..S6) are line segments, taken only in a
-/// planar model (every node at z = 0), turned to point away from their element. Gmsh surface
+/// side for shells and rigid elements). Line segments (edges of 2D elements, shell edges S3..S6,
+/// sides of 2D rigid elements, Gmsh lines) are taken only in a planar model (every node at
+/// z = 0); shell edges are turned to point away from their element. Gmsh surface
 /// elements are turned to point away from the adjacent element of higher dimension that holds all
 /// their corner nodes, when the file has one.
 /// Throws std::invalid_argument when the name is unknown (listing the surfaces the model has), and
 /// ParseError at the surface's definition for faces that do not exist (unsupported element type,
-/// face label out of range), shell edges in 3D, or surfaces mixing 2D and 3D segments.
+/// face label out of range), line segments in a model with a node off z = 0 (naming it), or
+/// surfaces mixing 2D and 3D segments.
 [[nodiscard]] ContactSurface buildContactSurface(const Model& model, const std::string& name);
 /// The same for a surface definition of the model.
 [[nodiscard]] ContactSurface buildContactSurface(const Model& model, const SurfaceDef& def);
