@@ -271,6 +271,82 @@ void writeOne(const std::string& path, const detail::PieceSource& src, const Vtu
     file.commit();
 }
 
+// What writePiece reads, checked before anything is built or written (it indexes by these
+// numbers unchecked): a surface's offsets against its types and connectivity, and its node
+// numbers against x. Throws std::invalid_argument naming the surface and the bad number.
+void checkSurface(const contact::Surface& s, const char* role, const contact::CoordinatesView& x) {
+    const auto fail = [&](const std::string& what) {
+        throw std::invalid_argument(std::string("writeContactVtu: the ") + role + " surface " +
+                                    what);
+    };
+    const Index n = s.size();
+    if (s.offsets.size() != static_cast<std::size_t>(n) + 1 || s.offsets[0] != 0 ||
+        static_cast<std::size_t>(s.offsets[n]) != s.connectivity.size()) {
+        fail("has offsets that do not match its segment count and connectivity");
+    }
+    for (Index k = 0; k < n; ++k) {
+        if (!contact::isSegmentType(s.types[k]) ||
+            s.offsets[k + 1] - s.offsets[k] != contact::nodeCount(s.types[k])) {
+            fail("has segment " + std::to_string(k) + " whose node count is not its type's");
+        }
+    }
+    for (const Index node : s.connectivity) {
+        if (node < 0 || node >= x.numNodes) {
+            fail("names node " + std::to_string(node) + "; the coordinates have " +
+                 std::to_string(x.numNodes) + " nodes");
+        }
+    }
+}
+
+void checkCoordinates(const contact::CoordinatesView& x) {
+    if (const char* bad = x.problem()) {
+        throw std::invalid_argument(std::string("writeContactVtu: coordinates: ") + bad);
+    }
+}
+
+// Node mode: the surfaces (checkSurface), the slave node list, and each pair's master segment
+// and slave node, which must be a node of the slave surface or list.
+void checkNodeSource(const detail::PieceSource& src) {
+    const contact::CoordinatesView& x = src.x;
+    checkCoordinates(x);
+    checkSurface(*src.master, "master", x);
+    checkSurface(*src.slave, "slave", x);
+    std::vector<bool> slave(static_cast<std::size_t>(x.numNodes), false);
+    for (const Index n : src.slave->connectivity) {
+        slave[static_cast<std::size_t>(n)] = true;
+    }
+    if (src.slaveNodes != nullptr) {
+        for (const Index n : *src.slaveNodes) {
+            if (n < 0 || n >= x.numNodes) {
+                throw std::invalid_argument("writeContactVtu: the slave node list names node " +
+                                            std::to_string(n) + "; the coordinates have " +
+                                            std::to_string(x.numNodes) + " nodes");
+            }
+            slave[static_cast<std::size_t>(n)] = true;
+        }
+    }
+    const contact::NodePairs& p = *src.nodePairs;
+    for (Index i = 0; i < p.size(); ++i) {
+        const Index n = p.slave()[i];
+        const Index m = p.master()[i];
+        const std::string pair = "writeContactVtu: pair " + std::to_string(i) + " (slave node " +
+                                 std::to_string(n) + ", master segment " + std::to_string(m) +
+                                 "): ";
+        if (m < 0 || m >= src.master->size()) {
+            throw std::invalid_argument(pair + "the master surface has " +
+                                        std::to_string(src.master->size()) + " segments");
+        }
+        if (n < 0 || n >= x.numNodes) {
+            throw std::invalid_argument(pair + "the coordinates have " +
+                                        std::to_string(x.numNodes) + " nodes");
+        }
+        if (!slave[static_cast<std::size_t>(n)]) {
+            throw std::invalid_argument(pair + "the node is not one of the slave " +
+                                        (src.slaveNodes != nullptr ? "nodes" : "surface's"));
+        }
+    }
+}
+
 // A node-mode piece without model ids.
 detail::PieceSource nodeSource(const contact::Surface& master, const contact::Surface& slave,
                                const std::vector<Index>* slaveNodes,
@@ -289,21 +365,28 @@ detail::PieceSource nodeSource(const contact::Surface& master, const contact::Su
 void writeContactVtu(const std::string& path, const contact::Surface& master,
                      const contact::Surface& slave, const contact::CoordinatesView& x,
                      const contact::NodePairs& pairs, const VtuOptions& options) {
-    writeOne(path, nodeSource(master, slave, nullptr, x, pairs), options);
+    const detail::PieceSource src = nodeSource(master, slave, nullptr, x, pairs);
+    checkNodeSource(src);
+    writeOne(path, src, options);
 }
 
 void writeContactVtu(const std::string& path, const contact::Surface& master,
                      const std::vector<Index>& slaveNodes, const contact::CoordinatesView& x,
                      const contact::NodePairs& pairs, const VtuOptions& options) {
     const contact::Surface none;
-    writeOne(path, nodeSource(master, none, &slaveNodes, x, pairs), options);
+    const detail::PieceSource src = nodeSource(master, none, &slaveNodes, x, pairs);
+    checkNodeSource(src);
+    writeOne(path, src, options);
 }
 
 void writeContactVtu(const std::string& path, const contact::Surface& master,
                      const contact::Surface& slave, const contact::CoordinatesView& x,
                      const contact::SegmentPairs& pairs, double capture,
                      const VtuOptions& options) {
-    const Overlaps overlaps =
+    checkCoordinates(x);
+    checkSurface(master, "master", x);
+    checkSurface(slave, "slave", x);
+    const Overlaps overlaps =  // checks the pairs' segment numbers
         computeOverlaps(master, slave, pairs, x, capture, options.subdivisions);
     detail::PieceSource src;
     src.master = &master;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The writers' file sets: the --mortar files of an interface are replaced together or not at all.
+// The writers' file sets: the --mortar files of an interface are replaced together or not at all;
+// the VTU writers refuse pairs that do not fit their surfaces before writing anything.
+#include "contact/pairs.hpp"
+#include "contact/surface.hpp"
 #include "mesh_io/model.hpp"
+#include "mesh_io/vtu.hpp"
 #include "mesh_io/writers.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -67,6 +73,140 @@ TEST(Writers, MortarFilesReplacedTogetherOrNotAtAll) {
     EXPECT_NE(get(dir / "interface1_M.mtx").find("11 21 1\n12 21 2\n"), std::string::npos);
     EXPECT_EQ(get(dir / "interface1_nodes.csv"),
               "node_id,weighted_gap,nodal_area\n11,0.5,1\n12,0.25,2\n");
+    fs::remove_all(dir);
+}
+
+// A scratch directory of this process, emptied.
+fs::path freshDir(const std::string& name) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("contact_test_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+// Two unit squares 0.1 apart: master nodes 0-3 at z = 0, slave nodes 4-7 at z = 0.1.
+struct TwoSquares {
+    Eigen::Matrix3Xd x{3, 8};
+    contact::Surface master;
+    contact::Surface slave;
+    TwoSquares() {
+        x << 0, 1, 1, 0, 0, 1, 1, 0,  //
+            0, 0, 1, 1, 0, 0, 1, 1,   //
+            0, 0, 0, 0, 0.1, 0.1, 0.1, 0.1;
+        master.addSegment(contact::SegmentType::Quad4, {0, 1, 2, 3});
+        slave.addSegment(contact::SegmentType::Quad4, {4, 7, 6, 5});
+    }
+};
+
+// Node pairs (slave node, master segment) with the other columns filled.
+contact::NodePairs nodePairs(const std::vector<std::pair<Index, Index>>& pairs) {
+    contact::NodePairs::Columns c;
+    const std::size_t n = pairs.size();
+    for (const auto& [slave, master] : pairs) {
+        c.slave.push_back(slave);
+        c.master.push_back(master);
+    }
+    c.gap.assign(n, 0.1);
+    c.distance.assign(n, 0.1);
+    c.status.assign(n, contact::ProjectionStatus{});
+    c.xi.assign(2 * n, 0.0);
+    c.point.assign(3 * n, 0.0);
+    c.normal.assign(3 * n, 0.0);
+    c.tangent1.assign(3 * n, 0.0);
+    c.tangent2.assign(3 * n, 0.0);
+    c.shape.assign(contact::kMaxSegmentNodes * n, 0.0);
+    return contact::NodePairs(std::move(c));
+}
+
+// The message writeContactVtu(node pairs) throws as std::invalid_argument, "" when it writes.
+template <class Slave>
+std::string nodeModeError(const fs::path& file, const contact::Surface& master, const Slave& slave,
+                          const contact::CoordinatesView& x, const contact::NodePairs& pairs) {
+    try {
+        mesh_io::writeContactVtu(file.string(), master, slave, x, pairs);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// Pairs that do not fit the surfaces (a slave node in no slave segment, a master segment the
+// master lacks, a node beyond the coordinates) are refused before anything is built or written;
+// they were read out of bounds (a double free, or a file with garbage in it).
+TEST(Vtu, NodePairsThatDoNotFitTheSurfacesAreRefused) {
+    const fs::path dir = freshDir("vtu_node_pairs");
+    const fs::path file = dir / "c.vtu";
+    TwoSquares t;
+    const contact::CoordinatesView x(t.x);
+    EXPECT_EQ(nodeModeError(file, t.master, t.slave, x, nodePairs({{4, 0}, {5, 0}})), "");
+    ASSERT_TRUE(fs::exists(file));
+    fs::remove(file);
+
+    EXPECT_EQ(nodeModeError(file, t.master, t.slave, x, nodePairs({{4, 0}, {5, 1}})),
+              "writeContactVtu: pair 1 (slave node 5, master segment 1): the master surface has "
+              "1 segments");
+    EXPECT_EQ(nodeModeError(file, t.master, contact::Surface{}, x, nodePairs({{4, 0}})),
+              "writeContactVtu: pair 0 (slave node 4, master segment 0): the node is not one of "
+              "the slave surface's");
+    // Master and slave swapped: the pairs' slave nodes are the master's.
+    EXPECT_EQ(nodeModeError(file, t.slave, t.master, x, nodePairs({{4, 0}})),
+              "writeContactVtu: pair 0 (slave node 4, master segment 0): the node is not one of "
+              "the slave surface's");
+    EXPECT_EQ(nodeModeError(file, t.master, t.slave, x, nodePairs({{8, 0}})),
+              "writeContactVtu: pair 0 (slave node 8, master segment 0): the coordinates have 8 "
+              "nodes");
+    EXPECT_EQ(nodeModeError(file, t.master, std::vector<Index>{4, 5}, x, nodePairs({{6, 0}})),
+              "writeContactVtu: pair 0 (slave node 6, master segment 0): the node is not one of "
+              "the slave nodes");
+    EXPECT_EQ(nodeModeError(file, t.master, std::vector<Index>{4, 9}, x, nodePairs({{4, 0}})),
+              "writeContactVtu: the slave node list names node 9; the coordinates have 8 nodes");
+    // Fewer coordinates than the surfaces' node numbers.
+    const contact::CoordinatesView six(t.x.data(), 6, 3);
+    EXPECT_EQ(nodeModeError(file, t.master, t.slave, six, nodePairs({{4, 0}})),
+              "writeContactVtu: the slave surface names node 7; the coordinates have 6 nodes");
+    contact::Surface broken = t.master;
+    broken.offsets.back() = 3;
+    EXPECT_EQ(nodeModeError(file, broken, t.slave, x, nodePairs({{4, 0}})),
+              "writeContactVtu: the master surface has offsets that do not match its segment "
+              "count and connectivity");
+    EXPECT_FALSE(fs::exists(file));
+    fs::remove_all(dir);
+}
+
+// Segment mode: the surfaces are checked the same way, the pairs' segment numbers by
+// computeOverlaps; nothing is written either.
+TEST(Vtu, SegmentPairsThatDoNotFitTheSurfacesAreRefused) {
+    const fs::path dir = freshDir("vtu_segment_pairs");
+    const fs::path file = dir / "c.vtu";
+    TwoSquares t;
+    const contact::CoordinatesView x(t.x);
+    const auto error = [&](const contact::Surface& master, const contact::SegmentPairs& pairs,
+                           const contact::CoordinatesView& view) -> std::string {
+        try {
+            mesh_io::writeContactVtu(file.string(), master, t.slave, view, pairs, 0.2);
+        } catch (const std::invalid_argument& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_EQ(error(t.master, contact::SegmentPairs({0}, {0}), x), "");
+    ASSERT_TRUE(fs::exists(file));
+    fs::remove(file);
+    EXPECT_EQ(error(t.master, contact::SegmentPairs({0}, {1}), x),
+              "computeOverlaps: pair 0 is (slave 0, master 1); the surfaces have 1 and 1 "
+              "segments");
+    contact::Surface broken = t.master;
+    broken.offsets.back() = 3;
+    EXPECT_EQ(error(broken, contact::SegmentPairs({0}, {0}), x),
+              "writeContactVtu: the master surface has offsets that do not match its segment "
+              "count and connectivity");
+    contact::Surface retyped = t.master;
+    retyped.types[0] = contact::SegmentType::Tri3;
+    EXPECT_EQ(error(retyped, contact::SegmentPairs({0}, {0}), x),
+              "writeContactVtu: the master surface has segment 0 whose node count is not its "
+              "type's");
+    EXPECT_FALSE(fs::exists(file));
     fs::remove_all(dir);
 }
 

@@ -39,7 +39,10 @@ struct VtuOptions {
 ///               across them: node_instance (point data) and element_instance (cell data), the
 ///               index of the instance in the list of the file's comment, -1 for none
 
-/// Node-to-segment pairs of a search: surfaces and coordinates as given to it.
+/// Node-to-segment pairs of a search: surfaces and coordinates as given to it. Before anything is
+/// written, throws std::invalid_argument naming what does not fit: a surface whose offsets or node
+/// numbers do not fit it or x, a pair whose master segment the master lacks or whose slave node
+/// is not one of the slave surface's (of the slave nodes).
 void writeContactVtu(const std::string& path, const contact::Surface& master,
                      const contact::Surface& slave, const contact::CoordinatesView& x,
                      const contact::NodePairs& pairs, const VtuOptions& options = {});
@@ -49,7 +52,8 @@ void writeContactVtu(const std::string& path, const contact::Surface& master,
                      const contact::CoordinatesView& x, const contact::NodePairs& pairs,
                      const VtuOptions& options = {});
 /// Segment-to-segment pairs: each pair's overlap is cut to gap <= capture (the search's capture
-/// distance, ContactSearch::captureDistance()) and drawn with its areas.
+/// distance, ContactSearch::captureDistance()) and drawn with its areas. Surfaces checked as
+/// above, the pairs' segment numbers by computeOverlaps (std::invalid_argument).
 void writeContactVtu(const std::string& path, const contact::Surface& master,
                      const contact::Surface& slave, const contact::CoordinatesView& x,
                      const contact::SegmentPairs& pairs, double capture,
