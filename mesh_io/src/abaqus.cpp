@@ -717,6 +717,19 @@ const char* const kReadKeywords[] = {"NODE",
                                      "NGEN",
                                      "ELGEN"};
 
+// A parameter given twice on a keyword that is read (TYPE and its abbreviation TY are one, once
+// resolved) is refused: Keyword::find would take the first and silently drop the other.
+void refuseRepeated(const LineReader& in, const Keyword& kw) {
+    for (std::size_t i = 1; i < kw.params.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (kw.params[j].key == kw.params[i].key) {
+                throw ParseError(in.path(), kw.line,
+                                 "parameter " + kw.params[i].key + " given twice on " + kw.name);
+            }
+        }
+    }
+}
+
 // Refuses what is listed above and resolves abbreviated parameters (KnownParams). Returns the
 // parameters outside the list of a keyword that is not strict (ignored, to be noted).
 std::vector<std::string> checkKeyword(const LineReader& in, Keyword& kw) {
@@ -756,6 +769,9 @@ std::vector<std::string> checkKeyword(const LineReader& in, Keyword& kw) {
     }
     std::vector<std::string> unknown;
     if (known == nullptr) {
+        if (read) {
+            refuseRepeated(in, kw);
+        }
         return unknown;
     }
     std::string all;
@@ -788,6 +804,7 @@ std::vector<std::string> checkKeyword(const LineReader& in, Keyword& kw) {
             unknown.push_back(p.key);
         }
     }
+    refuseRepeated(in, kw);
     return unknown;
 }
 

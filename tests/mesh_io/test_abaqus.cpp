@@ -410,6 +410,36 @@ TEST(AbaqusReader, UnknownOrAmbiguousParameters) {
                            "ignored"}));
 }
 
+// A parameter given twice on a keyword that is read is refused, naming it (the first was taken
+// and the other dropped: TYPE=NODE TO SURFACE, TYPE=MORTAR searched node-to-segment). Names are
+// compared as the reader reads them: any case, blanks aside, abbreviations resolved. A keyword
+// that is skipped may repeat one.
+TEST(AbaqusReader, RepeatedParametersAreRefused) {
+    const std::string deck = std::string(kFourNodes) +
+                             "*ELEMENT, TYPE=S4R, ELSET=SHEET\n1, 1, 2, 3, 4\n"
+                             "*SURFACE, NAME=TOP\nSHEET, SPOS\n*SURFACE, NAME=BOTTOM\nSHEET, "
+                             "SNEG\n";
+    long line = 0;
+    EXPECT_EQ(errorOf(deck + "*CONTACT PAIR, INTERACTION=FRIC, TYPE=NODE TO SURFACE, "
+                             "TYPE=MORTAR\nTOP, BOTTOM\n",
+                      &line),
+              "parameter TYPE given twice on *CONTACT PAIR");
+    EXPECT_EQ(line, 12);
+    EXPECT_EQ(errorOf(deck + "*Contact Pair, type=MORTAR, interaction=I,\n Ty pe=SURFACE TO "
+                             "SURFACE\nTOP, BOTTOM\n"),
+              "parameter TYPE given twice on *CONTACT PAIR");
+    EXPECT_EQ(errorOf(deck + "*SURFACE, NAME=BlockTop, TYPE=ELEMENT, NAME=Other\nSHEET, SPOS\n"),
+              "parameter NAME given twice on *SURFACE");
+    EXPECT_EQ(errorOf(std::string(kFourNodes) +
+                      "*ELEMENT, TYPE=S4R\n1, 1, 2, 3, 4\n*Elset, elset=A, elset=B, generate\n1, "
+                      "1, 1\n"),
+              "parameter ELSET given twice on *ELSET");
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + "*NSET, NSET=A, GEN, generate\n1, 4\n"),
+              "parameter GENERATE given twice on *NSET");
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + "*MATERIAL, NAME=A, NAME=B\n*ELASTIC\n1.0, 0.3\n"),
+              "");
+}
+
 // Keywords that generate, copy or move nodes and elements are refused, not skipped: skipped,
 // the model would lack what they make. So is a keyword line that abbreviates one read here.
 TEST(AbaqusReader, MeshGenerationKeywordsAreRefused) {
