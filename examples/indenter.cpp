@@ -170,14 +170,17 @@ int main(int argc, char** argv) {
             return usage();
         }
     }
+    constexpr int kIncrements = 20;
     std::unique_ptr<mesh_io::OutputFile> dump;
     try {
-        // Both outputs checked before the first increment (existing files, one file for both).
+        // Every output checked before the first increment: the dump, the .pvd and each
+        // increment's .vtu (existing files, one file for two outputs).
         std::vector<std::string> outputs;
-        for (const std::string* f : {&series, &dumpPath}) {
-            if (!f->empty()) {
-                outputs.push_back(*f);
-            }
+        if (!series.empty()) {
+            outputs = mesh_io::VtuSeries::plannedFiles(series, kIncrements);
+        }
+        if (!dumpPath.empty()) {
+            outputs.push_back(dumpPath);
         }
         (void)mesh_io::checkOutputs(outputs, vtuOptions.write);
         if (!dumpPath.empty()) {
@@ -223,7 +226,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<mesh_io::VtuSeries> vtu;
     try {
         if (!series.empty()) {
-            vtu = std::make_unique<mesh_io::VtuSeries>(series, vtuOptions);
+            vtu = std::make_unique<mesh_io::VtuSeries>(series, vtuOptions, kIncrements);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "indenter: %s\n", e.what());
@@ -240,7 +243,7 @@ int main(int argc, char** argv) {
 
     bool same = false;
     double minGap = 0.0;
-    for (int inc = 1; inc <= 20; ++inc) {
+    for (int inc = 1; inc <= kIncrements; ++inc) {
         for (Index n : m.indenterNodes) {
             x3(1 + (dim == 3 ? 1 : 0), n) -= step;  // z in 3D, y in 2D
         }
@@ -273,7 +276,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "indenter: %s\n", e.what());
             return 2;
         }
-        if (inc == 20) {
+        if (inc == kIncrements) {
             // The last increment against the exhaustive reference, before the response moves nodes.
             const contact::ReferenceResult ref =
                 contact::referenceSearch(m.indenter, m.block, coords(), options);

@@ -397,26 +397,46 @@ void writeContactVtu(const std::string& path, const contact::Surface& master,
     writeOne(path, src, options);
 }
 
-VtuSeries::VtuSeries(std::string pvdPath, VtuOptions options)
-    : pvdPath_(std::move(pvdPath)), options_(std::move(options)) {
+namespace {
+
+void checkPvdPath(const std::string& path) {
     const std::string suffix = ".pvd";
-    if (pvdPath_.size() <= suffix.size() ||
-        pvdPath_.compare(pvdPath_.size() - suffix.size(), suffix.size(), suffix) != 0) {
-        throw std::runtime_error("a VTU series needs a path ending in .pvd, got '" + pvdPath_ +
-                                 "'");
+    if (path.size() <= suffix.size() ||
+        path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        throw std::runtime_error("a VTU series needs a path ending in .pvd, got '" + path + "'");
     }
-    (void)checkOutputs({pvdPath_}, options_.write);
 }
 
-std::string VtuSeries::nextFile() const {
-    char k[16];
-    std::snprintf(k, sizeof k, "_%04zu.vtu", files_.size());
-    return pvdPath_.substr(0, pvdPath_.size() - 4) + k;
+// Increment k's VTU file: <stem>_<k>.vtu next to the .pvd.
+std::string fileName(const std::string& pvdPath, std::size_t k) {
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, "_%04zu.vtu", k);
+    return pvdPath.substr(0, pvdPath.size() - 4) + suffix;
+}
+
+}  // namespace
+
+VtuSeries::VtuSeries(std::string pvdPath, VtuOptions options, int steps)
+    : pvdPath_(std::move(pvdPath)), options_(std::move(options)) {
+    (void)checkOutputs(plannedFiles(pvdPath_, steps), options_.write);
+}
+
+std::vector<std::string> VtuSeries::plannedFiles(const std::string& pvdPath, int steps) {
+    checkPvdPath(pvdPath);
+    if (steps < 0) {
+        throw std::invalid_argument("VtuSeries: steps must be 0 or more, got " +
+                                    std::to_string(steps));
+    }
+    std::vector<std::string> files{pvdPath};
+    for (int k = 0; k < steps; ++k) {
+        files.push_back(fileName(pvdPath, static_cast<std::size_t>(k)));
+    }
+    return files;
 }
 
 void VtuSeries::write(double time, const contact::Surface& master, const contact::Surface& slave,
                       const contact::CoordinatesView& x, const contact::NodePairs& pairs) {
-    const std::string f = nextFile();
+    const std::string f = fileName(pvdPath_, files_.size());
     writeContactVtu(f, master, slave, x, pairs, options_);
     files_.push_back(f);
     times_.push_back(time);
@@ -426,7 +446,7 @@ void VtuSeries::write(double time, const contact::Surface& master, const contact
 void VtuSeries::write(double time, const contact::Surface& master, const contact::Surface& slave,
                       const contact::CoordinatesView& x, const contact::SegmentPairs& pairs,
                       double capture) {
-    const std::string f = nextFile();
+    const std::string f = fileName(pvdPath_, files_.size());
     writeContactVtu(f, master, slave, x, pairs, capture, options_);
     files_.push_back(f);
     times_.push_back(time);

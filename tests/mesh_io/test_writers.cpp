@@ -210,4 +210,39 @@ TEST(Vtu, SegmentPairsThatDoNotFitTheSurfacesAreRefused) {
     fs::remove_all(dir);
 }
 
+// Told the number of increments, a series checks all its files up front: an existing increment
+// file is refused before anything is written (it was found at that increment, the .pvd and the
+// earlier files left behind).
+TEST(Vtu, SeriesChecksThePlannedFilesUpFront) {
+    const fs::path dir = freshDir("vtu_series");
+    const std::string pvd = (dir / "s.pvd").string();
+    EXPECT_EQ(mesh_io::VtuSeries::plannedFiles(pvd, 2),
+              (std::vector<std::string>{pvd, (dir / "s_0000.vtu").string(),
+                                        (dir / "s_0001.vtu").string()}));
+    EXPECT_THROW((void)mesh_io::VtuSeries::plannedFiles(pvd, -1), std::invalid_argument);
+    EXPECT_THROW((void)mesh_io::VtuSeries::plannedFiles((dir / "s.vtu").string(), 2),
+                 std::runtime_error);
+
+    std::ofstream(dir / "s_0005.vtu") << "not ours\n";
+    try {
+        const mesh_io::VtuSeries series(pvd, {}, 20);
+        ADD_FAILURE() << "no std::runtime_error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("s_0005.vtu exists"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(pvd));
+    EXPECT_FALSE(fs::exists(dir / "s_0000.vtu"));
+
+    // Five increments stop short of it; the series writes them and leaves it as it was.
+    TwoSquares t;
+    mesh_io::VtuSeries five(pvd, {}, 5);
+    for (int k = 0; k < 5; ++k) {
+        five.write(k, t.master, t.slave, contact::CoordinatesView(t.x), nodePairs({{4, 0}}));
+    }
+    EXPECT_EQ(five.files().back(), (dir / "s_0004.vtu").string());
+    EXPECT_TRUE(fs::exists(pvd));
+    EXPECT_EQ(get(dir / "s_0005.vtu"), "not ours\n");
+    fs::remove_all(dir);
+}
+
 }  // namespace

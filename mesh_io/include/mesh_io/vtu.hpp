@@ -65,8 +65,17 @@ void writeContactVtu(const std::string& path, const contact::Surface& master,
 /// replaced at later increments (it is the series' own file).
 class VtuSeries {
 public:
-    /// Checks the .pvd path (OutputFile's rules) and that it ends in ".pvd".
-    VtuSeries(std::string pvdPath, VtuOptions options = {});
+    /// Checks that the path ends in ".pvd" and, by OutputFile's rules (checkOutputs), the .pvd
+    /// and the VTU files of the first `steps` increments: given the number of increments, a
+    /// series that cannot be written is refused before the first, not left half written.
+    /// Throws std::runtime_error naming the path.
+    VtuSeries(std::string pvdPath, VtuOptions options = {}, int steps = 0);
+
+    /// The files a series of `steps` increments writes: the .pvd, then <stem>_0000.vtu, ...
+    /// (checkOutputs them with a program's other outputs). Throws std::runtime_error when the
+    /// path does not end in ".pvd", std::invalid_argument when steps < 0.
+    [[nodiscard]] static std::vector<std::string> plannedFiles(const std::string& pvdPath,
+                                                               int steps);
 
     void write(double time, const contact::Surface& master, const contact::Surface& slave,
                const contact::CoordinatesView& x, const contact::NodePairs& pairs);
@@ -78,7 +87,6 @@ public:
     [[nodiscard]] const std::vector<std::string>& files() const noexcept { return files_; }
 
 private:
-    [[nodiscard]] std::string nextFile() const;
     void writeCollection();
 
     std::string pvdPath_;
