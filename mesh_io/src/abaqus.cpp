@@ -29,6 +29,7 @@
 #include <iterator>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -374,9 +375,9 @@ private:
     void nsetOfElsetsLine(LineReader& in);
     void faceSurfaceLine(LineReader& in);
     void exposedFacesLine(LineReader& in);
-    void addExposedFaces(const Scope* scope);
+    void addExposedFaces(const Scope& scope);
     void combineLine(LineReader& in);
-    void combineSurfaces(const Scope* scope);
+    void combineSurfaces(const Scope& scope);
     // The element or element set of a surface line's first field: `one` holds a single element.
     std::pair<const ElementRef*, std::size_t> elementsOf(const LineReader& in, std::string_view t,
                                                          ElementRef& one) const;
@@ -541,8 +542,13 @@ Model Reader::read() {
 // After the last line: sets and surfaces without repeats, general contact turned into interfaces,
 // notes for what was counted or left out.
 void Reader::finishModel() {
-    addExposedFaces(nullptr);
-    combineSurfaces(nullptr);
+    addExposedFaces(root_);
+    combineSurfaces(root_);
+    // Each part and instance resolved its own at its end, before its data moved (endInstance).
+    if (!exposed_.empty() || !combine_.empty()) {
+        throw std::logic_error("Abaqus reader: a surface of a closed *PART or *INSTANCE was left "
+                               "unresolved");
+    }
     Model& model = root_.model;
     model.files = files_;  // the model and every included file: never to be written
     const Index n = static_cast<Index>(model.nodeIds.size());
@@ -1247,11 +1253,11 @@ void Reader::combineLine(LineReader& in) {
     }
 }
 
-// The combinations of `scope` (nullptr: every scope), in definition order.
-void Reader::combineSurfaces(const Scope* scope) {
+// The combinations of `scope`, in definition order.
+void Reader::combineSurfaces(const Scope& scope) {
     std::vector<Combine> later;
     for (Combine& c : combine_) {
-        if (scope != nullptr && c.scope != scope) {
+        if (c.scope != &scope) {
             later.push_back(std::move(c));
             continue;
         }
@@ -1366,8 +1372,8 @@ void Reader::endPart(LineReader& in, const Keyword& kw) {
     }
     part_->coords.finish();
     part_->model.nodeIndex.compact();
-    addExposedFaces(part_);
-    combineSurfaces(part_);
+    addExposedFaces(*part_);
+    combineSurfaces(*part_);
     part_ = nullptr;
     cur_ = &root_;
     section_ = Section::kNoData;
@@ -1428,6 +1434,9 @@ void Reader::endInstance(LineReader& in, const Keyword& kw) {
     }
     Scope& s = *instance_;
     s.coords.finish();
+    // Its surfaces are complete before they move into the model, which empties the scope.
+    addExposedFaces(s);
+    combineSurfaces(s);
     Model& m = root_.model;
     if (m.nodeIds.size() + s.model.nodeIds.size() >=
         static_cast<std::size_t>(std::numeric_limits<Index>::max())) {
@@ -2175,27 +2184,26 @@ void Reader::exposedFacesLine(LineReader& in) {
     exposed_.push_back({cur_, surface_, std::vector<ElementRef>(first, first + count)});
 }
 
-// The exposed faces of the lines exposedFacesLine kept for `scope` (nullptr: every scope), in
-// element order.
-void Reader::addExposedFaces(const Scope* scope) {
+// The exposed faces of the lines exposedFacesLine kept for `scope`, in element order.
+void Reader::addExposedFaces(const Scope& scope) {
     std::vector<Exposed> later;
     std::vector<FaceRef> exterior;
-    const Scope* exteriorOf = nullptr;
+    bool found = false;  // exterior holds the scope's exterior faces
     const auto flat = [](const ElementRef& r) {
         return (static_cast<std::uint64_t>(r.block) << 32) | static_cast<std::uint32_t>(r.element);
     };
     for (Exposed& e : exposed_) {
-        if (scope != nullptr && e.scope != scope) {
+        if (e.scope != &scope) {
             later.push_back(std::move(e));
             continue;
         }
-        if (exteriorOf != e.scope) {
-            exterior = exteriorFaces(e.scope->model);
+        if (!found) {
+            exterior = exteriorFaces(scope.model);
             std::sort(exterior.begin(), exterior.end(), [&](const FaceRef& a, const FaceRef& b) {
                 return flat(a.element) != flat(b.element) ? flat(a.element) < flat(b.element)
                                                           : a.face < b.face;
             });
-            exteriorOf = e.scope;
+            found = true;
         }
         std::vector<std::uint64_t> wanted;
         wanted.reserve(e.elements.size());

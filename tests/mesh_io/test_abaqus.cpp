@@ -1259,6 +1259,116 @@ TEST(AbaqusReader, InstanceQualifiedIdsAndMeshInsideAnInstance) {
     EXPECT_EQ(m.blocks[1].nodes, (std::vector<Index>{0, 1, 4}));
 }
 
+// A 2 x 2 x 1 block of C3D8 (nodes 1..18, elements 1..4 in ELSET=all) raised by dz.
+std::string blockMesh(double dz) {
+    std::ostringstream s;
+    s << "*NODE\n";
+    for (int i = 0; i < 18; ++i) {
+        s << i + 1 << ", " << i % 3 << ", " << (i / 3) % 3 << ", " << i / 9 + dz << "\n";
+    }
+    s << "*ELEMENT, TYPE=C3D8, ELSET=all\n1, 1, 2, 5, 4, 10, 11, 14, 13\n"
+         "2, 2, 3, 6, 5, 11, 12, 15, 14\n3, 4, 5, 8, 7, 13, 14, 17, 16\n"
+         "4, 5, 6, 9, 8, 14, 15, 18, 17\n";
+    return s.str();
+}
+
+// Two blocks, the upper one 0.25 above the lower: meshed inside the *INSTANCE R1 with `surfaces`
+// (instanced), or placed by hand at the assembly level with the same lines (flat). `after`
+// follows the assembly; "R1." in it is dropped in the flat twin.
+std::string twinDeck(bool instanced, const std::string& surfaces, std::string after) {
+    std::string deck = "*PART, NAME=Empty\n*END PART\n*PART, NAME=Base\n" + blockMesh(0.0) +
+                       "*SURFACE, NAME=Top\nall, S2\n*END PART\n*ASSEMBLY, NAME=A\n"
+                       "*INSTANCE, NAME=B1, PART=Base\n*END INSTANCE\n"
+                       "*INSTANCE, NAME=R1, PART=Empty\n";
+    if (instanced) {
+        deck += "0, 0, 1.25\n" + blockMesh(0.0) + surfaces + "*END INSTANCE\n";
+    } else {
+        deck += "*END INSTANCE\n" + blockMesh(1.25) + surfaces;
+        for (std::size_t at = after.find("R1."); at != std::string::npos; at = after.find("R1.")) {
+            after.erase(at, 3);
+        }
+    }
+    return deck + "*END ASSEMBLY\n" + after;
+}
+
+// The corner coordinates of each segment of a surface, sorted: what the search is given.
+std::vector<std::vector<double>> geometry(const Model& m, const std::string& surface) {
+    const ContactSurface cs = buildContactSurface(m, surface);
+    std::vector<std::vector<double>> out;
+    for (Index s = 0; s < cs.surface.size(); ++s) {
+        std::vector<double> x;
+        for (Index i = cs.surface.offsets[s]; i < cs.surface.offsets[s + 1]; ++i) {
+            const Eigen::Vector3d p = m.coords.col(cs.surface.connectivity[i]);
+            x.insert(x.end(), {p.x(), p.y(), p.z()});
+        }
+        out.push_back(std::move(x));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Reads the twins and checks that each surface of `names` (in the flat twin without "R1.") and
+// each interface's slave and master have the same segments in both.
+void expectTwinsAgree(const std::string& surfaces, const std::string& after,
+                      const std::vector<std::string>& names) {
+    const fs::path dir = scratchDir();
+    writeBytes(dir / "instanced.inp", twinDeck(true, surfaces, after));
+    writeBytes(dir / "flat.inp", twinDeck(false, surfaces, after));
+    const Model inst = readAbaqus((dir / "instanced.inp").string());
+    const Model flat = readAbaqus((dir / "flat.inp").string());
+    const auto flatName = [](std::string n) {
+        for (std::size_t at = n.find("R1."); at != std::string::npos; at = n.find("R1.")) {
+            n.erase(at, 3);
+        }
+        return n;
+    };
+    for (const std::string& n : names) {
+        EXPECT_FALSE(geometry(flat, flatName(n)).empty()) << n;
+        EXPECT_EQ(geometry(inst, n), geometry(flat, flatName(n))) << n;
+    }
+    ASSERT_EQ(inst.interfaces.size(), flat.interfaces.size());
+    for (std::size_t i = 0; i < inst.interfaces.size(); ++i) {
+        const InterfaceDef& a = inst.interfaces[i];
+        const InterfaceDef& b = flat.interfaces[i];
+        EXPECT_EQ(flatName(a.slave), b.slave);
+        EXPECT_EQ(flatName(a.master), b.master);
+        EXPECT_EQ(geometry(inst, a.slave), geometry(flat, b.slave)) << a.slave;
+        EXPECT_EQ(geometry(inst, a.master), geometry(flat, b.master)) << a.master;
+    }
+}
+
+// Surface lines without a face label inside an *INSTANCE take the exposed faces of the
+// instance's elements, as in its flat twin: 2 labelled faces and the 4 + 4 exposed faces of
+// elements 3 and 4 (they were left out: the instance's data had moved into the model before
+// the exposed faces were found). A general contact exclusion names such a surface.
+TEST(AbaqusReader, ExposedFacesInsideAnInstanceAsInItsFlatTwin) {
+    const std::string surfaces = "*SURFACE, NAME=Bottom\n1, S1\n2, S1\n3\n4\n"
+                                 "*SURFACE, NAME=Skin\nall\n";
+    expectTwinsAgree(surfaces,
+                     "*CONTACT PAIR, INTERACTION=I\nR1.Bottom, B1.Top\n"
+                     "*CONTACT\n*CONTACT INCLUSIONS, ALL EXTERIOR\n*CONTACT EXCLUSIONS\n"
+                     "R1.Skin, B1.Top\n",
+                     {"R1.Bottom", "R1.Skin"});
+    const fs::path path = scratchDir() / "instanced.inp";
+    writeBytes(path, twinDeck(true, surfaces, ""));
+    const Model m = readAbaqus(path.string());
+    EXPECT_EQ(
+        faces(m, "R1.Bottom"),
+        (Faces{{1, 1}, {2, 1}, {3, 1}, {3, 2}, {3, 5}, {3, 6}, {4, 1}, {4, 2}, {4, 4}, {4, 5}}));
+    EXPECT_EQ(m.findSurface("R1.Skin")->faces.size(), 16U);
+}
+
+// *SURFACE, COMBINE= inside an *INSTANCE combines the instance's surfaces (it crashed: the
+// combination ran after the instance's surfaces had moved into the model), exposed faces too.
+TEST(AbaqusReader, CombinedSurfacesInsideAnInstanceAsInItsFlatTwin) {
+    expectTwinsAgree("*SURFACE, NAME=Half1\n1, S1\n2, S1\n*SURFACE, NAME=Half2\n3, S1\n4, S1\n"
+                     "*SURFACE, NAME=Bottom, COMBINE=UNION\nHalf1, Half2\n"
+                     "*SURFACE, NAME=Skin\nall\n"
+                     "*SURFACE, NAME=Sides, COMBINE=DIFFERENCE\nSkin, Bottom\n",
+                     "*CONTACT PAIR, INTERACTION=I\nR1.Bottom, B1.Top\n",
+                     {"R1.Bottom", "R1.Sides"});
+}
+
 // Interfaces of every kind: a node and an element surface of one name (CalculiX tells them apart
 // by type), every contact TYPE, one TYPE no search knows (kept with its problem, so the tool can
 // report it and search the others), and ties that are no contact (noted, not searched).
