@@ -692,16 +692,19 @@ const KnownParams kKnownParams[] = {
 
 // Keywords that make, copy or move nodes and elements from other data, or make the data lines
 // depend on other definitions: read as skipped, the model would silently lack what they mean.
+// *IMPERFECTION adds its displacements to the coordinates (Keywords Guide).
 const std::pair<const char*, const char*> kRefusedKeywords[] = {
     {"NFILL", "it generates nodes"},
     {"NCOPY", "it copies nodes"},
     {"NMAP", "it moves nodes"},
     {"ELCOPY", "it copies elements"},
     {"IMPORT", "its nodes and elements come from another analysis"},
+    {"IMPERFECTION", "it moves nodes"},
 };
 
-// The keywords read here (besides *INCLUDE): a keyword line that is a strict prefix of one is
-// taken for its abbreviation and refused rather than skipped.
+// The keywords read here (besides *INCLUDE). A keyword line that is a strict prefix of one of
+// these or of a refused keyword is taken for its abbreviation (the input syntax rules allow any
+// that tells a keyword from the others) and refused rather than skipped.
 const char* const kReadKeywords[] = {"NODE",
                                      "ELEMENT",
                                      "NSET",
@@ -736,6 +739,45 @@ void refuseRepeated(const LineReader& in, const Keyword& kw) {
     }
 }
 
+// A keyword line that abbreviates keywords read or refused here (a strict prefix of them) is
+// refused, naming them; one that abbreviates only refused keywords, as refused (*NMA: *NMAP).
+// A keyword skipped in full begins none of them (the decks in tests/data and examples/data).
+void refuseAbbreviation(const LineReader& in, const Keyword& kw) {
+    const auto abbreviates = [&kw](const std::string& full) {
+        return full.size() > kw.key.size() && full.compare(0, kw.key.size(), kw.key) == 0;
+    };
+    std::vector<std::string> of;
+    const char* why = nullptr;
+    for (const char* full : kReadKeywords) {
+        if (abbreviates(squeeze(full))) {
+            of.push_back("*" + std::string(full));
+        }
+    }
+    const std::size_t read = of.size();
+    for (const auto& [key, reason] : kRefusedKeywords) {
+        if (abbreviates(key)) {
+            of.push_back("*" + std::string(key));
+            why = reason;
+        }
+    }
+    if (of.empty()) {
+        return;
+    }
+    std::string list = of[0];
+    for (std::size_t k = 1; k < of.size(); ++k) {
+        list += (k + 1 == of.size() ? " or " : ", ") + of[k];
+    }
+    if (read == 0) {
+        throw ParseError(in.path(), kw.line,
+                         kw.name + " is not supported (an abbreviation of " + list +
+                             (of.size() == 1 ? ": " + std::string(why) : "") +
+                             "): write out the nodes and elements it stands for");
+    }
+    throw ParseError(in.path(), kw.line,
+                     kw.name + " is not read as an abbreviation (of " + list +
+                         "?): write the keyword in full");
+}
+
 // Refuses what is listed above and resolves abbreviated parameters (KnownParams). Returns the
 // parameters outside the list of a keyword that is not strict (ignored, to be noted).
 std::vector<std::string> checkKeyword(const LineReader& in, Keyword& kw) {
@@ -755,14 +797,7 @@ std::vector<std::string> checkKeyword(const LineReader& in, Keyword& kw) {
     const bool read = std::any_of(std::begin(kReadKeywords), std::end(kReadKeywords),
                                   [&](const char* r) { return kw.key == squeeze(r); });
     if (known == nullptr && !read) {
-        for (const char* full : kReadKeywords) {
-            const std::string r = squeeze(full);
-            if (r.size() > kw.key.size() && r.compare(0, kw.key.size(), kw.key) == 0) {
-                throw ParseError(in.path(), kw.line,
-                                 kw.name + " is not read as an abbreviation (of *" +
-                                     std::string(full) + "?): write the keyword in full");
-            }
-        }
+        refuseAbbreviation(in, kw);
     }
     if (read || known != nullptr) {
         for (const Param& p : kw.params) {

@@ -441,7 +441,8 @@ TEST(AbaqusReader, RepeatedParametersAreRefused) {
 }
 
 // Keywords that generate, copy or move nodes and elements are refused, not skipped: skipped,
-// the model would lack what they make. So is a keyword line that abbreviates one read here.
+// the model would lack what they make (*IMPERFECTION moves nodes). So is a keyword line that
+// abbreviates one read or refused here: *NMA was skipped, its nodes left where they were.
 TEST(AbaqusReader, MeshGenerationKeywordsAreRefused) {
     const std::string elements = "*ELEMENT, TYPE=S4R, ELSET=SHEET\n1, 1, 2, 3, 4\n";
     long line = 0;
@@ -450,7 +451,7 @@ TEST(AbaqusReader, MeshGenerationKeywordsAreRefused) {
         "*ELCOPY is not supported (it copies elements): write out the nodes and "
         "elements it stands for");
     EXPECT_EQ(line, 8);
-    for (const char* k : {"NFILL", "NCOPY", "NMAP", "ELCOPY", "IMPORT"}) {
+    for (const char* k : {"NFILL", "NCOPY", "NMAP", "ELCOPY", "IMPORT", "IMPERFECTION"}) {
         EXPECT_NE(errorOf(std::string(kFourNodes) + "*" + k + "\n1, 2\n")
                       .find("*" + std::string(k) + " is not supported ("),
                   std::string::npos)
@@ -475,6 +476,27 @@ TEST(AbaqusReader, MeshGenerationKeywordsAreRefused) {
     EXPECT_EQ(errorOf(std::string(kFourNodes) + elements + "*CONTACT P\nA, B\n"),
               "*CONTACT P is not read as an abbreviation (of *CONTACT PAIR?): write the "
               "keyword in full");
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + "*NMA, NSET=A, TYPE=RECTANGULAR\n0, 0, 5\n", &line),
+              "*NMA is not supported (an abbreviation of *NMAP: it moves nodes): write out the "
+              "nodes and elements it stands for");
+    EXPECT_EQ(line, 6);
+    for (const char* k : {"NFIL", "NCOP", "ELCOP", "IMPERF"}) {
+        EXPECT_NE(errorOf(std::string(kFourNodes) + "*" + k + "\n1, 2\n")
+                      .find("*" + std::string(k) + " is not supported (an abbreviation of *"),
+                  std::string::npos)
+            << k;
+    }
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + "*Imp\n1, 2\n"),
+              "*IMP is not supported (an abbreviation of *IMPORT or *IMPERFECTION): write out the "
+              "nodes and elements it stands for");
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + "*N\n1, 2\n"),
+              "*N is not read as an abbreviation (of *NODE, *NSET, *NGEN, *NFILL, *NCOPY or "
+              "*NMAP?): write the keyword in full");
+    // Keywords skipped in full are not taken for abbreviations, also where they begin one read
+    // (*CONTACT, read, begins *CONTACT PAIR).
+    EXPECT_EQ(errorOf(std::string(kFourNodes) + elements +
+                      "*STEP\n*STATIC\n*END STEP\n*CONTACT\n*IMPORT NSET\n*NODE OUTPUT\nU\n"),
+              "");
 }
 
 // Two C3D8 sharing the face x = 1 (element 1: S4, element 2: S6), and a shell.
