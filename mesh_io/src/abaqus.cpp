@@ -462,6 +462,7 @@ private:
     std::string dropReason_;     // why that block cannot be kept
     std::size_t surface_ = 0;    // *SURFACE being read
     InterfaceDef iface_;         // template for *CONTACT PAIR / *TIE lines
+    std::string unapplied_;      // their parameters not applied, noted for each line
     bool generate_ = false;
     bool pending_ = false;    // an element waits for continuation lines
     bool skipIface_ = false;  // a *TIE that is no contact (cyclic symmetry, multistage)
@@ -1343,11 +1344,36 @@ void Reader::combineSurfaces(const Scope& scope) {
 
 // *CONTACT PAIR, *TIE: the data lines become interfaces. A contact TYPE we do not know makes
 // interfaces that carry the problem (the others are still searched); a tie that is not a
-// contact (CYCLIC SYMMETRY, MULTISTAGE) is noted and left out.
+// contact (CYCLIC SYMMETRY, MULTISTAGE) is noted and left out. ADJUST= (and POSITION TOLERANCE=
+// on a tie) change which slave nodes Abaqus takes and where they are; the search does neither,
+// and each interface says so in a note.
 void Reader::beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kind kind) {
     iface_ = InterfaceDef{};
     iface_.kind = kind;
     skipIface_ = false;
+    unapplied_.clear();
+    std::string why;
+    const bool tie = kind == InterfaceDef::Kind::kTie;
+    for (const char* key : {"POSITIONTOLERANCE", "ADJUST"}) {
+        const Param* p = kw.find(key);
+        const bool adjust = key[0] == 'A';
+        if (p == nullptr || (!adjust && !tie) ||
+            (adjust && tie && matchValue(in, kw, *p, {"YES", "NO"}) == 1)) {
+            continue;
+        }
+        unapplied_ += std::string(unapplied_.empty() ? "" : " and ") +
+                      (adjust ? "ADJUST" : "POSITION TOLERANCE") +
+                      (p->hasValue ? "=" + p->value : "");
+        why += std::string(why.empty() ? "" : ", and ") +
+               (adjust ? "the adjusted slave nodes are moved onto the master"
+                       : "only the slave nodes within the position tolerance are tied");
+    }
+    if (!unapplied_.empty()) {
+        const bool one = unapplied_.find(" and ") == std::string::npos;
+        unapplied_ += std::string(one ? " is" : " are") + " not applied (in Abaqus " + why +
+                      "): the search reports the gaps as the nodes stand, and pairs within its "
+                      "capture distance";
+    }
     section_ = Section::kInterface;
     const Param* name = kw.find(kind == InterfaceDef::Kind::kTie ? "NAME" : "INTERACTION");
     if (name != nullptr) {
@@ -2303,6 +2329,12 @@ void Reader::interfaceLine(LineReader& in) {
     d.master = self ? d.slave : label(fields_[1]);
     d.selfContact = self;
     d.source = {in.path(), in.line()};
+    if (!unapplied_.empty()) {
+        note(in, in.line(),
+             std::string(d.kind == InterfaceDef::Kind::kTie ? "*TIE" : "*CONTACT PAIR") +
+                 (d.name.empty() ? "" : " '" + d.name + "'") + " (" + d.slave + ", " + d.master +
+                 "): " + unapplied_);
+    }
     root_.model.interfaces.push_back(std::move(d));
 }
 

@@ -1082,6 +1082,36 @@ TEST(AbaqusReader, TieLinesAreInterfaces) {
     EXPECT_EQ(m.interfaces[2].master, "A");
     EXPECT_FALSE(m.interfaces[2].nodeToSurface);
     EXPECT_EQ(faces(m, "Side C"), (Faces{{1, 3}}));
+    // POSITION TOLERANCE is not applied, each tie line says so; ADJUST=NO needs no note.
+    const std::string unapplied =
+        "POSITION TOLERANCE=0.01 is not applied (in Abaqus only the slave nodes within the "
+        "position tolerance are tied): the search reports the gaps as the nodes stand, and pairs "
+        "within its capture distance";
+    EXPECT_EQ(m.notes, (std::vector<std::string>{
+                           note("tie.inp", 20, "*TIE 'GLUE' (A, B): " + unapplied),
+                           note("tie.inp", 21, "*TIE 'GLUE' (side c, B): " + unapplied),
+                       }));
+}
+
+// ADJUST= on *CONTACT PAIR and ADJUST=YES on *TIE: Abaqus moves the adjusted slave nodes onto
+// the master, the search does not; each interface says so in a note at its line.
+TEST(AbaqusReader, AdjustedInterfacesAreNoted) {
+    const fs::path path = scratchDir() / "adjust.inp";
+    writeBytes(path, std::string(kTwoBricks) +
+                         "*SURFACE, NAME=A\n1, S1\n*SURFACE, NAME=B\n2, S2\n"
+                         "*CONTACT PAIR, INTERACTION=I, ADJUST=0.1, SMALL SLIDING\nA, B\nB, A\n"
+                         "*TIE, NAME=T, ADJ=yes\nA, B\n*CONTACT PAIR, INTERACTION=J\nA, B\n");
+    const Model m = readAbaqus(path.string());
+    ASSERT_EQ(m.interfaces.size(), 4U);
+    const std::string moved = "(in Abaqus the adjusted slave nodes are moved onto the master): "
+                              "the search reports the gaps as the nodes stand, and pairs within "
+                              "its capture distance";
+    const std::string at = path.string() + ":";
+    EXPECT_EQ(m.notes, (std::vector<std::string>{
+                           at + "24: *CONTACT PAIR 'I' (A, B): ADJUST=0.1 is not applied " + moved,
+                           at + "25: *CONTACT PAIR 'I' (B, A): ADJUST=0.1 is not applied " + moved,
+                           at + "27: *TIE 'T' (A, B): ADJUST=yes is not applied " + moved,
+                       }));
 }
 
 TEST(AbaqusReader, UnknownKeywordsAreSkippedAndNoted) {
