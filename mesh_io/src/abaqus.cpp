@@ -1679,13 +1679,16 @@ ElementRef Reader::elementOf(const LineReader& in, std::string_view t) const {
     return r;
 }
 
+// Quotes are dropped wherever they are, as label() drops them from set and surface names:
+// "Hi,2".1 and "Hi,2.1" are node 1 of the instance Hi,2.
 const Scope* Reader::qualified(std::string_view t, long& id) const {
-    t = unquote(t);
-    const std::size_t dot = t.rfind('.');
-    if (dot == std::string_view::npos || cur_ != &root_ || !parseLong(t.substr(dot + 1), id)) {
+    const std::string name = label(t);
+    const std::size_t dot = name.rfind('.');
+    if (dot == std::string::npos || cur_ != &root_ ||
+        !parseLong(std::string_view(name).substr(dot + 1), id)) {
         return nullptr;
     }
-    return findScope(instanceByName_, std::string(t.substr(0, dot)));
+    return findScope(instanceByName_, name.substr(0, dot));
 }
 
 bool Reader::qualifiedNode(std::string_view t, Index& node) const {

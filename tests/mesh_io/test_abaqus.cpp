@@ -1421,6 +1421,46 @@ TEST(AbaqusReader, CombinedSurfacesInsideAnInstanceAsInItsFlatTwin) {
                      {"R1.Bottom", "R1.Sides"});
 }
 
+// An instance name in quotes (it holds a comma or a dot) qualifies node and element ids and set
+// names alike, quoted alone ("Hi,2".1, as Abaqus/CAE writes it) or with the id ("Hi,2.1").
+TEST(AbaqusReader, QuotedInstanceNamesQualifyIdsAndSets) {
+    const fs::path path = scratchDir() / "quoted.inp";
+    writeBytes(path, "*Part, name=P\n*Node\n1, 0., 0., 0.\n2, 1., 0., 0.\n3, 0., 1., 0.\n"
+                     "4, 0., 0., 1.\n*Element, type=C3D4, elset=E\n7, 1, 2, 3, 4\n"
+                     "*Nset, nset=N\n1, 2\n*End Part\n*Assembly, name=A\n"
+                     "*Instance, name=\"Hi,2\", part=P\n0., 0., 1.\n*End Instance\n"
+                     "*Instance, name=\"Lo.v1\", part=P\n*End Instance\n"
+                     "*Nset, nset=Q\n\"Hi,2\".3, \"Hi,2.2\", \"Lo.v1\".4, \"Hi,2\".N\n"
+                     "*Elset, elset=EE\n\"Lo.v1\".7, \"Hi,2\".E\n"
+                     "*Surface, name=S\n\"Hi,2\".7, S1\n\"Lo.v1\".E, S2\n"
+                     "*Surface, name=NS, type=NODE\n\"Hi,2\".4\n"
+                     "*Element, type=R3D3\n99, \"Hi,2\".1, \"Lo.v1\".2, \"Hi,2\".3\n"
+                     "*End Assembly\n");
+    const Model m = readAbaqus(path.string());
+    ASSERT_EQ(m.numNodes(), 8);
+    std::vector<std::string> labels;
+    for (const Index i : nodeSet(m, "Q")) {
+        labels.push_back(m.nodeLabel(i));
+    }
+    EXPECT_EQ(labels, (std::vector<std::string>{"Hi,2.3", "Hi,2.2", "Lo.v1.4", "Hi,2.1"}));
+    const std::vector<ElementRef>& ee = elementSet(m, "EE");
+    ASSERT_EQ(ee.size(), 2U);
+    EXPECT_EQ(m.elementLabel(m.blocks[static_cast<std::size_t>(ee[0].block)].instance, 7),
+              "Lo.v1.7");
+    EXPECT_EQ(ee[0].block, 1);
+    EXPECT_EQ(ee[1].block, 0);
+    const SurfaceDef* s = m.findSurface("S");
+    ASSERT_NE(s, nullptr);
+    ASSERT_EQ(s->faces.size(), 2U);
+    EXPECT_EQ(s->faces[0].element, (ElementRef{0, 0}));
+    EXPECT_EQ(s->faces[1].element, (ElementRef{1, 0}));
+    const SurfaceDef* ns = m.findSurface("NS");
+    ASSERT_NE(ns, nullptr);
+    EXPECT_EQ(ns->nodes, (std::vector<Index>{3}));
+    ASSERT_EQ(m.blocks.size(), 3U);
+    EXPECT_EQ(m.blocks[2].nodes, (std::vector<Index>{0, 5, 2}));
+}
+
 // Interfaces of every kind: a node and an element surface of one name (CalculiX tells them apart
 // by type), every contact TYPE, one TYPE no search knows (kept with its problem, so the tool can
 // report it and search the others), and ties that are no contact (noted, not searched).
