@@ -46,6 +46,129 @@ void quantiles(std::vector<std::pair<double, double>>& samples, GapSummary& g) {
     g.max = samples.back().first;
 }
 
+// Part of an area (2D: a length) over which the gap is affine: a stretch (its gap uniform between
+// its ends' gaps) or a triangle (g1 <= g2 <= g3 at its corners: the area with gap <= t grows as
+// (t - g1)^2 up to g2, then the area above shrinks as (g3 - t)^2).
+struct GapPiece {
+    double g1 = 0.0;
+    double g2 = 0.0;
+    double g3 = 0.0;
+    double weight = 0.0;  ///< the piece's area (length)
+    bool isTriangle = false;
+
+    static GapPiece stretch(double a, double b, double w) {
+        return {std::min(a, b), 0.0, std::max(a, b), w, false};
+    }
+    static GapPiece triangle(double a, double b, double c, double w) {
+        double s[3] = {a, b, c};
+        std::sort(s, s + 3);
+        return {s[0], s[1], s[2], w, true};
+    }
+
+    // The area with gap <= t (steps where all the gaps are equal).
+    [[nodiscard]] double below(double t) const {
+        if (t < g1) {
+            return 0.0;
+        }
+        if (t >= g3) {
+            return weight;
+        }
+        if (!isTriangle) {
+            return weight * (t - g1) / (g3 - g1);
+        }
+        return t < g2 ? weight * (t - g1) * (t - g1) / ((g3 - g1) * (g2 - g1))
+                      : weight - weight * (g3 - t) * (g3 - t) / ((g3 - g1) * (g3 - g2));
+    }
+
+    // below(a + s) for s in (0, b - a), where no gap of the piece lies in (a, b): c0 + c1 s + c2
+    // s^2.
+    void addOn(double a, double b, double c[3]) const {
+        if (b <= g1) {
+            return;
+        }
+        if (a >= g3) {
+            c[0] += weight;
+        } else if (!isTriangle) {
+            c[0] += weight * (a - g1) / (g3 - g1);
+            c[1] += weight / (g3 - g1);
+        } else if (b <= g2) {  // weight (s + d)^2 / ((g3 - g1)(g2 - g1)), d = a - g1
+            const double k = weight / ((g3 - g1) * (g2 - g1));
+            const double d = a - g1;
+            c[0] += k * d * d;
+            c[1] += 2.0 * k * d;
+            c[2] += k;
+        } else {  // weight - weight (e - s)^2 / ((g3 - g1)(g3 - g2)), e = g3 - a
+            const double k = weight / ((g3 - g1) * (g3 - g2));
+            const double e = g3 - a;
+            c[0] += weight - k * e * e;
+            c[1] += 2.0 * k * e;
+            c[2] -= k;
+        }
+    }
+};
+
+// The smallest t with at least q of the pieces' total area at gap <= t. The area below t is
+// piecewise quadratic between the pieces' corner gaps: a binary search over the sorted corner
+// gaps finds the stretch [a, b] where it reaches q, then a bisection on that stretch's quadratic
+// (O(n log n) in all).
+double pieceQuantile(const std::vector<GapPiece>& pieces, double q) {
+    std::vector<double> knots;
+    knots.reserve(3 * pieces.size());
+    double total = 0.0;
+    for (const GapPiece& p : pieces) {
+        knots.push_back(p.g1);
+        knots.push_back(p.g3);
+        if (p.isTriangle) {
+            knots.push_back(p.g2);
+        }
+        total += p.weight;
+    }
+    std::sort(knots.begin(), knots.end());
+    knots.erase(std::unique(knots.begin(), knots.end()), knots.end());
+    const double target = q * total;
+    const auto below = [&](double t) {
+        double s = 0.0;
+        for (const GapPiece& p : pieces) {
+            s += p.below(t);
+        }
+        return s;
+    };
+    // The first knot with at least the target below it (the last one when rounding falls short).
+    std::size_t lo = 0;
+    std::size_t hi = knots.size() - 1;
+    while (lo < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        if (below(knots[mid]) >= target) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if (lo == 0) {
+        return knots[0];
+    }
+    const double a = knots[lo - 1];
+    const double b = knots[lo];
+    double c[3] = {0.0, 0.0, 0.0};
+    for (const GapPiece& p : pieces) {
+        p.addOn(a, b, c);
+    }
+    const auto quad = [&](double s) { return c[0] + s * (c[1] + s * c[2]); };
+    double sLo = 0.0;
+    double sHi = b - a;
+    if (quad(sHi) < target) {  // reached by equal gaps (a step) at b
+        return b;
+    }
+    for (int it = 0; it < 200 && sHi - sLo > 0.0; ++it) {  // quad rises on [0, b - a]
+        const double mid = 0.5 * (sLo + sHi);
+        if (mid <= sLo || mid >= sHi) {
+            break;
+        }
+        (quad(mid) >= target ? sHi : sLo) = mid;
+    }
+    return a + sHi;
+}
+
 // printf into a string.
 std::string format(const char* fmt, ...) {
     char buf[512];
@@ -78,7 +201,7 @@ GapSummary summarizeGaps(const contact::NodePairs& pairs) {
 
 GapSummary summarizeGaps(const Overlaps& overlaps) {
     GapSummary g;
-    std::vector<std::pair<double, double>> samples;
+    std::vector<GapPiece> pieces;
     double lo = kNaN;
     double hi = kNaN;
     for (const PairOverlap& o : overlaps.pairs) {
@@ -94,29 +217,32 @@ GapSummary summarizeGaps(const Overlaps& overlaps) {
         const double* gap = overlaps.gap.data() + first;
         const Eigen::Vector3d* p = overlaps.points.data() + first;
         if (o.count < 2) {  // in contact, nothing drawn (a curved pair cut inside): its gap range
-            samples.emplace_back(0.5 * (o.gapMin + o.gapMax), o.captureArea);
+            pieces.push_back(GapPiece::stretch(o.gapMin, o.gapMax, o.captureArea));
             continue;
         }
         if (o.count == 2) {
-            samples.emplace_back(0.5 * (gap[0] + gap[1]), o.captureArea);
+            pieces.push_back(GapPiece::stretch(gap[0], gap[1], o.captureArea));
             continue;
         }
         // Fan from point 0; the triangles' areas share out the pair's captureArea.
-        const std::size_t begin = samples.size();
+        const std::size_t begin = pieces.size();
         double fanArea = 0.0;
         for (int k = 2; k < o.count; ++k) {
             const double a = 0.5 * (p[k - 1] - p[0]).cross(p[k] - p[0]).norm();
-            samples.emplace_back((gap[0] + gap[k - 1] + gap[k]) / 3.0, a);
+            pieces.push_back(GapPiece::triangle(gap[0], gap[k - 1], gap[k], a));
             fanArea += a;
         }
-        for (std::size_t s = begin; s < samples.size(); ++s) {
-            samples[s].second *= fanArea > 0.0 ? o.captureArea / fanArea : 0.0;
+        for (std::size_t s = begin; s < pieces.size(); ++s) {
+            pieces[s].weight *= fanArea > 0.0 ? o.captureArea / fanArea : 0.0;
         }
     }
-    quantiles(samples, g);
+    g.min = g.p05 = g.median = g.p95 = g.max = kNaN;
     if (g.count > 0) {
         g.min = lo;
         g.max = hi;
+        g.p05 = pieceQuantile(pieces, 0.05);
+        g.median = pieceQuantile(pieces, 0.5);
+        g.p95 = pieceQuantile(pieces, 0.95);
     }
     return g;
 }
@@ -182,8 +308,9 @@ void printInterface(std::ostream& out, const InterfaceReport& r) {
         const double err = o.captureAreaError();
         out << (err > 0.0 ? format(" (+- %.2g: curved faces cut on a refinement)\n", err) : "\n");
         if (g.count > 0) {
-            // The quantiles come from the drawn polygons' corner gaps: exact where the gap is
-            // affine, rough where curved faces are cut (min and max stay the pairs' ranges).
+            // The quantiles come from the drawn polygons' corner gaps, the gap affine over each
+            // fan triangle: exact on flat faces, the gap's linear interpolant on curved ones (min
+            // and max stay the pairs' ranges).
             out << "  gap over the " << area << " in contact: " << quantileLine(g)
                 << (err > 0.0 ? " (quantiles rough: curved faces)\n" : "\n");
         }

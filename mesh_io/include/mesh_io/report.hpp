@@ -30,10 +30,12 @@ struct GapSummary {
 
 /// Quantiles of the gap over the area in contact: the smallest gap with at least q of that area
 /// at or below it. Each pair's drawn part is fanned into triangles from its first point, each
-/// carrying the mean gap of its corners (exact for an affine gap) and its share of the pair's
-/// captureArea (2D: one stretch, the mean of its ends); a pair in contact with nothing drawn (a
-/// curved pair whose corners are beyond the capture) carries the middle of its gap range. The
-/// fan's mean gaps only approximate a curved gap; min and max are the pairs' gap ranges.
+/// carrying its share of the pair's captureArea with the gap affine between its corners' gaps
+/// (2D: the stretch between its two ends, the gap uniform between theirs); a pair in contact with
+/// nothing drawn (a curved pair whose corners are beyond the capture) carries its gap range as a
+/// uniform stretch. Exact where the faces are flat (the gap is affine); on curved faces the gap
+/// is taken as the linear interpolant of the drawn points' gaps. min and max are the pairs' gap
+/// ranges.
 [[nodiscard]] GapSummary summarizeGaps(const Overlaps& overlaps);
 
 /// One searched interface and its results, as the report and the writers need them. Pointers
