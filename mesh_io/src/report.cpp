@@ -319,6 +319,14 @@ void printInterface(std::ostream& out, const InterfaceReport& r) {
         const double penErr = o.penetrationAreaError();
         out << (penErr > 0.0 ? format(" (+- %.2g: curved faces cut on a refinement)\n", penErr)
                              : "\n");
+        if (g.count > 0 && g.min < -r.captureDistance) {
+            // A slave segment wholly more than about the capture distance behind the master is
+            // no candidate (boxes buffered by the capture), so deeper parts may be left out.
+            out << format("  note: penetration reaches %.6g, deeper than the capture distance "
+                          "%.6g: deeper parts of the slave may lie beyond the candidates (boxes "
+                          "buffered by the capture) and are not counted; raise --capture\n",
+                          -g.min, r.captureDistance);
+        }
     }
     out << format("  orientation: %s (normals opposed %d, aligned %d: in front %d, behind %d)\n",
                   r.selfContact ? "not judged (self-contact: one surface, no master side)"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The report's figures: segment mode's gap quantiles are those of the exact area (2D: length)
 // distribution of the gap over the part in contact, checked against analytic answers on tilted
-// planes meshed in several ways and on single triangles.
+// planes meshed in several ways and on single triangles; the report notes a penetration as deep
+// as the capture distance.
 #include "contact/contact_search.hpp"
 #include "mesh_io/overlaps.hpp"
 #include "mesh_io/report.hpp"
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -210,6 +212,50 @@ TEST(Report, SegmentGapQuantilesOfConstantGapsAreTheSmallestGapReachingQ) {
     EXPECT_EQ(g.p05, 0.0);
     EXPECT_EQ(g.median, 0.0);
     EXPECT_EQ(g.p95, 1.0);
+}
+
+std::string report(const Planes& p, const Overlaps& ov) {
+    ContactSurface master;
+    master.name = "MASTER";
+    master.dim = 3;
+    master.surface = p.master;
+    ContactSurface slave;
+    slave.name = "SLAVE";
+    slave.dim = 3;
+    slave.surface = p.slave;
+    const contact::SegmentPairs pairs;
+    InterfaceReport r;
+    r.master = &master;
+    r.slave = &slave;
+    r.mode = contact::SearchMode::kSegmentToSegment;
+    r.captureDistance = kCapture;
+    r.captureRelative = false;
+    r.segmentPairs = &pairs;
+    r.overlaps = &ov;
+    r.gaps = summarizeGaps(ov);
+    std::ostringstream out;
+    printInterface(out, r);
+    return out.str();
+}
+
+// The slave z = -0.5 + 0.4 x, from -0.42 (x = 0.2) to 0.22: one slave face reaches from beyond
+// the capture into the contact (gap down to -0.42 counted); of 4 x 3 faces the column below
+// -0.26 is no candidate (-0.26 counted). Either way the report notes a penetration deeper than
+// the capture distance; the shallow tilted plane (down to -0.01) has no note.
+TEST(Report, PenetrationDeeperThanTheCaptureIsNoted) {
+    for (const int n : {1, 4}) {
+        SCOPED_TRACE(n);
+        const Planes p = planes(3, 2, false, n, n == 1 ? 1 : 3, false, -0.5, 0.4);
+        const Overlaps ov = searchOverlaps(p.master, p.slave, contact::CoordinatesView(p.x));
+        EXPECT_NEAR(summarizeGaps(ov).min, n == 1 ? -0.42 : -0.26, 1e-12);
+        const std::string text = report(p, ov);
+        EXPECT_NE(text.find("note: penetration reaches"), std::string::npos) << text;
+        EXPECT_NE(text.find("deeper than the capture distance"), std::string::npos) << text;
+    }
+    const Planes shallow = planes(3, 2, false, 4, 3, false, -0.05, 0.2);
+    const std::string text = report(shallow, searchOverlaps(shallow.master, shallow.slave,
+                                                            contact::CoordinatesView(shallow.x)));
+    EXPECT_EQ(text.find("note:"), std::string::npos) << text;
 }
 
 }  // namespace
