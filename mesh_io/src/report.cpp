@@ -301,7 +301,7 @@ void printInterface(std::ostream& out, const InterfaceReport& r) {
         out << format("  candidates (buffered AABB overlaps): %lld, SAT survivors%s: %lld\n",
                       st.candidates, r.countsOverlapRanks ? "" : " (segment pairs)",
                       st.satSurvivors);
-        out << format("  overlaps: %zu pairs overlap, total %s %.6g (whatever the gap)\n",
+        out << format("  overlaps: %zu candidate pairs overlap, total %s %.6g (whatever the gap)\n",
                       o.pairs.size(), area, o.overlapArea());
         out << format("  in contact (gap <= capture): %d pairs, %s %.6g", static_cast<int>(g.count),
                       area, o.captureArea());

@@ -2,7 +2,7 @@
 // The report's figures: segment mode's gap quantiles are those of the exact area (2D: length)
 // distribution of the gap over the part in contact, checked against analytic answers on tilted
 // planes meshed in several ways and on single triangles; the report notes a penetration as deep
-// as the capture distance.
+// as the capture distance and says its overlap total covers the candidate pairs.
 #include "contact/contact_search.hpp"
 #include "mesh_io/overlaps.hpp"
 #include "mesh_io/report.hpp"
@@ -256,6 +256,19 @@ TEST(Report, PenetrationDeeperThanTheCaptureIsNoted) {
     const std::string text = report(shallow, searchOverlaps(shallow.master, shallow.slave,
                                                             contact::CoordinatesView(shallow.x)));
     EXPECT_EQ(text.find("note:"), std::string::npos) << text;
+}
+
+// The overlap total covers the candidate pairs only: of the tilted slave (area 1.28) the column
+// at x > 1.4 (z > 0.23) is beyond the buffered boxes (0.1 + about 0.1 x (cos + sin) of the
+// tilt, 0.22), the other three (3 x 0.4 x 0.8 = 0.96) overlap. The report says so.
+TEST(Report, OverlapTotalIsSaidToCoverTheCandidatePairs) {
+    const Planes p = planes(3, 2, false, 4, 3, false, -0.05, 0.2);
+    const Overlaps ov = searchOverlaps(p.master, p.slave, contact::CoordinatesView(p.x));
+    EXPECT_NEAR(ov.overlapArea(), 0.96, 1e-12);
+    const std::string text = report(p, ov);
+    EXPECT_NE(text.find("candidate pairs overlap, total area 0.96 (whatever the gap)"),
+              std::string::npos)
+        << text;
 }
 
 }  // namespace
