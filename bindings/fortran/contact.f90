@@ -45,7 +45,7 @@ module contact
     integer, parameter, public :: CONTACT_UPDATE_OK = 0, CONTACT_UPDATE_NOT_SET_UP = 1, &
         CONTACT_UPDATE_WRONG_NODE_COUNT = 2, CONTACT_UPDATE_BAD_COORDINATE_VIEW = 3, &
         CONTACT_UPDATE_NON_FINITE_COORDINATES = 4, CONTACT_UPDATE_COORDINATES_OUT_OF_RANGE = 5, &
-        CONTACT_UPDATE_OUT_OF_MEMORY = 6
+        CONTACT_UPDATE_OUT_OF_MEMORY = 6, CONTACT_UPDATE_DEGENERATE_SEGMENT = 7
     ! Interface kinds (contact_model_interface's kind=)
     integer, parameter, public :: CONTACT_INTERFACE_CONTACT_PAIR = 0, CONTACT_INTERFACE_TIE = 1, &
         CONTACT_INTERFACE_GENERAL_CONTACT = 2
@@ -669,7 +669,8 @@ contains
     end subroutine
 
     !> The node number (1-based) the last update failed on (non-finite or out-of-range
-    !> coordinates), 0 after a successful update, another failure or set_surfaces.
+    !> coordinates, the corner where a segment collapsed or folded), 0 after a successful update,
+    !> another failure or set_surfaces.
     subroutine contact_fault_node(search, node, ierr)
         type(contact_search), intent(in) :: search
         integer, intent(out) :: node, ierr

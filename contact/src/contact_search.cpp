@@ -30,17 +30,27 @@ const char* updateStatusName(UpdateStatus s) noexcept {
     case UpdateStatus::kNonFiniteCoordinates: return "non-finite coordinates";
     case UpdateStatus::kCoordinatesOutOfRange: return "coordinates out of range";
     case UpdateStatus::kOutOfMemory: return "out of memory";
+    case UpdateStatus::kDegenerateSegment: return "degenerate segment";
     }
     return "?";
 }
 
 std::string faultText(const UpdateStats& st, const CoordinatesView& x) {
+    std::string out;
+    if (st.status == UpdateStatus::kDegenerateSegment && st.faultSegment != kNoIndex) {
+        out = std::string(st.faultInSlave ? "slave" : "master") + " segment " +
+              std::to_string(st.faultSegment);
+        if (st.faultNode == kNoIndex) {
+            return out + ", no normal at its centre (zero length or area)";
+        }
+        out += ", collapsed or folded at corner ";
+    }
     if (st.faultNode == kNoIndex || st.faultNode < 0 || st.faultNode >= x.numNodes ||
         x.problem() != nullptr) {
         return {};
     }
     const Eigen::Vector3d p = x.node(st.faultNode);
-    std::string out = "node " + std::to_string(st.faultNode) + " at (";
+    out += "node " + std::to_string(st.faultNode) + " at (";
     for (int d = 0; d < x.dim; ++d) {
         out += (d > 0 ? ", " : "") + detail::shortest(p[d]);
     }
@@ -271,6 +281,11 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
     if (stats.status == UpdateStatus::kNonFiniteCoordinates ||
         stats.status == UpdateStatus::kCoordinatesOutOfRange) {
         stats.faultNode = m.faultNode(x, stats.status);
+    }
+    if (stats.status == UpdateStatus::kDegenerateSegment) {
+        const Surface& surface = stats.faultInSlave ? m.slaveSurface() : m.master;
+        const int shape = detail::shapeFault(gatherSegment(surface, stats.faultSegment, x));
+        stats.faultNode = shape >= 0 ? surface.nodes(stats.faultSegment)[shape] : kNoIndex;
     }
     return stats;
 }

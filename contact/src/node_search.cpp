@@ -200,8 +200,10 @@ void NodeSearch::forget() noexcept {
 }
 
 // Boxes of every master segment at the current coordinates: AABB and OBB buffered by capture +
-// rounding pad. Flags non-finite coordinates and boxes out of range. With a list, also the Verlet
-// check: inside = every slave node and every master box lies inside its fat box of the last build.
+// rounding pad. Flags non-finite coordinates, boxes out of range and degenerate masters (the
+// shapes setSurfaces refuses: a folded master's normal would flip its gaps). With a list, also the
+// Verlet check: inside = every slave node and every master box lies inside its fat box of the last
+// build.
 //
 // While the list is reused, the master OBBs keep the axes and centre offset of an earlier update
 // and only their extents follow the segments (no face frame, no quaternion). The result does not
@@ -212,9 +214,9 @@ void NodeSearch::forget() noexcept {
 //
 // Two surfaces on a reused list: a master none of whose nodes moved since the last update keeps
 // its boxes, made at the same coordinates (a clamped master costs a comparison per node). They
-// were finite and in range then (else that update failed and dropped the list), so the range
-// checks need only the boxes made now. The update that renews the axes remakes only the masters
-// whose axes were kept.
+// were finite, in range and not degenerate then (else that update failed and dropped the list),
+// so the checks need only the boxes made now. The update that renews the axes remakes only the
+// masters whose axes were kept.
 void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool& inside) {
     const auto t0 = Clock::now();
     const Surface& master = *c_.master;
@@ -227,12 +229,13 @@ void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool
     double largest = 0.0;  // largest |box end| and |slave node coordinate|
     int nodesInside = 1;
     Index made = 0;
+    Index degenerate = m;  // the lowest master made now that shapeFault() refuses (m: none)
     const bool still = check && motion_.on();
     const Index nm = motion_.nodes();
 #pragma omp parallel num_threads(c_.threads) reduction(min                                         \
-                                                       : finite, nodesInside) reduction(max        \
-                                                                                        : largest) \
-    reduction(+ : made)
+                                                       : finite, nodesInside, degenerate)          \
+    reduction(max                                                                                  \
+              : largest) reduction(+ : made)
     {
 #pragma omp for schedule(static)
         for (Index i = 0; i < nm; ++i) {
@@ -258,6 +261,9 @@ void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool
                                           keepAxes ? &kept : nullptr);
             }
             noteRange(box, finite, largest);
+            if (shapeFault(seg) != kShapeOk) {
+                degenerate = std::min(degenerate, j);
+            }
         }
 #pragma omp for schedule(static)
         for (Index k = 0; k < s; ++k) {
@@ -273,6 +279,9 @@ void NodeSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, bool
         stats.status = UpdateStatus::kNonFiniteCoordinates;
     } else if (largest > tol::kMaxBoxEnd) {
         stats.status = UpdateStatus::kCoordinatesOutOfRange;
+    } else if (degenerate < m) {
+        stats.status = UpdateStatus::kDegenerateSegment;
+        stats.faultSegment = degenerate;
     }
     stats.masterBoxes = made;
     inside = check && stats.status == UpdateStatus::kOk && nodesInside == 1 &&

@@ -93,14 +93,16 @@ void SegmentSearch::forget() noexcept {
 
 // Boxes of every master segment at the current coordinates: AABB and OBB buffered by capture +
 // rounding pad. Slave segments: the AABB, for the checks only (the narrow phase makes them again).
-// Flags non-finite coordinates and boxes out of range, and gives the largest |box end|,
+// Flags non-finite coordinates, boxes out of range and degenerate segments (the shapes setSurfaces
+// refuses: a folded master's normal would flip its gaps), and gives the largest |box end|,
 // pass.boxEnd. With a list, also the Verlet check: pass.inside = every current box lies inside its
 // fat box of the last build; without one, makes the slave fat boxes (pass.slaveFatMade). The OBB
 // axes are always the face frame of now: the SAT verdict on them defines the pairs.
 //
 // Two surfaces on a reused list: a master none of whose nodes moved since the last update keeps
-// its boxes, the ones made at the same coordinates. They were in range then, so the range checks
-// need only the boxes made now; their float ends, rounded outward, bound their |end| in boxEnd.
+// its boxes, the ones made at the same coordinates. They were in range and not degenerate then, so
+// the checks need only the boxes made now; their float ends, rounded outward, bound their |end|
+// in boxEnd.
 void SegmentSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, BoxPass& pass) {
     const auto t0 = Clock::now();
     const Surface& master = *c_.master;
@@ -116,10 +118,14 @@ void SegmentSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
     int slavesInside = 1;
     double keptEnd = 0.0;  // largest |float end| of the boxes kept
     Index made = 0;
+    // The lowest master and slave made now that shapeFault() refuses (m, slaveLoop: none).
+    Index degenerateMaster = m;
+    Index degenerateSlave = slaveLoop;
     const bool still = check && motion_.on();
     const Index nm = motion_.nodes();
 #pragma omp parallel num_threads(c_.threads) reduction(min                                         \
-                                                       : finite, slavesInside)                     \
+                                                       : finite, slavesInside, degenerateMaster,   \
+                                                         degenerateSlave)                          \
     reduction(max                                                                                  \
               : largest, keptEnd) reduction(+ : made)
     {
@@ -150,12 +156,19 @@ void SegmentSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
                 }
             }
             noteRange(box, finite, largest);
+            if (shapeFault(seg) != kShapeOk) {
+                degenerateMaster = std::min(degenerateMaster, j);
+            }
         }
 #pragma omp for schedule(static)
         for (Index k = 0; k < slaveLoop; ++k) {
             double pad = 0.0;
-            const Aabb3 box = bufferedAabb(gatherSegment(slave, k, x), capture, pad);
+            const SegmentNodes seg = gatherSegment(slave, k, x);
+            const Aabb3 box = bufferedAabb(seg, capture, pad);
             noteRange(box, finite, largest);
+            if (shapeFault(seg) != kShapeOk) {
+                degenerateSlave = std::min(degenerateSlave, k);
+            }
             if (check) {
                 slavesInside = std::min(
                     slavesInside, int(insideFloatBox(box.lo.data(), box.hi.data(), slaveFat_[k])));
@@ -168,6 +181,10 @@ void SegmentSearch::computeBoxes(const CoordinatesView& x, UpdateStats& stats, B
         stats.status = UpdateStatus::kNonFiniteCoordinates;
     } else if (largest > tol::kMaxBoxEnd) {
         stats.status = UpdateStatus::kCoordinatesOutOfRange;
+    } else if (degenerateMaster < m || degenerateSlave < slaveLoop) {
+        stats.status = UpdateStatus::kDegenerateSegment;
+        stats.faultInSlave = degenerateMaster == m;
+        stats.faultSegment = stats.faultInSlave ? degenerateSlave : degenerateMaster;
     }
     stats.masterBoxes = made;
     pass.boxEnd = std::max(largest, keptEnd);

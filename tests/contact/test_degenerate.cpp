@@ -3,9 +3,12 @@
 // segment, or a correct result checked against the reference.
 #include "contact/contact_search.hpp"
 #include "contact/reference_search.hpp"
+#include "contact/segment.hpp"
 
+#include "detail/search_common.hpp"
 #include "eigen_checks.hpp"
 #include "pair_columns.hpp"
+#include "scenes.hpp"
 #include "surfaces.hpp"
 
 #include <gtest/gtest.h>
@@ -13,6 +16,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -110,6 +114,192 @@ TEST(Degenerate, CollapsedQuadIsRefusedNamingItsCorner) {
     const std::string e = setupError(b.master, b.slave, b.mesh.coords3(), absolute(0.05));
     EXPECT_NE(e.find("master surface 'base', segment"), std::string::npos) << e;
     EXPECT_NE(e.find("collapsed or folded at corner node"), std::string::npos) << e;
+}
+
+// What setSurfaces checked before shapeFault() had its own table: segmentFrame() at the centre and
+// each corner.
+int frameFault(const SegmentNodes& seg) {
+    if (!(characteristicSize(seg) > 0.0)) {
+        return detail::kZeroSize;
+    }
+    const SegmentFrame centre = segmentFrame(seg, referenceCentre(seg.type));
+    if (centre.degenerate) {
+        return detail::kNoCentreNormal;
+    }
+    for (int c = 0; c < cornerCount(seg.type); ++c) {
+        const SegmentFrame corner = segmentFrame(seg, nodeLocalCoordinates(seg.type, c));
+        if (corner.degenerate || corner.normal.dot(centre.normal) <= 0.0) {
+            return c;
+        }
+    }
+    return detail::kShapeOk;
+}
+
+TEST(Degenerate, ShapeFaultIsTheFrameTest) {
+    std::mt19937 rng(7);
+    for (const SegmentType t :
+         {SegmentType::Line2, SegmentType::Line3, SegmentType::Tri3, SegmentType::Tri6,
+          SegmentType::Quad4, SegmentType::Quad8, SegmentType::Quad9}) {
+        const bool line = parametricDim(t) == 1;
+        int ok = 0;
+        int folded = 0;
+        for (int trial = 0; trial < 4000; ++trial) {
+            // The reference layout, its nodes moved by up to 0.01 .. 1.2 of its size, sometimes
+            // a corner on the next one or every corner on one point.
+            SegmentNodes seg;
+            seg.type = t;
+            const double amount = std::pow(120.0, testing::uniform(rng, 0.0, 1.0)) * 0.01;
+            for (int i = 0; i < nodeCount(t); ++i) {
+                const Eigen::Vector2d xi = nodeLocalCoordinates(t, i);
+                seg.x[i] = Eigen::Vector3d(xi[0], xi[1], 0.0) +
+                           amount * Eigen::Vector3d(testing::uniform(rng, -1, 1),
+                                                    testing::uniform(rng, -1, 1),
+                                                    line ? 0.0 : testing::uniform(rng, -0.3, 0.3));
+            }
+            if (trial % 10 == 1) {
+                const int c = trial % cornerCount(t);
+                seg.x[(c + 1) % cornerCount(t)] = seg.x[c];
+            } else if (trial % 50 == 2) {
+                for (int c = 1; c < cornerCount(t); ++c) {
+                    seg.x[c] = seg.x[0];
+                }
+            }
+            const Eigen::Matrix3d R = testing::randomRotation(rng, line);
+            seg = testing::transformed(seg, R, Eigen::Vector3d(1.5, -0.5, line ? 0.0 : 2.0));
+            const int expected = frameFault(seg);
+            ASSERT_EQ(detail::shapeFault(seg), expected) << segmentTypeName(t) << " " << trial;
+            ok += expected == detail::kShapeOk ? 1 : 0;
+            folded += expected >= 0 ? 1 : 0;
+        }
+        // Both verdicts are common: the comparison means something for every type. Line2 and Tri3
+        // have one normal everywhere: they collapse, never fold.
+        EXPECT_GT(ok, 400) << segmentTypeName(t);
+        EXPECT_GT(4000 - ok, 400) << segmentTypeName(t);
+        if (t != SegmentType::Line2 && t != SegmentType::Tri3) {
+            EXPECT_GT(folded, 200) << segmentTypeName(t);
+        }
+    }
+}
+
+// update() refuses the shapes setSurfaces refuses: the gaps of a folded master would have the
+// wrong sign. The pairs stay those of the last good update; the next good update is a fresh one.
+TEST(Degenerate, UpdateRefusesASegmentFoldedSinceSetSurfaces) {
+    for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        for (const bool slaveSide : {false, true}) {
+            if (slaveSide && mode == SearchMode::kNodeToSegment) {
+                continue;  // node mode searches slave nodes: a slave segment has no box
+            }
+            SCOPED_TRACE(std::string(mode == SearchMode::kNodeToSegment ? "node" : "segment") +
+                         (slaveSide ? " mode, slave" : " mode, master"));
+            Blocks b = blocks(0.01);
+            const Surface& folding = slaveSide ? b.slave : b.master;
+            const Index seg = slaveSide ? 8 : 3;  // the segment at (1, 1) (slave: (0.9, 0.9))
+            const Eigen::Matrix3Xd x0 = b.mesh.coords3();
+            // Its corner at (1, 1) is in no other segment; moved inside past the opposite corner.
+            int corner = 0;
+            for (int i = 0; i < 4; ++i) {
+                if (x0.col(folding.nodes(seg)[i]).head<2>().sum() >
+                    x0.col(folding.nodes(seg)[corner]).head<2>().sum()) {
+                    corner = i;
+                }
+            }
+            const Index node = folding.nodes(seg)[corner];
+            Eigen::Matrix3Xd x = x0;
+            x.col(node) = Eigen::Vector3d(0.4, 0.4, x0(2, node));
+            SearchOptions o = absolute(0.05);
+            o.mode = mode;
+            ContactSearch search(o);
+            search.setSurfaces(b.master, b.slave, x0);
+            ASSERT_EQ(search.update(x0).status, UpdateStatus::kOk);
+            const Index pairs = columns(search).size();
+            ASSERT_GT(pairs, 0);
+            EXPECT_THROW((void)referenceSearch(b.master, b.slave, x, o), std::invalid_argument);
+
+            // The corner setSurfaces names at these coordinates (the first to fail).
+            ContactSearch fresh(o);
+            Index refused = kNoIndex;
+            try {
+                fresh.setSurfaces(b.master, b.slave, x);
+            } catch (const SurfaceError& e) {
+                EXPECT_EQ(e.segment(), seg);
+                EXPECT_EQ(e.role(), slaveSide ? "slave" : "master");
+                refused = e.node();
+            }
+            ASSERT_NE(refused, kNoIndex);
+            ASSERT_TRUE(refused == node || refused == folding.nodes(seg)[(corner + 2) % 4]);
+
+            const UpdateStats st = search.update(x);
+            EXPECT_EQ(st.status, UpdateStatus::kDegenerateSegment);
+            EXPECT_STREQ(updateStatusName(st.status), "degenerate segment");
+            EXPECT_EQ(st.faultSegment, seg);
+            EXPECT_EQ(st.faultInSlave, slaveSide);
+            EXPECT_EQ(st.faultNode, refused);
+            const Eigen::Vector3d p = x.col(refused);
+            const std::string at = " at (" + detail::shortest(p.x()) + ", " +
+                                   detail::shortest(p.y()) + ", " + detail::shortest(p.z()) + ")";
+            EXPECT_EQ(faultText(st, x), std::string(slaveSide ? "slave" : "master") + " segment " +
+                                            std::to_string(seg) +
+                                            ", collapsed or folded at corner node " +
+                                            std::to_string(refused) + at);
+            EXPECT_EQ(columns(search).size(), pairs) << "the last good update's pairs are kept";
+
+            const UpdateStats good = search.update(x0);
+            EXPECT_EQ(good.status, UpdateStatus::kOk);
+            EXPECT_EQ(good.faultSegment, kNoIndex);
+            EXPECT_TRUE(good.rebuilt);
+            EXPECT_EQ(columns(search).size(), pairs);
+        }
+    }
+}
+
+// The probe's bow-tie: two corners of a flat master swapped. update() said ok and gave a node
+// 0.05 above it a gap of -0.05.
+TEST(Degenerate, UpdateRefusesABowTie) {
+    Mesh mesh;
+    const Index a = mesh.add({0, 0, 0});
+    const Index b = mesh.add({1, 0, 0});
+    const Index c = mesh.add({1, 1, 0});
+    const Index d = mesh.add({0, 1, 0});
+    Surface master;
+    master.name = "m";
+    master.addSegment(SegmentType::Quad4, {a, b, c, d});
+    const std::vector<Index> slave = {mesh.add({0.5, 0.9, 0.05}), mesh.add({0.5, 0.1, 0.05})};
+    Eigen::Matrix3Xd x = mesh.coords3();
+    ContactSearch search(absolute(0.3));
+    search.setSurfaces(master, slave, x);
+    ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
+    x(0, c) = 0.0;
+    x(0, d) = 1.0;
+    const UpdateStats st = search.update(x);
+    EXPECT_EQ(st.status, UpdateStatus::kDegenerateSegment);
+    EXPECT_EQ(st.faultSegment, 0);
+    EXPECT_EQ(st.faultNode, kNoIndex);
+    EXPECT_EQ(faultText(st, x), "master segment 0, no normal at its centre (zero length or area)");
+    ASSERT_EQ(columns(search).size(), 2);
+    EXPECT_EQ(search.nodePairs().gap()[0], 0.05);
+}
+
+// 2D: a master edge collapsed onto its neighbour's node.
+TEST(Degenerate, UpdateRefusesACollapsedLine) {
+    Mesh mesh;
+    const Surface master = testing::addCurve(
+        mesh, SegmentType::Line2, 4, [](double u) { return Eigen::Vector2d(u, 0.0); }, false,
+        "curve");
+    const Surface slave = testing::addCurve(
+        mesh, SegmentType::Line2, 3, [](double u) { return Eigen::Vector2d(u, 0.01); }, true,
+        "top");
+    Eigen::Matrix2Xd x = mesh.coords2();
+    SearchOptions o;
+    o.skinRelative = 0.5;
+    ContactSearch search(o);
+    search.setSurfaces(master, slave, x);
+    ASSERT_EQ(search.update(x).status, UpdateStatus::kOk);
+    const Index* n = master.nodes(2);
+    x.col(n[1]) = x.col(n[0]);
+    const UpdateStats st = search.update(x);
+    EXPECT_EQ(st.status, UpdateStatus::kDegenerateSegment);
+    EXPECT_EQ(st.faultSegment, 2);
+    EXPECT_FALSE(st.faultInSlave);
 }
 
 TEST(Degenerate, InsideOutFaceIsRefused) {

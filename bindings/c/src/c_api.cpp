@@ -549,6 +549,12 @@ int contact_search_set_surfaces_nodes(contact_search* search, const contact_surf
     });
 }
 
+// stats.status is the UpdateStatus cast: the two enumerations name the same numbers.
+static_assert(CONTACT_UPDATE_OUT_OF_MEMORY ==
+              static_cast<int>(contact::UpdateStatus::kOutOfMemory));
+static_assert(CONTACT_UPDATE_DEGENERATE_SEGMENT ==
+              static_cast<int>(contact::UpdateStatus::kDegenerateSegment));
+
 int contact_search_update(contact_search* search, const contact_coordinates* x,
                           contact_update_stats* stats) {
     return onSearch(search, "contact_search_update", [&] {

@@ -879,6 +879,7 @@ PYBIND11_MODULE(_core, m) {
             "fault_node",
             [](const py::object& self) { return constructed<PySearch>(self).faultNode(); },
             "The node (0-based) the last update failed on, as its ValueError "
-            "names it (non-finite or out-of-range coordinates); None after a "
+            "names it (non-finite or out-of-range coordinates, the corner where a "
+            "segment collapsed or folded); None after a "
             "successful update, another failure or set_surfaces.");
 }

@@ -99,14 +99,20 @@ enum class UpdateStatus : std::uint8_t {
     kCoordinatesOutOfRange,
     /// memory ran out during the search (on any thread): the pairs are empty, and the next update
     /// builds the candidate list afresh
-    kOutOfMemory
+    kOutOfMemory,
+    /// a master segment (in segment mode also a slave segment) is degenerate at these coordinates:
+    /// collapsed, folded or twisted so that it has no normal at its centre or at a corner, or a
+    /// corner normal opposite the centre's (the shapes setSurfaces() refuses); see faultSegment
+    kDegenerateSegment
 };
 
 [[nodiscard]] CONTACT_API const char* updateStatusName(UpdateStatus s) noexcept;
 
 struct UpdateStats;
 /// UpdateStats::faultNode and its coordinates in x (the coordinates of that update), as in
-/// "node 4 at (0, 1, nan)", 0-based; empty when there is no such node.
+/// "node 4 at (0, 1, nan)", 0-based; kDegenerateSegment names the segment first, as in "master
+/// segment 2, collapsed or folded at corner node 4 at (0, 1, 0)" or "slave segment 0, no normal
+/// at its centre". Empty when there is no such node or segment.
 [[nodiscard]] CONTACT_API std::string faultText(const UpdateStats& st, const CoordinatesView& x);
 
 /// How the two surfaces face, judged from the pairs of an update. Each segment's node order must
@@ -187,8 +193,14 @@ struct UpdateStats {
     /// The node an update failed on, an index into its coordinates, else kNoIndex.
     /// kNonFiniteCoordinates: the lowest node of the surfaces with a NaN or Inf coordinate;
     /// kCoordinatesOutOfRange: the node of the surfaces with the coordinate largest in magnitude
-    /// (the lowest such node). faultText() puts it in words.
+    /// (the lowest such node); kDegenerateSegment: the corner node where faultSegment collapses or
+    /// folds (kNoIndex: it has no normal at its centre). faultText() puts it in words.
     Index faultNode = kNoIndex;
+    /// kDegenerateSegment: the segment, an index into the master surface, or into the slave surface
+    /// when faultInSlave: the lowest degenerate master, else the lowest degenerate slave segment.
+    /// Otherwise kNoIndex.
+    Index faultSegment = kNoIndex;
+    bool faultInSlave = false;
     /// Worst projection status among reported pairs (kConverged < kOnBoundary < ...).
     ProjectionStatus worstProjection = ProjectionStatus::kConverged;
     /// Whether the surfaces face the way their node order says (a whole surface inside-out).

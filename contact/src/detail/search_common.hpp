@@ -82,6 +82,19 @@ void checkSegmentNodes(const Surface& surface, Fail&& fail) {
     }
 }
 
+/// shapeFault: what makes a segment degenerate, in the order checkSegments names it: kShapeOk,
+/// kZeroSize (its corners at one point), kNoCentreNormal, or the corner (0-based) where it
+/// collapses or folds (no normal there, or one opposite the centre's). "No normal" is
+/// segmentFrame()'s: a Jacobian at most tol::kDegenerateJacobianRel of the node spread to the
+/// parametric dimension. The one test of setSurfaces, the reference and update(), which runs it
+/// on every segment it makes a box for: only the Jacobians are formed (up to a positive factor),
+/// of the linear types in closed form, of the curved ones from a table of the nonzero derivatives
+/// of their shape functions at the centre and the corners.
+inline constexpr int kShapeOk = -1;
+inline constexpr int kZeroSize = -2;
+inline constexpr int kNoCentreNormal = -3;
+[[nodiscard]] int shapeFault(const SegmentNodes& seg) noexcept;
+
 template <class Fail>
 void checkSegments(const Surface& surface, const CoordinatesView& x, Fail&& fail) {
     checkSegmentNodes(surface, fail);
@@ -110,19 +123,15 @@ void checkSegments(const Surface& surface, const CoordinatesView& x, Fail&& fail
                 }
             }
         }
-        const SegmentNodes seg = gatherSegment(surface, s, x);
-        if (!(characteristicSize(seg) > 0.0)) {
+        const int shape = shapeFault(gatherSegment(surface, s, x));
+        if (shape == kZeroSize) {
             fail(s, "degenerate: zero size", kNoIndex);
         }
-        const SegmentFrame centre = segmentFrame(seg, referenceCentre(t));
-        if (centre.degenerate) {
+        if (shape == kNoCentreNormal) {
             fail(s, "degenerate: no normal at its centre (zero length or area)", kNoIndex);
         }
-        for (int c = 0; c < cornerCount(t); ++c) {
-            const SegmentFrame corner = segmentFrame(seg, nodeLocalCoordinates(t, c));
-            if (corner.degenerate || corner.normal.dot(centre.normal) <= 0.0) {
-                fail(s, "degenerate: collapsed or folded at corner node %n", nodes[c]);
-            }
+        if (shape >= 0) {
+            fail(s, "degenerate: collapsed or folded at corner node %n", nodes[shape]);
         }
     }
 }

@@ -183,7 +183,8 @@ enum {
     CONTACT_UPDATE_BAD_COORDINATE_VIEW = 3,
     CONTACT_UPDATE_NON_FINITE_COORDINATES = 4,
     CONTACT_UPDATE_COORDINATES_OUT_OF_RANGE = 5,
-    CONTACT_UPDATE_OUT_OF_MEMORY = 6 /* the call returns CONTACT_ERROR_OUT_OF_MEMORY; no pairs */
+    CONTACT_UPDATE_OUT_OF_MEMORY = 6, /* the call returns CONTACT_ERROR_OUT_OF_MEMORY; no pairs */
+    CONTACT_UPDATE_DEGENERATE_SEGMENT = 7 /* a segment collapsed or folded (the message names it) */
 };
 
 /* contact::UpdateStats */
@@ -209,9 +210,9 @@ typedef struct contact_update_stats {
 CONTACT_C_API int contact_search_update(contact_search* search, const contact_coordinates* x,
                                         contact_update_stats* stats);
 
-/* The node the last update failed on (non-finite or out-of-range coordinates: the node its
- * CONTACT_ERROR_UPDATE_FAILED message names), 0-based; -1 after a successful update, another
- * failure or set_surfaces. */
+/* The node the last update failed on (non-finite or out-of-range coordinates, the corner where a
+ * segment collapsed or folded: the node its CONTACT_ERROR_UPDATE_FAILED message names), 0-based;
+ * -1 after a successful update, another failure or set_surfaces. */
 CONTACT_C_API int contact_search_fault_node(const contact_search* search, int32_t* node);
 
 /* Mode, capture and skin distances (lengths, resolved at set_surfaces), segment and node counts. */
