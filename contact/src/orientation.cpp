@@ -8,6 +8,7 @@
 #include "detail/search_common.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -34,13 +35,20 @@ Orientation orientationVerdict(const OrientationCheck& check) noexcept {
 
 namespace {
 
-void checkNodesIn(const char* fn, const char* role, const Surface& s, const CoordinatesView& x) {
-    for (const Index n : s.connectivity) {
-        if (n < 0 || n >= x.numNodes) {
-            throw std::invalid_argument(std::string(fn) + ": the " + role + " surface names node " +
-                                        std::to_string(n) + "; the coordinates have " +
-                                        std::to_string(x.numNodes));
-        }
+// What update() would have refused: a bad view or surface (the structure first, then node
+// indices, coordinates and shapes), a capture distance that is not a length.
+void checkInput(const char* fn, const Surface* master, const Surface& slave,
+                const CoordinatesView& x, double capture) {
+    if (const char* bad = x.problem()) {
+        throw std::invalid_argument(std::string(fn) + ": coordinates: " + bad);
+    }
+    if (master != nullptr) {
+        detail::validateSurface(fn, "master", *master, x);
+    }
+    detail::validateSurface(fn, "slave", slave, x);
+    if (!std::isfinite(capture) || capture < 0.0) {
+        throw std::invalid_argument(std::string(fn) + ": capture must be finite and >= 0, got " +
+                                    detail::shortest(capture));
     }
 }
 
@@ -49,10 +57,7 @@ void checkNodesIn(const char* fn, const char* role, const Surface& s, const Coor
 OrientationCheck checkOrientation(const NodePairs& pairs, const Surface& slave,
                                   const CoordinatesView& x, double capture) {
     const char* fn = "contact::checkOrientation";
-    if (const char* bad = x.problem()) {
-        throw std::invalid_argument(std::string(fn) + ": coordinates: " + bad);
-    }
-    checkNodesIn(fn, "slave", slave, x);
+    checkInput(fn, nullptr, slave, x, capture);
     const std::vector<Index> nodes = detail::uniqueNodes(slave);
     for (Index i = 0; i < pairs.size(); ++i) {
         if (!std::binary_search(nodes.begin(), nodes.end(), pairs.slave()[i])) {
@@ -68,11 +73,7 @@ OrientationCheck checkOrientation(const NodePairs& pairs, const Surface& slave,
 OrientationCheck checkOrientation(const SegmentPairs& pairs, const Surface& master,
                                   const Surface& slave, const CoordinatesView& x, double capture) {
     const char* fn = "contact::checkOrientation";
-    if (const char* bad = x.problem()) {
-        throw std::invalid_argument(std::string(fn) + ": coordinates: " + bad);
-    }
-    checkNodesIn(fn, "master", master, x);
-    checkNodesIn(fn, "slave", slave, x);
+    checkInput(fn, &master, slave, x, capture);
     for (Index i = 0; i < pairs.size(); ++i) {
         const Index s = pairs.slave()[i];
         const Index m = pairs.master()[i];

@@ -3,6 +3,8 @@
 
 #include "contact/segment.hpp"
 
+#include "detail/search_common.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -111,6 +113,14 @@ void Surface::addSegment(SegmentType type, const Index* nodes, int count) {
 
 double enclosedVolume(const Surface& surface, const CoordinatesView& x) {
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    // The structure first: the segments are read by their types and offsets.
+    const auto malformed = [&](Index k, const std::string& what, Index /*node*/) {
+        throw std::invalid_argument("contact::enclosedVolume(): surface '" + surface.name + "'" +
+                                    (k != kNoIndex ? ", segment " + std::to_string(k) : "") + ": " +
+                                    what);
+    };
+    detail::checkOffsets(surface, malformed);
+    detail::checkSegmentNodes(surface, malformed);
     const int dim = surface.empty() ? 0 : parametricDim(surface.types[0]);
     if (surface.empty() || x.problem() != nullptr ||
         std::any_of(surface.types.begin(), surface.types.end(),

@@ -269,6 +269,68 @@ TEST(Orientation, UndecidableCasesAreUnknown) {
     EXPECT_EQ(nodes.orientation.verdict, Orientation::kUnknown);
 }
 
+// A surface setSurfaces would refuse, or a capture that is no length, is refused with a message
+// naming it. A malformed surface crashed checkOrientation (its nodes read by offsets and types
+// that do not agree), and NaN or a negative capture was taken.
+TEST(Orientation, CheckOfGivenPairsRefusesWhatUpdateWould) {
+    const Scene s = scene(3, false);
+    const Eigen::Matrix3Xd x = s.mesh.coords3();
+    ContactSearch nodes(options(SearchMode::kNodeToSegment));
+    nodes.setSurfaces(s.master, s.slave, x);
+    ASSERT_EQ(nodes.update(x).status, UpdateStatus::kOk);
+    ContactSearch segments(options(SearchMode::kSegmentToSegment));
+    segments.setSurfaces(s.master, s.slave, x);
+    ASSERT_EQ(segments.update(x).status, UpdateStatus::kOk);
+    const double capture = nodes.captureDistance();
+    const auto refusal = [&](const Surface& master, const Surface& slave, double c, bool byNodes) {
+        try {
+            if (byNodes) {
+                (void)checkOrientation(nodes.nodePairs(), slave, x, c);
+            } else {
+                (void)checkOrientation(segments.segmentPairs(), master, slave, x, c);
+            }
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    for (const bool byNodes : {true, false}) {
+        SCOPED_TRACE(byNodes ? "node pairs" : "segment pairs");
+        EXPECT_EQ(refusal(s.master, s.slave, capture, byNodes), "");
+        Surface farOffsets = s.slave;
+        farOffsets.offsets[1] += 100000;
+        EXPECT_NE(refusal(s.master, farOffsets, capture, byNodes)
+                      .find("slave surface 'slave', segment 0 (Tri3): has 100003 nodes"),
+                  std::string::npos);
+        Surface shortOffsets = s.slave;
+        shortOffsets.offsets.pop_back();
+        EXPECT_NE(refusal(s.master, shortOffsets, capture, byNodes)
+                      .find("slave surface 'slave': offsets do not match the segment count"),
+                  std::string::npos);
+        Surface wrongType = s.slave;
+        wrongType.types[0] = SegmentType::Tri6;
+        EXPECT_NE(refusal(s.master, wrongType, capture, byNodes)
+                      .find("slave surface 'slave', segment 0 (Tri6): has 3 nodes, its type Tri6 "
+                            "has 6"),
+                  std::string::npos);
+        Surface noType = s.slave;
+        noType.types[1] = static_cast<SegmentType>(42);
+        EXPECT_NE(refusal(s.master, noType, capture, byNodes).find("type 42 is no SegmentType"),
+                  std::string::npos);
+        for (const double c : {std::nan(""), -1.0, std::numeric_limits<double>::infinity()}) {
+            EXPECT_NE(
+                refusal(s.master, s.slave, c, byNodes).find("capture must be finite and >= 0"),
+                std::string::npos)
+                << c;
+        }
+    }
+    Surface folded = s.master;
+    std::swap(folded.connectivity[1], folded.connectivity[2]);  // segment 0 a bow-tie
+    EXPECT_NE(refusal(folded, s.slave, capture, false)
+                  .find("master surface 'master', segment 0 (Quad4): degenerate"),
+              std::string::npos);
+}
+
 // Many pairs: at most kOrientationSample are judged, and the verdict holds.
 TEST(Orientation, AtMostTheSampleIsJudged) {
     const Scene s = scene(3, false, 40);
@@ -357,6 +419,42 @@ TEST(EnclosedVolume, ClosedSurfacesGiveTheirVolumeWithTheSignOfTheirFacing) {
         EXPECT_TRUE(std::isnan(enclosedVolume(open, x)));
         EXPECT_TRUE(std::isnan(enclosedVolume(mixed, x)));
     }
+}
+
+// A malformed surface is refused naming what is wrong: it crashed (offsets beyond the
+// connectivity), or gave a wrong volume (a Quad8 type on a Quad4's four nodes: 1.889 for the unit
+// cube).
+TEST(EnclosedVolume, MalformedSurfaceIsRefused) {
+    Mesh mesh;
+    const Surface cube = cubeFaces(SegmentType::Quad4, mesh, 1.0);
+    const Eigen::Matrix3Xd x = mesh.coords3();
+    ASSERT_NEAR(enclosedVolume(cube, x), 1.0, 1e-14);
+    const auto refusal = [&](const Surface& s) {
+        try {
+            (void)enclosedVolume(s, x);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    Surface farOffsets = cube;
+    farOffsets.offsets[1] += 100000;
+    EXPECT_EQ(refusal(farOffsets),
+              "contact::enclosedVolume(): surface 'cube', segment 0: has 100004 nodes, its type "
+              "Quad4 has 4");
+    Surface noOffsets = cube;
+    noOffsets.offsets.clear();
+    EXPECT_EQ(refusal(noOffsets), "contact::enclosedVolume(): surface 'cube': offsets do not "
+                                  "match the segment count and connectivity");
+    Surface quad8 = cube;
+    quad8.types[0] = SegmentType::Quad8;
+    EXPECT_EQ(refusal(quad8),
+              "contact::enclosedVolume(): surface 'cube', segment 0: has 4 nodes, its type Quad8 "
+              "has 8");
+    Surface noType = cube;
+    noType.types[0] = static_cast<SegmentType>(42);
+    EXPECT_EQ(refusal(noType),
+              "contact::enclosedVolume(): surface 'cube', segment 0: type 42 is no SegmentType");
 }
 
 // 2D: a closed polygon of lines, counter-clockwise (normals outward): its area; clockwise: minus

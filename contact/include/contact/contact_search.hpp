@@ -157,8 +157,10 @@ struct OrientationCheck {
 /// The check update() makes, on pairs from elsewhere (e.g. a distributed search's, gathered on
 /// one rank): node pairs against the slave surface whose nodes they name, segment pairs against
 /// both surfaces; the same pairs, surfaces, coordinates and capture give update()'s result.
-/// Throws std::invalid_argument for a bad view, a surface node beyond x, a pair naming a segment
-/// beyond the surfaces or a node in no slave segment.
+/// Throws std::invalid_argument for a bad view, a surface setSurfaces() would refuse (malformed
+/// offsets or types, a node beyond x, NaN/Inf coordinates, a degenerate segment: SurfaceError
+/// naming it), a capture that is NaN, infinite or negative, a pair naming a segment beyond the
+/// surfaces or a node in no slave segment.
 [[nodiscard]] CONTACT_API OrientationCheck checkOrientation(const NodePairs& pairs,
                                                             const Surface& slave,
                                                             const CoordinatesView& x,

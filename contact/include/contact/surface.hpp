@@ -141,7 +141,10 @@ struct CoordinatesView {
 /// negative when the whole surface faces into it (inside-out). NaN unless the surface is closed
 /// and consistently ordered: every corner edge of a face run once each way (2D: every end node
 /// the start of one line and the end of one), as on the whole boundary of a solid; or when the
-/// surface is empty or a node index is out of range of x.
+/// surface is empty or a node index is out of range of x. Throws std::invalid_argument naming the
+/// segment when the surface is malformed: offsets that do not match the segment count and
+/// connectivity, a type that is no SegmentType or a segment with another node count than its
+/// type's.
 [[nodiscard]] CONTACT_API double enclosedVolume(const Surface& surface, const CoordinatesView& x);
 
 /// A surface refused by ContactSearch::setSurfaces or referenceSearch. what() names the segment
