@@ -277,9 +277,14 @@ int main(int argc, char** argv) {
             return 2;
         }
         if (inc == kIncrements) {
-            // The last increment against the exhaustive reference, before the response moves nodes.
+            // The last increment against the exhaustive reference, before the response moves nodes,
+            // with the search's capture distance (resolved at setSurfaces; the reference would
+            // resolve the relative one from these coordinates).
+            contact::SearchOptions fixed = options;
+            fixed.captureRelative = false;
+            fixed.capture = search.captureDistance();
             const contact::ReferenceResult ref =
-                contact::referenceSearch(m.indenter, m.block, coords(), options);
+                contact::referenceSearch(m.indenter, m.block, coords(), fixed);
             // The same pairs; the gaps bit for bit, or with the warm starts of a reused list
             // (SearchOptions::warmStart, on by default) within 1e-12 of max(master size, distance).
             const contact::NodePairs& r = ref.nodePairs;

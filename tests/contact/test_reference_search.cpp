@@ -3,6 +3,7 @@
 // the obvious loop it replaced (project every node on every segment) must give the same pairs,
 // bit for bit, and the same stage counts. Also referenceSearchSample against the whole reference.
 #include "contact/bounds.hpp"
+#include "contact/contact_search.hpp"
 #include "contact/reference_search.hpp"
 
 #include "detail/pair_store.hpp"
@@ -341,6 +342,53 @@ TEST(ReferenceSearch, SampleOutsideTheSlaveIsRefused) {
     o.mode = SearchMode::kSegmentToSegment;
     EXPECT_THROW((void)referenceSearchSample(sc.master, sc.slave, {sc.slave.size()}, x, o),
                  std::invalid_argument);
+}
+
+// The reference resolves a relative capture distance from the coordinates it is given; a search
+// keeps the one of setSurfaces. The probe stretched the master 2x after setSurfaces: the search
+// kept 0.125 (no pairs), the reference took 0.25 (25 pairs). With the search's distance given as
+// a length, as reference_search.hpp says, the two agree.
+TEST(ReferenceSearch, LaterUpdateIsCheckedWithTheSearchsCaptureDistance) {
+    for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        // Node mode pairs a node within the capture distance, segment mode a pair whose boxes,
+        // each grown by it, overlap: a gap between 1 and 2 capture distances (0.125, 0.25).
+        const double gap = mode == SearchMode::kNodeToSegment ? 0.2 : 0.3;
+        Mesh mesh;
+        const Surface master = addPatch(
+            mesh, SegmentType::Quad4, 4, 4,
+            [](double u, double v) { return Eigen::Vector3d(u, v, 0); }, false, "master");
+        const Surface slave = addPatch(
+            mesh, SegmentType::Quad4, 4, 4,
+            [&](double u, double v) { return Eigen::Vector3d(u, v, gap); }, true, "slave");
+        const Eigen::Matrix3Xd x = mesh.coords3();
+        SearchOptions o;
+        o.capture = 0.5;  // x mean master size 0.25: 0.125
+        o.mode = mode;
+        ContactSearch search(o);
+        search.setSurfaces(master, slave, x);
+        ASSERT_EQ(search.captureDistance(), 0.125);
+        Eigen::Matrix3Xd stretched = x;
+        for (const Index n : detail::uniqueNodes(master)) {
+            stretched.col(n).head<2>() *= 2.0;  // the master segments twice as large
+        }
+        ASSERT_EQ(search.update(stretched).status, UpdateStatus::kOk);
+        const ReferenceResult relative = referenceSearch(master, slave, stretched, o);
+        EXPECT_EQ(relative.captureDistance, 0.25);
+        SearchOptions fixed = o;
+        fixed.captureRelative = false;
+        fixed.capture = search.captureDistance();
+        const ReferenceResult ref = referenceSearch(master, slave, stretched, fixed);
+        EXPECT_EQ(ref.captureDistance, 0.125);
+        if (mode == SearchMode::kNodeToSegment) {
+            EXPECT_GT(relative.nodePairs.size(), 0);
+            EXPECT_EQ(search.nodePairs().size(), ref.nodePairs.size());
+            EXPECT_EQ(ref.nodePairs.size(), 0);
+        } else {
+            EXPECT_GT(relative.segmentPairs.size(), 0);
+            EXPECT_EQ(search.segmentPairs().size(), ref.segmentPairs.size());
+            EXPECT_EQ(ref.segmentPairs.size(), 0);
+        }
+    }
 }
 
 }  // namespace

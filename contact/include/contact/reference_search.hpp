@@ -23,9 +23,12 @@ struct ReferenceResult {
     long long satSurvivors = 0;
 };
 
-/// Same contract as ContactSearch with the same options (capture distance resolved the same way,
-/// same self-contact rule, same buffered volumes and projection kernel), without kd-tree, size
-/// classes, candidate lists or threads. Throws std::invalid_argument as setSurfaces does.
+/// The pairs a ContactSearch with the same options reports right after setSurfaces at x (same
+/// self-contact rule, same buffered volumes and projection kernel), without box index, candidate
+/// lists or threads. A relative capture distance is resolved from the master at x (the result's
+/// captureDistance), where a search keeps the one resolved at setSurfaces for every later update:
+/// to check an update at other coordinates, pass captureRelative = false and capture =
+/// search.captureDistance(). Throws std::invalid_argument as setSurfaces does.
 [[nodiscard]] CONTACT_API ReferenceResult referenceSearch(const Surface& master,
                                                           const Surface& slave,
                                                           const CoordinatesView& x,
