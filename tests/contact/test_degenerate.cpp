@@ -90,7 +90,34 @@ TEST(Degenerate, CoordinatesTooCoarseForTheCaptureDistanceAreRefused) {
     Blocks b = blocks(1e-6, Eigen::Vector3d(1e12, 0, 0));
     const std::string e = setupError(b.master, b.slave, b.mesh.coords3(), absolute(1e-5));
     EXPECT_NE(e.find("too coarse for the capture distance"), std::string::npos) << e;
-    EXPECT_NE(e.find("move the model near the origin"), std::string::npos) << e;
+    EXPECT_NE(e.find("take a capture distance of at least 0.228, or move the model nearer the "
+                     "origin"),
+              std::string::npos)
+        << e;
+}
+
+// A model at the origin with a capture distance below the spacing of doubles there: the message
+// named only moving the model, which cannot help. The least capture it names is taken; 0 (touching
+// pairs only) is always taken.
+TEST(Degenerate, TinyCaptureDistanceNamesTheLeastOneTaken) {
+    Blocks b = blocks(0.0);
+    const Eigen::Matrix3Xd x = b.mesh.coords3();
+    const std::string e = setupError(b.master, b.slave, x, absolute(1e-14));
+    EXPECT_NE(e.find("coordinates as large as 1 are spaced 2.22e-16 apart"), std::string::npos)
+        << e;
+    EXPECT_NE(e.find("take a capture distance of at least 2.28e-13, or move the model nearer the "
+                     "origin"),
+              std::string::npos)
+        << e;
+    EXPECT_EQ(setupError(b.master, b.slave, x, absolute(2.28e-13)), "");
+    EXPECT_NE(setupError(b.master, b.slave, x, absolute(2.27e-13)), "");
+    EXPECT_NE(setupError(b.master, b.slave, x, absolute(1e-200)), "");
+    ContactSearch touching(absolute(0.0));
+    touching.setSurfaces(b.master, b.slave, x);
+    ASSERT_EQ(touching.update(x).status, UpdateStatus::kOk);
+    const ReferenceResult ref = referenceSearch(b.master, b.slave, x, absolute(0.0));
+    EXPECT_GT(columns(ref).size(), 0);
+    EXPECT_EQ(columns(touching).size(), columns(ref).size());
 }
 
 TEST(Degenerate, ZeroLengthLineIsRefused) {

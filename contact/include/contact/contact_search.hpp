@@ -43,7 +43,10 @@ enum class BroadPhaseKind : std::uint8_t {
 /// Options of a search, fixed at construction.
 struct SearchOptions {
     /// Capture distance: a length when captureRelative is false, else a fraction of the mean
-    /// master segment size (characteristicSize), resolved once at setSurfaces.
+    /// master segment size (characteristicSize), resolved once at setSurfaces. Positive, it must
+    /// span at least tol::kMinCaptureResolution spacings of doubles at the model's largest
+    /// coordinate (setSurfaces throws otherwise: take a larger one, or move the model nearer the
+    /// origin); 0 reports touching pairs only (distance 0 as computed), and is always taken.
     double capture = 0.5;
     bool captureRelative = true;
     SearchMode mode = SearchMode::kNodeToSegment;

@@ -5,6 +5,8 @@
 
 #include "contact/surface.hpp"
 
+#include <string>
+
 namespace contact::detail {
 
 /// Master and slave are one surface: both non-empty with the same types and connectivity (the
@@ -20,9 +22,15 @@ namespace contact::detail {
 /// segments (non-manifold) are not judged.
 void checkConsistentOrientation(const char* fn, const char* role, const Surface& surface);
 
-/// Throws std::invalid_argument when the largest coordinate of the surfaces' nodes is so large
-/// that doubles there are spaced more than 1/1024 of the capture distance: gaps that small cannot
-/// be represented, so no answer would be right. A capture distance of 0 is not judged.
+/// What is wrong when the largest coordinate magnitude is so large that doubles there are spaced
+/// more than 1 / tol::kMinCaptureResolution of the capture distance (gaps that small cannot be
+/// represented, so no answer would be right), naming both remedies; empty when nothing is. A
+/// capture distance of 0 (touching pairs only) asks to resolve no length: never refused. The one
+/// wording of the serial and the distributed search.
+[[nodiscard]] std::string resolutionProblem(double largest, double capture);
+
+/// Throws std::invalid_argument "<fn>: <resolutionProblem>" for the largest coordinate of the
+/// surfaces' nodes.
 void checkResolution(const char* fn, const Surface& master, const Surface& slave,
                      const CoordinatesView& x, double capture);
 
