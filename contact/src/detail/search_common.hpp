@@ -9,6 +9,8 @@
 #include "contact/tolerances.hpp"
 #include "contact/types.hpp"
 
+#include "detail/shape_fault.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -81,19 +83,6 @@ void checkSegmentNodes(const Surface& surface, Fail&& fail) {
         }
     }
 }
-
-/// shapeFault: what makes a segment degenerate, in the order checkSegments names it: kShapeOk,
-/// kZeroSize (its corners at one point), kNoCentreNormal, or the corner (0-based) where it
-/// collapses or folds (no normal there, or one opposite the centre's). "No normal" is
-/// segmentFrame()'s: a Jacobian at most tol::kDegenerateJacobianRel of the node spread to the
-/// parametric dimension. The one test of setSurfaces, the reference and update(), which runs it
-/// on every segment it makes a box for: only the Jacobians are formed (up to a positive factor),
-/// of the linear types in closed form, of the curved ones from a table of the nonzero derivatives
-/// of their shape functions at the centre and the corners.
-inline constexpr int kShapeOk = -1;
-inline constexpr int kZeroSize = -2;
-inline constexpr int kNoCentreNormal = -3;
-[[nodiscard]] int shapeFault(const SegmentNodes& seg) noexcept;
 
 template <class Fail>
 void checkSegments(const Surface& surface, const CoordinatesView& x, Fail&& fail) {
