@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "contact_mpi/distributed_search.hpp"
 
+#include "contact/segment.hpp"
+
+#include "detail/search_common.hpp"
 #include "exchange.hpp"
 #include "setup.hpp"
 
@@ -10,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -98,6 +102,125 @@ void checkOptions(MPI_Comm comm, const SearchOptions& options) {
         }
     }
     detail::agreeOnErrors(comm, error);
+}
+
+// The ranks' statuses of one step combined into the status of the call, the same on every rank.
+// The statuses of the caller's coordinates (step 1) outrank the others, among themselves by their
+// number. Of the serial searches' statuses (step 4), the one the serial search on the whole model
+// would give: its box pass finds coordinates out of range before a degenerate segment, and memory
+// runs out only after both passed, so kCoordinatesOutOfRange, then kDegenerateSegment, then
+// kOutOfMemory (the one failure that depends on how the model is split, not on the model).
+UpdateStatus combineStatuses(MPI_Comm comm, UpdateStatus mine) {
+    const auto rank = [](UpdateStatus s) {
+        switch (s) {
+        case UpdateStatus::kOk: return 0;
+        case UpdateStatus::kOutOfMemory: return 1;
+        case UpdateStatus::kDegenerateSegment: return 2;
+        case UpdateStatus::kCoordinatesOutOfRange: return 3;
+        default: return 4;  // the caller's coordinates
+        }
+    };
+    int code = rank(mine) * 256 + static_cast<int>(mine);
+    MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, comm);
+    return static_cast<UpdateStatus>(code % 256);
+}
+
+// The text of a degenerate segment as the serial search's faultText() words it, with the
+// segment's global id, the rank that gave it and its index there, and the corner node by global
+// id, the same on every rank: "master segment id 40 (rank 2's master segment 7), collapsed or
+// folded at corner node id 1129 at (0.1, 0.2, 0)". The segment is the one the serial search
+// names: the lowest degenerate master id, else the lowest degenerate slave id. On the rank that
+// gave it, local.faultSegment and local.faultNode become its index and the corner's index in
+// that rank's part and coordinates; elsewhere kNoIndex. Collective.
+void nameDegenerateSegment(const detail::State& s, DistributedStats& stats,
+                           const CoordinatesView& cur) {
+    constexpr GlobalId kNone = std::numeric_limits<GlobalId>::max();
+    const Surface& masters = s.local->master();
+    const Surface& slaves = s.local->slave();
+    const auto degenerate = [&](const Surface& surface, Index k) {
+        return contact::detail::shapeFault(gatherSegment(surface, k, cur)) !=
+               contact::detail::kShapeOk;
+    };
+    // The lowest degenerate master and slave ids held here (the serial search of this rank
+    // checked them all: a rank that found none holds none).
+    GlobalId lowest[2] = {kNone, kNone};
+    if (stats.local.status == UpdateStatus::kDegenerateSegment) {
+        for (Index k = 0; k < masters.size(); ++k) {
+            if (degenerate(masters, k)) {
+                lowest[0] = std::min(lowest[0], s.cMasterIds[k]);
+            }
+        }
+        for (Index k = 0; !s.nodeMode && k < slaves.size(); ++k) {
+            if (degenerate(slaves, k)) {
+                lowest[1] = std::min(lowest[1], s.cSlaveSegId[k]);
+            }
+        }
+    }
+    MPI_Allreduce(MPI_IN_PLACE, lowest, 2, MPI_INT64_T, MPI_MIN, s.comm);
+    const bool inSlave = lowest[0] == kNone;
+    const GlobalId id = inSlave ? lowest[1] : lowest[0];
+    const char* role = inSlave ? "slave" : "master";
+    // The lowest rank holding it words its shape; the rank that gave it names its index there.
+    const Surface& held = inSlave ? slaves : masters;
+    const detail::Big<GlobalId>& heldIds = inSlave ? s.cSlaveSegId : s.cMasterIds;
+    const auto here = std::find(heldIds.begin(), heldIds.end(), id);
+    int finder = here != heldIds.end() && id != kNone ? s.rank : s.size;
+    const std::vector<GlobalId>& given = inSlave ? s.slave.ids : s.master.ids;
+    const auto mine = std::find(given.begin(), given.end(), id);
+    long long giver[2] = {mine != given.end() ? s.rank : s.size,
+                          mine != given.end() ? static_cast<long long>(mine - given.begin()) : -1};
+    int owners[2] = {finder, static_cast<int>(giver[0])};
+    MPI_Allreduce(MPI_IN_PLACE, owners, 2, MPI_INT, MPI_MIN, s.comm);
+    finder = owners[0];
+    if (giver[0] != owners[1]) {
+        giver[1] = -1;
+    }
+    giver[0] = owners[1];
+    MPI_Allreduce(MPI_IN_PLACE, &giver[1], 1, MPI_LONG_LONG, MPI_MAX, s.comm);
+    if (finder == s.size || giver[0] == s.size) {  // cannot happen: every rank's status agrees
+        stats.error = "a degenerate segment (not found again)";
+        return;
+    }
+    std::string shape;
+    GlobalId corner = kNone;
+    if (s.rank == finder) {
+        const auto k = static_cast<Index>(here - heldIds.begin());
+        const int f = contact::detail::shapeFault(gatherSegment(held, k, cur));
+        if (f < 0) {
+            shape = "no normal at its centre (zero length or area)";
+        } else {
+            const Index c = held.nodes(k)[f];
+            corner = s.cNodeIds[static_cast<std::size_t>(c)];
+            const Eigen::Vector3d p = cur.node(c);
+            shape = "collapsed or folded at corner node id " + std::to_string(corner) + " at (";
+            for (int d = 0; d < cur.dim; ++d) {
+                shape += (d > 0 ? ", " : "") + contact::detail::shortest(p[d]);
+            }
+            shape += ")";
+        }
+    }
+    int length = static_cast<int>(shape.size());
+    MPI_Bcast(&length, 1, MPI_INT, finder, s.comm);
+    shape.resize(static_cast<std::size_t>(length));
+    MPI_Bcast(shape.data(), length, MPI_CHAR, finder, s.comm);
+    MPI_Bcast(&corner, 1, MPI_INT64_T, finder, s.comm);
+    stats.error = std::string(role) + " segment id " + std::to_string(id) + " (rank " +
+                  std::to_string(giver[0]) + "'s " + role + " segment " + std::to_string(giver[1]) +
+                  "), " + shape;
+    stats.local.faultInSlave = inSlave;
+    stats.local.faultSegment = kNoIndex;
+    stats.local.faultNode = kNoIndex;
+    if (s.rank == giver[0]) {
+        const Surface& part = inSlave ? s.slave.surface : s.master.surface;
+        const auto k = static_cast<Index>(giver[1]);
+        stats.local.faultSegment = k;
+        for (int i = 0; i < nodeCount(part.types[k]); ++i) {
+            const Index v = part.nodes(k)[i];
+            if (s.nodeIds[static_cast<std::size_t>(v)] == corner) {
+                stats.local.faultNode = v;
+            }
+        }
+    }
 }
 
 }  // namespace
@@ -264,10 +387,8 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) try {
             }
         }
     }
-    int code = static_cast<int>(status);
-    MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, comm_);
-    if (code != static_cast<int>(UpdateStatus::kOk)) {
-        stats.status = static_cast<UpdateStatus>(code);
+    stats.status = combineStatuses(comm_, status);
+    if (stats.status != UpdateStatus::kOk) {
         stats.timeTotal = msSince(t0);
         return stats;
     }
@@ -302,18 +423,23 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) try {
         s.cCoords.data(), static_cast<Index>(s.cNodeIds.size()), s.dim);
     stats.local = s.local->update(cur);
     stats.timeSearch = msSince(t);
-    if (stats.local.faultNode != kNoIndex) {  // a contact node: its id, not its index here
-        stats.error = "node id " +
-                      std::to_string(s.cNodeIds[static_cast<std::size_t>(stats.local.faultNode)]);
+    stats.status = combineStatuses(comm_, stats.local.status);
+    if (stats.status == UpdateStatus::kDegenerateSegment) {
+        nameDegenerateSegment(s, stats, cur);
+    } else {  // a contact node: its id, not its index here
+        if (stats.local.faultNode != kNoIndex && stats.local.status == stats.status) {
+            stats.error =
+                "node id " +
+                std::to_string(s.cNodeIds[static_cast<std::size_t>(stats.local.faultNode)]);
+        }
         stats.local.faultNode = kNoIndex;
+        stats.local.faultSegment = kNoIndex;
+        stats.local.faultInSlave = false;
     }
-    code = static_cast<int>(stats.local.status);
-    MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, comm_);
     stats.ownedMasters = static_cast<Index>(s.cMasterIds.size()) - s.ghostMasters;
     stats.ghostMasters = s.ghostMasters;
     stats.slaveItems = static_cast<Index>(s.nodeMode ? s.cSlaveNode.size() : s.cSlaveSegId.size());
-    if (code != static_cast<int>(UpdateStatus::kOk)) {
-        stats.status = static_cast<UpdateStatus>(code);
+    if (stats.status != UpdateStatus::kOk) {
         stats.timeTotal = msSince(t0);
         return stats;
     }

@@ -1222,6 +1222,167 @@ TEST(DistributedErrors, AnUpdateWithNaNOnOneRankFailsOnAll) {
     EXPECT_EQ(search.nodePairs().size(), before);
 }
 
+// ---- A segment that folds in an update: the same refusal on every rank, the pairs kept.
+
+// This rank's pairs, to compare before and after a refused update.
+std::vector<std::tuple<GlobalId, GlobalId, double>> pairsOf(const DistributedSearch& d) {
+    std::vector<std::tuple<GlobalId, GlobalId, double>> v;
+    if (d.options().mode == SearchMode::kNodeToSegment) {
+        const GlobalNodePairs& p = d.nodePairs();
+        for (Index k = 0; k < p.size(); ++k) {
+            v.emplace_back(p.slave()[k], p.master()[k], p.gap()[k]);
+        }
+    } else {
+        const GlobalSegmentPairs& p = d.segmentPairs();
+        for (Index k = 0; k < p.size(); ++k) {
+            v.emplace_back(p.slave()[k], p.master()[k], 0.0);
+        }
+    }
+    return v;
+}
+
+// The message of rank 0, on every rank.
+std::string fromRankZero(const std::string& message) {
+    int length = static_cast<int>(message.size());
+    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::string first(static_cast<std::size_t>(length), ' ');
+    if (commRank() == 0) {
+        first = message;
+    }
+    MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+    return first;
+}
+
+// Corner 0 of segment `id` of `s` moved 0.6 of the way to corner 2: past the other diagonal, the
+// quad folds at that corner.
+void fold(Eigen::Matrix3Xd& x, const Surface& s, Index id) {
+    const Index* v = s.nodes(id);
+    x.col(v[0]) += 0.6 * (x.col(v[2]) - x.col(v[0]));
+}
+
+// A master (and in segment mode a slave) segment of the flat model folded, with small motion
+// (the partition stays) and with the slave's large jump (a new partition): kDegenerateSegment on
+// every rank with one message naming the segment's global id and the rank that gave it, as the
+// serial search names it; the last good pairs kept; the next good update as the serial one. The
+// message was a contact node's id, only on the ranks that found it, and faultSegment an index
+// into a rank's share of the contact decomposition.
+TEST(DistributedErrors, ASegmentFoldedInAnUpdate) {
+    const Model m = flat();
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 29);
+    struct FoldCase {
+        SearchMode mode;
+        bool slave;
+        Index segment;
+    };
+    const FoldCase cases[] = {{SearchMode::kNodeToSegment, false, 40},
+                              {SearchMode::kSegmentToSegment, false, 40},
+                              {SearchMode::kSegmentToSegment, true, 30}};
+    for (const FoldCase& c : cases) {
+        for (const bool large : {false, true}) {
+            SCOPED_TRACE(std::string(c.mode == SearchMode::kNodeToSegment ? "node" : "segment") +
+                         (c.slave ? ", slave" : ", master") + " segment " +
+                         std::to_string(c.segment) + (large ? ", large motion" : ", small motion") +
+                         ", rank " + std::to_string(commRank()));
+            SearchOptions opt;
+            opt.mode = c.mode;
+            opt.skinRelative = 4.0;  // the small motion and the fold stay inside the grown boxes
+            ContactSearch serial(opt);
+            DistributedSearch dist(MPI_COMM_WORLD, opt);
+            Eigen::Matrix3Xd x = coordinatesAt(m, 0);
+            serial.setSurfaces(m.master, m.slave, CoordinatesView(x));
+            std::vector<double> lx = localCoords(p, x, 3);
+            dist.setSurfaces(p.nodes, p.master, p.slave, viewOf(lx, 3));
+            const int t = large ? 10 : 1;
+            const Eigen::Matrix3Xd good = coordinatesAt(m, 1);
+            lx = localCoords(p, good, 3);
+            ASSERT_EQ(dist.update(viewOf(lx, 3)).status, UpdateStatus::kOk);
+            const auto before = pairsOf(dist);
+
+            Eigen::Matrix3Xd bad = coordinatesAt(m, t);
+            fold(bad, c.slave ? m.slave : m.master, c.segment);
+            const UpdateStats ss = serial.update(CoordinatesView(bad));
+            ASSERT_EQ(ss.status, UpdateStatus::kDegenerateSegment);
+            ASSERT_EQ(ss.faultInSlave, c.slave);
+            ASSERT_NE(ss.faultNode, kNoIndex);
+            lx = localCoords(p, bad, 3);
+            const DistributedStats ds = dist.update(viewOf(lx, 3));
+            EXPECT_EQ(ds.status, UpdateStatus::kDegenerateSegment) << ds.error;
+            EXPECT_EQ(ds.repartitioned, large);  // a new partition, then the local refusals
+            EXPECT_EQ(ds.error, fromRankZero(ds.error));
+            if (commRank() == 0 && std::getenv("CONTACT_SHOW_ERRORS") != nullptr) {
+                std::printf("error: %s\n", ds.error.c_str());
+            }
+            // The rank that gave the segment, and its index there.
+            const std::vector<GlobalId>& ids = c.slave ? p.slave.ids : p.master.ids;
+            const auto at = std::find(ids.begin(), ids.end(), ss.faultSegment);
+            int giver = at != ids.end() ? commRank() : commSize();
+            MPI_Allreduce(MPI_IN_PLACE, &giver, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            const std::string role = c.slave ? "slave" : "master";
+            EXPECT_TRUE(contains(ds.error, role + " segment id " + std::to_string(ss.faultSegment) +
+                                               " (rank " + std::to_string(giver) + "'s " + role +
+                                               " segment "))
+                << ds.error;
+            EXPECT_TRUE(contains(ds.error, "collapsed or folded at corner node id " +
+                                               std::to_string(nodeId(ss.faultNode)) + " at ("))
+                << ds.error;
+            EXPECT_EQ(ds.local.faultInSlave, c.slave);
+            if (commRank() == giver) {  // indices into this rank's part and coordinates
+                const auto k = static_cast<Index>(at - ids.begin());
+                EXPECT_TRUE(contains(ds.error, "rank " + std::to_string(giver) + "'s " + role +
+                                                   " segment " + std::to_string(k) + ")"))
+                    << ds.error;
+                EXPECT_EQ(ds.local.faultSegment, k);
+                EXPECT_TRUE(ds.local.faultNode >= 0 &&
+                            p.global[static_cast<std::size_t>(ds.local.faultNode)] == ss.faultNode)
+                    << ds.local.faultNode;
+            } else {
+                EXPECT_EQ(ds.local.faultSegment, kNoIndex);
+                EXPECT_EQ(ds.local.faultNode, kNoIndex);
+            }
+            EXPECT_EQ(pairsOf(dist), before);  // the last good pairs stay
+
+            // The next good update: the serial search's pairs; after the large motion, through a
+            // new partition.
+            x = coordinatesAt(m, t);
+            ASSERT_EQ(serial.update(CoordinatesView(x)).status, UpdateStatus::kOk);
+            lx = localCoords(p, x, 3);
+            const DistributedStats next = dist.update(viewOf(lx, 3));
+            ASSERT_EQ(next.status, UpdateStatus::kOk) << next.error;
+            if (c.mode == SearchMode::kNodeToSegment) {
+                compareNodePairs(serial.nodePairs(), dist.nodePairs(), p, commRank());
+            } else {
+                compareSegmentPairs(serial.segmentPairs(), dist.segmentPairs(), p, commRank());
+            }
+        }
+    }
+}
+
+// A fold on some ranks and a slave node beyond the coordinate range on another: the status the
+// serial search gives, kCoordinatesOutOfRange (its box pass finds the range first), on every
+// rank. The ranks' statuses were combined by their largest number: kDegenerateSegment.
+TEST(DistributedErrors, OutOfRangeOutranksAFold) {
+    const Model m = flat();
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 29);
+    for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+        SearchOptions opt;
+        opt.mode = mode;
+        ContactSearch serial(opt);
+        DistributedSearch dist(MPI_COMM_WORLD, opt);
+        Eigen::Matrix3Xd x = coordinatesAt(m, 0);
+        serial.setSurfaces(m.master, m.slave, CoordinatesView(x));
+        std::vector<double> lx = localCoords(p, x, 3);
+        dist.setSurfaces(p.nodes, p.master, p.slave, viewOf(lx, 3));
+        fold(x, m.master, 40);
+        x(0, m.slave.nodes(m.slave.size() - 1)[0]) = 2e31;  // a far corner, far from master 40
+        const UpdateStats ss = serial.update(CoordinatesView(x));
+        ASSERT_EQ(ss.status, UpdateStatus::kCoordinatesOutOfRange);
+        lx = localCoords(p, x, 3);
+        const DistributedStats ds = dist.update(viewOf(lx, 3));
+        EXPECT_EQ(ds.status, ss.status) << updateStatusName(ds.status) << ": " << ds.error;
+        EXPECT_EQ(ds.local.faultSegment, kNoIndex);
+    }
+}
+
 }  // namespace
 }  // namespace contact::mpi
 

@@ -122,11 +122,21 @@ private:
 /// What one collective call did on this rank.
 struct DistributedStats {
     /// Outcome, the same on every rank (UpdateStatus of the serial search; kNotSetUp also when a
-    /// repartition failed: then `error` says why and setSurfaces() must be called again).
+    /// repartition failed: then `error` says why and setSurfaces() must be called again). Where
+    /// ranks find different problems, the one the serial search on the whole model would give:
+    /// a problem of the caller's coordinates (checked first), then kCoordinatesOutOfRange, then
+    /// kDegenerateSegment, then kOutOfMemory.
     UpdateStatus status = UpdateStatus::kNotSetUp;
     /// Why, where the status alone does not say: the failed repartition; on the ranks that found
     /// it, the node of kNonFiniteCoordinates or kCoordinatesOutOfRange by global id (a caller's
-    /// NaN: also local.faultNode, its index in this rank's coordinates).
+    /// NaN: also local.faultNode, its index in this rank's coordinates); kDegenerateSegment, the
+    /// same on every rank: the lowest degenerate master id (else slave id) as the serial search
+    /// picks it, the rank that gave it and its index there, and the corner by global node id, as
+    /// in "master segment id 40 (rank 2's master segment 9), collapsed or folded at corner node
+    /// id 1129 at (-0.4, -0.2, 0)". On that rank local.faultSegment and faultNode are the
+    /// segment's index in this rank's part and the corner's in its coordinates, elsewhere
+    /// kNoIndex; faultInSlave is every rank's. After kCoordinatesOutOfRange they are kNoIndex
+    /// (a contact rank's indices are no caller's).
     std::string error;
     /// A new RCB partition, migration and ghost exchange ran (setSurfaces, or an update where a
     /// box left its grown box); the same on every rank.
