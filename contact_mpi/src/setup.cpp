@@ -9,11 +9,11 @@
 #include "contact/segment.hpp"
 #include "contact/tolerances.hpp"
 
+#include "detail/geometry_checks.hpp"
 #include "detail/search_common.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -962,14 +962,9 @@ void resolveLengths(State& s, const SearchOptions& options, const CoordinatesVie
     }
     s.capture = d;
     s.skin = options.skinRelative * s.meanMasterSize;
-    const double spacing = largest * std::numeric_limits<double>::epsilon();
-    if (d > 0.0 && spacing * 1024.0 > d) {
-        char buf[320];
-        std::snprintf(buf, sizeof buf,
-                      "%s: coordinates as large as %.3g are spaced %.3g apart in double precision, "
-                      "too coarse for the capture distance %.3g: move the model near the origin",
-                      kFn, largest, spacing, d);
-        throw std::invalid_argument(buf);
+    if (const std::string problem = contact::detail::resolutionProblem(largest, d);
+        !problem.empty()) {
+        throw std::invalid_argument(std::string(kFn) + ": " + problem);
     }
 }
 

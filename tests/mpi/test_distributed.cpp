@@ -1383,6 +1383,32 @@ TEST(DistributedErrors, OutOfRangeOutranksAFold) {
     }
 }
 
+// A model far from the origin, too coarse for its capture distance: refused on every rank with
+// the serial search's words, which name both remedies (the distributed search had its own text,
+// naming only a move nearer the origin).
+TEST(DistributedErrors, CoordinatesTooCoarseForTheCapture) {
+    Model m = flat();
+    m.x0.row(0).array() += 1e13;
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 29);
+    std::string expected;
+    try {
+        ContactSearch serial;
+        serial.setSurfaces(m.master, m.slave, CoordinatesView(m.x0));
+    } catch (const std::invalid_argument& e) {
+        expected = e.what();
+    }
+    const std::size_t at = expected.find("coordinates as large as");
+    ASSERT_NE(at, std::string::npos) << expected;
+    expected.erase(0, at);
+    EXPECT_TRUE(contains(expected, "take a capture distance of at least")) << expected;
+    const std::vector<double> x = localCoords(p, m.x0, 3);
+    DistributedSearch search(MPI_COMM_WORLD);
+    const std::string e =
+        errorEverywhere([&] { search.setSurfaces(p.nodes, p.master, p.slave, viewOf(x, 3)); });
+    EXPECT_EQ(e, "contact::mpi::DistributedSearch::setSurfaces(): " + expected);
+    EXPECT_EQ(search.update(viewOf(x, 3)).status, UpdateStatus::kNotSetUp);
+}
+
 }  // namespace
 }  // namespace contact::mpi
 
