@@ -80,24 +80,6 @@ void checkConsistentOrientation(const char* fn, const char* role, const Surface&
     }
 }
 
-std::string resolutionProblem(double largest, double capture) {
-    const double spacing = largest * tol::kEps;
-    if (!(capture > 0.0) || !(spacing * tol::kMinCaptureResolution > capture)) {
-        return {};
-    }
-    // The least capture distance taken, rounded up to the 3 digits printed.
-    const double least = spacing * tol::kMinCaptureResolution;
-    const double unit = std::pow(10.0, std::floor(std::log10(least)) - 2.0);
-    const double shown = std::ceil(least / unit * (1.0 + 1e-12)) * unit;
-    char buf[320];
-    std::snprintf(buf, sizeof buf,
-                  "coordinates as large as %.3g are spaced %.3g apart in double precision, too "
-                  "coarse for the capture distance %.3g (it must span %.0f of those spacings): "
-                  "take a capture distance of at least %.3g, or move the model nearer the origin",
-                  largest, spacing, capture, tol::kMinCaptureResolution, shown);
-    return buf;
-}
-
 void checkResolution(const char* fn, const Surface& master, const Surface& slave,
                      const CoordinatesView& x, double capture) {
     if (!(capture > 0.0)) {

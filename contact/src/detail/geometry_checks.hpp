@@ -4,7 +4,10 @@
 #pragma once
 
 #include "contact/surface.hpp"
+#include "contact/tolerances.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace contact::detail {
@@ -26,8 +29,25 @@ void checkConsistentOrientation(const char* fn, const char* role, const Surface&
 /// more than 1 / tol::kMinCaptureResolution of the capture distance (gaps that small cannot be
 /// represented, so no answer would be right), naming both remedies; empty when nothing is. A
 /// capture distance of 0 (touching pairs only) asks to resolve no length: never refused. The one
-/// wording of the serial and the distributed search.
-[[nodiscard]] std::string resolutionProblem(double largest, double capture);
+/// wording of the serial and the distributed search (inline: contact_mpi, a library of its own,
+/// sees none of contact's hidden symbols).
+[[nodiscard]] inline std::string resolutionProblem(double largest, double capture) {
+    const double spacing = largest * tol::kEps;
+    if (!(capture > 0.0) || !(spacing * tol::kMinCaptureResolution > capture)) {
+        return {};
+    }
+    // The least capture distance taken, rounded up to the 3 digits printed.
+    const double least = spacing * tol::kMinCaptureResolution;
+    const double unit = std::pow(10.0, std::floor(std::log10(least)) - 2.0);
+    const double shown = std::ceil(least / unit * (1.0 + 1e-12)) * unit;
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "coordinates as large as %.3g are spaced %.3g apart in double precision, too "
+                  "coarse for the capture distance %.3g (it must span %.0f of those spacings): "
+                  "take a capture distance of at least %.3g, or move the model nearer the origin",
+                  largest, spacing, capture, tol::kMinCaptureResolution, shown);
+    return buf;
+}
 
 /// Throws std::invalid_argument "<fn>: <resolutionProblem>" for the largest coordinate of the
 /// surfaces' nodes.
