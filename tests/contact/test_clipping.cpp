@@ -9,6 +9,7 @@
 #include "contact/surface.hpp"
 
 #include "clipping_oracle.hpp"
+#include "detail/quadrature_rules.hpp"
 #include "eigen_checks.hpp"
 #include "scenes.hpp"
 #include "surfaces.hpp"
@@ -1315,8 +1316,9 @@ TEST(Clip3dPatch, UniformGapAtEveryVertexAndGaussPoint) {
 TEST(OverlapQuadrature, RulesIntegrateMonomialsToTheirDegree) {
     // The overlap of a slave square inside a master square is the rectangle [0.2, 0.7] x
     // [0.1, 0.6]: integrals of x^a y^b over it are known. Order 1: degree 1, 2: 2, 3 and 4: 4
-    // (Dunavant), 5: 5 (Radon). Two degrees more are not exact (one more can be, by the central
-    // symmetry of the rectangle's fan), so the rules are no better than claimed either.
+    // (Dunavant), 5: 5 (Radon), 6: 6 (Dunavant), 7 and 8: 8 (Dunavant). Two degrees more are not
+    // exact (one more can be, by the central symmetry of the rectangle's fan), so the rules are no
+    // better than claimed either.
     const SegmentNodes m = square(0, 0, 1, 1, 0, true);
     const SegmentNodes s = square(0.2, 0.1, 0.7, 0.6, 0.05, false);
     const OverlapPolygon p = clipSegments3d(s, m);
@@ -1325,7 +1327,7 @@ TEST(OverlapQuadrature, RulesIntegrateMonomialsToTheirDegree) {
         return (std::pow(0.7, a + 1) - std::pow(0.2, a + 1)) / (a + 1) *
                (std::pow(0.6, b + 1) - std::pow(0.1, b + 1)) / (b + 1);
     };
-    const int degree[6] = {0, 1, 2, 4, 4, 5};
+    const int degree[9] = {0, 1, 2, 4, 4, 5, 6, 8, 8};
     OverlapQuadrature q;
     for (int order = 1; order <= kMaxOverlapQuadratureOrder; ++order) {
         SCOPED_TRACE("order " + std::to_string(order));
@@ -1345,11 +1347,65 @@ TEST(OverlapQuadrature, RulesIntegrateMonomialsToTheirDegree) {
                 }
             }
         }
-        EXPECT_GT(worstNext, 1e-9);
+        EXPECT_GT(worstNext, 1e-12);  // degree 10 by the degree-8 rule: 4e-11; rounding 1e-16
     }
     EXPECT_EQ(triangleQuadraturePointCount(0), 1);  // clamped up
     EXPECT_EQ(triangleQuadraturePointCount(3), 6);
-    EXPECT_EQ(triangleQuadraturePointCount(9), 7);  // clamped down
+    EXPECT_EQ(triangleQuadraturePointCount(6), 12);
+    EXPECT_EQ(triangleQuadraturePointCount(7), 16);
+    EXPECT_EQ(triangleQuadraturePointCount(9), 16);  // clamped down
+}
+
+// Each triangle rule on the reference triangle (x = l1, y = l2): positive weights summing to 1,
+// points inside, x^a y^b integrated to 2 a! b! / (a + b + 2)! (the mean over the triangle) for
+// a + b up to its degree within 1e-14, and some monomial of the next degree missed.
+TEST(OverlapQuadrature, EachTriangleRuleIsExactToItsDegreeOnMonomials) {
+    const auto factorial = [](int n) {
+        double f = 1.0;
+        for (int k = 2; k <= n; ++k) {
+            f *= k;
+        }
+        return f;
+    };
+    int previous = 0;
+    for (int order = 1; order <= kMaxOverlapQuadratureOrder; ++order) {
+        const detail::TriangleRule& r = detail::triangleRule(order);
+        SCOPED_TRACE("order " + std::to_string(order) + ", degree " + std::to_string(r.degree));
+        EXPECT_GE(r.degree, order);
+        EXPECT_EQ(r.n, triangleQuadraturePointCount(order));
+        ASSERT_LE(r.n, kMaxTriangleQuadraturePoints);
+        if (r.degree == previous) {
+            continue;  // the same rule as the order before
+        }
+        previous = r.degree;
+        double weights = 0.0;
+        for (int g = 0; g < r.n; ++g) {
+            EXPECT_GT(r.w[g], 0.0) << "point " << g;
+            weights += r.w[g];
+            for (int k = 0; k < 3; ++k) {
+                EXPECT_GT(r.l[g][k], 0.0) << "point " << g;
+            }
+            EXPECT_NEAR(r.l[g][0] + r.l[g][1] + r.l[g][2], 1.0, 1e-15) << "point " << g;
+        }
+        EXPECT_NEAR(weights, 1.0, 1e-15);
+        double worstNext = 0.0;
+        for (int a = 0; a <= r.degree + 1; ++a) {
+            for (int b = 0; a + b <= r.degree + 1; ++b) {
+                double sum = 0.0;
+                for (int g = 0; g < r.n; ++g) {
+                    sum += r.w[g] * std::pow(r.l[g][1], a) * std::pow(r.l[g][2], b);
+                }
+                const double exact = 2.0 * factorial(a) * factorial(b) / factorial(a + b + 2);
+                if (a + b <= r.degree) {
+                    EXPECT_NEAR(sum, exact, 1e-14) << "x^" << a << " y^" << b;
+                } else {
+                    worstNext = std::max(worstNext, std::abs(sum - exact));
+                }
+            }
+        }
+        EXPECT_GT(worstNext, 1e-6);
+    }
+    EXPECT_EQ(previous, 8);
 }
 
 TEST(OverlapQuadrature, MomentsOverAClippedOctagonAndShapeFunctions) {

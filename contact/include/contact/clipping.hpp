@@ -201,9 +201,10 @@ struct OverlapPolygon {
 [[nodiscard]] CONTACT_API double flatApproximationBound(const SegmentNodes& s) noexcept;
 
 /// Highest supported quadrature order: 1 (1 point per triangle, degree 1), 2 (3 points, degree 2),
-/// 3 and 4 (6 points, Dunavant degree 4), 5 (7 points, Radon degree 5).
-inline constexpr int kMaxOverlapQuadratureOrder = 5;
-inline constexpr int kMaxTriangleQuadraturePoints = 7;
+/// 3 and 4 (6 points, Dunavant degree 4), 5 (7 points, Radon degree 5), 6 (12 points, Dunavant
+/// degree 6), 7 and 8 (16 points, Dunavant degree 8).
+inline constexpr int kMaxOverlapQuadratureOrder = 8;
+inline constexpr int kMaxTriangleQuadraturePoints = 16;
 inline constexpr int kMaxOverlapQuadraturePoints =
     kMaxOverlapVertices * kMaxTriangleQuadraturePoints;
 

@@ -134,17 +134,18 @@ struct MortarStats {
 /// mapped onto the true faces.
 ///
 /// Integration order, per piece of the overlap fan, chosen so that the integrals of the shape
-/// function products are exact on flat, straight-sided segments (parallelogram quads): degree
-/// max(2 p_s, p_s + p_m) with p = 1 (Tri3), 2 (Quad4, Tri6), 3 (Quad8), 4 (Quad9), capped at 5
-/// (the 7-point Radon rule): a Quad8 or Quad9 slave (degree 6, 8), and a Quad4 or Tri6 slave on
-/// a Quad9 master (degree 6), are then not exact. A pair of Tri3 / Quad4
-/// segments cuts its overlap polygon from its first vertex into quadrilaterals (a triangle last
-/// when the vertex count is odd), each mapped bilinearly from a square and integrated by Gauss's
-/// product rule, exact to the same degree: Tri3 on Tri3 2 x 2 points, with a Quad4 3 x 3
-/// (against 6 and 12 for two triangles). Triangles: Tri3 on Tri3 3 points, with a Quad4 6
-/// (Dunavant, degree 4); quadratic segments take triangles only. A Quad4 that is no
-/// parallelogram has shape functions rational in the plane, so no rule is exact: at a 5 %
-/// distortion M is within 4e-8 of the nodal area (tests/contact/test_mortar.cpp). Lines:
+/// function products (D, M, nodal areas) are exact on flat, straight-sided segments
+/// (parallelogram quads) for every type pair: degree max(2 p_s, p_s + p_m) with p = 1 (Tri3), 2
+/// (Quad4, Tri6), 3 (Quad8), 4 (Quad9), by the triangle rule of that degree or the next: 3 points
+/// (degree 2), 6 (Dunavant, 4), 7 (Radon, 5), 12 (Dunavant, 6: a Quad8 slave, a Quad4 or Tri6
+/// slave on a Quad9), 16 (Dunavant, 8: a Quad9 slave, and a Quad8 slave on a Quad9, degree 7).
+/// A pair of Tri3 / Quad4 segments cuts its overlap polygon from its first vertex into
+/// quadrilaterals (a triangle last when the vertex count is odd), each mapped bilinearly from a
+/// square and integrated by Gauss's product rule, exact to the same degree: Tri3 on Tri3 2 x 2
+/// points, with a Quad4 3 x 3 (against 6 and 12 for two triangles). Triangles: Tri3 on Tri3 3
+/// points, with a Quad4 6 (Dunavant, degree 4); quadratic segments take triangles only. A Quad4
+/// that is no parallelogram has shape functions rational in the plane, so no rule is exact: at
+/// a 5 % distortion M is within 4e-8 of the nodal area (tests/contact/test_mortar.cpp). Lines:
 /// Gauss-Legendre exact to degree max(2 p_s, p_s + p_m), plus 1 for a Line3 slave (its
 /// Jacobian): 2 points for Line2 on Line2, 3 with a Line3 slave.
 ///

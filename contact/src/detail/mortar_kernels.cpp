@@ -617,8 +617,12 @@ CONTACT_WIDE_CLONES void inverseLinearN(const PlaneFace& f, int n, const double*
 // Quadrature points of one piece of the overlap (a fan triangle or quadrilateral): plane
 // coordinates, weights as plane areas, and on an affine slave its local coordinates. Not zeroed
 // when made: the makers set the first n entries, the only ones read, but for one more entry
-// (padded) that the inverse maps take so that their vectorized loop has no odd point left.
-constexpr int kMaxPiecePoints = std::max(kMaxTriangleQuadraturePoints, 9);
+// (padded) that the inverse maps take so that their vectorized loop has no odd point left. Only
+// Tri3 / Quad4 pairs make pieces, at degree at most kLinearPairDegree (facingPair): 3 x 3 product
+// points or the 6-point triangle rule.
+constexpr int kLinearPairDegree = 4;
+constexpr int kMaxPiecePoints = 9;
+static_assert(triangleRule(kLinearPairDegree).n <= kMaxPiecePoints);
 constexpr int kPiecePointRoom = kMaxPiecePoints + 1;
 struct PiecePoints {
     int n = 0;
@@ -1442,6 +1446,12 @@ bool facingPair(const SegmentNodes& master, double L, PairContext& c) noexcept {
     c.affineGap = c.slave->face.flat && c.master.flat;
     c.linearSlave = isLinearFace(c.slave->face.type);
     c.linearMaster = isLinearFace(c.master.type);
+    if (c.linearSlave && c.linearMaster && c.degree > kLinearPairDegree) {
+        // Their integrands have degree 4 at most (mortarQuadratureDegree); PiecePoints holds no
+        // more points.
+        c.degree = kLinearPairDegree;
+        c.rule = &triangleRule(c.degree);
+    }
     c.quadRule = c.linearSlave && c.linearMaster ? quadProductRule(c.degree) : nullptr;
     // gap = (h_m - h_s) |n . n_m| <= max(0, h_m - h_s): n . n_m < 0 all over a facing master
     // whose projection is convex (its projected Jacobian keeps its sign), and a linear face lies
