@@ -60,9 +60,8 @@ struct GapPiece {
         return {std::min(a, b), 0.0, std::max(a, b), w, false};
     }
     static GapPiece triangle(double a, double b, double c, double w) {
-        double s[3] = {a, b, c};
-        std::sort(s, s + 3);
-        return {s[0], s[1], s[2], w, true};
+        const double median = std::max(std::min(a, b), std::min(std::max(a, b), c));
+        return {std::min({a, b, c}), median, std::max({a, b, c}), w, true};
     }
 
     // The area with gap <= t (steps where all the gaps are equal).
