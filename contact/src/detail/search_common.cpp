@@ -6,18 +6,15 @@
 #include "contact/segment.hpp"
 #include "contact/tolerances.hpp"
 
-#include "detail/assert.hpp"
 #include "detail/margins.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
-#include <limits>
 #include <stdexcept>
 
 namespace contact::detail {
