@@ -7,6 +7,8 @@
 #include "mesh_io/vtu.hpp"
 #include "mesh_io/writers.hpp"
 
+#include "scratch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -76,13 +78,9 @@ TEST(Writers, MortarFilesReplacedTogetherOrNotAtAll) {
     fs::remove_all(dir);
 }
 
-// A scratch directory of this process, emptied.
-fs::path freshDir(const std::string& name) {
-    const fs::path dir =
-        fs::temp_directory_path() / ("contact_test_" + name + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+// This test's scratch directory, emptied.
+fs::path scratchDir() {
+    return contact::testing::scratchDir(CONTACT_TEST_BUILD_DATA_DIR, "writers_scratch");
 }
 
 // Two unit squares 0.1 apart: master nodes 0-3 at z = 0, slave nodes 4-7 at z = 0.1.
@@ -135,7 +133,7 @@ std::string nodeModeError(const fs::path& file, const contact::Surface& master, 
 // master lacks, a node beyond the coordinates) are refused before anything is built or written;
 // they were read out of bounds (a double free, or a file with garbage in it).
 TEST(Vtu, NodePairsThatDoNotFitTheSurfacesAreRefused) {
-    const fs::path dir = freshDir("vtu_node_pairs");
+    const fs::path dir = scratchDir();
     const fs::path file = dir / "c.vtu";
     TwoSquares t;
     const contact::CoordinatesView x(t.x);
@@ -177,7 +175,7 @@ TEST(Vtu, NodePairsThatDoNotFitTheSurfacesAreRefused) {
 // Segment mode: the surfaces are checked the same way, the pairs' segment numbers by
 // computeOverlaps; nothing is written either.
 TEST(Vtu, SegmentPairsThatDoNotFitTheSurfacesAreRefused) {
-    const fs::path dir = freshDir("vtu_segment_pairs");
+    const fs::path dir = scratchDir();
     const fs::path file = dir / "c.vtu";
     TwoSquares t;
     const contact::CoordinatesView x(t.x);
@@ -214,7 +212,7 @@ TEST(Vtu, SegmentPairsThatDoNotFitTheSurfacesAreRefused) {
 // file is refused before anything is written (it was found at that increment, the .pvd and the
 // earlier files left behind).
 TEST(Vtu, SeriesChecksThePlannedFilesUpFront) {
-    const fs::path dir = freshDir("vtu_series");
+    const fs::path dir = scratchDir();
     const std::string pvd = (dir / "s.pvd").string();
     EXPECT_EQ(mesh_io::VtuSeries::plannedFiles(pvd, 2),
               (std::vector<std::string>{pvd, (dir / "s_0000.vtu").string(),

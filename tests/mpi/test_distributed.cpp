@@ -894,6 +894,18 @@ TEST(DistributedEdgeCases, MasterEdgeSharedByThreeFaces) {
 
 // ---- Bad input on one rank: the same error on every rank, nobody hangs.
 
+// The message of rank 0, on every rank.
+std::string fromRankZero(const std::string& message) {
+    int length = static_cast<int>(message.size());
+    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::string first(static_cast<std::size_t>(length), ' ');
+    if (commRank() == 0) {
+        first = message;
+    }
+    MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+    return first;
+}
+
 // Runs f on every rank; returns the message it threw (std::invalid_argument), "" if none, and
 // checks that every rank got the very same message.
 std::string errorEverywhere(const std::function<void()>& f) {
@@ -903,14 +915,7 @@ std::string errorEverywhere(const std::function<void()>& f) {
     } catch (const std::invalid_argument& e) {
         message = e.what();
     }
-    int length = static_cast<int>(message.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    std::string first(static_cast<std::size_t>(length), ' ');
-    if (commRank() == 0) {
-        first = message;
-    }
-    MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-    EXPECT_EQ(message, first) << "rank " << commRank();
+    EXPECT_EQ(message, fromRankZero(message)) << "rank " << commRank();
     if (commRank() == 0 && std::getenv("CONTACT_SHOW_ERRORS") != nullptr) {
         std::printf("error: %s\n", message.c_str());
     }
@@ -1239,18 +1244,6 @@ std::vector<std::tuple<GlobalId, GlobalId, double>> pairsOf(const DistributedSea
         }
     }
     return v;
-}
-
-// The message of rank 0, on every rank.
-std::string fromRankZero(const std::string& message) {
-    int length = static_cast<int>(message.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    std::string first(static_cast<std::size_t>(length), ' ');
-    if (commRank() == 0) {
-        first = message;
-    }
-    MPI_Bcast(first.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-    return first;
 }
 
 // Corner 0 of segment `id` of `s` moved 0.6 of the way to corner 2: past the other diagonal, the

@@ -54,7 +54,7 @@ private:
     std::ostringstream out_;
 };
 
-void listNodePairs(Listing& l, const std::string& name, const NodePairs& p) {
+void listPairs(Listing& l, const std::string& name, const NodePairs& p) {
     l.count(name + ".size", static_cast<std::size_t>(p.size()));
     for (Index k = 0; k < p.size(); ++k) {
         const std::string at = name + '[' + std::to_string(k) + "].";
@@ -72,11 +72,24 @@ void listNodePairs(Listing& l, const std::string& name, const NodePairs& p) {
     }
 }
 
-void listSegmentPairs(Listing& l, const std::string& name, const SegmentPairs& p) {
+void listPairs(Listing& l, const std::string& name, const SegmentPairs& p) {
     l.count(name + ".size", static_cast<std::size_t>(p.size()));
     for (Index k = 0; k < p.size(); ++k) {
         l.add(name + '[' + std::to_string(k) + "]", p.slave()[k] * 1000.0 + p.master()[k]);
     }
+}
+
+// What the search found, copied, moved and copy-assigned, then the reference moved in: each
+// listed.
+template <class Pairs>
+void listCopies(Listing& l, const std::string& name, const Pairs& found, Pairs& reference) {
+    Pairs copy = found;
+    listPairs(l, name, copy);
+    Pairs moved = std::move(copy);
+    copy = moved;
+    moved = std::move(reference);
+    listPairs(l, "reference", moved);
+    listPairs(l, "copy", copy);
 }
 
 template <class T>
@@ -174,20 +187,9 @@ void search(Listing& l, const std::string& inp) {
         contact::ReferenceResult ref =
             contact::referenceSearch(master.surface, slave.surface, model.coords, options);
         if (mode == contact::SearchMode::kNodeToSegment) {
-            NodePairs copy = cs.nodePairs();
-            listNodePairs(l, "nodePairs", copy);
-            NodePairs moved = std::move(copy);
-            copy = moved;
-            moved = std::move(ref.nodePairs);
-            listNodePairs(l, "reference", moved);
-            listNodePairs(l, "copy", copy);
+            listCopies(l, "nodePairs", cs.nodePairs(), ref.nodePairs);
         } else {
-            SegmentPairs copy = cs.segmentPairs();
-            listSegmentPairs(l, "segmentPairs", copy);
-            SegmentPairs moved = std::move(copy);
-            copy = moved;
-            moved = std::move(ref.segmentPairs);
-            listSegmentPairs(l, "reference", moved);
+            listCopies(l, "segmentPairs", cs.segmentPairs(), ref.segmentPairs);
         }
     }
 }
@@ -218,7 +220,7 @@ void columns(Listing& l) {
     c.shape = column(contact::kMaxSegmentNodes, 50.0);
     NodePairs p(std::move(c));
     NodePairs copy = p;
-    listNodePairs(l, "columns", copy);
+    listPairs(l, "columns", copy);
 }
 
 std::vector<std::string> lines(const std::string& text) {
