@@ -106,11 +106,11 @@ struct GapPiece {
     }
 };
 
-// The smallest t with at least q of the pieces' total area at gap <= t. The area below t is
-// piecewise quadratic between the pieces' corner gaps: a binary search over the sorted corner
-// gaps finds the stretch [a, b] where it reaches q, then a bisection on that stretch's quadratic
-// (O(n log n) in all).
-double pieceQuantile(const std::vector<GapPiece>& pieces, double q) {
+// The 5 %, 50 % and 95 % quantiles of the gap over the pieces' area: for each q, the smallest t
+// with at least q of the total area at gap <= t. The area below t is piecewise quadratic between
+// the pieces' corner gaps, sorted once: a binary search over them finds the stretch [a, b] where
+// it reaches q, then a bisection on that stretch's quadratic (O(n log n) in all).
+void pieceQuantiles(const std::vector<GapPiece>& pieces, GapSummary& g) {
     std::vector<double> knots;
     knots.reserve(3 * pieces.size());
     double total = 0.0;
@@ -124,7 +124,6 @@ double pieceQuantile(const std::vector<GapPiece>& pieces, double q) {
     }
     std::sort(knots.begin(), knots.end());
     knots.erase(std::unique(knots.begin(), knots.end()), knots.end());
-    const double target = q * total;
     const auto below = [&](double t) {
         double s = 0.0;
         for (const GapPiece& p : pieces) {
@@ -132,40 +131,47 @@ double pieceQuantile(const std::vector<GapPiece>& pieces, double q) {
         }
         return s;
     };
-    // The first knot with at least the target below it (the last one when rounding falls short).
-    std::size_t lo = 0;
-    std::size_t hi = knots.size() - 1;
-    while (lo < hi) {
-        const std::size_t mid = (lo + hi) / 2;
-        if (below(knots[mid]) >= target) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
+    const auto quantile = [&](double q) {
+        const double target = q * total;
+        // The first knot with at least the target below it (the last one when rounding falls
+        // short).
+        std::size_t lo = 0;
+        std::size_t hi = knots.size() - 1;
+        while (lo < hi) {
+            const std::size_t mid = (lo + hi) / 2;
+            if (below(knots[mid]) >= target) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
         }
-    }
-    if (lo == 0) {
-        return knots[0];
-    }
-    const double a = knots[lo - 1];
-    const double b = knots[lo];
-    double c[3] = {0.0, 0.0, 0.0};
-    for (const GapPiece& p : pieces) {
-        p.addOn(a, b, c);
-    }
-    const auto quad = [&](double s) { return c[0] + s * (c[1] + s * c[2]); };
-    double sLo = 0.0;
-    double sHi = b - a;
-    if (quad(sHi) < target) {  // reached by equal gaps (a step) at b
-        return b;
-    }
-    for (int it = 0; it < 200 && sHi - sLo > 0.0; ++it) {  // quad rises on [0, b - a]
-        const double mid = 0.5 * (sLo + sHi);
-        if (mid <= sLo || mid >= sHi) {
-            break;
+        if (lo == 0) {
+            return knots[0];
         }
-        (quad(mid) >= target ? sHi : sLo) = mid;
-    }
-    return a + sHi;
+        const double a = knots[lo - 1];
+        const double b = knots[lo];
+        double c[3] = {0.0, 0.0, 0.0};
+        for (const GapPiece& p : pieces) {
+            p.addOn(a, b, c);
+        }
+        const auto quad = [&](double s) { return c[0] + s * (c[1] + s * c[2]); };
+        double sLo = 0.0;
+        double sHi = b - a;
+        if (quad(sHi) < target) {  // reached by equal gaps (a step) at b
+            return b;
+        }
+        for (int it = 0; it < 200 && sHi - sLo > 0.0; ++it) {  // quad rises on [0, b - a]
+            const double mid = 0.5 * (sLo + sHi);
+            if (mid <= sLo || mid >= sHi) {
+                break;
+            }
+            (quad(mid) >= target ? sHi : sLo) = mid;
+        }
+        return a + sHi;
+    };
+    g.p05 = quantile(0.05);
+    g.median = quantile(0.5);
+    g.p95 = quantile(0.95);
 }
 
 // printf into a string.
@@ -239,9 +245,7 @@ GapSummary summarizeGaps(const Overlaps& overlaps) {
     if (g.count > 0) {
         g.min = lo;
         g.max = hi;
-        g.p05 = pieceQuantile(pieces, 0.05);
-        g.median = pieceQuantile(pieces, 0.5);
-        g.p95 = pieceQuantile(pieces, 0.95);
+        pieceQuantiles(pieces, g);
     }
     return g;
 }

@@ -329,20 +329,21 @@ void checkNodeSource(const detail::PieceSource& src) {
     for (Index i = 0; i < p.size(); ++i) {
         const Index n = p.slave()[i];
         const Index m = p.master()[i];
-        const std::string pair = "writeContactVtu: pair " + std::to_string(i) + " (slave node " +
-                                 std::to_string(n) + ", master segment " + std::to_string(m) +
-                                 "): ";
+        // The message is made only for a pair that fails (the checks run on every write).
+        const auto fail = [&](const std::string& why) {
+            throw std::invalid_argument("writeContactVtu: pair " + std::to_string(i) +
+                                        " (slave node " + std::to_string(n) + ", master segment " +
+                                        std::to_string(m) + "): " + why);
+        };
         if (m < 0 || m >= src.master->size()) {
-            throw std::invalid_argument(pair + "the master surface has " +
-                                        std::to_string(src.master->size()) + " segments");
+            fail("the master surface has " + std::to_string(src.master->size()) + " segments");
         }
         if (n < 0 || n >= x.numNodes) {
-            throw std::invalid_argument(pair + "the coordinates have " +
-                                        std::to_string(x.numNodes) + " nodes");
+            fail("the coordinates have " + std::to_string(x.numNodes) + " nodes");
         }
         if (!slave[static_cast<std::size_t>(n)]) {
-            throw std::invalid_argument(pair + "the node is not one of the slave " +
-                                        (src.slaveNodes != nullptr ? "nodes" : "surface's"));
+            fail(std::string("the node is not one of the slave ") +
+                 (src.slaveNodes != nullptr ? "nodes" : "surface's"));
         }
     }
 }
