@@ -270,13 +270,17 @@ void collectively(MPI_Comm comm, F&& f) {
     agreeOnErrors(comm, error);
 }
 
+/// splitmix64's finalizer: every bit of z mixed into every bit of the result.
+[[nodiscard]] inline std::uint64_t finalizeHash(std::uint64_t z) noexcept {
+    z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31U);
+}
+
 /// Home rank of a global id in a directory spread over `size` ranks (a mixed hash, so that
 /// consecutive ids spread evenly).
 [[nodiscard]] inline int homeRank(std::int64_t id, int size) noexcept {
-    auto z = static_cast<std::uint64_t>(id) + 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31U;
+    const std::uint64_t z = finalizeHash(static_cast<std::uint64_t>(id) + 0x9E3779B97F4A7C15ULL);
     return static_cast<int>(z % static_cast<std::uint64_t>(size));
 }
 

@@ -160,9 +160,7 @@ std::uint64_t contentHash(const State& s, const Surface& surface, Index k) noexc
     for (int i = 0; i < nodeCount(t); ++i) {
         h = mix(h, static_cast<std::uint64_t>(s.nodeIds[surface.nodes(k)[i]]));
     }
-    h = (h ^ (h >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-    h = (h ^ (h >> 27U)) * 0x94D049BB133111EBULL;
-    return h ^ (h >> 31U);
+    return finalizeHash(h);
 }
 
 // Each role's id ranges over the ranks, for a sample sort: rank r takes the ids in
@@ -212,8 +210,9 @@ void idSplitters(const State& s, const PartOrders& orders, std::vector<GlobalId>
 // (detail::sameSurface): the k-th master in id order has the k-th slave's type and node ids, for
 // every k. A sample sort: each segment to the rank of its id's range, which numbers the places
 // (an exclusive scan of the counts), then to the home of its place, where the two of a place are
-// compared. When they are one surface, each slave's rank learns the id its segment has as a
-// master (s.slaveTwin). Needs as many masters as slave segments, each id given once.
+// compared. When they are one surface in segment mode, each slave's rank learns the id its
+// segment has as a master (s.slaveTwin). Needs as many masters as slave segments, each id given
+// once.
 bool matchByPlace(State& s, const PartOrders& orders, long long& bytes) {
     const SurfacePart* parts[2] = {&s.master, &s.slave};
     std::vector<GlobalId> split[2];
@@ -297,6 +296,9 @@ bool matchByPlace(State& s, const PartOrders& orders, long long& bytes) {
     MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_INT, MPI_MAX, s.comm);
     if (differ != 0) {
         return false;
+    }
+    if (s.nodeMode) {  // the twins travel with slave segments in segment mode only
+        return true;
     }
     for (int pass = 0; pass < 2; ++pass) {
         if (pass == 0) {

@@ -39,7 +39,7 @@ void assignSlots(State& s);
 
 /// Collective: each segment id given once per surface; sets s.sameSurface (master and slave
 /// are one surface: in id order, the k-th master has the k-th slave's type and node ids, as
-/// the serial search decides it, whatever their ids) and then s.slaveTwin.
+/// the serial search decides it, whatever their ids) and, in segment mode, s.slaveTwin.
 void checkSegmentIds(State& s, long long& bytes);
 
 /// Collective: two segments running a shared edge (2D: node) the same way, as the serial
