@@ -1353,6 +1353,7 @@ void Reader::beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kin
     skipIface_ = false;
     unapplied_.clear();
     std::string why;
+    int unapplied = 0;
     const bool tie = kind == InterfaceDef::Kind::kTie;
     for (const char* key : {"POSITIONTOLERANCE", "ADJUST"}) {
         const Param* p = kw.find(key);
@@ -1361,6 +1362,7 @@ void Reader::beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kin
             (adjust && tie && matchValue(in, kw, *p, {"YES", "NO"}) == 1)) {
             continue;
         }
+        ++unapplied;
         unapplied_ += std::string(unapplied_.empty() ? "" : " and ") +
                       (adjust ? "ADJUST" : "POSITION TOLERANCE") +
                       (p->hasValue ? "=" + p->value : "");
@@ -1368,9 +1370,9 @@ void Reader::beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kin
                (adjust ? "the adjusted slave nodes are moved onto the master"
                        : "only the slave nodes within the position tolerance are tied");
     }
-    if (!unapplied_.empty()) {
-        const bool one = unapplied_.find(" and ") == std::string::npos;
-        unapplied_ += std::string(one ? " is" : " are") + " not applied (in Abaqus " + why +
+    if (unapplied > 0) {
+        unapplied_ += std::string(unapplied == 1 ? " is" : " are") + " not applied (in Abaqus " +
+                      why +
                       "): the search reports the gaps as the nodes stand, and pairs within its "
                       "capture distance";
     }

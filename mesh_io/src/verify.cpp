@@ -115,19 +115,19 @@ VerifyResult verifyInterface(const Model& model, const InterfaceReport& r,
         }
         refIndex.erase(it);
     }
-    if (worst >= 0) {  // first: what the figure in the verify line is made of
+    for (const auto& [key, i] : refIndex) {
+        ++v.missed;
+        if (v.examples.size() < 40) {
+            v.examples.push_back(describe(slow, i, "missed"));
+        }
+    }
+    if (worst >= 0) {  // listed first, beside the caps of the missed and extra pairs
         char buf[120];
         std::snprintf(buf, sizeof buf, ", gap %.17g, reference %.17g (difference %.3g)",
                       fast.node->gap()[worst], slow.node->gap()[worstRef], v.maxGapDiff);
         v.examples.insert(v.examples.begin(), "largest gap difference: slave node " +
                                                   model.nodeLabel(fast.slave[worst]) + ", master " +
                                                   face(*r.master, fast.master[worst]) + buf);
-    }
-    for (const auto& [key, i] : refIndex) {
-        ++v.missed;
-        if (v.examples.size() < 40) {
-            v.examples.push_back(describe(slow, i, "missed"));
-        }
     }
     return v;
 }
