@@ -146,4 +146,47 @@ TEST_F(TwoBlocks, AgreementListsNothing) {
     }
 }
 
+// The punch (PunchBottom's nodes) slid sideways by 0.7 block element and raised a little,
+// capture 0.6 element: many extra pairs, many missed ones, and gaps that differ. The largest gap
+// difference, put first, took one of the missed pairs' lines.
+TEST(VerifyExamples, ManyExtrasLeaveRoomForMissedPairs) {
+    const mesh_io::Model model =
+        mesh_io::readModel(std::string(CONTACT_EXAMPLES_DATA_DIR) + "/punch_on_block.inp");
+    const mesh_io::ContactSurface master = mesh_io::buildContactSurface(model, "BlockTop");
+    const mesh_io::ContactSurface slave = mesh_io::buildContactSurface(model, "PunchBottom");
+    contact::SearchOptions options;
+    options.mode = SearchMode::kNodeToSegment;
+    Eigen::Matrix3Xd slid = model.coords;
+    const auto& c = master.surface.connectivity;  // a block face's first edge
+    const double edge = (model.coords.col(c[0]) - model.coords.col(c[1])).norm();
+    options.capture = 0.6 * edge;
+    options.captureRelative = false;
+    for (const mesh_io::Index n : slave.surface.connectivity) {
+        slid(0, n) = model.coords(0, n) + 0.7 * edge;
+        slid(2, n) = model.coords(2, n) + 0.01 * edge;
+    }
+    const contact::ReferenceResult fast = contact::referenceSearch(
+        master.surface, slave.surface, contact::CoordinatesView(slid), options);
+    mesh_io::InterfaceReport r;
+    r.master = &master;
+    r.slave = &slave;
+    r.mode = SearchMode::kNodeToSegment;
+    r.nodePairs = &fast.nodePairs;
+    const mesh_io::VerifyResult v =
+        mesh_io::verifyInterface(model, r, options, contact::CoordinatesView(model.coords), 0, 1);
+    ASSERT_GT(v.extra, 20);
+    ASSERT_GT(v.missed, 20);
+    ASSERT_GT(v.maxGapDiff, 0.0);
+    ASSERT_FALSE(v.examples.empty());
+    EXPECT_EQ(v.examples[0].rfind("largest gap difference: ", 0), 0U) << v.examples[0];
+    long extraLines = 0;
+    long missedLines = 0;
+    for (const std::string& e : v.examples) {
+        extraLines += e.rfind("extra: ", 0) == 0 ? 1 : 0;
+        missedLines += e.rfind("missed: ", 0) == 0 ? 1 : 0;
+    }
+    EXPECT_EQ(extraLines, 20);
+    EXPECT_EQ(missedLines, 20);
+}
+
 }  // namespace
