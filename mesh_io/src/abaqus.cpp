@@ -684,7 +684,7 @@ const KnownParams kKnownParams[] = {
     {"TIE",
      false,
      {"NAME", "ADJUST", "CONSTRAINTRATIO", "CYCLICSYMMETRY", "MULTISTAGE", "NOROTATION",
-      "NOTHICKNESS", "POSITIONTOLERANCE", "TYPE"}},
+      "NOTHICKNESS", "POSITIONTOLERANCE", "TIEDNSET", "TYPE"}},
     {"INCLUDE", false, {"INPUT", "PASSWORD"}},
     {"PART", false, {"NAME"}},
     {"INSTANCE", false, {"NAME", "PART", "INSTANCE", "LIBRARY"}},
@@ -1344,9 +1344,10 @@ void Reader::combineSurfaces(const Scope& scope) {
 
 // *CONTACT PAIR, *TIE: the data lines become interfaces. A contact TYPE we do not know makes
 // interfaces that carry the problem (the others are still searched); a tie that is not a
-// contact (CYCLIC SYMMETRY, MULTISTAGE) is noted and left out. ADJUST= (and POSITION TOLERANCE=
-// on a tie) change which slave nodes Abaqus takes and where they are; the search does neither,
-// and each interface says so in a note.
+// contact (CYCLIC SYMMETRY, MULTISTAGE) is noted and left out. ADJUST= (and on a tie POSITION
+// TOLERANCE= or TIED NSET=) change which slave nodes Abaqus takes and where they are; the search
+// does neither, and each interface says so in a note. A tie does both by default (Keywords
+// Guide, *TIE: ADJUST=YES is the default, and a default position tolerance applies).
 void Reader::beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kind kind) {
     iface_ = InterfaceDef{};
     iface_.kind = kind;
@@ -1354,21 +1355,33 @@ void Reader::beginInterface(LineReader& in, const Keyword& kw, InterfaceDef::Kin
     unapplied_.clear();
     std::string why;
     int unapplied = 0;
-    const bool tie = kind == InterfaceDef::Kind::kTie;
-    for (const char* key : {"POSITIONTOLERANCE", "ADJUST"}) {
-        const Param* p = kw.find(key);
-        const bool adjust = key[0] == 'A';
-        if (p == nullptr || (!adjust && !tie) ||
-            (adjust && tie && matchValue(in, kw, *p, {"YES", "NO"}) == 1)) {
-            continue;
-        }
+    const auto add = [&](const std::string& what, const char* inAbaqus) {
         ++unapplied;
-        unapplied_ += std::string(unapplied_.empty() ? "" : " and ") +
-                      (adjust ? "ADJUST" : "POSITION TOLERANCE") +
-                      (p->hasValue ? "=" + p->value : "");
-        why += std::string(why.empty() ? "" : ", and ") +
-               (adjust ? "the adjusted slave nodes are moved onto the master"
-                       : "only the slave nodes within the position tolerance are tied");
+        unapplied_ += (unapplied_.empty() ? "" : " and ") + what;
+        why += std::string(why.empty() ? "" : ", and ") + inAbaqus;
+    };
+    const auto given = [](const char* name, const Param& p) {
+        return name + (p.hasValue ? "=" + p.value : "");
+    };
+    const char* const moved = "the adjusted slave nodes are moved onto the master";
+    const Param* adjust = kw.find("ADJUST");
+    if (kind == InterfaceDef::Kind::kTie) {
+        if (adjust == nullptr) {
+            add("ADJUST=YES (the default of *TIE)", moved);
+        } else if (matchValue(in, kw, *adjust, {"YES", "NO"}) != 1) {  // not NO
+            add(given("ADJUST", *adjust), moved);
+        }
+        const Param* tolerance = kw.find("POSITIONTOLERANCE");
+        const Param* tied = kw.find("TIEDNSET");
+        if (tied != nullptr) {
+            add(given("TIED NSET", *tied), "only the slave nodes of that set are tied");
+        } else {
+            add(tolerance != nullptr ? given("POSITION TOLERANCE", *tolerance)
+                                     : "the default POSITION TOLERANCE",
+                "only the slave nodes within the position tolerance are tied");
+        }
+    } else if (adjust != nullptr) {
+        add(given("ADJUST", *adjust), moved);
     }
     if (unapplied > 0) {
         unapplied_ += std::string(unapplied == 1 ? " is" : " are") + " not applied (in Abaqus " +

@@ -1082,35 +1082,58 @@ TEST(AbaqusReader, TieLinesAreInterfaces) {
     EXPECT_EQ(m.interfaces[2].master, "A");
     EXPECT_FALSE(m.interfaces[2].nodeToSurface);
     EXPECT_EQ(faces(m, "Side C"), (Faces{{1, 3}}));
-    // POSITION TOLERANCE is not applied, each tie line says so; ADJUST=NO needs no note.
+    // POSITION TOLERANCE is not applied, each tie line says so; ADJUST=NO needs no note. GLUE2
+    // takes the defaults of *TIE, ADJUST=YES and a position tolerance, which are not applied
+    // either.
+    const std::string asTheyStand =
+        ": the search reports the gaps as the nodes stand, and pairs within its capture distance";
     const std::string unapplied =
         "POSITION TOLERANCE=0.01 is not applied (in Abaqus only the slave nodes within the "
-        "position tolerance are tied): the search reports the gaps as the nodes stand, and pairs "
-        "within its capture distance";
-    EXPECT_EQ(m.notes, (std::vector<std::string>{
-                           note("tie.inp", 20, "*TIE 'GLUE' (A, B): " + unapplied),
-                           note("tie.inp", 21, "*TIE 'GLUE' (side c, B): " + unapplied),
-                       }));
+        "position tolerance are tied)" +
+        asTheyStand;
+    EXPECT_EQ(m.notes,
+              (std::vector<std::string>{
+                  note("tie.inp", 20, "*TIE 'GLUE' (A, B): " + unapplied),
+                  note("tie.inp", 21, "*TIE 'GLUE' (side c, B): " + unapplied),
+                  note("tie.inp", 23,
+                       "*TIE 'GLUE2' (B, A): ADJUST=YES (the default of *TIE) and the default "
+                       "POSITION TOLERANCE are not applied (in Abaqus the adjusted slave nodes "
+                       "are moved onto the master, and only the slave nodes within the position "
+                       "tolerance are tied)" +
+                           asTheyStand),
+              }));
 }
 
 // ADJUST= on *CONTACT PAIR and ADJUST=YES on *TIE: Abaqus moves the adjusted slave nodes onto
-// the master, the search does not; each interface says so in a note at its line.
+// the master, the search does not; each interface says so in a note at its line. A tie's
+// default position tolerance and TIED NSET= choose which slave nodes are tied: noted too.
 TEST(AbaqusReader, AdjustedInterfacesAreNoted) {
     const fs::path path = scratchDir() / "adjust.inp";
     writeBytes(path, std::string(kTwoBricks) +
                          "*SURFACE, NAME=A\n1, S1\n*SURFACE, NAME=B\n2, S2\n"
                          "*CONTACT PAIR, INTERACTION=I, ADJUST=0.1, SMALL SLIDING\nA, B\nB, A\n"
-                         "*TIE, NAME=T, ADJ=yes\nA, B\n*CONTACT PAIR, INTERACTION=J\nA, B\n");
+                         "*TIE, NAME=T, ADJ=yes\nA, B\n*CONTACT PAIR, INTERACTION=J\nA, B\n"
+                         "*TIE, NAME=U, TIED NSET=N, ADJUST=NO\nA, B\n");
     const Model m = readAbaqus(path.string());
-    ASSERT_EQ(m.interfaces.size(), 4U);
-    const std::string moved = "(in Abaqus the adjusted slave nodes are moved onto the master): "
-                              "the search reports the gaps as the nodes stand, and pairs within "
-                              "its capture distance";
+    ASSERT_EQ(m.interfaces.size(), 5U);
+    const std::string asTheyStand =
+        ": the search reports the gaps as the nodes stand, and pairs within its capture distance";
+    const std::string moved =
+        "(in Abaqus the adjusted slave nodes are moved onto the master)" + asTheyStand;
     const std::string at = path.string() + ":";
     EXPECT_EQ(m.notes, (std::vector<std::string>{
                            at + "24: *CONTACT PAIR 'I' (A, B): ADJUST=0.1 is not applied " + moved,
                            at + "25: *CONTACT PAIR 'I' (B, A): ADJUST=0.1 is not applied " + moved,
-                           at + "27: *TIE 'T' (A, B): ADJUST=yes is not applied " + moved,
+                           at +
+                               "27: *TIE 'T' (A, B): ADJUST=yes and the default POSITION "
+                               "TOLERANCE are not applied (in Abaqus the adjusted slave "
+                               "nodes are moved onto the master, and only the slave nodes "
+                               "within the position tolerance are tied)" +
+                               asTheyStand,
+                           at +
+                               "31: *TIE 'U' (A, B): TIED NSET=N is not applied (in Abaqus only "
+                               "the slave nodes of that set are tied)" +
+                               asTheyStand,
                        }));
 }
 
