@@ -780,8 +780,8 @@ int run(const Args& args) {
             for (const auto& n : master.notes) {
                 report << "  note: " << n << '\n';
             }
-            for (const auto& n : slave.notes) {
-                report << "  note: " << n << '\n';
+            for (const auto& n : r.selfContact ? std::vector<std::string>() : slave.notes) {
+                report << "  note: " << n << '\n';  // self-contact: one surface, noted once
             }
         }
         if (verify && !v.agrees()) {  // on stderr, --quiet or not: a script's log keeps it

@@ -265,7 +265,25 @@ void writeJsonReport(const std::string& path, const Model& model,
                      const std::vector<InterfaceReport>& reports, const WriterOptions& options) {
     OutputFile file(path, options.write);
     std::ostream& out = file.out();
-    out << "{\n  \"model\": " << jsonString(model.path) << ",\n  \"interfaces\": [";
+    // The notes as the text report prints them: the reader's, and each interface's surfaces'.
+    const auto putNotes = [&out](const char* indent, const std::vector<std::string>& a,
+                                 const std::vector<std::string>* b) {
+        out << indent << "\"notes\": [";
+        bool first = true;
+        for (const std::vector<std::string>* notes : {&a, b}) {
+            if (notes == nullptr) {
+                continue;
+            }
+            for (const std::string& n : *notes) {
+                out << (first ? "" : ", ") << jsonString(n);
+                first = false;
+            }
+        }
+        out << "],\n";
+    };
+    out << "{\n  \"model\": " << jsonString(model.path) << ",\n";
+    putNotes("  ", model.notes, nullptr);
+    out << "  \"interfaces\": [";
     for (std::size_t k = 0; k < reports.size(); ++k) {
         const InterfaceReport& r = reports[k];
         const bool nodeMode = isNodeMode(r);
@@ -279,6 +297,7 @@ void writeJsonReport(const std::string& path, const Model& model,
         out << "      \"master\": " << jsonString(r.master->name) << ",\n";
         out << R"(      "mode": ")" << modeName(r.mode) << "\",\n";
         out << "      \"self_contact\": " << (r.selfContact ? "true" : "false") << ",\n";
+        putNotes("      ", r.master->notes, r.selfContact ? nullptr : &r.slave->notes);
         out << "      \"capture_distance\": " << jsonNum(r.captureDistance) << ",\n";
         out << "      \"capture_relative\": "
             << (r.captureRelative ? jsonNum(r.captureFactor) : "null") << ",\n";

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The writers' file sets: the --mortar files of an interface are replaced together or not at all;
-// the VTU writers refuse pairs that do not fit their surfaces before writing anything.
+// the VTU writers refuse pairs that do not fit their surfaces before writing anything. The JSON
+// report carries the notes the text report prints.
 #include "contact/pairs.hpp"
 #include "contact/surface.hpp"
 #include "mesh_io/model.hpp"
+#include "mesh_io/report.hpp"
 #include "mesh_io/vtu.hpp"
 #include "mesh_io/writers.hpp"
 
@@ -241,6 +243,47 @@ TEST(Vtu, SeriesChecksThePlannedFilesUpFront) {
     EXPECT_TRUE(fs::exists(pvd));
     EXPECT_EQ(get(dir / "s_0005.vtu"), "not ours\n");
     fs::remove_all(dir);
+}
+
+// The JSON report had no notes: a script reading it could not learn that a keyword was skipped
+// or a surface's segments left out. The model's notes, and each interface's surfaces' (a
+// self-contact surface's once).
+TEST(Writers, JsonReportCarriesTheNotes) {
+    mesh_io::Model m = threeNodes();
+    m.path = "deck.inp";
+    m.notes = {"deck.inp:1: skipped keyword *HEADING", "deck.inp:9: \"quoted\""};
+    mesh_io::ContactSurface master;
+    master.name = "M";
+    master.notes = {"deck.inp: surface 'M': 1 of 2 faces are collapsed"};
+    mesh_io::ContactSurface slave;
+    slave.name = "S";
+    slave.notes = {"deck.inp: surface 'S': inside-out"};
+    const contact::NodePairs none;
+    mesh_io::InterfaceReport r;
+    r.master = &master;
+    r.slave = &slave;
+    r.nodePairs = &none;
+    mesh_io::WriterOptions o;
+    const fs::path path = scratchDir() / "report.json";
+    mesh_io::writeJsonReport(path.string(), m, {r}, o);
+    std::string json = get(path);
+    EXPECT_NE(json.find("\"notes\": [\"deck.inp:1: skipped keyword *HEADING\", "
+                        "\"deck.inp:9: \\\"quoted\\\"\"],\n"),
+              std::string::npos)
+        << json;
+    EXPECT_NE(json.find("\"notes\": [\"deck.inp: surface 'M': 1 of 2 faces are collapsed\", "
+                        "\"deck.inp: surface 'S': inside-out\"],\n"),
+              std::string::npos)
+        << json;
+
+    r.slave = &master;
+    r.selfContact = true;
+    o.write.overwrite = true;
+    mesh_io::writeJsonReport(path.string(), m, {r}, o);
+    json = get(path);
+    EXPECT_NE(json.find("\"notes\": [\"deck.inp: surface 'M': 1 of 2 faces are collapsed\"],\n"),
+              std::string::npos)
+        << json;
 }
 
 }  // namespace

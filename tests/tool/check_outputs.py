@@ -36,11 +36,14 @@ def main(csv_path, json_path, vtu_path, encoding):
 
     with open(json_path) as f:
         report = json.load(f)
+    # The reader's notes, as the text report prints them: the deck's *MATERIAL is skipped.
+    if not any(n.endswith(": skipped keyword *MATERIAL") for n in report.get("notes", [])):
+        fail("the JSON's notes lack the skipped *MATERIAL: %r" % report.get("notes"))
     itfs = report["interfaces"]
     if len(itfs) != 1:
         fail("expected one interface in the JSON, got %d" % len(itfs))
     itf = itfs[0]
-    for key in ("index", "slave", "master", "mode", "capture_distance", "master_segments",
+    for key in ("index", "slave", "master", "mode", "notes", "capture_distance", "master_segments",
                 "slave_segments", "slave_nodes", "candidates", "sat_survivors", "pairs", "gap",
                 "min_gap", "max_gap", "penetrating", "time_ms", "pairs_file", "pair_list"):
         if key not in itf:
