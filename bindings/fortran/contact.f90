@@ -46,6 +46,10 @@ module contact
         CONTACT_UPDATE_WRONG_NODE_COUNT = 2, CONTACT_UPDATE_BAD_COORDINATE_VIEW = 3, &
         CONTACT_UPDATE_NON_FINITE_COORDINATES = 4, CONTACT_UPDATE_COORDINATES_OUT_OF_RANGE = 5, &
         CONTACT_UPDATE_OUT_OF_MEMORY = 6, CONTACT_UPDATE_DEGENERATE_SEGMENT = 7
+    ! How the surfaces face (contact_stats%orientation)
+    integer, parameter, public :: CONTACT_ORIENTATION_UNKNOWN = 0, &
+        CONTACT_ORIENTATION_CONSISTENT = 1, CONTACT_ORIENTATION_MASTER_INSIDE_OUT = 2, &
+        CONTACT_ORIENTATION_SLAVE_INSIDE_OUT = 3
     ! Interface kinds (contact_model_interface's kind=)
     integer, parameter, public :: CONTACT_INTERFACE_CONTACT_PAIR = 0, CONTACT_INTERFACE_TIE = 1, &
         CONTACT_INTERFACE_GENERAL_CONTACT = 2
@@ -58,6 +62,8 @@ module contact
     ! variables hold one search, which destroying either would leave the other pointing at.
     type, public :: contact_search
         type(c_ptr), private :: handle = c_null_ptr
+        ! The last update was refused here, before the C API saw it: no fault node or segment.
+        logical, private :: refused = .false.
     end type
 
     ! A model read from a file (opaque). Free it with contact_model_destroy. Assignment as for
@@ -80,12 +86,20 @@ module contact
         integer(c_int32_t) :: master_boxes = 0    ! masters whose boxes were made
         integer(c_int64_t) :: list_size = 0, candidates = 0, sat_survivors = 0, projections = 0
         real(c_double) :: time_bounds = 0, time_broad = 0, time_narrow = 0, time_projection = 0
+        ! Orientation verdict (CONTACT_ORIENTATION_*) and the judged pairs: normals opposed,
+        ! aligned, and of the aligned ones the slave point in front of the master or behind it
+        integer(c_int32_t) :: orientation = 0
+        integer(c_int32_t) :: orientation_opposed = 0, orientation_aligned = 0
+        integer(c_int32_t) :: orientation_in_front = 0, orientation_behind = 0
+        integer(c_int32_t) :: fault_node = 0      ! as contact_fault_node (1-based, 0: none)
+        integer(c_int32_t) :: fault_segment = 0   ! degenerate segment (1-based, 0: none)
+        integer(c_int32_t) :: fault_in_slave = 0  ! 1: fault_segment is a slave segment
     end type
 
     public :: contact_create, contact_destroy, contact_error, contact_last_error
     public :: contact_set_surfaces, contact_set_surfaces_nodes, contact_update, contact_update_xyz
     public :: contact_pair_count, contact_get_pairs, contact_csr_rows, contact_get_csr
-    public :: contact_fault_node
+    public :: contact_fault_node, contact_fault_segment
     public :: contact_capture_distance, contact_compute_overlaps, contact_get_overlaps
     public :: contact_model_read, contact_model_destroy, contact_model_num_nodes
     public :: contact_model_coordinates, contact_model_node_ids, contact_model_surface_count
@@ -97,7 +111,7 @@ module contact
         real(c_double) :: capture
         integer(c_int32_t) :: capture_relative, mode, self_contact, threads
         real(c_double) :: skin_relative
-        integer(c_int32_t) :: broad_phase
+        integer(c_int32_t) :: broad_phase, warm_start
     end type
 
     type, bind(c) :: c_surface
@@ -214,6 +228,13 @@ module contact
             import :: c_ptr, c_int32_t, c_int
             type(c_ptr), value :: s
             integer(c_int32_t), intent(out) :: n
+            integer(c_int) :: rc
+        end function
+        function c_fault_segment(s, n, in_slave) bind(c, name="contact_search_fault_segment") &
+            result(rc)
+            import :: c_ptr, c_int32_t, c_int
+            type(c_ptr), value :: s
+            integer(c_int32_t), intent(out) :: n, in_slave
             integer(c_int) :: rc
         end function
         function c_capture_distance(s, d) bind(c, name="contact_search_capture_distance") result(rc)
@@ -395,13 +416,14 @@ contains
 
     !> Creates a search. Defaults: capture = 0.5 x mean master segment size (capture_relative),
     !> node-to-segment mode, one thread, skin_relative 0.1, sweep broad phase (a box tree where the
-    !> sweep would scan more than 32 pairs per box).
+    !> sweep would scan more than 32 pairs per box), warm starts (warm_start=.false.: every update
+    !> equals a fresh search bit for bit; the C API's warm_start).
     subroutine contact_create(search, ierr, capture, capture_relative, mode, self_contact, &
-                              threads, skin_relative, broad_phase)
+                              threads, skin_relative, broad_phase, warm_start)
         type(contact_search), intent(inout) :: search
         integer, intent(out) :: ierr
         real(c_double), intent(in), optional :: capture, skin_relative
-        logical, intent(in), optional :: capture_relative, self_contact
+        logical, intent(in), optional :: capture_relative, self_contact, warm_start
         integer, intent(in), optional :: mode, threads, broad_phase
         type(c_options) :: o
         type(c_ptr) :: h
@@ -413,6 +435,7 @@ contains
         if (present(threads)) o%threads = int(threads, c_int32_t)
         if (present(skin_relative)) o%skin_relative = skin_relative
         if (present(broad_phase)) o%broad_phase = int(broad_phase, c_int32_t)
+        if (present(warm_start)) o%warm_start = merge(1, 0, warm_start)
         call took(c_search_create(o, h), ierr)
         if (ierr == CONTACT_OK) then
             call contact_destroy(search)
@@ -443,6 +466,7 @@ contains
         type(contact_search), intent(inout) :: search
         call c_search_destroy(search%handle)
         search%handle = c_null_ptr
+        search%refused = .false.
     end subroutine
 
     ! Coordinates coords(m, n) read in place as dim-dimensional points (rows 1..dim).
@@ -581,6 +605,7 @@ contains
                          size(coords, 2), ierr, slave_types, slave_offsets)
         if (ierr /= CONTACT_OK) return
         call took(c_set_surfaces(search%handle, m, s, x), ierr)
+        if (ierr == CONTACT_OK) search%refused = .false.
     end subroutine
 
     !> As contact_set_surfaces with the slave given as 1-based node numbers (node-to-segment).
@@ -613,10 +638,13 @@ contains
         p = c_null_ptr
         if (size(nodes0) > 0) p = c_loc(nodes0)
         call took(c_set_surfaces_nodes(search%handle, m, p, int(size(nodes0), c_int32_t), x), ierr)
+        if (ierr == CONTACT_OK) search%refused = .false.
     end subroutine
 
     !> Searches with the current coordinates coords(dim, n) (dim: default size(coords, 1)).
     !> CONTACT_ERROR_UPDATE_FAILED keeps the pairs of the last good update; stats%status says why.
+    !> Coordinates refused before the search runs (CONTACT_ERROR_INVALID_ARGUMENT, e.g. coords(4, n))
+    !> give stats%status = CONTACT_UPDATE_BAD_COORDINATE_VIEW.
     subroutine contact_update(search, coords, ierr, stats, dim)
         type(contact_search), intent(inout) :: search
         real(c_double), intent(in), target, contiguous :: coords(:, :)
@@ -626,9 +654,28 @@ contains
         type(c_coordinates) :: x
         type(contact_stats) :: st
         call view_of(coords, dim, x, ierr)
-        if (ierr /= CONTACT_OK) return
-        call took(c_update(search%handle, x, st), ierr)
+        call run_update(search, x, ierr, st)
         if (present(stats)) stats = st
+    end subroutine
+
+    ! The C update unless ierr already refused the coordinates, then the stats in this module's
+    ! numbering. The C API leaves its stats alone when it refuses its arguments: such a refusal
+    ! (INVALID_ARGUMENT, NULL_POINTER) is a bad coordinate view; NULL_HANDLE and OUT_OF_ORDER
+    ! keep the default NOT_SET_UP.
+    subroutine run_update(search, x, ierr, st)
+        type(contact_search), intent(inout) :: search
+        type(c_coordinates), intent(in) :: x
+        integer, intent(inout) :: ierr
+        type(contact_stats), intent(out) :: st
+        st%fault_node = -1
+        st%fault_segment = -1
+        search%refused = ierr /= CONTACT_OK
+        if (ierr == CONTACT_OK) call took(c_update(search%handle, x, st), ierr)
+        if (ierr == CONTACT_ERROR_INVALID_ARGUMENT .or. ierr == CONTACT_ERROR_NULL_POINTER) then
+            st%status = CONTACT_UPDATE_BAD_COORDINATE_VIEW
+        end if
+        st%fault_node = st%fault_node + 1
+        st%fault_segment = st%fault_segment + 1
     end subroutine
 
     !> As contact_update with separate arrays x(n), y(n) and, in 3D, z(n).
@@ -644,27 +691,25 @@ contains
         c%dim = 2
         c%num_nodes = int(size(x), c_int32_t)
         c%stride = 1
+        ierr = CONTACT_OK
         if (size(y) /= size(x)) then
             call refuse(ierr, CONTACT_ERROR_INVALID_ARGUMENT, 'contact_update_xyz: x and y ' // &
                         'differ in size')
-            return
-        end if
-        if (present(z)) then
+        else if (present(z)) then
             if (size(z) /= size(x)) then
                 call refuse(ierr, CONTACT_ERROR_INVALID_ARGUMENT, 'contact_update_xyz: x and z ' &
                             // 'differ in size')
-                return
             end if
         end if
-        if (size(x) > 0) then
+        if (size(x) > 0 .and. ierr == CONTACT_OK) then
             c%x = c_loc(x)
             c%y = c_loc(y)
         end if
         if (present(z)) then
             c%dim = 3
-            if (size(z) > 0) c%z = c_loc(z)
+            if (size(z) > 0 .and. ierr == CONTACT_OK) c%z = c_loc(z)
         end if
-        call took(c_update(search%handle, c, st), ierr)
+        call run_update(search, c, ierr, st)
         if (present(stats)) stats = st
     end subroutine
 
@@ -677,7 +722,27 @@ contains
         integer(c_int32_t) :: n
         n = -1
         call took(c_fault_node(search%handle, n), ierr)
+        if (search%refused) n = -1
         node = int(n) + 1
+    end subroutine
+
+    !> The segment number (1-based) the last update found degenerate
+    !> (CONTACT_UPDATE_DEGENERATE_SEGMENT), 0 after a successful update, another failure or
+    !> set_surfaces; in_slave: whether it is a slave segment (else a master segment).
+    subroutine contact_fault_segment(search, segment, ierr, in_slave)
+        type(contact_search), intent(in) :: search
+        integer, intent(out) :: segment, ierr
+        logical, intent(out), optional :: in_slave
+        integer(c_int32_t) :: n, slave
+        n = -1
+        slave = 0
+        call took(c_fault_segment(search%handle, n, slave), ierr)
+        if (search%refused) then
+            n = -1
+            slave = 0
+        end if
+        segment = int(n) + 1
+        if (present(in_slave)) in_slave = slave == 1
     end subroutine
 
     !> Number of pairs of the last successful update.

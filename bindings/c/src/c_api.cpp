@@ -258,6 +258,12 @@ struct contact_search {
     int dim = 3;
     bool haveOverlaps = false;
     Index faultNode = contact::kNoIndex;  // of the last update
+    Index faultSegment = contact::kNoIndex;
+    bool faultInSlave = false;
+    // Segment mode: the surfaces' nodes and the fingerprint of their coordinates at the last
+    // successful update, which compute_overlaps must be given.
+    std::vector<Index> surfaceNodes;
+    std::uint64_t fingerprint = 0;
     contact::bindings::OverlapTable overlaps;
     mutable ErrorText error;
 
@@ -372,10 +378,21 @@ void setUp(contact_search* s, contact::Surface master, contact::Surface slave,
     } else {
         s->search->setSurfaces(std::move(master), std::move(slave), x);
     }
+    try {
+        s->surfaceNodes =
+            s->nodeMode() ? std::vector<Index>{} : contact::bindings::surfaceNodes(*s->search);
+    } catch (...) {  // out of memory: not set up, as the search after a failed set-up
+        s->setUp = false;
+        s->havePairs = false;
+        s->haveOverlaps = false;
+        throw;
+    }
     s->setUp = true;
     s->havePairs = false;
     s->haveOverlaps = false;
     s->faultNode = contact::kNoIndex;  // no update of this set-up has failed
+    s->faultSegment = contact::kNoIndex;
+    s->faultInSlave = false;
     s->numNodes = x.numNodes;
     s->dim = x.dim;
 }
@@ -458,6 +475,7 @@ void contact_search_options_default(contact_search_options* options) {
     options->threads = d.threads;
     options->skin_relative = d.skinRelative;
     options->broad_phase = CONTACT_BROAD_PHASE_SWEEP;
+    options->warm_start = d.warmStart ? 1 : 0;
 }
 
 int contact_search_create(const contact_search_options* options, contact_search** search) {
@@ -493,6 +511,9 @@ int contact_search_create(const contact_search_options* options, contact_search*
             bad("threads must be 1 .. " + std::to_string(contact::kMaxThreads) + ", got " +
                 std::to_string(o.threads));
         }
+        if (o.warm_start != 0 && o.warm_start != 1) {
+            bad("warm_start must be 0 or 1, got " + std::to_string(o.warm_start));
+        }
         if (o.broad_phase < CONTACT_BROAD_PHASE_KDTREE ||
             o.broad_phase > CONTACT_BROAD_PHASE_SWEEP) {
             bad("broad_phase must be 0 .. 2 (CONTACT_BROAD_PHASE_*), got " +
@@ -507,6 +528,7 @@ int contact_search_create(const contact_search_options* options, contact_search*
         so.threads = o.threads;
         so.skinRelative = o.skin_relative;
         so.broadPhase = static_cast<contact::BroadPhaseKind>(o.broad_phase);
+        so.warmStart = o.warm_start == 1;
         auto h = std::make_unique<contact_search>();
         h->search = std::make_unique<contact::ContactSearch>(so);
         h->mode = so.mode;
@@ -554,31 +576,60 @@ static_assert(CONTACT_UPDATE_OUT_OF_MEMORY ==
               static_cast<int>(contact::UpdateStatus::kOutOfMemory));
 static_assert(CONTACT_UPDATE_DEGENERATE_SEGMENT ==
               static_cast<int>(contact::UpdateStatus::kDegenerateSegment));
+static_assert(CONTACT_ORIENTATION_SLAVE_INSIDE_OUT ==
+              static_cast<int>(contact::Orientation::kSlaveInsideOut));
+
+}  // extern "C"
+
+namespace {
+
+int32_t orNone(Index i) { return i == contact::kNoIndex ? -1 : i; }
+
+void copyStats(const contact::UpdateStats& st, contact_update_stats& o) {
+    o.status = static_cast<int32_t>(st.status);
+    o.rebuilt = st.rebuilt ? 1 : 0;
+    o.pairs = st.pairs;
+    o.worst_projection = static_cast<int32_t>(st.worstProjection);
+    o.master_boxes = st.masterBoxes;
+    o.list_size = st.listSize;
+    o.candidates = st.candidates;
+    o.sat_survivors = st.satSurvivors;
+    o.projections = st.projections;
+    o.time_bounds = st.timeBounds;
+    o.time_broad = st.timeBroad;
+    o.time_narrow = st.timeNarrow;
+    o.time_projection = st.timeProjection;
+    o.orientation = static_cast<int32_t>(st.orientation.verdict);
+    o.orientation_opposed = st.orientation.opposed;
+    o.orientation_aligned = st.orientation.aligned;
+    o.orientation_in_front = st.orientation.inFront;
+    o.orientation_behind = st.orientation.behind;
+    o.fault_node = orNone(st.faultNode);
+    o.fault_segment = orNone(st.faultSegment);
+    o.fault_in_slave = st.faultInSlave ? 1 : 0;
+}
+
+}  // namespace
+
+extern "C" {
 
 int contact_search_update(contact_search* search, const contact_coordinates* x,
                           contact_update_stats* stats) {
     return onSearch(search, "contact_search_update", [&] {
+        // Reset first: a call refused below is another failure without a fault node.
+        search->faultNode = contact::kNoIndex;
+        search->faultSegment = contact::kNoIndex;
+        search->faultInSlave = false;
         const contact::CoordinatesView view = toView(x);
         if (!search->setUp) {
             raise(CONTACT_ERROR_OUT_OF_ORDER, "contact_search_set_surfaces was not called");
         }
         const contact::UpdateStats st = search->search->update(view);
         search->faultNode = st.faultNode;
+        search->faultSegment = st.faultSegment;
+        search->faultInSlave = st.faultInSlave;
         if (stats != nullptr) {
-            contact_update_stats& o = *stats;
-            o.status = static_cast<int32_t>(st.status);
-            o.rebuilt = st.rebuilt ? 1 : 0;
-            o.pairs = st.pairs;
-            o.worst_projection = static_cast<int32_t>(st.worstProjection);
-            o.master_boxes = st.masterBoxes;
-            o.list_size = st.listSize;
-            o.candidates = st.candidates;
-            o.sat_survivors = st.satSurvivors;
-            o.projections = st.projections;
-            o.time_bounds = st.timeBounds;
-            o.time_broad = st.timeBroad;
-            o.time_narrow = st.timeNarrow;
-            o.time_projection = st.timeProjection;
+            copyStats(st, *stats);
         }
         if (st.status == contact::UpdateStatus::kOutOfMemory) {
             search->havePairs = false;
@@ -599,6 +650,10 @@ int contact_search_update(contact_search* search, const contact_coordinates* x,
             raise(CONTACT_ERROR_UPDATE_FAILED, why + "; the pairs of the last successful update "
                                                      "are kept");
         }
+        if (!search->nodeMode()) {
+            search->fingerprint =
+                contact::bindings::coordinatesFingerprint(search->surfaceNodes, view);
+        }
         search->havePairs = true;
         search->haveOverlaps = false;
         return CONTACT_OK;
@@ -609,6 +664,18 @@ int contact_search_fault_node(const contact_search* search, int32_t* node) {
     return onSearch(search, "contact_search_fault_node", [&] {
         need(node, "node");
         *node = search->faultNode == contact::kNoIndex ? -1 : search->faultNode;
+        return CONTACT_OK;
+    });
+}
+
+int contact_search_fault_segment(const contact_search* search, int32_t* segment,
+                                 int32_t* in_slave) {
+    return onSearch(search, "contact_search_fault_segment", [&] {
+        need(segment, "segment");
+        *segment = orNone(search->faultSegment);
+        if (in_slave != nullptr) {
+            *in_slave = search->faultInSlave ? 1 : 0;
+        }
         return CONTACT_OK;
     });
 }
@@ -871,6 +938,10 @@ int contact_search_compute_overlaps(contact_search* search, const contact_coordi
             raise(CONTACT_ERROR_INVALID_ARGUMENT,
                   "the coordinates have " +
                       contact::bindings::coordinatesMismatch(view, search->numNodes, search->dim));
+        }
+        if (contact::bindings::coordinatesFingerprint(search->surfaceNodes, view) !=
+            search->fingerprint) {
+            raise(CONTACT_ERROR_INVALID_ARGUMENT, contact::bindings::kNotTheUpdatesCoordinates);
         }
         search->haveOverlaps = false;
         contact::bindings::computeOverlapTable(*search->search, view, search->overlaps);

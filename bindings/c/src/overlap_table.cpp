@@ -3,9 +3,35 @@
 
 #include "mesh_io/overlaps.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace contact::bindings {
+
+std::vector<Index> surfaceNodes(const ContactSearch& search) {
+    std::vector<Index> nodes(search.master().connectivity);
+    nodes.insert(nodes.end(), search.slave().connectivity.begin(),
+                 search.slave().connectivity.end());
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    return nodes;
+}
+
+std::uint64_t coordinatesFingerprint(const std::vector<Index>& nodes, const CoordinatesView& x) {
+    std::uint64_t h = 0;
+    for (const Index i : nodes) {
+        const Eigen::Vector3d p = x.node(i);
+        for (int k = 0; k < x.dim; ++k) {
+            const double v = p[k] + 0.0;  // -0 + 0 = +0
+            std::uint64_t bits = 0;
+            std::memcpy(&bits, &v, sizeof bits);
+            h = ((h << 5) | (h >> 59)) ^ bits;  // rotate, mix in, multiply (golden ratio)
+            h *= 0x9E3779B97F4A7C15ULL;
+        }
+    }
+    return h;
+}
 
 void computeOverlapTable(const ContactSearch& search, const CoordinatesView& x, OverlapTable& out) {
     const mesh_io::Overlaps o = mesh_io::computeOverlaps(

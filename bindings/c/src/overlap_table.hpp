@@ -6,6 +6,7 @@
 #include "contact/clipping.hpp"
 #include "contact/contact_search.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,20 @@ struct OverlapTable {
 
     [[nodiscard]] Index size() const noexcept { return static_cast<Index>(slave.size()); }
 };
+
+/// The nodes of the search's surfaces, sorted and unique: the coordinates its pairs depend on.
+std::vector<Index> surfaceNodes(const ContactSearch& search);
+
+/// A hash of the bits of the coordinates of `nodes` in x (-0 taken as +0), taken at each update of
+/// a segment search, so that overlaps refuse coordinates other than that update's (they would
+/// clip its pairs at other positions: silently wrong areas).
+/// \pre every node of `nodes` lies in x.
+std::uint64_t coordinatesFingerprint(const std::vector<Index>& nodes, const CoordinatesView& x);
+
+/// What the C API and the Python package say when the fingerprints differ.
+inline const char* const kNotTheUpdatesCoordinates =
+    "the coordinates differ from those of the last successful update (the overlaps are of its "
+    "pairs, at its coordinates)";
 
 /// Computes the overlaps of the segment pairs of `search` at x (the surfaces the search keeps).
 /// \pre search runs in segment mode and has pairs.

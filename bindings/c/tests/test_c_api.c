@@ -158,6 +158,7 @@ static void test_names_and_options(void) {
     contact_search_options_default(&o);
     CHECK(o.capture == 0.5 && o.capture_relative == 1 && o.threads == 1);
     CHECK(o.mode == CONTACT_MODE_NODE_TO_SEGMENT && o.broad_phase == CONTACT_BROAD_PHASE_SWEEP);
+    CHECK(o.warm_start == 1);
     contact_search_options_default(NULL); /* no crash */
 
     contact_search* s = NULL;
@@ -191,6 +192,10 @@ static void test_names_and_options(void) {
     bad = o;
     bad.skin_relative = -0.5;
     EXPECT_ERR(contact_search_create(&bad, &s), CONTACT_ERROR_INVALID_ARGUMENT, "skin_relative");
+    bad = o;
+    bad.warm_start = 2;
+    EXPECT_ERR(contact_search_create(&bad, &s), CONTACT_ERROR_INVALID_ARGUMENT,
+               "warm_start must be 0 or 1");
     CHECK(s == NULL); /* untouched by failed calls */
     EXPECT_OK(contact_search_create(NULL, &s));
     CHECK(s != NULL);
@@ -692,12 +697,22 @@ static void test_segment_mode(void) {
     contact_coordinates few = contact_coordinates_interleaved(sc.xyz, 3, 3);
     EXPECT_ERR(contact_search_compute_overlaps(s, &few, &count), CONTACT_ERROR_INVALID_ARGUMENT,
                "the coordinates have 3 nodes");
-    Scene nan_scene;
-    make_scene(&nan_scene);
-    nan_scene.xyz[3 * 1 + 2] = NAN;
-    contact_coordinates with_nan = contact_coordinates_interleaved(nan_scene.xyz, sc.num_nodes, 3);
-    EXPECT_ERR(contact_search_compute_overlaps(s, &with_nan, &count), CONTACT_ERROR_INVALID_INPUT,
-               "node 1 has a NaN or Inf coordinate");
+    /* coordinates other than the update's (NaN, moved, or a copy with one bit changed) are
+     * refused; a copy with the same values (-0 for 0) is taken */
+    const char* other = "the coordinates differ from those of the last successful update";
+    Scene moved;
+    make_scene(&moved);
+    contact_coordinates y = contact_coordinates_interleaved(moved.xyz, sc.num_nodes, 3);
+    moved.xyz[3 * 1 + 2] = NAN;
+    EXPECT_ERR(contact_search_compute_overlaps(s, &y, &count), CONTACT_ERROR_INVALID_ARGUMENT,
+               other);
+    moved.xyz[3 * 1 + 2] = 0.0;
+    moved.xyz[3 * (sc.num_nodes - 1)] = nextafter(moved.xyz[3 * (sc.num_nodes - 1)], 100.0);
+    EXPECT_ERR(contact_search_compute_overlaps(s, &y, &count), CONTACT_ERROR_INVALID_ARGUMENT,
+               other);
+    make_scene(&moved);
+    moved.xyz[2] = -0.0;
+    EXPECT_OK(contact_search_compute_overlaps(s, &y, &count));
     EXPECT_OK(contact_search_compute_overlaps(s, &x, &count));
     contact_overlaps_view ov;
     EXPECT_ERR(contact_search_overlaps_view(s, NULL), CONTACT_ERROR_NULL_POINTER, "view");
@@ -746,6 +761,95 @@ static void test_segment_mode(void) {
     EXPECT_ERR(contact_search_overlaps_view(s, &ov), CONTACT_ERROR_OUT_OF_ORDER,
                "no contact_search_compute");
     contact_search_destroy(s);
+}
+
+/* Moves node `from` of the scene onto node `onto`: the segments holding both collapse. */
+static void collapse(Scene* sc, int from, int onto) {
+    memcpy(sc->xyz + 3 * from, sc->xyz + 3 * onto, 3 * sizeof(double));
+}
+
+/* The orientation verdict with its counts; a degenerate segment named by the stats and by
+ * contact_search_fault_segment; arguments refused before the search forget the last fault. */
+static void test_orientation_and_faults(void) {
+    Scene sc;
+    make_scene(&sc);
+    contact_coordinates x = contact_coordinates_interleaved(sc.xyz, sc.num_nodes, 3);
+    const int pairs = (M + 1) * (M + 1);
+    contact_search* s = make_search(CONTACT_MODE_NODE_TO_SEGMENT, 0.5);
+    contact_update_stats st;
+    memset(&st, 0x7f, sizeof st);
+    EXPECT_OK(contact_search_set_surfaces(s, &sc.master, &sc.slave, &x));
+    EXPECT_OK(contact_search_update(s, &x, &st));
+    CHECK(st.orientation == CONTACT_ORIENTATION_CONSISTENT);
+    CHECK(st.orientation_opposed == pairs && st.orientation_aligned == 0);
+    CHECK(st.orientation_in_front == 0 && st.orientation_behind == 0);
+    CHECK(st.fault_node == -1 && st.fault_segment == -1 && st.fault_in_slave == 0);
+    /* the master given inside-out: normals aligned, the slave behind it (gap -kGap) */
+    Scene flipped;
+    make_scene(&flipped);
+    for (int e = 0; e < N * N; ++e) {
+        int32_t* c = flipped.master_conn + 4 * e;
+        const int32_t second = c[1];
+        c[1] = c[3];
+        c[3] = second;
+    }
+    EXPECT_OK(contact_search_set_surfaces(s, &flipped.master, &flipped.slave, &x));
+    EXPECT_OK(contact_search_update(s, &x, &st));
+    CHECK(st.orientation == CONTACT_ORIENTATION_MASTER_INSIDE_OUT);
+    CHECK(st.orientation_opposed == 0 && st.orientation_aligned == pairs);
+    CHECK(st.orientation_behind == pairs && st.orientation_in_front == 0);
+    /* master segment 0 collapses (its node 1 onto its node 0) */
+    EXPECT_OK(contact_search_set_surfaces(s, &sc.master, &sc.slave, &x));
+    Scene bad;
+    make_scene(&bad);
+    collapse(&bad, 1, 0);
+    contact_coordinates y = contact_coordinates_interleaved(bad.xyz, bad.num_nodes, 3);
+    EXPECT_ERR(contact_search_update(s, &y, &st), CONTACT_ERROR_UPDATE_FAILED, "master segment 0");
+    CHECK(st.status == CONTACT_UPDATE_DEGENERATE_SEGMENT);
+    CHECK(st.fault_segment == 0 && st.fault_in_slave == 0);
+    CHECK(st.fault_node == 0 || st.fault_node == 1);
+    int32_t seg = -7;
+    int32_t in_slave = -7;
+    int32_t node = -7;
+    EXPECT_OK(contact_search_fault_segment(s, &seg, &in_slave));
+    CHECK(seg == 0 && in_slave == 0);
+    EXPECT_OK(contact_search_fault_segment(s, &seg, NULL));
+    EXPECT_ERR(contact_search_fault_segment(s, NULL, &in_slave), CONTACT_ERROR_NULL_POINTER,
+               "segment");
+    EXPECT_ERR(contact_search_fault_segment(NULL, &seg, &in_slave), CONTACT_ERROR_NULL_HANDLE,
+               "NULL");
+    /* refused before the search ran (dim 4, x NULL): no fault node or segment any more */
+    contact_coordinates four = y;
+    four.dim = 4;
+    EXPECT_ERR(contact_search_update(s, &four, &st), CONTACT_ERROR_INVALID_ARGUMENT, "dim is 4");
+    EXPECT_OK(contact_search_fault_node(s, &node));
+    EXPECT_OK(contact_search_fault_segment(s, &seg, &in_slave));
+    CHECK(node == -1 && seg == -1 && in_slave == 0);
+    make_scene(&bad);
+    bad.xyz[3 * 4 + 1] = NAN;
+    EXPECT_ERR(contact_search_update(s, &y, &st), CONTACT_ERROR_UPDATE_FAILED, "node 4 at (");
+    EXPECT_OK(contact_search_fault_node(s, &node));
+    CHECK(node == 4 && st.fault_node == 4 && st.fault_segment == -1);
+    contact_coordinates none = y;
+    none.x = NULL;
+    EXPECT_ERR(contact_search_update(s, &none, &st), CONTACT_ERROR_NULL_POINTER, "x is NULL");
+    EXPECT_OK(contact_search_fault_node(s, &node));
+    CHECK(node == -1);
+    contact_search_destroy(s);
+    /* segment mode: slave segment 0 collapses (the slave's second node onto its first) */
+    contact_search* t = make_search(CONTACT_MODE_SEGMENT_TO_SEGMENT, 0.25);
+    EXPECT_OK(contact_search_set_surfaces(t, &sc.master, &sc.slave, &x));
+    make_scene(&bad);
+    collapse(&bad, sc.slave_conn[1], sc.slave_conn[0]);
+    EXPECT_ERR(contact_search_update(t, &y, &st), CONTACT_ERROR_UPDATE_FAILED, "slave segment 0");
+    CHECK(st.status == CONTACT_UPDATE_DEGENERATE_SEGMENT);
+    CHECK(st.fault_segment == 0 && st.fault_in_slave == 1);
+    EXPECT_OK(contact_search_fault_segment(t, &seg, &in_slave));
+    CHECK(seg == 0 && in_slave == 1);
+    EXPECT_OK(contact_search_set_surfaces(t, &sc.master, &sc.slave, &x));
+    EXPECT_OK(contact_search_fault_segment(t, &seg, &in_slave));
+    CHECK(seg == -1 && in_slave == 0);
+    contact_search_destroy(t);
 }
 
 /* Two searches: each handle keeps its own message; the thread's is the latest. */
@@ -919,6 +1023,7 @@ int main(int argc, char** argv) {
     test_bad_coordinates();
     test_node_pairs();
     test_segment_mode();
+    test_orientation_and_faults();
     test_messages();
     test_model(argv[1], argv[2]);
     test_general_contact(argv[3]);

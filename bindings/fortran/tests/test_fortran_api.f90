@@ -5,6 +5,7 @@
 ! Usage: test_fortran_api MODEL.inp SAME_NAME_SURFACES.inp
 program test_fortran_api
     use, intrinsic :: iso_c_binding, only: c_double, c_int32_t, c_int64_t
+    use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
     use contact
     implicit none
     integer, parameter :: nm = 4, ns = 5  ! plate nm x nm Quad4 on [0, nm]^2, sheet ns x ns
@@ -15,6 +16,8 @@ program test_fortran_api
     integer(c_int32_t), allocatable :: mt(:), mn(:), st(:), sn(:), slave(:), master(:), off(:)
     integer(c_int32_t), allocatable :: bad(:), sm(:), long_off(:)
     real(c_double), allocatable :: few(:), cen(:, :)
+    real(c_double), allocatable, target :: wide(:, :)
+    integer(c_int32_t), allocatable :: flip(:)
     type(contact_search) :: s, t
     type(contact_model) :: model
     type(contact_stats) :: stats
@@ -139,8 +142,59 @@ program test_fortran_api
     call contact_update(s, coords, ierr, dim=4)
     call expect(ierr == CONTACT_ERROR_INVALID_ARGUMENT, 'dim 4')
 
-    ! Slave as node numbers.
-    call contact_create(t, ierr, capture=0.5_c_double, capture_relative=.false.)
+    ! The orientation verdict and its counts; no fault after a good update.
+    call contact_update(s, coords, ierr, stats=stats)
+    call expect(ierr == CONTACT_OK .and. stats%orientation == CONTACT_ORIENTATION_CONSISTENT .and. &
+                stats%orientation_opposed == np .and. stats%orientation_aligned == 0, &
+                'consistent surfaces')
+    call expect(stats%fault_node == 0 .and. stats%fault_segment == 0, 'no fault')
+    ! A fault, then coordinates refused before the search: no fault node any more, and the
+    ! status says why (not NOT_SET_UP).
+    coords(2, 5) = ieee_value(1.0_c_double, ieee_quiet_nan)
+    call contact_update(s, coords, ierr, stats=stats)
+    call expect(ierr == CONTACT_ERROR_UPDATE_FAILED .and. stats%fault_node == 5, 'NaN at node 5')
+    allocate (wide(4, size(coords, 2)))
+    wide = 0
+    wide(1:3, :) = coords
+    call contact_update(s, wide, ierr, stats=stats)
+    call expect(ierr == CONTACT_ERROR_INVALID_ARGUMENT .and. &
+                stats%status == CONTACT_UPDATE_BAD_COORDINATE_VIEW, 'coords(4, n): a bad view')
+    call contact_fault_node(s, n, ierr)
+    call expect(ierr == CONTACT_OK .and. n == 0, 'coords(4, n) forgets the fault node')
+    coords(2, 5) = 0
+    ! Master segment 1 collapses (its node 2 onto its node 1): named 1-based, as the master's.
+    coords(:, 2) = coords(:, 1)
+    call contact_update(s, coords, ierr, stats=stats)
+    call expect(ierr == CONTACT_ERROR_UPDATE_FAILED .and. &
+                stats%status == CONTACT_UPDATE_DEGENERATE_SEGMENT .and. &
+                stats%fault_segment == 1 .and. stats%fault_in_slave == 0, 'master segment 1')
+    call contact_fault_segment(s, k, ierr, in_slave=flag)
+    call expect(ierr == CONTACT_OK .and. k == 1 .and. .not. flag, 'fault segment 1 of the master')
+    call contact_update_xyz(s, x(1:5), y, ierr, z=z, stats=stats)
+    call contact_fault_segment(s, k, ierr, in_slave=flag)
+    call expect(k == 0 .and. stats%status == CONTACT_UPDATE_BAD_COORDINATE_VIEW, &
+                'update_xyz refused: no fault segment')
+    coords(:, 2) = [1, 0, 0]
+    ! The master given inside-out: normals aligned, the sheet behind it.
+    flip = mn
+    do k = 0, nm * nm - 1
+        flip(4 * k + 2) = mn(4 * k + 4)
+        flip(4 * k + 4) = mn(4 * k + 2)
+    end do
+    call contact_set_surfaces(s, mt, flip, st, sn, coords, ierr)
+    call contact_update(s, coords, ierr, stats=stats)
+    call expect(ierr == CONTACT_OK .and. &
+                stats%orientation == CONTACT_ORIENTATION_MASTER_INSIDE_OUT .and. &
+                stats%orientation_aligned == np .and. stats%orientation_behind == np .and. &
+                stats%orientation_opposed == 0 .and. stats%orientation_in_front == 0, &
+                'master inside-out')
+    call contact_set_surfaces(s, mt, mn, st, sn, coords, ierr)
+    call contact_update(s, coords, ierr)
+
+    ! Slave as node numbers (and warm starts off: the same pairs on a flat master).
+    call contact_create(t, ierr, capture=0.5_c_double, capture_relative=.false., &
+                        warm_start=.false.)
+    call expect(ierr == CONTACT_OK, 'create with warm_start=.false.')
     sm = [(int((nm + 1)**2 + k, c_int32_t), k = 1, np)]
     call contact_set_surfaces_nodes(t, mt, mn, sm, coords, ierr)
     call expect(ierr == CONTACT_OK, 'set_surfaces_nodes')
@@ -166,6 +220,16 @@ program test_fortran_api
                 index(contact_last_error(), 'gap exists in node-to-segment mode only') > 0, &
                 'gap in segment mode')
     call expect(all(slave == -1) .and. all(master == -1), 'nothing written for the wrong mode')
+    ! Slave segment 1 collapses (its node 2 onto its node 1): named 1-based, as the slave's.
+    coords(:, sn(2)) = coords(:, sn(1))
+    call contact_update(t, coords, ierr, stats=stats)
+    call expect(ierr == CONTACT_ERROR_UPDATE_FAILED .and. stats%fault_segment == 1 .and. &
+                stats%fault_in_slave == 1, 'slave segment 1')
+    call contact_fault_segment(t, k, ierr, in_slave=flag)
+    call expect(ierr == CONTACT_OK .and. k == 1 .and. flag, 'fault segment 1 of the slave')
+    coords(:, sn(2)) = coords(:, sn(1)) + [0.0_c_double, h, 0.0_c_double]
+    call contact_update(t, coords, ierr)
+    call expect(ierr == CONTACT_OK, 'sheet restored')
     call contact_get_pairs(t, slave, master, ierr)
     call expect(ierr == CONTACT_OK .and. minval(slave) == 1 .and. maxval(slave) == ns * ns, &
                 'slave segment numbers 1-based')
@@ -262,7 +326,7 @@ program test_fortran_api
     call contact_model_destroy(model)
     ! Main-program arrays outlive `end program`: freed here so that leak checkers see none.
     deallocate (coords, records, x, y, z, gap, gap2, xi, bad_xi, normal, area, mt, mn, st, sn, &
-                slave, master, off, bad, sm, name, long_off, sname, mname)
+                slave, master, off, bad, sm, name, long_off, sname, mname, wide, flip)
 
     write (*, '(A,I0,A,I0,A)') 'fortran_api: ', checks, ' checks, ', failures, ' failed'
     if (failures > 0) stop 1

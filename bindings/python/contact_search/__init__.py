@@ -170,11 +170,20 @@ class ContactSearch(_core.ContactSearch):
     """Contact search between a master and a slave surface, updated every increment.
 
     ContactSearch(capture=0.5, capture_relative=True, mode="node", threads=1,
-                  skin_relative=0.1, self_contact=False, broad_phase="sweep")
+                  skin_relative=0.1, self_contact=False, broad_phase="sweep", warm_start=True)
 
     capture: the capture distance, a length or (capture_relative) a fraction of the mean master
     segment size. mode: "node" (node-to-segment) or "segment" (segment-to-segment). threads:
-    OpenMP threads inside update (same result for any count).
+    OpenMP threads inside update (same result for any count). warm_start: in node mode on curved
+    masters, an update that reuses the candidate list starts each closest point from the last
+    one (the same pairs as a fresh search, values within 1e-12); False: every update equals a
+    fresh search bit for bit.
+
+    UpdateStats also carries orientation ("unknown", "consistent", "master inside-out" or "slave
+    inside-out": whether the surfaces face the way their node order says) with the counts it was
+    judged from (orientation_opposed, _aligned, _in_front, _behind), and fault_node,
+    fault_segment (None if none) and fault_in_slave; a failed update raises ValueError, after
+    which the search's fault_node, fault_segment and fault_in_slave name what failed.
 
     set_surfaces(master, slave, coords): the slave is a Surface or an array of node indices;
     raises ValueError with the C++ message naming the surface and segment for bad input.
@@ -263,6 +272,8 @@ def read_model(path):
     except TypeError:
         raise TypeError("read_model: path must be a str, bytes or os.PathLike, got %s"
                         % type(path).__name__) from None
+    if b"\0" in encoded:  # the C++ side would read the file named by the part before it
+        raise ValueError("read_model: path has an embedded null byte: %r" % (path,))
     return Model(_core.read_model(encoded))
 
 

@@ -280,7 +280,13 @@ bool readInPlace(const py::array& a) {
     const auto whole = [](py::ssize_t s) {
         return s > 0 && s % static_cast<py::ssize_t>(sizeof(double)) == 0;
     };
-    return whole(a.strides(1)) && (a.shape(0) <= 1 || whole(a.strides(0)));
+    if (!whole(a.strides(1)) || (a.shape(0) > 1 && !whole(a.strides(0)))) {
+        return false;
+    }
+    // Nodes overlapping in memory (a sliding window: x of node i + 1 is y of node i) are no
+    // CoordinatesView: copied.
+    const auto d = static_cast<py::ssize_t>(sizeof(double));
+    return a.shape(0) <= 1 || a.strides(1) != d || a.strides(0) >= a.shape(1) * d;
 }
 
 Coordinates coordinates(const py::object& obj, const char* fn) {
@@ -356,14 +362,19 @@ private:
 };
 
 // The object `self` as a T whose constructor ran. pybind11 2.10 hands a method an object made by
-// T.__new__ alone (no __init__) as a reference to uninitialized memory.
+// T.__new__ alone (no __init__) as a reference to uninitialized memory. `what` names an argument
+// that must be a T ("ContactSearch.set_surfaces: master").
 template <class T>
-T& constructed(const py::handle& self) {
+T& constructed(const py::handle& self, const char* what = nullptr) {
+    const std::string typeName = py::str(py::type::of(self).attr("__name__"));
+    if (!py::isinstance<T>(self)) {
+        const std::string want = py::str(py::type::of<T>().attr("__name__"));
+        throw py::type_error(std::string(what != nullptr ? what : "self") + " must be a " + want +
+                             ", got " + typeName);
+    }
     auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
-    if (!py::isinstance<T>(self) ||
-        !inst->get_value_and_holder(py::detail::get_type_info(typeid(T))).holder_constructed()) {
-        throw py::type_error("a " + std::string(py::str(py::type::of(self).attr("__name__"))) +
-                             " whose __init__ did not run");
+    if (!inst->get_value_and_holder(py::detail::get_type_info(typeid(T))).holder_constructed()) {
+        throw py::type_error("a " + typeName + " whose __init__ did not run");
     }
     return self.cast<T&>();
 }
@@ -379,7 +390,7 @@ py::object refuseNew(const py::args& args, const py::kwargs& /*kwargs*/) {
 class PySearch {
 public:
     PySearch(double capture, bool captureRelative, const std::string& mode, int threads,
-             double skinRelative, bool selfContact, const std::string& broadPhase) {
+             double skinRelative, bool selfContact, const std::string& broadPhase, bool warmStart) {
         contact::SearchOptions o;
         o.capture = capture;
         o.captureRelative = captureRelative;
@@ -406,9 +417,14 @@ public:
             throw py::value_error("ContactSearch: capture must be finite and >= 0, got " +
                                   std::to_string(capture));
         }
+        if (!(skinRelative >= 0.0) || skinRelative == std::numeric_limits<double>::infinity()) {
+            throw py::value_error("ContactSearch: skin_relative must be finite and >= 0, got " +
+                                  std::to_string(skinRelative));
+        }
         o.threads = threads;
         o.skinRelative = skinRelative;
         o.selfContact = selfContact;
+        o.warmStart = warmStart;
         search_ = std::make_unique<contact::ContactSearch>(o);
     }
 
@@ -467,16 +483,25 @@ public:
             } else {
                 search_->setSurfaces(std::move(m), std::move(nodes), c.view);
             }
+            setUp_ = false;  // until surfaceNodes_ fits the new surfaces (out of memory)
+            surfaceNodes_ =
+                nodeMode() ? std::vector<Index>{} : contact::bindings::surfaceNodes(*search_);
         }
         setUp_ = true;
         havePairs_ = false;
         faultNode_ = contact::kNoIndex;
+        faultSegment_ = contact::kNoIndex;
+        faultInSlave_ = false;
         numNodes_ = c.view.numNodes;
         dim_ = c.view.dim;
     }
 
     PyStats update(const py::object& coords) {
         const Busy busy(mutex_);
+        // Reset first: a call refused below is another failure without a fault node.
+        faultNode_ = contact::kNoIndex;
+        faultSegment_ = contact::kNoIndex;
+        faultInSlave_ = false;
         if (!setUp_) {
             throw std::runtime_error("ContactSearch.update: set_surfaces was not called");
         }
@@ -489,8 +514,13 @@ public:
             r.started = monotonicSeconds();
             r.stats = search_->update(c.view);
             r.finished = monotonicSeconds();
+            if (r.stats.status == contact::UpdateStatus::kOk && !nodeMode()) {
+                fingerprint_ = contact::bindings::coordinatesFingerprint(surfaceNodes_, c.view);
+            }
         }
         faultNode_ = r.stats.faultNode;
+        faultSegment_ = r.stats.faultSegment;
+        faultInSlave_ = r.stats.faultInSlave;
         if (r.stats.status == contact::UpdateStatus::kOutOfMemory) {
             havePairs_ = false;
             PyErr_SetString(PyExc_MemoryError, "ContactSearch.update: out of memory during the "
@@ -560,6 +590,10 @@ public:
         contact::bindings::OverlapTable t;
         {
             py::gil_scoped_release release;
+            if (contact::bindings::coordinatesFingerprint(surfaceNodes_, c.view) != fingerprint_) {
+                throw py::value_error(std::string("ContactSearch.overlaps: ") +
+                                      contact::bindings::kNotTheUpdatesCoordinates);
+            }
             contact::bindings::computeOverlapTable(*search_, c.view, t);
         }
         const py::ssize_t n = t.size();
@@ -602,6 +636,15 @@ public:
         const Busy busy(mutex_);
         return faultNode_ == contact::kNoIndex ? std::nullopt : std::optional<Index>(faultNode_);
     }
+    [[nodiscard]] std::optional<Index> faultSegment() const {
+        const Busy busy(mutex_);
+        return faultSegment_ == contact::kNoIndex ? std::nullopt
+                                                  : std::optional<Index>(faultSegment_);
+    }
+    [[nodiscard]] bool faultInSlave() const {
+        const Busy busy(mutex_);
+        return faultInSlave_;
+    }
 
 private:
     mutable std::mutex mutex_;  // one call at a time (Busy)
@@ -612,6 +655,12 @@ private:
     int dim_ = 3;
     std::uintptr_t lastAddress_ = 0;
     Index faultNode_ = contact::kNoIndex;  // of the last update
+    Index faultSegment_ = contact::kNoIndex;
+    bool faultInSlave_ = false;
+    // Segment mode: the surfaces' nodes and the fingerprint of their coordinates at the last
+    // successful update, which overlaps() must be given.
+    std::vector<Index> surfaceNodes_;
+    std::uint64_t fingerprint_ = 0;
 };
 
 }  // namespace
@@ -785,6 +834,31 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly(
             "worst_projection",
             [](const PyStats& s) { return contact::projectionStatusName(s.stats.worstProjection); })
+        .def_property_readonly(
+            "orientation",
+            [](const PyStats& s) { return contact::orientationName(s.stats.orientation.verdict); })
+        .def_property_readonly("orientation_opposed",
+                               [](const PyStats& s) { return s.stats.orientation.opposed; })
+        .def_property_readonly("orientation_aligned",
+                               [](const PyStats& s) { return s.stats.orientation.aligned; })
+        .def_property_readonly("orientation_in_front",
+                               [](const PyStats& s) { return s.stats.orientation.inFront; })
+        .def_property_readonly("orientation_behind",
+                               [](const PyStats& s) { return s.stats.orientation.behind; })
+        .def_property_readonly("fault_node",
+                               [](const PyStats& s) {
+                                   return s.stats.faultNode == contact::kNoIndex
+                                              ? std::nullopt
+                                              : std::optional<Index>(s.stats.faultNode);
+                               })
+        .def_property_readonly("fault_segment",
+                               [](const PyStats& s) {
+                                   return s.stats.faultSegment == contact::kNoIndex
+                                              ? std::nullopt
+                                              : std::optional<Index>(s.stats.faultSegment);
+                               })
+        .def_property_readonly("fault_in_slave",
+                               [](const PyStats& s) { return s.stats.faultInSlave; })
         .def_property_readonly("time_bounds", [](const PyStats& s) { return s.stats.timeBounds; })
         .def_property_readonly("time_broad", [](const PyStats& s) { return s.stats.timeBroad; })
         .def_property_readonly("time_narrow", [](const PyStats& s) { return s.stats.timeNarrow; })
@@ -801,18 +875,21 @@ PYBIND11_MODULE(_core, m) {
         });
 
     py::class_<PySearch>(m, "ContactSearch")
-        .def(py::init<double, bool, const std::string&, int, double, bool, const std::string&>(),
+        .def(py::init<double, bool, const std::string&, int, double, bool, const std::string&,
+                      bool>(),
              py::arg("capture") = 0.5, py::arg("capture_relative") = true, py::arg("mode") = "node",
              py::arg("threads") = 1, py::arg("skin_relative") = 0.1,
-             py::arg("self_contact") = false, py::arg("broad_phase") = "sweep")
+             py::arg("self_contact") = false, py::arg("broad_phase") = "sweep",
+             py::arg("warm_start") = true)
         // Every method checks that __init__ ran (constructed): ContactSearch.__new__ alone makes
         // an object without a search.
         .def(
             "set_surfaces",
             [](const py::object& self, const py::object& master, const py::object& slave,
                const py::object& coords) {
-                constructed<PySearch>(self).setSurfaces(constructed<PySurface>(master), slave,
-                                                        coords);
+                constructed<PySearch>(self).setSurfaces(
+                    constructed<PySurface>(master, "ContactSearch.set_surfaces: master"), slave,
+                    coords);
             },
             py::arg("master"), py::arg("slave"), py::arg("coords"))
         .def(
@@ -881,5 +958,15 @@ PYBIND11_MODULE(_core, m) {
             "The node (0-based) the last update failed on, as its ValueError "
             "names it (non-finite or out-of-range coordinates, the corner where a "
             "segment collapsed or folded); None after a "
-            "successful update, another failure or set_surfaces.");
+            "successful update, another failure or set_surfaces.")
+        .def_property_readonly(
+            "fault_segment",
+            [](const py::object& self) { return constructed<PySearch>(self).faultSegment(); },
+            "The segment (0-based) the last update found degenerate (collapsed, folded or "
+            "twisted), as its ValueError names it; fault_in_slave says whether it is a slave "
+            "segment. None after a successful update, another failure or set_surfaces.")
+        .def_property_readonly(
+            "fault_in_slave",
+            [](const py::object& self) { return constructed<PySearch>(self).faultInSlave(); },
+            "Whether fault_segment is a slave segment (else a master segment).");
 }

@@ -96,11 +96,18 @@ def test_slave_as_node_indices_and_segment_mode():
     assert np.allclose(o["gap_min"], 0.125) and o["vertices"].shape == (len(o["slave"]), 16, 3)
     with pytest.raises(ValueError, match="overlaps need mode='segment'"):
         s.overlaps(coords)
+    # Coordinates other than the update's are refused (the overlaps are of its pairs); the same
+    # values in another array (-0 for 0) are taken.
     for node in (plate.connectivity[1], sheet.connectivity[2]):
-        x = coords.copy()
-        x[node, 2] = np.nan
-        with pytest.raises(ValueError, match="node %d has a NaN or Inf coordinate" % node):
-            seg.overlaps(x)
+        for value in (np.nan, np.nextafter(coords[node, 2], 1.0)):
+            x = coords.copy()
+            x[node, 2] = value
+            with pytest.raises(ValueError, match="ContactSearch.overlaps: the coordinates differ "
+                                                 "from those of the last successful update"):
+                seg.overlaps(x)
+    x = np.asfortranarray(coords)
+    x[0, 2] = -0.0
+    assert np.array_equal(seg.overlaps(x)["overlap_area"], o["overlap_area"])
 
 
 def test_bad_surfaces_give_the_cpp_message():
@@ -120,8 +127,13 @@ def test_bad_surfaces_give_the_cpp_message():
     x[3, 1] = np.nan
     with pytest.raises(ValueError, match="NaN or Inf"):
         s.set_surfaces(plate, sheet, x)
-    with pytest.raises(ValueError, match="master and slave are the same surface"):
+    with pytest.raises(ValueError, match="master and slave are the same surface 'plate': enable "
+                                         r"self-contact \(SearchOptions::selfContact; self_contact "
+                                         "in C, Fortran and Python"):
         s.set_surfaces(plate, plate, coords)
+    with pytest.raises(TypeError, match="^ContactSearch.set_surfaces: master must be a Surface, "
+                                        "got ndarray$"):
+        s.set_surfaces(np.zeros(3), sheet, coords)
     with pytest.raises(ValueError, match="segment 1 has type 'Hex8'"):
         cs.surface(["Quad4", "Hex8"], np.arange(8))
     with pytest.raises(ValueError, match="segment 0 has type True"):
@@ -229,6 +241,86 @@ def test_bad_calls_and_coordinates():
             cs.ContactSearch(threads=threads)
     with pytest.raises(ValueError, match="capture must be finite"):
         cs.ContactSearch(capture=float("nan"))
+    for skin in (float("inf"), float("nan"), -1.0):
+        with pytest.raises(ValueError, match="^ContactSearch: skin_relative must be finite and "
+                                             ">= 0, got "):
+            cs.ContactSearch(skin_relative=skin)
+
+
+def test_overlapping_rows_are_copied():
+    """A sliding window over one array (x of node i + 1 is y of node i) is no view the search
+    can read in place: copied, as any other layout it cannot read."""
+    coords, plate, sheet, _ = plate_scene()
+    flat = np.concatenate([coords[:, 0], [0.0, 0.0]])
+    window = np.lib.stride_tricks.sliding_window_view(flat, 3)
+    assert window.shape == coords.shape and window.strides == (8, 8)
+    s = cs.ContactSearch(capture=0.5, capture_relative=False)
+    s.set_surfaces(plate, sheet, coords)
+
+    def outcome(x):
+        try:
+            stats = s.update(x)
+            return stats.coordinates_copied, s.pairs().gap.tolist()
+        except ValueError as e:
+            return None, str(e)
+    copied, result = outcome(window)
+    assert copied is not False and result == outcome(window.copy())[1]
+
+
+def test_orientation_and_faults():
+    coords, plate, sheet, info = plate_scene()
+    pairs = info["sheet_nodes"]
+    s = cs.ContactSearch(capture=0.5, capture_relative=False)
+    s.set_surfaces(plate, sheet, coords)
+    st = s.update(coords)
+    assert st.orientation == "consistent"
+    assert (st.orientation_opposed, st.orientation_aligned) == (pairs, 0)
+    assert (st.orientation_in_front, st.orientation_behind) == (0, 0)
+    assert st.fault_node is None and st.fault_segment is None and st.fault_in_slave is False
+    # The plate given inside-out: normals aligned, the sheet behind it.
+    conn = np.array(plate.connectivity).reshape(-1, 4)[:, [0, 3, 2, 1]]
+    s.set_surfaces(cs.surface("Quad4", conn, name="plate"), sheet, coords)
+    st = s.update(coords)
+    assert st.orientation == "master inside-out"
+    assert (st.orientation_opposed, st.orientation_aligned) == (0, pairs)
+    assert (st.orientation_in_front, st.orientation_behind) == (0, pairs)
+    # Plate segment 0 collapses (its second node onto its first).
+    s.set_surfaces(plate, sheet, coords)
+    x = coords.copy()
+    x[plate.connectivity[1]] = x[plate.connectivity[0]]
+    with pytest.raises(ValueError, match="degenerate.*master segment 0"):
+        s.update(x)
+    assert s.fault_segment == 0 and s.fault_in_slave is False
+    assert s.fault_node in (plate.connectivity[0], plate.connectivity[1])
+    # Coordinates refused before the search runs: no fault any more.
+    for bad in (np.zeros((len(coords), 4)), "abc"):
+        x = coords.copy()
+        x[4, 1] = np.nan
+        with pytest.raises(ValueError, match=r"node 4 at \("):
+            s.update(x)
+        assert s.fault_node == 4 and s.fault_segment is None
+        with pytest.raises(ValueError):
+            s.update(bad)
+        assert s.fault_node is None and s.fault_segment is None
+    # Segment mode: sheet segment 0 collapses.
+    t = cs.ContactSearch(capture=0.25, capture_relative=False, mode="segment")
+    t.set_surfaces(plate, sheet, coords)
+    x = coords.copy()
+    x[sheet.connectivity[1]] = x[sheet.connectivity[0]]
+    with pytest.raises(ValueError, match="slave segment 0"):
+        t.update(x)
+    assert t.fault_segment == 0 and t.fault_in_slave is True
+    t.update(coords)
+    assert t.fault_segment is None and t.fault_in_slave is False
+
+
+def test_read_model_refuses_an_embedded_null(tmp_path):
+    """The C++ reader would open the file named by the part before the NUL."""
+    path = tmp_path / "a.inp"
+    path.write_bytes((DATA / "punch_on_block.inp").read_bytes())
+    for name in (str(path) + "\0.msh", os.fsencode(str(path)) + b"\0x"):
+        with pytest.raises(ValueError, match="read_model: path has an embedded null byte"):
+            cs.read_model(name)
 
 
 def test_garbage_never_crashes():
@@ -334,3 +426,22 @@ def test_node_and_element_surface_of_one_name():
     s.set_surfaces(model.surfaces[itf.master], model.surface(itf.slave, nodes=True),
                    model.coordinates)
     assert s.update(model.coordinates).pairs == 4
+
+
+def test_without_warm_starts_updates_equal_a_fresh_search_bit_for_bit():
+    """Tri6 master: updates on a reused list, with warm starts off, give a fresh search's pairs to
+    the last bit (with them on, only to 1e-12)."""
+    m = cs.read_model(DATA / "sphere_on_block_o2.msh")
+    master, slave = m.surfaces["SphereSurface"], m.surfaces["BlockTop"]
+    x = np.array(m.coordinates)
+    s = cs.ContactSearch(warm_start=False)
+    s.set_surfaces(master, slave, x)
+    s.update(x)
+    for _ in range(3):
+        x[np.unique(slave.connectivity), 2] += 1e-3
+        assert not s.update(x).rebuilt
+        fresh = cs.ContactSearch(warm_start=True)
+        fresh.set_surfaces(master, slave, x)
+        fresh.update(x)
+        a, b = s.pairs(), fresh.pairs()
+        assert len(a) > 100 and all(np.array_equal(a[k], b[k]) for k in a.keys())

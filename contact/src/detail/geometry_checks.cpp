@@ -101,8 +101,9 @@ void checkInterface(const char* fn, const Surface& master, const Surface& slave,
     if (same && !selfContact) {
         throw std::invalid_argument(std::string(fn) + ": master and slave are the same surface '" +
                                     master.name +
-                                    "': enable SearchOptions::selfContact (otherwise "
-                                    "every node pairs with its own segments at gap 0)");
+                                    "': enable self-contact (SearchOptions::selfContact; "
+                                    "self_contact in C, Fortran and Python; otherwise every node "
+                                    "pairs with its own segments at gap 0)");
     }
     if (orientation) {
         checkConsistentOrientation(fn, "master", master);

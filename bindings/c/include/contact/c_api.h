@@ -150,6 +150,11 @@ typedef struct contact_search_options {
     int32_t threads;          /* >= 1; results are identical for any count */
     double skin_relative;     /* Verlet skin x mean master segment size (default 0.1), >= 0 */
     int32_t broad_phase;      /* CONTACT_BROAD_PHASE_* (default SWEEP) */
+    /* 1 (default): in node mode on curved masters, an update that reuses the candidate list starts
+     * each closest point from the last one: the same pairs as a fresh search, values within
+     * 1e-12 (contact::SearchOptions::warmStart); 0: every update equals a fresh search bit for
+     * bit */
+    int32_t warm_start;
 } contact_search_options;
 
 CONTACT_C_API void contact_search_options_default(contact_search_options* options);
@@ -187,6 +192,14 @@ enum {
     CONTACT_UPDATE_DEGENERATE_SEGMENT = 7 /* a segment collapsed or folded (the message names it) */
 };
 
+/* contact::Orientation: how the surfaces face, judged from the pairs of an update */
+enum {
+    CONTACT_ORIENTATION_UNKNOWN = 0,           /* too few pairs to judge, or no clear majority */
+    CONTACT_ORIENTATION_CONSISTENT = 1,        /* master and slave normals point at each other */
+    CONTACT_ORIENTATION_MASTER_INSIDE_OUT = 2, /* the master faces into its solid (gap signs) */
+    CONTACT_ORIENTATION_SLAVE_INSIDE_OUT = 3   /* the slave faces into its solid */
+};
+
 /* contact::UpdateStats */
 typedef struct contact_update_stats {
     int32_t status;           /* CONTACT_UPDATE_* */
@@ -203,6 +216,17 @@ typedef struct contact_update_stats {
     double time_broad;
     double time_narrow;
     double time_projection;
+    /* contact::OrientationCheck: the verdict (CONTACT_ORIENTATION_*) and the judged pairs it was
+     * taken from: normals opposed, normals aligned, and of the aligned ones the slave point in
+     * front of the master or behind it */
+    int32_t orientation;
+    int32_t orientation_opposed;
+    int32_t orientation_aligned;
+    int32_t orientation_in_front;
+    int32_t orientation_behind;
+    int32_t fault_node;     /* as contact_search_fault_node, -1 if none */
+    int32_t fault_segment;  /* CONTACT_UPDATE_DEGENERATE_SEGMENT: the segment, else -1 */
+    int32_t fault_in_slave; /* 1: fault_segment is a slave segment, 0: a master segment */
 } contact_update_stats;
 
 /* Searches with the current coordinates. On CONTACT_ERROR_UPDATE_FAILED stats->status says why
@@ -212,8 +236,14 @@ CONTACT_C_API int contact_search_update(contact_search* search, const contact_co
 
 /* The node the last update failed on (non-finite or out-of-range coordinates, the corner where a
  * segment collapsed or folded: the node its CONTACT_ERROR_UPDATE_FAILED message names), 0-based;
- * -1 after a successful update, another failure or set_surfaces. */
+ * -1 after a successful update, another failure (also arguments refused before the search ran)
+ * or set_surfaces. */
 CONTACT_C_API int contact_search_fault_node(const contact_search* search, int32_t* node);
+/* The segment the last update found degenerate (CONTACT_UPDATE_DEGENERATE_SEGMENT), 0-based, and
+ * *in_slave 1 when it is a slave segment, 0 a master segment; -1 and 0 after a successful update,
+ * another failure or set_surfaces. in_slave may be NULL. */
+CONTACT_C_API int contact_search_fault_segment(const contact_search* search, int32_t* segment,
+                                               int32_t* in_slave);
 
 /* Mode, capture and skin distances (lengths, resolved at set_surfaces), segment and node counts. */
 CONTACT_C_API int contact_search_mode(const contact_search* search, int32_t* mode);
