@@ -465,6 +465,42 @@ void removeMade(const std::vector<std::filesystem::path>& made) {
     }
 }
 
+// Makes the --mortar directory level by level, as the path names it (a ".." is taken where it
+// stands), and returns the levels this call created, deepest first: only those may be removed
+// again. A level that is a symbolic link to nothing is refused, naming it.
+std::vector<std::filesystem::path> makeMortarDirectory(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> made;
+    fs::path level;
+    for (const fs::path& part : fs::path(dir)) {
+        level /= part;
+        if (part.empty() || part == "." || part == ".." || part == level.root_path()) {
+            continue;
+        }
+        std::error_code ec;
+        if (fs::is_symlink(fs::symlink_status(level, ec)) && !fs::exists(level, ec)) {
+            removeMade(made);
+            throw UsageError("--mortar: " + level.string() + " is a symbolic link to nothing (" +
+                             fs::read_symlink(level, ec).string() +
+                             "); make its directory, or name another");
+        }
+        if (fs::exists(level, ec) && !fs::is_directory(level, ec)) {
+            removeMade(made);
+            throw UsageError("--mortar expects a directory; " + level.string() + " is not one");
+        }
+        const bool created = fs::create_directory(level, ec);
+        if (ec) {
+            removeMade(made);
+            throw std::runtime_error("--mortar: cannot create directory " + level.string() + ": " +
+                                     ec.message());
+        }
+        if (created) {
+            made.insert(made.begin(), level);
+        }
+    }
+    return made;
+}
+
 // Every output, the --mortar files included, checked before the search (mesh_io::checkOutputs:
 // existing files, two outputs to one file). The --mortar directory is made for the check where
 // missing, and what was made is removed again when the check fails.
@@ -479,32 +515,10 @@ CheckedOutputs checkAllOutputs(const Args& args, const std::vector<Interface>& i
     if (args.mortar.empty()) {
         return {mesh_io::checkOutputs(outputs, options), {}};
     }
-    namespace fs = std::filesystem;
     if (args.mortar == "-") {
         throw UsageError("--mortar expects a directory, not - (standard output)");
     }
-    std::error_code ec;
-    if (fs::exists(args.mortar, ec) && !fs::is_directory(args.mortar, ec)) {
-        throw UsageError("--mortar expects a directory; " + args.mortar + " is not one");
-    }
-    if (fs::is_symlink(fs::symlink_status(args.mortar, ec)) && !fs::exists(args.mortar, ec)) {
-        throw UsageError("--mortar: " + args.mortar + " is a symbolic link to nothing (" +
-                         fs::read_symlink(args.mortar, ec).string() +
-                         "); make its directory, or name another");
-    }
-    std::vector<fs::path> made;  // missing directories, deepest first
-    for (fs::path p = fs::absolute(args.mortar, ec); !p.empty() && !fs::exists(p, ec);
-         p = p.parent_path()) {
-        made.push_back(p);
-        if (p == p.parent_path()) {
-            break;
-        }
-    }
-    fs::create_directories(args.mortar, ec);
-    if (ec) {
-        throw std::runtime_error("--mortar: cannot create directory " + args.mortar + ": " +
-                                 ec.message());
-    }
+    std::vector<std::filesystem::path> made = makeMortarDirectory(args.mortar);
     for (const Interface& itf : interfaces) {
         for (std::string& f : mesh_io::mortarFileNames(
                  args.mortar, "interface" + std::to_string(itf.index), assembly)) {
