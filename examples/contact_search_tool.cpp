@@ -430,6 +430,7 @@ struct Searched {
     std::unique_ptr<mesh_io::Overlaps> overlaps;
     std::unique_ptr<contact::MortarIntegrator> mortar;     // --mortar, serial runs
     const contact::MortarOperators* mortarRows = nullptr;  // --mortar: its rows, or dist's
+    std::optional<contact::MortarStats> mortarStats;       // serial runs (the ranks keep theirs)
     contact::SearchOptions options;
     mesh_io::InterfaceReport report;
 };
@@ -453,6 +454,50 @@ std::string inFileTerms(const mesh_io::Model& model, const contact::SurfaceError
     const Index node = e.node();
     const bool known = node != contact::kNoIndex && node >= 0 && node < model.numNodes();
     return text + ": " + e.problemWith(known ? model.nodeLabel(node) : std::to_string(node));
+}
+
+// What the mortar integrals left out or took roughly (contact::MortarStats), each count that is
+// not 0 with its meaning: "; 36 pairs left out: normals not opposed ...", or "".
+std::string mortarLeftOut(const std::optional<contact::MortarStats>& st) {
+    if (!st) {
+        return "";
+    }
+    std::string text;
+    const auto add = [&](long long n, const char* what) {
+        if (n > 0) {
+            text += "; " + std::to_string(n) + " " + what;
+        }
+    };
+    add(st->notFacing, "pairs left out: normals not opposed (n_s . n_m >= 0)");
+    add(st->degenerate, "pairs left out: geometry not integrable (a master edge-on to the slave, "
+                        "or a non-convex projected face)");
+    add(st->cutFallbacks,
+        "capture-cut pieces taken at the cut's limits (each off by at most its area)");
+    add(st->dualFallbacks, "slave segments too little in contact for the dual basis (D lumped)");
+    return text;
+}
+
+// Pairs in contact that gave the mortar integrals nothing, said on stderr: no rows at all (the
+// files would hold no entries), or pairs left out as not facing.
+void warnMortarLeftOut(int interface, Index inContact, const contact::MortarOperators& op,
+                       const std::optional<contact::MortarStats>& st) {
+    if (inContact == 0) {
+        return;
+    }
+    if (op.nodes.empty()) {
+        const std::string why = mortarLeftOut(st);  // "; ..." or ""
+        std::fprintf(stderr,
+                     "contact-search: interface %d: warning: --mortar: %lld pairs in contact give "
+                     "no mortar rows (its files hold no entries)%s\n",
+                     interface, static_cast<long long>(inContact),
+                     why.empty() ? "" : (": " + why.substr(2)).c_str());
+    } else if (st && st->notFacing > 0) {
+        std::fprintf(stderr,
+                     "contact-search: interface %d: warning: --mortar: %lld pairs left out of the "
+                     "mortar integrals, their normals not opposed (n_s . n_m >= 0): is a surface "
+                     "on the wrong side (a shell's SNEG / SPOS)?\n",
+                     interface, static_cast<long long>(st->notFacing));
+    }
 }
 
 // Removes the directories --mortar made where nothing was written into them (empty ones only).
@@ -743,8 +788,9 @@ int run(const Args& args) {
                     s.mortarRows = s.dist->mortar.get();
                 } else {
                     s.mortar = std::make_unique<contact::MortarIntegrator>(mo);
-                    (void)s.mortar->compute(master.surface, slave.surface, r.segmentPairs->slave(),
-                                            r.segmentPairs->master(), x, r.captureDistance);
+                    s.mortarStats =
+                        s.mortar->compute(master.surface, slave.surface, r.segmentPairs->slave(),
+                                          r.segmentPairs->master(), x, r.captureDistance);
                     s.mortarRows = &s.mortar->operators();
                 }
             }
@@ -777,10 +823,10 @@ int run(const Args& args) {
                 char line[160];
                 std::snprintf(line, sizeof line,
                               "  mortar: %zu slave nodes, D %zu and M %zu entries, total nodal "
-                              "%s %.6g\n",
+                              "%s %.6g",
                               op.nodes.size(), op.D.size(), op.M.size(),
                               master.dim == 3 ? "area" : "length", area);
-                report << line;
+                report << line << mortarLeftOut(s.mortarStats) << '\n';
             }
             if (args.broadPhase == contact::BroadPhaseKind::kSweep) {
                 report << "  broad phase: "
@@ -797,6 +843,9 @@ int run(const Args& args) {
             for (const auto& n : r.selfContact ? std::vector<std::string>() : slave.notes) {
                 report << "  note: " << n << '\n';  // self-contact: one surface, noted once
             }
+        }
+        if (s.mortarRows != nullptr) {  // on stderr, --quiet or not
+            warnMortarLeftOut(itf.index, r.overlaps->inContact(), *s.mortarRows, s.mortarStats);
         }
         if (verify && !v.agrees()) {  // on stderr, --quiet or not: a script's log keeps it
             std::fprintf(stderr, "contact-search: interface %d: %s\n", itf.index,
