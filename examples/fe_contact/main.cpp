@@ -13,7 +13,8 @@
 //   give the peak pressure within 3 % and the half-width within one element of Hertz's. Writes
 //   hertz.csv.
 // The CSV is checked before the solve: an existing one is replaced only with --force.
-// Prints "report: OK" when every check holds (exit 0), else the failed checks (exit 1).
+// Prints "report: OK" when every check holds (exit 0), else the failed checks (exit 1); a CSV
+// that cannot be written after the solve is a refused output (exit 2), the checks printed still.
 #include "mesh_io/output.hpp"
 
 #include "contact_solver.hpp"
@@ -75,26 +76,40 @@ mesh_io::WriteOptions writeOptions(const Options& opt) {
 }
 
 // CSV: "# key = value" lines, then the header and the rows; written as the contact-search tool
-// writes (an existing file only with --force, atomically).
-void writeCsv(const std::string& path, const Options& opt,
+// writes (an existing file only with --force, atomically). False, said on stderr, when the file
+// could not be written: a refused output (exit 2), not a failed solve.
+bool writeCsv(const std::string& path, const Options& opt,
               const std::vector<std::pair<std::string, std::string>>& keys,
               const std::string& header, const std::vector<std::vector<double>>& rows) {
-    mesh_io::OutputFile file(path, writeOptions(opt));
-    std::ostream& out = file.out();
-    for (const auto& [k, v] : keys) {
-        out << "# " << k << " = " << v << "\n";
-    }
-    out << header << "\n";
-    out.precision(17);
-    for (const auto& row : rows) {
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            out << (i > 0 ? "," : "") << row[i];
+    try {
+        mesh_io::OutputFile file(path, writeOptions(opt));
+        std::ostream& out = file.out();
+        for (const auto& [k, v] : keys) {
+            out << "# " << k << " = " << v << "\n";
         }
-        out << "\n";
+        out << header << "\n";
+        out.precision(17);
+        for (const auto& row : rows) {
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                out << (i > 0 ? "," : "") << row[i];
+            }
+            out << "\n";
+        }
+        file.commit();
+    } catch (const std::exception& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "fe_contact: %s\n", e.what());
+        return false;
     }
-    file.commit();
     std::printf("  wrote %s (%zu rows)\n", path.c_str(), rows.size());
+    return true;
 }
+
+// What a case ends with: the checks that failed, and whether its CSV was written.
+struct Outcome {
+    int failed = 0;
+    bool written = false;
+};
 
 // The shortest decimal that reads back as v (whole numbers without an exponent).
 std::string num(double v) {
@@ -221,7 +236,7 @@ PatchModel patchModel(int dim, const fe::Material& mat, double pressure) {
     return p;
 }
 
-int runPatch(int dim, const Options& opt) {
+Outcome runPatch(int dim, const Options& opt) {
     const fe::Material mat{1000.0, 0.3};
     const double pressure = 1.0;
     PatchModel p = patchModel(dim, mat, pressure);
@@ -292,23 +307,24 @@ int runPatch(int dim, const Options& opt) {
             rows.push_back({X.x() + u[3 * n], X.y() + u[3 * n + 1], mortar.pressure[k]});
         }
     }
-    writeCsv(csvPath(opt, dim == 2 ? "patch2d" : "patch3d"), opt,
-             {{"case", dim == 2 ? "contact patch test, plane strain" : "contact patch test, 3D"},
-              {"E", num(mat.E)},
-              {"nu", num(mat.nu)},
-              {"pressure", num(pressure)},
-              {"lower block", dim == 2 ? "[0, 1] x [-0.5, 0], 5 x 2 Quad4, master"
-                                       : "[0, 1]^2 x [-0.5, 0], 4 x 4 x 2 Hex8, master"},
-              {"upper block", dim == 2 ? "[0, 1] x [0, 0.5], 7 x 2 Quad4, slave"
-                                       : "[0, 1]^2 x [0, 0.5], 5 x 5 x 2 Hex8, slave"},
-              {"contact plane", dim == 2 ? "y = 0, normal +y" : "z = 0, normal +z"},
-              {"supports", dim == 2 ? "u_x = 0 at x = 0; lower block u_y = 0 at y = -0.5"
-                                    : "u_x = 0 at x = 0, u_y = 0 at y = 0; lower block u_z = 0 "
-                                      "at z = -0.5"},
-              {"method", std::string("mortar, ") + basisName(opt.basis) + " basis"},
-              {"coordinates", "deformed"}},
-             dim == 2 ? "x,pressure" : "x,y,pressure", rows);
-    return c.failed;
+    const bool written = writeCsv(
+        csvPath(opt, dim == 2 ? "patch2d" : "patch3d"), opt,
+        {{"case", dim == 2 ? "contact patch test, plane strain" : "contact patch test, 3D"},
+         {"E", num(mat.E)},
+         {"nu", num(mat.nu)},
+         {"pressure", num(pressure)},
+         {"lower block", dim == 2 ? "[0, 1] x [-0.5, 0], 5 x 2 Quad4, master"
+                                  : "[0, 1]^2 x [-0.5, 0], 4 x 4 x 2 Hex8, master"},
+         {"upper block", dim == 2 ? "[0, 1] x [0, 0.5], 7 x 2 Quad4, slave"
+                                  : "[0, 1]^2 x [0, 0.5], 5 x 5 x 2 Hex8, slave"},
+         {"contact plane", dim == 2 ? "y = 0, normal +y" : "z = 0, normal +z"},
+         {"supports", dim == 2 ? "u_x = 0 at x = 0; lower block u_y = 0 at y = -0.5"
+                               : "u_x = 0 at x = 0, u_y = 0 at y = 0; lower block u_z = 0 "
+                                 "at z = -0.5"},
+         {"method", std::string("mortar, ") + basisName(opt.basis) + " basis"},
+         {"coordinates", "deformed"}},
+        dim == 2 ? "x,pressure" : "x,y,pressure", rows);
+    return {c.failed, written};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -436,7 +452,7 @@ HertzResult runHertzLevel(const HertzInput& in, double h, contact::MortarBasis b
     return r;
 }
 
-int runHertz(const Options& opt) {
+Outcome runHertz(const Options& opt) {
     const HertzInput in;
     std::printf("Hertz, plane strain: cylinder R = %g, E = %g, nu = %g on a rigid flat; load per "
                 "unit thickness P = %.10g\n  analytic: E* = E / (1 - nu^2) = %.10g, a = sqrt(4 P "
@@ -465,27 +481,28 @@ int runHertz(const Options& opt) {
              "the pressure approaches p0 sqrt(1 - x^2/a^2) with refinement");
     c.expect(std::abs(fine.force - in.load()) <= 1e-9 * in.load(), "contact force equals the load");
     expectBasis(c, opt.basis, fine.dOffDiagonal);
-    writeCsv(csvPath(opt, "hertz"), opt,
-             {{"case", "Hertz, elastic cylinder on a rigid flat, plane strain, half model x >= 0"},
-              {"R", num(in.R)},
-              {"E", num(in.E)},
-              {"nu", num(in.nu)},
-              {"P", num(in.load())},
-              {"P is", "the load per unit thickness on the whole cylinder; the half model, and "
-                       "so the rows' pressure integrated over x >= 0, carries P / 2"},
-              {"q", num(topTraction(in))},
-              {"q is", "the uniform traction on the half model's top, (P / 2) / its width"},
-              {"E_star", num(in.Estar())},
-              {"a", num(in.a)},
-              {"p0", num(in.p0())},
-              {"contact plane", "y = 0 (rigid), normal +y"},
-              {"body", "x in [0, " + num(in.width) +
-                           "], from the circle up to y = " + num(in.height) + ", loaded on top"},
-              {"element size at the contact", num(fine.h)},
-              {"method", std::string("mortar, ") + basisName(opt.basis) + " basis"},
-              {"coordinates", "deformed"}},
-             "x,pressure", fine.rows);
-    return c.failed;
+    const bool written = writeCsv(
+        csvPath(opt, "hertz"), opt,
+        {{"case", "Hertz, elastic cylinder on a rigid flat, plane strain, half model x >= 0"},
+         {"R", num(in.R)},
+         {"E", num(in.E)},
+         {"nu", num(in.nu)},
+         {"P", num(in.load())},
+         {"P is", "the load per unit thickness on the whole cylinder; the half model, and "
+                  "so the rows' pressure integrated over x >= 0, carries P / 2"},
+         {"q", num(topTraction(in))},
+         {"q is", "the uniform traction on the half model's top, (P / 2) / its width"},
+         {"E_star", num(in.Estar())},
+         {"a", num(in.a)},
+         {"p0", num(in.p0())},
+         {"contact plane", "y = 0 (rigid), normal +y"},
+         {"body", "x in [0, " + num(in.width) + "], from the circle up to y = " + num(in.height) +
+                      ", loaded on top"},
+         {"element size at the contact", num(fine.h)},
+         {"method", std::string("mortar, ") + basisName(opt.basis) + " basis"},
+         {"coordinates", "deformed"}},
+        "x,pressure", fine.rows);
+    return {c.failed, written};
 }
 
 constexpr const char* kUsage =
@@ -552,16 +569,19 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        int failed = 0;
+        Outcome o;
         if (which == "patch2d") {
-            failed = runPatch(2, opt);
+            o = runPatch(2, opt);
         } else if (which == "patch3d") {
-            failed = runPatch(3, opt);
+            o = runPatch(3, opt);
         } else {
-            failed = runHertz(opt);
+            o = runHertz(opt);
         }
-        std::printf(failed == 0 ? "report: OK\n" : "report: %d check(s) FAILED\n", failed);
-        return failed == 0 ? 0 : 1;
+        std::printf(o.failed == 0 ? "report: OK\n" : "report: %d check(s) FAILED\n", o.failed);
+        if (!o.written) {
+            return 2;  // a refused output, whatever the checks said (printed above)
+        }
+        return o.failed == 0 ? 0 : 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "fe_contact: %s\n", e.what());
         return 3;
