@@ -17,9 +17,11 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -325,6 +327,22 @@ void releaseLookupsAndSets(mesh_io::Model& m) {
     }
 }
 
+// The first axisymmetric element type of the model (CAX4R, CGAX8, DCAX6, RAX2, ...), or "". A
+// model is planar or axisymmetric as a whole (Abaqus, CalculiX): one such element makes all its
+// 2D surfaces axisymmetric.
+std::string axisymmetricType(const mesh_io::Model& m) {
+    for (const mesh_io::ElementBlock& b : m.blocks) {
+        for (const char* prefix : {"CAX", "CGAX", "DCAX", "DCCAX", "RAX"}) {
+            const std::size_t n = std::strlen(prefix);
+            if (b.type.compare(0, n, prefix) == 0 && b.type.size() > n &&
+                std::isdigit(static_cast<unsigned char>(b.type[n])) != 0) {
+                return b.type;
+            }
+        }
+    }
+    return "";
+}
+
 void releaseElements(mesh_io::Model& m) {
     std::vector<mesh_io::ElementBlock>().swap(m.blocks);
     for (mesh_io::SurfaceDef& s : m.surfaces) {
@@ -611,6 +629,7 @@ int run(const Args& args) {
         return kExitOk;
     }
     const std::vector<Interface> interfaces = chooseInterfaces(model, args);
+    const std::string axisymmetric = axisymmetricType(model);  // before the elements are freed
 
     // Outputs are checked before the search: a refused path costs nothing.
     mesh_io::WriterOptions wo;
@@ -827,6 +846,12 @@ int run(const Args& args) {
                               op.nodes.size(), op.D.size(), op.M.size(),
                               master.dim == 3 ? "area" : "length", area);
                 report << line << mortarLeftOut(s.mortarStats) << '\n';
+                if (master.dim == 2 && !axisymmetric.empty()) {
+                    report << "  note: mortar: the model is axisymmetric (" << axisymmetric
+                           << "): D, M, the weighted gaps and nodal lengths are integrals along "
+                              "the r-z section's lines, without the 2 pi r of the surface of "
+                              "revolution\n";
+                }
             }
             if (args.broadPhase == contact::BroadPhaseKind::kSweep) {
                 report << "  broad phase: "
@@ -893,7 +918,11 @@ int run(const Args& args) {
                 mesh_io::writeMortarFiles(
                     args.mortar, "interface" + std::to_string(r.index), model, *s.mortarRows,
                     "interface " + std::to_string(r.index) + ": slave '" + r.slave->name +
-                        "' -> master '" + r.master->name + "'",
+                        "' -> master '" + r.master->name + "'" +
+                        (r.master->dim == 2 && !axisymmetric.empty()
+                             ? "; axisymmetric model (" + axisymmetric +
+                                   "): integrals along the r-z section's lines, no 2 pi r"
+                             : ""),
                     wo.write);
                 ++mortarWritten;
                 written.push_back(args.mortar + " (interface " + std::to_string(r.index) + ")");

@@ -488,8 +488,10 @@ Outcome runHertz(const Options& opt) {
          {"E", num(in.E)},
          {"nu", num(in.nu)},
          {"P", num(in.load())},
-         {"P is", "the load per unit thickness on the whole cylinder; the half model, and "
-                  "so the rows' pressure integrated over x >= 0, carries P / 2"},
+         {"P is", "the load per unit thickness on the whole cylinder; the half model carries "
+                  "P / 2, the contact force: each node's pressure times its mortar nodal "
+                  "length, summed (the rows and the drop to 0 at the next node, one element "
+                  "past the last row)"},
          {"q", num(topTraction(in))},
          {"q is", "the uniform traction on the half model's top, (P / 2) / its width"},
          {"E_star", num(in.Estar())},

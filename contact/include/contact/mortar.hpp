@@ -8,8 +8,10 @@
 //   A_a  = int Phi_a dA            nodal area
 //
 // All integrals run over the slave surface, over the part of each overlap whose gap is at most
-// the capture distance (docs/design.md, "What a pair is"). With Lagrange multipliers lambda_a on
-// the slave nodes, the contact virtual work is sum_a lambda_a dg~_a, with
+// the capture distance (docs/design.md, "What a pair is"). In 2D they run along the lines (per
+// unit thickness): for an axisymmetric section (r, z) with no 2 pi r weight, which a solver of
+// surfaces of revolution adds itself. With Lagrange multipliers lambda_a on the slave nodes,
+// the contact virtual work is sum_a lambda_a dg~_a, with
 // dg~_a = sum_b D_ab n . du_b - sum_c M_ac n . du_c for a normal n (README: "Assembling contact").
 #pragma once
 
