@@ -380,6 +380,10 @@ private:
         long line = 0;
         std::uint64_t count = 0;
     };
+    struct Entity {
+        std::vector<int> physicals;
+        Key parent;  // the $Entities entity a partitioned entity is part of; else its own key
+    };
 
     [[noreturn]] void failAt(long line, const std::string& message) const {
         throw ParseError(m_.path, line, message);
@@ -484,20 +488,28 @@ private:
         expectEnd("PhysicalNames", false);
     }
 
-    void addEntity(const Key& key, std::vector<int> physicals, long line) {
+    // parent: the model entity a partitioned entity is part of (its own key otherwise).
+    void addEntity(const Key& key, std::vector<int> physicals, const Key& parent, long line) {
         for (int& p : physicals) {
             p = p < 0 && p != std::numeric_limits<int>::min() ? -p : p;  // the sign: orientation
         }
-        if (!entityPhys_.emplace(key, std::move(physicals)).second) {
+        if (!entities_.emplace(key, Entity{std::move(physicals), parent}).second) {
             failAt(line, "duplicate entity (" + keyText(key) + ")");
         }
     }
 
+    // A partitioned entity's parent, or its own key when it has none (tag 0: Gmsh tags are
+    // positive).
+    static Key parentOf(const Key& key, int parentDim, int parentTag) {
+        return parentTag == 0 ? key : Key{parentDim, parentTag};
+    }
+
     // 4.1: points, curves, surfaces, volumes with their physical tags (bounding boxes and
     // boundaries are read and dropped). $PartitionedEntities lists the entities of a partitioned
-    // mesh the same way, each with its parent and partitions first; the element blocks refer to
-    // them. A physical tag's sign gives the entity's orientation in the group (Gmsh reads the
-    // group by its absolute value); the faces are oriented by their volumes here.
+    // mesh the same way, each with its parent (the $Entities entity it is part of) and partitions
+    // first; the element blocks refer to them (see modelRuns). A physical tag's sign gives the
+    // entity's orientation in the group (Gmsh reads the group by its absolute value); the faces
+    // are oriented by their volumes here.
     void readEntities(bool partitioned) {
         haveEntities_ = true;
         const char* section = partitioned ? "PartitionedEntities" : "Entities";
@@ -530,9 +542,12 @@ private:
             for (std::uint64_t i = 0; i < counts[dim]; ++i) {
                 Record rec(r_, "an entity line");
                 const int tag = static_cast<int>(rec.integer("an entity tag", kMinInt, kMaxInt));
+                Key parent{dim, tag};
                 if (partitioned) {
-                    rec.integer("the parent's dimension", 0, 3);
-                    rec.integer("the parent's tag", kMinInt, kMaxInt);
+                    const int pdim = static_cast<int>(rec.integer("the parent's dimension", 0, 3));
+                    const int ptag =
+                        static_cast<int>(rec.integer("the parent's tag", kMinInt, kMaxInt));
+                    parent = parentOf(parent, pdim, ptag);
                     const std::uint64_t np = rec.count("the number of partitions");
                     for (std::uint64_t k = 0; k < np; ++k) {
                         rec.integer("a partition tag", kMinInt, kMaxInt);
@@ -554,7 +569,7 @@ private:
                     }
                 }
                 rec.end("the entity");
-                addEntity(Key{dim, tag}, std::move(physicals), r_.line());
+                addEntity(Key{dim, tag}, std::move(physicals), parent, r_.line());
             }
         }
         expectEnd(section, false);
@@ -581,8 +596,12 @@ private:
                 const long line = bin.line();
                 const int tag = bin.integer("an entity tag", static_cast<int>(kMinInt),
                                             static_cast<int>(kMaxInt));
+                Key parent{dim, tag};
                 if (partitioned) {
-                    ints(2, "the entity's parent");
+                    const int pdim = bin.integer("the parent's dimension", 0, 3);
+                    const int ptag = bin.integer("the parent's tag", static_cast<int>(kMinInt),
+                                                 static_cast<int>(kMaxInt));
+                    parent = parentOf(parent, pdim, ptag);
                     ints(bin.count("the number of partitions"), "partition tags");
                 }
                 double box[6];
@@ -592,7 +611,7 @@ private:
                 if (dim > 0) {
                     ints(bin.count("the number of bounding entities"), "bounding entity tags");
                 }
-                addEntity(Key{dim, tag}, std::move(physicals), line);
+                addEntity(Key{dim, tag}, std::move(physicals), parent, line);
             }
         }
         bin.finish();
@@ -1261,31 +1280,13 @@ private:
             note(runs_.front().line,
                  "no $Entities section: the elements belong to no physical group");
         }
-        for (const Run& run : runs_) {
-            if (!haveEntities_) {
-                break;
-            }
-            const auto it = entityPhys_.find(run.entity);
-            if (it == entityPhys_.end()) {
-                failAt(run.line, "element block refers to the entity (" + keyText(run.entity) +
-                                     "), which $Entities does not list");
-            }
-            for (const int physical : it->second) {
-                Group& g = groups_[Key{run.entity.first, physical}];
-                if (g.line == 0) {
-                    g.line = run.line;
-                }
-                for (Index e = 0; e < run.count; ++e) {
-                    g.elements.push_back(ElementRef{run.block, run.first + e});
-                }
-            }
-        }
+        const std::vector<Run> runs = haveEntities_ ? modelRuns() : runs_;
         for (const auto& [key, named] : names_) {
             Group& g = groups_[key];
             g.line = named.line;
         }
         if (groups_.empty()) {
-            addEntitySurfaces(v4_ ? runs_ : elementary_);
+            addEntitySurfaces(v4_ ? runs : elementary_);
             return;
         }
         const int bodyDim = bodyDimension(std::any_of(
@@ -1315,6 +1316,52 @@ private:
             }
             addGroup(name, key, g, (key.first == 1 || key.first == 2) && key.first < bodyDim);
         }
+    }
+
+    // 4.1: the element blocks on the entities of the model, their elements put in the groups of
+    // the entities' physical tags. A block on an entity of $PartitionedEntities is one on its
+    // parent: the physical tags are the parent's, and so is the entity_<dim>_<tag> name, so that
+    // a partitioned file reads as its unpartitioned twin. An entity whose parent has another
+    // dimension is an interface between partitions inside the parent (a face inside a volume),
+    // no boundary of the model; Gmsh 4.8 gives it the parent's physical tags, which name groups
+    // of the parent's dimension: its elements are read, in no group and no surface.
+    std::vector<Run> modelRuns() {
+        std::vector<Run> runs;
+        std::uint64_t inside = 0;
+        long insideLine = 0;
+        for (const Run& run : runs_) {
+            const auto it = entities_.find(run.entity);
+            if (it == entities_.end()) {
+                failAt(run.line, "element block refers to the entity (" + keyText(run.entity) +
+                                     "), which $Entities does not list");
+            }
+            const Key parent = it->second.parent;
+            if (parent.first != run.entity.first) {
+                inside += static_cast<std::uint64_t>(run.count);
+                insideLine = insideLine == 0 ? run.line : insideLine;
+                continue;
+            }
+            const auto p = entities_.find(parent);
+            Run modelRun = run;
+            modelRun.entity = parent;
+            runs.push_back(modelRun);
+            for (const int physical : (p != entities_.end() ? p : it)->second.physicals) {
+                Group& g = groups_[Key{run.entity.first, physical}];
+                if (g.line == 0) {
+                    g.line = run.line;
+                }
+                for (Index e = 0; e < run.count; ++e) {
+                    g.elements.push_back(ElementRef{run.block, run.first + e});
+                }
+            }
+        }
+        if (inside > 0) {
+            note(insideLine, str(inside) +
+                                 " element(s) on interfaces between partitions (entities of "
+                                 "$PartitionedEntities inside a parent of higher dimension) "
+                                 "belong to no physical group and no surface");
+        }
+        return runs;
     }
 
     // No physical group: Gmsh then saves every element with its elementary entity (the Gmsh
@@ -1425,7 +1472,7 @@ private:
     std::map<int, Index> blockOfType_;
     std::vector<const ElementType*> blockTypes_;
     std::map<Key, Named> names_;
-    std::map<Key, std::vector<int>> entityPhys_;
+    std::map<Key, Entity> entities_;
     std::vector<Run> runs_;
     std::vector<Run> elementary_;  // 2.2: elements by elementary entity
     std::map<Key, Group> groups_;

@@ -586,6 +586,136 @@ TEST(Gmsh, FilesGmshWroteReadAsTheirMsh22Twins) {
     EXPECT_EQ(readGmsh(fixture("by_gmsh/neg41.msh")).findSurface("BlockTop")->faces.size(), 66U);
 }
 
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) {
+        out += (out.empty() ? "" : ", ") + n;
+    }
+    return out;
+}
+
+// The segments of a surface by node ids, each rotated to start at its lowest id, sorted.
+std::vector<std::vector<long>> segmentNodeIds(const Model& m, const std::string& name) {
+    const ContactSurface c = buildContactSurface(m, name);
+    std::vector<std::vector<long>> out;
+    for (Index s = 0; s < c.surface.size(); ++s) {
+        std::vector<long> ids;
+        for (Index k = c.surface.offsets[s]; k < c.surface.offsets[s + 1]; ++k) {
+            ids.push_back(m.nodeIds[static_cast<std::size_t>(c.surface.connectivity[k])]);
+        }
+        std::rotate(ids.begin(), std::min_element(ids.begin(), ids.end()), ids.end());
+        out.push_back(ids);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The elements of a set by node ids, sorted.
+std::vector<std::vector<long>> setNodeIds(const Model& m, const std::vector<ElementRef>& refs) {
+    std::vector<std::vector<long>> out;
+    for (const ElementRef& r : refs) {
+        out.push_back(elementNodeIds(m, r));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Two files of one mesh whose element ids or order may differ: the same surfaces (names, and
+// segments with their outward node order), element sets and node sets, all in node ids.
+::testing::AssertionResult sameGroups(const Model& a, const Model& b) {
+    if (surfaceNames(a) != surfaceNames(b)) {
+        return ::testing::AssertionFailure()
+               << "surfaces " << joined(surfaceNames(a)) << " vs " << joined(surfaceNames(b));
+    }
+    for (const std::string& name : surfaceNames(a)) {
+        std::vector<ElementRef> ea;
+        std::vector<ElementRef> eb;
+        for (const FaceRef& f : a.findSurface(name)->faces) {
+            ea.push_back(f.element);
+        }
+        for (const FaceRef& f : b.findSurface(name)->faces) {
+            eb.push_back(f.element);
+        }
+        if (setNodeIds(a, ea) != setNodeIds(b, eb)) {
+            return ::testing::AssertionFailure()
+                   << "surface " << name << ": " << ea.size() << " vs " << eb.size() << " faces";
+        }
+        // Where the search takes the surface (not curves in 3D), the same outward segments.
+        bool searchable = true;
+        try {
+            (void)buildContactSurface(a, name);
+        } catch (const std::exception&) {
+            searchable = false;
+        }
+        if (searchable && segmentNodeIds(a, name) != segmentNodeIds(b, name)) {
+            return ::testing::AssertionFailure() << "surface " << name << ": other segments";
+        }
+    }
+    if (setNames(a.elementSets) != setNames(b.elementSets)) {
+        return ::testing::AssertionFailure() << "element sets " << joined(setNames(a.elementSets))
+                                             << " vs " << joined(setNames(b.elementSets));
+    }
+    for (const auto& [name, refs] : a.elementSets) {
+        const auto x = setNodeIds(a, refs);
+        const auto y = setNodeIds(b, b.elementSets.at(name));
+        if (x != y) {
+            return ::testing::AssertionFailure()
+                   << "element set " << name << ": " << x.size() << " vs " << y.size();
+        }
+    }
+    for (const auto& [name, nodes] : a.nodeSets) {
+        const auto other = b.nodeSets.find(name);
+        std::vector<long> x = nodeIdsOf(a, nodes);
+        std::vector<long> y =
+            other == b.nodeSets.end() ? std::vector<long>{} : nodeIdsOf(b, other->second);
+        std::sort(x.begin(), x.end());
+        std::sort(y.begin(), y.end());
+        if (other == b.nodeSets.end() || x != y) {
+            return ::testing::AssertionFailure() << "node set " << name << " differs";
+        }
+    }
+    if (a.nodeSets.size() != b.nodeSets.size()) {
+        return ::testing::AssertionFailure() << "node set counts differ";
+    }
+    return ::testing::AssertionSuccess();
+}
+
+std::size_t countContaining(const std::vector<std::string>& notes, const std::string& text) {
+    return static_cast<std::size_t>(
+        std::count_if(notes.begin(), notes.end(),
+                      [&](const std::string& n) { return n.find(text) != std::string::npos; }));
+}
+
+// Partitioned 4.1 files (gmsh -part 2, by_gmsh/collide.geo and split.geo) read as their
+// unpartitioned twins. An entity of $PartitionedEntities counts as its parent. The faces and
+// curves Gmsh adds between the partitions inside the volume (or inside a face) carry the
+// parent's physical tags, here 1, which at their own dimension name the groups Top (2, 1) and
+// Edge (1, 1): they join no group. Without physical groups the surfaces are named by the
+// parents, entity_2_1 to entity_2_6 as in the unpartitioned file.
+TEST(Gmsh, PartitionedFilesReadAsTheirUnpartitionedTwins) {
+    const Model whole = readGmsh(fixture("by_gmsh/collide41.msh"));
+    EXPECT_EQ(surfaceNames(whole), (std::vector<std::string>{"Edge", "Top", "Bottom"}));
+    EXPECT_EQ(setNames(whole.elementSets),
+              (std::vector<std::string>{"Body", "Bottom", "Edge", "Top"}));
+    EXPECT_EQ(whole.findSurface("Top")->faces.size(), 8U);  // as Gmsh's own MSH 2.2 file has it
+    EXPECT_EQ(whole.elementSets.at("Edge").size(), 1U);
+    for (const char* file : {"by_gmsh/collide41p.msh", "by_gmsh/collide41pb.msh"}) {
+        SCOPED_TRACE(file);
+        const Model m = readGmsh(fixture(file));
+        EXPECT_TRUE(sameGroups(m, whole));
+        EXPECT_EQ(m.numElements(), whole.numElements() + 6);  // 4 faces and 2 curves inside
+        EXPECT_EQ(countContaining(m.notes, "6 element(s) on interfaces between partitions"), 1U)
+            << joined(m.notes);
+    }
+    const Model split = readGmsh(fixture("by_gmsh/split41.msh"));
+    const Model parts = readGmsh(fixture("by_gmsh/split41p.msh"));
+    EXPECT_EQ(surfaceNames(split),
+              (std::vector<std::string>{"entity_2_1", "entity_2_2", "entity_2_3", "entity_2_4",
+                                        "entity_2_5", "entity_2_6"}));
+    EXPECT_TRUE(parts.entitySurfaces);
+    EXPECT_TRUE(sameGroups(parts, split));
+}
+
 TEST(Gmsh, UnnamedGroups41) {
     const Model m = readGmsh(fixture("unnamed_groups_41.msh"));
     EXPECT_EQ(setNames(m.elementSets),
