@@ -1103,10 +1103,14 @@ private:
             }
             const ElementType* t = detail::findGmshType(type);
             if (t == nullptr) {
-                if (!elementIds_.insert(id, 0)) {
-                    r_.fail("duplicate element id " + str(id));
+                const Seen seen =
+                    see22(id, ElementRef{contact::kNoIndex, type}, nullptr, r_.line());
+                if (seen.conflict) {
+                    r_.fail(duplicate22(id));
                 }
-                noteSkipped(type, r_.line());
+                if (!seen.repeat) {
+                    noteSkipped(type, r_.line());
+                }
                 continue;
             }
             const Index block = blockFor(type, *t, r_.line());
@@ -1127,19 +1131,68 @@ private:
                 r_.fail("expected " + str(t->nodes) + " node ids for element " + str(id) +
                         " (Gmsh type " + str(type) + "), got more");
             }
-            if (!elementIds_.insert(id, 0)) {  // after the whole line, as in 4.1
-                r_.fail("duplicate element id " + str(id));
+            // The id after the whole line, as in 4.1.
+            const ElementRef next{block, static_cast<Index>(eb.ids.size())};
+            const Seen seen =
+                see22(id, next, eb.nodes.data() + eb.nodes.size() - t->nodes, r_.line());
+            if (seen.conflict) {
+                r_.fail(duplicate22(id));
             }
-            eb.ids.push_back(id);
-            const ElementRef ref{block, static_cast<Index>(eb.ids.size() - 1)};
+            if (seen.repeat) {  // one more group of the element read before
+                eb.nodes.resize(eb.nodes.size() - static_cast<std::size_t>(t->nodes));
+            } else {
+                eb.ids.push_back(id);
+            }
             if (physical != 0) {
-                addToGroup(Key{t->dim, physical}, ref, r_.line());
+                addToGroup(Key{t->dim, physical}, seen.first, r_.line());
             }
-            if (elementary != 0) {
-                addElementary(Key{t->dim, elementary}, ref, r_.line());
+            if (elementary != 0 && !seen.repeat) {
+                addElementary(Key{t->dim, elementary}, seen.first, r_.line());
             }
         }
         expectEnd("Elements", false);
+    }
+
+    // An element id of a 2.2 file met again, or for the first time.
+    struct Seen {
+        ElementRef first;  // the element first read under the id (this one when it is new)
+        bool repeat = false;
+        bool conflict = false;
+    };
+
+    // 2.2: registers element `id`, read as `ref` (block kNoIndex for a type not read, element
+    // its Gmsh type) with `nodes` (as many as its block has; nullptr for a type not read). Gmsh
+    // writes an element of several physical groups once per group, all with its one id when
+    // Mesh.PreserveNumberingMsh2 is set: an id met again is a repeat of the element when the type
+    // and the nodes are the same (types not read: the type), else a conflict.
+    Seen see22(long id, const ElementRef& ref, const Index* nodes, long line) {
+        const Index k = elementIds_.find(id);
+        if (k == contact::kNoIndex) {
+            if (seen22_.size() >= kMaxIndex) {
+                failAt(line, "too many elements");
+            }
+            elementIds_.insert(id, static_cast<Index>(seen22_.size()));
+            seen22_.push_back(ref);
+            return Seen{ref, false, false};
+        }
+        const ElementRef first = seen22_[static_cast<std::size_t>(k)];
+        bool same = first.block == ref.block;
+        if (same && nodes == nullptr) {
+            same = first.element == ref.element;
+        } else if (same) {
+            const ElementBlock& b = m_.blocks[static_cast<std::size_t>(first.block)];
+            const Index* before = b.element(first.element);
+            for (int i = 0; same && i < b.nodesPerElement; ++i) {
+                same = nodes[i] == before[i];
+            }
+        }
+        return Seen{first, same, !same};
+    }
+
+    static std::string duplicate22(long id) {
+        return "duplicate element id " + str(id) +
+               " with another type or other nodes (Gmsh repeats an element of several physical "
+               "groups with the same type and nodes)";
     }
 
     void noteSkipped(int type, long line, std::uint64_t count = 1) {
@@ -1197,9 +1250,6 @@ private:
                                "expected an element id (a positive integer), got " +
                                    str(int{d[0]}));
                 }
-                if (!elementIds_.insert(d[0], 0)) {
-                    bin.failIn(data.data(), pos, "duplicate element id " + str(int{d[0]}));
-                }
                 for (std::size_t k = 0; k < static_cast<std::size_t>(t->nodes); ++k) {
                     const std::int32_t tag = d[1 + static_cast<std::size_t>(ntags) + k];
                     const Index node = m_.nodeIndex.find(tag);
@@ -1210,13 +1260,23 @@ private:
                     }
                     eb.nodes.push_back(node);
                 }
-                eb.ids.push_back(d[0]);
-                const ElementRef ref{block, static_cast<Index>(eb.ids.size() - 1)};
-                if (ntags > 0 && d[1] != 0) {
-                    addToGroup(Key{t->dim, d[1]}, ref, bin.lineIn(data.data(), pos));
+                const long at = bin.lineIn(data.data(), pos);
+                const ElementRef next{block, static_cast<Index>(eb.ids.size())};
+                const Seen seen =
+                    see22(d[0], next, eb.nodes.data() + eb.nodes.size() - t->nodes, at);
+                if (seen.conflict) {
+                    bin.failIn(data.data(), pos, duplicate22(d[0]));
                 }
-                if (ntags > 1 && d[2] != 0) {
-                    addElementary(Key{t->dim, d[2]}, ref, bin.lineIn(data.data(), pos));
+                if (seen.repeat) {  // one more group of the element read before
+                    eb.nodes.resize(eb.nodes.size() - static_cast<std::size_t>(t->nodes));
+                } else {
+                    eb.ids.push_back(d[0]);
+                }
+                if (ntags > 0 && d[1] != 0) {
+                    addToGroup(Key{t->dim, d[1]}, seen.first, at);
+                }
+                if (ntags > 1 && d[2] != 0 && !seen.repeat) {
+                    addElementary(Key{t->dim, d[2]}, seen.first, at);
                 }
             }
             read += static_cast<std::uint64_t>(follow);
@@ -1270,6 +1330,7 @@ private:
         xyz_.finish();
         m_.nodeIndex.compact();
         elementIds_.clear();
+        seen22_ = {};
 
         for (const Skipped& s : skipped_) {
             note(s.line,
@@ -1468,13 +1529,14 @@ private:
     bool haveNodes_ = false;
     bool haveElements_ = false;
     detail::CoordinateBuffer xyz_;  // into m_.coords, 3 per node, in node order
-    IdIndex elementIds_;            // every element id read (indices unused)
+    IdIndex elementIds_;            // every element id read (2.2: its index in seen22_)
     std::map<int, Index> blockOfType_;
     std::vector<const ElementType*> blockTypes_;
     std::map<Key, Named> names_;
     std::map<Key, Entity> entities_;
     std::vector<Run> runs_;
-    std::vector<Run> elementary_;  // 2.2: elements by elementary entity
+    std::vector<Run> elementary_;     // 2.2: elements by elementary entity
+    std::vector<ElementRef> seen22_;  // 2.2: by elementIds_ index, each id's element (see22)
     std::map<Key, Group> groups_;
     std::vector<Skipped> skipped_;
 };

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -714,6 +715,70 @@ TEST(Gmsh, PartitionedFilesReadAsTheirUnpartitionedTwins) {
                                         "entity_2_5", "entity_2_6"}));
     EXPECT_TRUE(parts.entitySurfaces);
     EXPECT_TRUE(sameGroups(parts, split));
+}
+
+// An element of two physical groups, which MSH 2.2 writes once per group with one id
+// (by_gmsh/twogroups.geo, Mesh.PreserveNumberingMsh2): one element in both groups, as the 4.1
+// file has it (ASCII and binary).
+TEST(Gmsh, ElementRepeatedPerPhysicalGroupIn22IsOneElement) {
+    const Model twin = readGmsh(fixture("by_gmsh/twogroups41.msh"));
+    const Model ascii = readGmsh(fixture("by_gmsh/twogroups22.msh"));
+    for (const Model* m : {&ascii, &twin}) {
+        EXPECT_EQ(m->numElements(), 48);  // 24 triangles on the box's faces, 24 tetrahedra
+    }
+    EXPECT_TRUE(sameGroups(ascii, twin));
+    EXPECT_EQ(faceElementIds(ascii, *ascii.findSurface("Top")),
+              (std::vector<long>{21, 22, 23, 24}));
+    EXPECT_EQ(ascii.elementSets.at("Outer").size(), 24U);
+    EXPECT_TRUE(ascii.notes.empty()) << joined(ascii.notes);
+    EXPECT_TRUE(sameModel(readGmsh(fixture("by_gmsh/twogroups22b.msh")), ascii));
+}
+
+// A repeated id with other nodes or another type is a duplicate, refused at its line (binary:
+// and byte offset).
+TEST(Gmsh, RepeatedElementIdWithOtherNodesOrTypeIsRefusedIn22) {
+    const std::string text = readBytes(fixture("by_gmsh/twogroups22.msh"));
+    const std::string repeat = "\n21 2 2 2 6 1 14 3\n";
+    const auto at = text.find(repeat);
+    ASSERT_NE(at, std::string::npos);
+    const long line =
+        2 + static_cast<long>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+    for (const std::string changed : {"\n21 2 2 2 6 1 14 7\n", "\n21 1 2 2 6 1 14\n"}) {
+        std::string bad = text;
+        bad.replace(at, repeat.size(), changed);
+        const TempFile f = writeTemp("repeat22.msh", bad);
+        try {
+            (void)readGmsh(f.path);
+            ADD_FAILURE() << "no ParseError for" << changed;
+        } catch (const ParseError& e) {
+            EXPECT_EQ(e.line(), line) << e.what();
+            EXPECT_NE(std::string(e.what()).find(
+                          "duplicate element id 21 with another type or other nodes"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    // Binary: the second copy of element 21 (id, physical 2, entity 6, nodes 1 14 3) given node 7.
+    std::string bytes = readBytes(fixture("by_gmsh/twogroups22b.msh"));
+    const std::int32_t copy[] = {21, 2, 6, 1, 14, 3};
+    const auto pos = bytes.find(std::string(reinterpret_cast<const char*>(copy), sizeof copy));
+    ASSERT_NE(pos, std::string::npos);
+    const std::int32_t seven = 7;
+    bytes.replace(pos + 20, 4, std::string(reinterpret_cast<const char*>(&seven), 4));
+    const TempFile f = writeTemp("repeat22b.msh", bytes);
+    try {
+        (void)readGmsh(f.path);
+        ADD_FAILURE() << "no ParseError";
+    } catch (const ParseError& e) {
+        EXPECT_NE(std::string(e.what()).find("duplicate element id 21 with another type or other "
+                                             "nodes"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("byte offset " + std::to_string(pos) + ")"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_TRUE(lineMatchesOffset(e, bytes));
+    }
 }
 
 TEST(Gmsh, UnnamedGroups41) {
