@@ -1222,7 +1222,9 @@ private:
             const int follow = bin.integer("an element count", 0, std::numeric_limits<int>::max());
             const int ntags = bin.integer("a tag count", 0, std::numeric_limits<int>::max());
             const ElementType* t = detail::findGmshType(type);
-            if (t == nullptr) {
+            // A type not read is skipped by the node count Gmsh's documentation gives it.
+            const int nodes = t != nullptr ? t->nodes : gmshNodeCount(type);
+            if (nodes == 0) {
                 bin.failAt(at, line,
                            "unsupported element type " + str(type) +
                                " (its node count is unknown, so binary data cannot be skipped)");
@@ -1233,8 +1235,13 @@ private:
                                " elements the $Elements count declares");
             }
             const std::size_t per =
-                1 + static_cast<std::size_t>(ntags) + static_cast<std::size_t>(t->nodes);
+                1 + static_cast<std::size_t>(ntags) + static_cast<std::size_t>(nodes);
             bin.require(static_cast<std::uint64_t>(follow), 4 * per, "elements");
+            if (t == nullptr) {
+                skipElements22(bin, type, follow, per, line);
+                read += static_cast<std::uint64_t>(follow);
+                continue;
+            }
             const Index block = blockFor(type, *t, line);
             ElementBlock& eb = m_.blocks[static_cast<std::size_t>(block)];
             if (!roomForElements(eb, static_cast<std::uint64_t>(follow))) {
@@ -1283,6 +1290,29 @@ private:
         }
         bin.finish();
         expectEnd("Elements", true);
+    }
+
+    // 2.2 binary: `count` elements of a type not read, `per` 4-byte ints each; ids registered.
+    void skipElements22(Binary& bin, int type, int count, std::size_t per, long line) {
+        std::vector<std::int32_t> data(static_cast<std::size_t>(count) * per);
+        bin.bytes(data.data(), 4 * data.size(), "element data");
+        std::uint64_t fresh = 0;
+        for (std::size_t e = 0; e < static_cast<std::size_t>(count); ++e) {
+            const std::int32_t id = data[e * per];
+            if (id <= 0) {
+                bin.failIn(data.data(), 4 * e * per,
+                           "expected an element id (a positive integer), got " + str(int{id}));
+            }
+            const Seen seen = see22(id, ElementRef{contact::kNoIndex, type}, nullptr,
+                                    bin.lineIn(data.data(), 4 * e * per));
+            if (seen.conflict) {
+                bin.failIn(data.data(), 4 * e * per, duplicate22(id));
+            }
+            fresh += seen.repeat ? 0 : 1;
+        }
+        if (fresh > 0) {
+            noteSkipped(type, line, fresh);
+        }
     }
 
     // Unknown or unused sections: skipped up to their end line and noted.
