@@ -347,6 +347,14 @@ void listModel(std::ostream& out, const Model& model) {
     out << format("model %s (%s): %d nodes, %d elements\n", model.path.c_str(),
                   model.format.c_str(), static_cast<int>(model.numNodes()),
                   static_cast<int>(model.numElements()));
+    // The reader's notes, as a search prints them: why a surface may hold nothing.
+    constexpr std::size_t kNotes = 10;
+    for (std::size_t i = 0; i < model.notes.size() && i < kNotes; ++i) {
+        out << "  note: " << model.notes[i] << '\n';
+    }
+    if (model.notes.size() > kNotes) {
+        out << "  note: ... and " << model.notes.size() - kNotes << " more\n";
+    }
     // Gmsh groups of the body's elements: element sets, no surface (unnamed ones left out).
     std::vector<std::pair<std::string, std::size_t>> bodies;
     if (model.format == "gmsh") {

@@ -271,5 +271,29 @@ TEST(Report, OverlapTotalIsSaidToCoverTheCandidatePairs) {
         << text;
 }
 
+// --list prints the model's notes as a search does: the first ten, then how many more. A surface
+// the reader left empty then has its reason next to it.
+TEST(Report, ListPrintsTheNotesAsTheSearchDoes) {
+    Model m;
+    m.path = "m.msh";
+    m.format = "gmsh";
+    for (int i = 0; i < 12; ++i) {
+        m.notes.push_back("m.msh:" + std::to_string(i + 1) + ": note " + std::to_string(i));
+    }
+    std::ostringstream out;
+    listModel(out, m);
+    const std::string text = out.str();
+    EXPECT_EQ(text.rfind("model m.msh (gmsh): 0 nodes, 0 elements\n  note: m.msh:1: note 0\n", 0),
+              0U)
+        << text;
+    EXPECT_NE(text.find("  note: m.msh:10: note 9\n  note: ... and 2 more\n"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("note 10"), std::string::npos) << text;
+    m.notes.resize(1);
+    std::ostringstream one;
+    listModel(one, m);
+    EXPECT_EQ(one.str().find("more"), std::string::npos) << one.str();
+}
+
 }  // namespace
 }  // namespace mesh_io
