@@ -16,7 +16,9 @@
 #include <filesystem>
 #include <fstream>
 #include <new>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace mesh_io {
 namespace {
@@ -75,19 +77,33 @@ const SurfaceDef* Model::findSurface(const std::string& name) const {
 
 const SurfaceDef* Model::findSurface(const std::string& name, bool nodes) const {
     // Exact name first, then ignoring case; of two surfaces with one name, the preferred kind.
-    const SurfaceDef* found = nullptr;
+    // Abaqus names ignore case; in the other formats names that differ only in case are
+    // different surfaces, and a name matching several of them ignoring case is refused.
+    const std::string key = lowerCase(name);
     for (const bool exact : {true, false}) {
-        const std::string key = lowerCase(name);
+        const SurfaceDef* preferred = nullptr;
+        const SurfaceDef* any = nullptr;
+        std::vector<std::string> names;
         for (const auto& s : surfaces) {
             if (exact ? s.name == name : lowerCase(s.name) == key) {
-                if (s.nodeSurface == nodes) {
-                    return &s;
+                any = any != nullptr ? any : &s;
+                preferred = preferred == nullptr && s.nodeSurface == nodes ? &s : preferred;
+                if (std::find(names.begin(), names.end(), s.name) == names.end()) {
+                    names.push_back(s.name);
                 }
-                found = found != nullptr ? found : &s;
             }
         }
-        if (found != nullptr) {
-            return found;
+        if (names.size() > 1 && format != "abaqus") {
+            std::string list;
+            for (const std::string& n : names) {
+                list += (list.empty() ? "" : ", ") + n;
+            }
+            throw std::invalid_argument(std::string(fileTerms(*this).surface) + " '" + name +
+                                        "' matches several names when case is ignored (" + list +
+                                        "): give one exactly as " + path + " writes it");
+        }
+        if (any != nullptr) {
+            return preferred != nullptr ? preferred : any;
         }
     }
     return nullptr;

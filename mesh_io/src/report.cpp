@@ -359,8 +359,10 @@ void listModel(std::ostream& out, const Model& model) {
     std::vector<std::pair<std::string, std::size_t>> bodies;
     if (model.format == "gmsh") {
         for (const auto& [name, set] : model.elementSets) {
-            if (model.findSurface(name) == nullptr && model.findSurface(name, true) == nullptr &&
-                name.rfind("physical_", 0) != 0) {
+            const bool surface =
+                std::any_of(model.surfaces.begin(), model.surfaces.end(),
+                            [&name = name](const SurfaceDef& s) { return s.name == name; });
+            if (!surface && name.rfind("physical_", 0) != 0) {
                 bodies.emplace_back(name, set.size());
             }
         }

@@ -13,6 +13,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,41 @@ TEST(ReadModel, RecordsTheFilesItRead) {
     const Model m = readModel(kModel);
     ASSERT_EQ(m.files.size(), 1U);
     EXPECT_EQ(m.files[0], kModel);
+}
+
+// Names differing only in case are two surfaces in Gmsh and Exodus II files: each is found by its
+// exact name, and a name matching both only ignoring case is refused with both listed, never
+// resolved to one. Abaqus names ignore case: "top" finds "TOP", the preferred kind first.
+TEST(ReadModel, FindSurfaceRefusesANameMatchingSeveralOnlyIgnoringCase) {
+    Model m;
+    m.path = "case.msh";
+    m.format = "gmsh";
+    m.surfaces.resize(3);
+    m.surfaces[0].name = "Top";
+    m.surfaces[1].name = "TOP";
+    m.surfaces[2].name = "Bottom";
+    EXPECT_EQ(m.findSurface("Top"), &m.surfaces[0]);
+    EXPECT_EQ(m.findSurface("TOP"), &m.surfaces[1]);
+    EXPECT_EQ(m.findSurface("bottom"), &m.surfaces[2]);
+    EXPECT_EQ(m.findSurface("Side"), nullptr);
+    try {
+        (void)m.findSurface("top");
+        ADD_FAILURE() << "no error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(), "physical group 'top' matches several names when case is ignored "
+                               "(Top, TOP): give one exactly as case.msh writes it");
+    }
+    m.format = "exodus";
+    EXPECT_THROW((void)m.findSurface("tOp", true), std::invalid_argument);
+
+    Model a;
+    a.format = "abaqus";
+    a.surfaces.resize(2);
+    a.surfaces[0].name = "TOP";
+    a.surfaces[0].nodeSurface = true;
+    a.surfaces[1].name = "Top";
+    EXPECT_EQ(a.findSurface("top"), &a.surfaces[1]);
+    EXPECT_EQ(a.findSurface("top", true), &a.surfaces[0]);
 }
 
 TEST(ReadModel, FindNodeMapsEveryIdToItsIndex) {

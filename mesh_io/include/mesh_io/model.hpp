@@ -128,7 +128,8 @@ struct Model {
     /// Node index of a file id (nodes outside part instances), or contact::kNoIndex.
     [[nodiscard]] Index findNode(long id) const;
     /// Surface by name: exact match first, then ignoring case; nullptr if none. Where a node
-    /// surface and an element surface share the name, the element surface.
+    /// surface and an element surface share the name, the element surface. Outside Abaqus, a
+    /// name that matches several names only ignoring case throws std::invalid_argument.
     [[nodiscard]] const SurfaceDef* findSurface(const std::string& name) const;
     /// The same, preferring the node surface when `nodes` (and the element surface otherwise).
     [[nodiscard]] const SurfaceDef* findSurface(const std::string& name, bool nodes) const;
