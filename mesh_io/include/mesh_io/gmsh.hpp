@@ -8,8 +8,13 @@
 
 namespace mesh_io {
 
-/// Reads a Gmsh .msh file (4.1 or 2.2, ASCII or binary). Physical groups become named surfaces of
-/// their line/triangle/quadrangle elements. Throws ParseError naming the file and line.
+/// Reads a Gmsh .msh file (4.1 or 2.2, ASCII or binary). Each physical group becomes an element
+/// set and a node set by its name (unnamed: physical_<dim>_<tag>); a group of the boundaries'
+/// dimension (faces in 3D, curves in a planar 2D model) is also a surface of its line, triangle
+/// and quadrangle elements, while volume groups, and the surface groups of a planar 2D model, hold
+/// the bodies' elements (sets only). Without physical groups each elementary entity of that
+/// dimension is a surface entity_<dim>_<tag>. What is skipped is noted in Model::notes. Throws
+/// ParseError naming the file and line.
 [[nodiscard]] Model readGmsh(const std::string& path);
 
 }  // namespace mesh_io
