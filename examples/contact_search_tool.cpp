@@ -656,12 +656,7 @@ int run(const Args& args) {
                       static_cast<int>(model.numElements()), model.surfaces.size(),
                       fileTerms(model).surfaces, timeRead);
         report << line;
-        for (std::size_t i = 0; i < model.notes.size() && i < 10; ++i) {
-            report << "  note: " << model.notes[i] << '\n';
-        }
-        if (model.notes.size() > 10) {
-            report << "  note: ... and " << model.notes.size() - 10 << " more\n";
-        }
+        mesh_io::printNotes(report, model);
     }
     releaseLookupsAndSets(model);
 

@@ -341,13 +341,7 @@ void printInterface(std::ostream& out, const InterfaceReport& r) {
     out << (nodeMode ? "\n" : format(", overlaps %.2f\n", r.timeOverlaps));
 }
 
-void listModel(std::ostream& out, const Model& model) {
-    const FileTerms terms = fileTerms(model);
-    const bool noPairs = model.format == "gmsh" || model.format == "exodus";
-    out << format("model %s (%s): %d nodes, %d elements\n", model.path.c_str(),
-                  model.format.c_str(), static_cast<int>(model.numNodes()),
-                  static_cast<int>(model.numElements()));
-    // The reader's notes, as a search prints them: why a surface may hold nothing.
+void printNotes(std::ostream& out, const Model& model) {
     constexpr std::size_t kNotes = 10;
     for (std::size_t i = 0; i < model.notes.size() && i < kNotes; ++i) {
         out << "  note: " << model.notes[i] << '\n';
@@ -355,6 +349,15 @@ void listModel(std::ostream& out, const Model& model) {
     if (model.notes.size() > kNotes) {
         out << "  note: ... and " << model.notes.size() - kNotes << " more\n";
     }
+}
+
+void listModel(std::ostream& out, const Model& model) {
+    const FileTerms terms = fileTerms(model);
+    const bool noPairs = model.format == "gmsh" || model.format == "exodus";
+    out << format("model %s (%s): %d nodes, %d elements\n", model.path.c_str(),
+                  model.format.c_str(), static_cast<int>(model.numNodes()),
+                  static_cast<int>(model.numElements()));
+    printNotes(out, model);  // as a search prints them: why a surface may hold nothing
     // Gmsh groups of the body's elements: element sets, no surface (unnamed ones left out).
     std::vector<std::pair<std::string, std::size_t>> bodies;
     if (model.format == "gmsh") {

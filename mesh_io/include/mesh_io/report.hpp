@@ -75,6 +75,9 @@ struct InterfaceReport {
 /// areas, the time per stage.
 void printInterface(std::ostream& out, const InterfaceReport& r);
 
+/// The reader's notes (Model::notes), one "  note: " line each: the first 10, then how many more.
+void printNotes(std::ostream& out, const Model& model);
+
 /// What a model offers to search, without searching (contact-search --list): each surface (Gmsh:
 /// physical group) with its segment types and counts (or why it cannot be searched), and the
 /// interfaces the file defines, in the file's own terms.
