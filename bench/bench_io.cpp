@@ -25,6 +25,13 @@ std::string tempPath(const std::string& kind, long size, const char* ext) {
            std::to_string(size) + "_" + std::to_string(getpid()) + ext;
 }
 
+// The file of a run before (same size, same process id) is replaced.
+mesh_io::WriteOptions replace() {
+    mesh_io::WriteOptions w;
+    w.overwrite = true;
+    return w;
+}
+
 long fileSize(const std::string& path) {
     struct stat st {};
     return stat(path.c_str(), &st) == 0 ? static_cast<long>(st.st_size) : 0;
@@ -35,7 +42,7 @@ void BM_Read(benchmark::State& state, const std::string& kind, bool abaqus) {
     const std::string path = tempPath(kind, size, abaqus ? ".inp" : ".msh");
     {
         const bench::Scene sc = bench::makeScene(kind, size);
-        abaqus ? bench::writeAbaqus(sc, path) : bench::writeGmsh(sc, path);
+        abaqus ? bench::writeAbaqus(sc, path, replace()) : bench::writeGmsh(sc, path, replace());
     }
     const long bytes = fileSize(path);
     long segments = 0;
@@ -55,7 +62,7 @@ void BM_ReadAndBuildSurfaces(benchmark::State& state, const std::string& kind) {
     const std::string path = tempPath(kind, size, ".inp");
     {
         const bench::Scene sc = bench::makeScene(kind, size);
-        bench::writeAbaqus(sc, path);
+        bench::writeAbaqus(sc, path, replace());
     }
     const long bytes = fileSize(path);
     for (auto _ : state) {

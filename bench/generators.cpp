@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
-#include <memory>
+#include <ostream>
 #include <stdexcept>
+#include <string>
 
 namespace contact::bench {
 namespace {
@@ -36,19 +38,62 @@ double meanEdgeLength(const Surface& s, const Eigen::Matrix3Xd& x) {
     return count > 0 ? sum / static_cast<double>(count) : 0.0;
 }
 
-struct FileCloser {
-    void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
+// printf into a 1 MiB block handed to the stream when full: the formats of a FILE, at its speed.
+// A failed write leaves the stream failed; OutputFile::commit reports it.
+class Printer {
+public:
+    explicit Printer(std::ostream& out) : out_(out) { block_.reserve(kBlock + kLine); }
+    Printer(const Printer&) = delete;
+    Printer& operator=(const Printer&) = delete;
+    ~Printer() = default;
 
-File openForWriting(const std::string& path) {
-    File f(std::fopen(path.c_str(), "wb"));
-    if (!f) {
-        throw std::runtime_error("cannot write " + path);
+    [[gnu::format(printf, 2, 3)]] void operator()(const char* format, ...) {
+        char line[kLine];
+        std::va_list args;
+        va_start(args, format);
+        const int n = std::vsnprintf(line, sizeof line, format, args);
+        va_end(args);
+        if (n < 0 || n >= kLine) {
+            throw std::logic_error("bench writer: a line longer than the line buffer");
+        }
+        block_.append(line, static_cast<std::size_t>(n));
+        if (block_.size() >= kBlock) {
+            flush();
+        }
     }
-    static thread_local std::vector<char> buffer(1 << 20);
-    std::setvbuf(f.get(), buffer.data(), _IOFBF, buffer.size());
-    return f;
+    void flush() {
+        out_.write(block_.data(), static_cast<std::streamsize>(block_.size()));
+        block_.clear();
+    }
+
+private:
+    static constexpr int kLine = 512;  // the longest line: a Quad8 element, about 100 bytes
+    static constexpr std::size_t kBlock = std::size_t{1} << 20;
+    std::ostream& out_;
+    std::string block_;
+};
+
+// The surfaces a file holds: one for self-contact.
+std::vector<const Surface*> fileSurfaces(const Scene& sc) {
+    return sc.self ? std::vector<const Surface*>{&sc.master}
+                   : std::vector<const Surface*>{&sc.master, &sc.slave};
+}
+
+// Writes write(printer) to path as OutputFile does; refuses an empty surface before opening.
+template <class Write>
+void writeFile(const Scene& sc, const std::string& path, const mesh_io::WriteOptions& options,
+               Write&& write) {
+    for (const Surface* s : fileSurfaces(sc)) {
+        if (s->size() == 0) {
+            throw std::invalid_argument("cannot write " + path + ": bench model '" + sc.kind +
+                                        "' has no segments in surface '" + s->name + "'");
+        }
+    }
+    mesh_io::OutputFile file(path, options);
+    Printer print(file.out());
+    write(print);
+    print.flush();
+    file.commit();
 }
 
 // Scene kinds: phases and amplitudes come from the seed, sizes from the segment count.
@@ -166,12 +211,12 @@ Scene foldedSheet(long segments, unsigned seed) {
     return sc;
 }
 
-void writeNodes3(std::FILE* f, const Eigen::Matrix3Xd& x, long first, int dim) {
+void writeNodes3(Printer& print, const Eigen::Matrix3Xd& x, long first, int dim) {
     for (Eigen::Index i = 0; i < x.cols(); ++i) {
         if (dim == 3) {
-            std::fprintf(f, "%ld, %.17g, %.17g, %.17g\n", first + i, x(0, i), x(1, i), x(2, i));
+            print("%ld, %.17g, %.17g, %.17g\n", first + i, x(0, i), x(1, i), x(2, i));
         } else {
-            std::fprintf(f, "%ld, %.17g, %.17g\n", first + i, x(0, i), x(1, i));
+            print("%ld, %.17g, %.17g\n", first + i, x(0, i), x(1, i));
         }
     }
 }
@@ -209,6 +254,11 @@ const std::vector<std::string>& sceneKinds() {
 }
 
 Scene makeScene(const std::string& kind, long segments, unsigned seed) {
+    if (segments < 1 || segments > kMaxSegments) {
+        throw std::invalid_argument("bench model '" + kind + "' of " + std::to_string(segments) +
+                                    " segments per surface: the generators make 1 to " +
+                                    std::to_string(kMaxSegments));
+    }
     Scene sc;
     if (kind == "wavy_quad4") {
         sc = wavy(SegmentType::Quad4, segments, seed);
@@ -244,17 +294,23 @@ void segmentBoxes(const Surface& s, const Eigen::Matrix3Xd& x, double buffer, Ei
     }
 }
 
-void writeAbaqus(const Scene& sc, const std::string& path) {
-    File file = openForWriting(path);
-    std::FILE* f = file.get();
+std::string describeSurfaces(const Scene& sc) {
+    if (sc.self) {
+        return "one self-contact surface of " + std::to_string(sc.master.size()) + " segments";
+    }
+    return std::to_string(sc.master.size()) + " master, " + std::to_string(sc.slave.size()) +
+           " slave segments";
+}
+
+namespace {
+
+void writeAbaqusTo(const Scene& sc, Printer& print) {
     const Eigen::Matrix3Xd x = sc.coords3();
-    std::fprintf(f, "** contact bench model '%s': %d master, %d slave segments (bench_generate)\n",
-                 sc.kind.c_str(), sc.master.size(), sc.slave.size());
-    std::fprintf(f, "*HEADING\ncontact bench %s\n*NODE, NSET=ALL\n", sc.kind.c_str());
-    writeNodes3(f, x, 1, sc.dim);
-    const std::vector<const Surface*> surfaces =
-        sc.self ? std::vector<const Surface*>{&sc.master}
-                : std::vector<const Surface*>{&sc.master, &sc.slave};
+    print("** contact bench model '%s': %s (bench_generate)\n", sc.kind.c_str(),
+          describeSurfaces(sc).c_str());
+    print("*HEADING\ncontact bench %s\n*NODE, NSET=ALL\n", sc.kind.c_str());
+    writeNodes3(print, x, 1, sc.dim);
+    const std::vector<const Surface*> surfaces = fileSurfaces(sc);
     const char* names[2] = {sc.self ? "SHEET" : "MASTER", "SLAVE"};
     long nextElement = 1;
     long nextNode = static_cast<long>(x.cols()) + 1;
@@ -263,20 +319,20 @@ void writeAbaqus(const Scene& sc, const std::string& path) {
         const long firstElement = nextElement;
         if (sc.dim == 3) {
             // Shells of one type per block, the segment's node order: SPOS is the segment's side.
-            std::fprintf(f, "*ELEMENT, TYPE=%s, ELSET=E%s\n", abaqusShell(s.types[0]), names[si]);
+            print("*ELEMENT, TYPE=%s, ELSET=E%s\n", abaqusShell(s.types[0]), names[si]);
             for (Index i = 0; i < s.size(); ++i) {
-                std::fprintf(f, "%ld", nextElement++);
+                print("%ld", nextElement++);
                 for (int k = 0; k < nodeCount(s.types[i]); ++k) {
-                    std::fprintf(f, ", %d", s.nodes(i)[k] + 1);
+                    print(", %d", s.nodes(i)[k] + 1);
                 }
-                std::fputc('\n', f);
+                print("\n");
             }
         } else {
             // One CPS4 under each segment a-b: a, b, then two nodes a cell deep on the solid's side
             // (opposite the normal). Counter-clockwise, so face S1 (a-b) is the segment, outward.
             // Nodes first: the reader wants every node defined before an element uses it.
             const long firstExtra = nextNode;
-            std::fprintf(f, "*NODE\n");
+            print("*NODE\n");
             for (Index i = 0; i < s.size(); ++i) {
                 const Index a = s.nodes(i)[0];
                 const Index b = s.nodes(i)[1];
@@ -284,85 +340,85 @@ void writeAbaqus(const Scene& sc, const std::string& path) {
                 const Eigen::Vector3d inward(-t.y(), t.x(), 0.0);  // normal is (t.y, -t.x)
                 const Eigen::Vector3d pa = x.col(a) + inward;
                 const Eigen::Vector3d pb = x.col(b) + inward;
-                std::fprintf(f, "%ld, %.17g, %.17g\n%ld, %.17g, %.17g\n", nextNode, pa.x(), pa.y(),
-                             nextNode + 1, pb.x(), pb.y());
+                print("%ld, %.17g, %.17g\n%ld, %.17g, %.17g\n", nextNode, pa.x(), pa.y(),
+                      nextNode + 1, pb.x(), pb.y());
                 nextNode += 2;
             }
-            std::fprintf(f, "*ELEMENT, TYPE=CPS4, ELSET=E%s\n", names[si]);
+            print("*ELEMENT, TYPE=CPS4, ELSET=E%s\n", names[si]);
             for (Index i = 0; i < s.size(); ++i) {
                 const long e = firstExtra + 2L * i;  // a' = e, b' = e + 1
-                std::fprintf(f, "%ld, %d, %d, %ld, %ld\n", nextElement++, s.nodes(i)[0] + 1,
-                             s.nodes(i)[1] + 1, e + 1, e);
+                print("%ld, %d, %d, %ld, %ld\n", nextElement++, s.nodes(i)[0] + 1,
+                      s.nodes(i)[1] + 1, e + 1, e);
             }
         }
-        std::fprintf(f, "*ELSET, ELSET=S%s, GENERATE\n%ld, %ld, 1\n", names[si], firstElement,
-                     nextElement - 1);
-        std::fprintf(f, "*SURFACE, NAME=%s, TYPE=ELEMENT\nS%s, %s\n", names[si], names[si],
-                     sc.dim == 3 ? "SPOS" : "S1");
+        print("*ELSET, ELSET=S%s, GENERATE\n%ld, %ld, 1\n", names[si], firstElement,
+              nextElement - 1);
+        print("*SURFACE, NAME=%s, TYPE=ELEMENT\nS%s, %s\n", names[si], names[si],
+              sc.dim == 3 ? "SPOS" : "S1");
     }
-    std::fprintf(f, "*SURFACE INTERACTION, NAME=BENCH\n*CONTACT PAIR, INTERACTION=BENCH\n");
+    print("*SURFACE INTERACTION, NAME=BENCH\n*CONTACT PAIR, INTERACTION=BENCH\n");
     if (sc.self) {
-        std::fprintf(f, "SHEET, SHEET\n");
+        print("SHEET, SHEET\n");
     } else {
-        std::fprintf(f, "SLAVE, MASTER\n");
-    }
-    if (std::ferror(f) != 0) {
-        throw std::runtime_error("write error on " + path);
+        print("SLAVE, MASTER\n");
     }
 }
 
-void writeGmsh(const Scene& sc, const std::string& path) {
-    File file = openForWriting(path);
-    std::FILE* f = file.get();
+void writeGmshTo(const Scene& sc, Printer& print) {
     const Eigen::Matrix3Xd x = sc.coords3();
     const int edim = sc.dim - 1;  // element dimension of the surfaces
-    const std::vector<const Surface*> surfaces =
-        sc.self ? std::vector<const Surface*>{&sc.master}
-                : std::vector<const Surface*>{&sc.master, &sc.slave};
+    const std::vector<const Surface*> surfaces = fileSurfaces(sc);
     const char* names[2] = {sc.self ? "sheet" : "master", "slave"};
     const std::size_t ns = surfaces.size();
-    std::fprintf(f, "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$PhysicalNames\n%zu\n", ns);
+    print("$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$PhysicalNames\n%zu\n", ns);
     for (std::size_t i = 0; i < ns; ++i) {
-        std::fprintf(f, "%d %zu \"%s\"\n", edim, i + 1, names[i]);
+        print("%d %zu \"%s\"\n", edim, i + 1, names[i]);
     }
-    std::fprintf(f, "$EndPhysicalNames\n$Entities\n");
+    print("$EndPhysicalNames\n$Entities\n");
     // One entity per surface, tagged i + 1, with physical group i + 1 (bounding box: the model's).
     const Eigen::Vector3d lo = x.rowwise().minCoeff();
     const Eigen::Vector3d hi = x.rowwise().maxCoeff();
-    std::fprintf(f, "0 %zu %zu 0\n", edim == 1 ? ns : 0, edim == 2 ? ns : 0);
+    print("0 %zu %zu 0\n", edim == 1 ? ns : 0, edim == 2 ? ns : 0);
     for (std::size_t i = 0; i < ns; ++i) {
-        std::fprintf(f, "%zu %.17g %.17g %.17g %.17g %.17g %.17g 1 %zu 0\n", i + 1, lo.x(), lo.y(),
-                     lo.z(), hi.x(), hi.y(), hi.z(), i + 1);
+        print("%zu %.17g %.17g %.17g %.17g %.17g %.17g 1 %zu 0\n", i + 1, lo.x(), lo.y(), lo.z(),
+              hi.x(), hi.y(), hi.z(), i + 1);
     }
-    std::fprintf(f, "$EndEntities\n$Nodes\n1 %ld 1 %ld\n%d 1 0 %ld\n", static_cast<long>(x.cols()),
-                 static_cast<long>(x.cols()), edim, static_cast<long>(x.cols()));
+    print("$EndEntities\n$Nodes\n1 %ld 1 %ld\n%d 1 0 %ld\n", static_cast<long>(x.cols()),
+          static_cast<long>(x.cols()), edim, static_cast<long>(x.cols()));
     for (Eigen::Index i = 0; i < x.cols(); ++i) {
-        std::fprintf(f, "%ld\n", static_cast<long>(i + 1));
+        print("%ld\n", static_cast<long>(i + 1));
     }
     for (Eigen::Index i = 0; i < x.cols(); ++i) {
-        std::fprintf(f, "%.17g %.17g %.17g\n", x(0, i), x(1, i), x(2, i));
+        print("%.17g %.17g %.17g\n", x(0, i), x(1, i), x(2, i));
     }
     long total = 0;
     for (const Surface* s : surfaces) {
         total += s->size();
     }
-    std::fprintf(f, "$EndNodes\n$Elements\n%zu %ld 1 %ld\n", ns, total, total);
+    print("$EndNodes\n$Elements\n%zu %ld 1 %ld\n", ns, total, total);
     long next = 1;
     for (std::size_t i = 0; i < ns; ++i) {
         const Surface& s = *surfaces[i];
-        std::fprintf(f, "%d %zu %d %d\n", edim, i + 1, gmshType(s.types[0]), s.size());
+        print("%d %zu %d %d\n", edim, i + 1, gmshType(s.types[0]), s.size());
         for (Index e = 0; e < s.size(); ++e) {
-            std::fprintf(f, "%ld", next++);
+            print("%ld", next++);
             for (int k = 0; k < nodeCount(s.types[e]); ++k) {
-                std::fprintf(f, " %d", s.nodes(e)[k] + 1);
+                print(" %d", s.nodes(e)[k] + 1);
             }
-            std::fputc('\n', f);
+            print("\n");
         }
     }
-    std::fprintf(f, "$EndElements\n");
-    if (std::ferror(f) != 0) {
-        throw std::runtime_error("write error on " + path);
-    }
+    print("$EndElements\n");
+}
+
+}  // namespace
+
+void writeAbaqus(const Scene& sc, const std::string& path, const mesh_io::WriteOptions& options) {
+    writeFile(sc, path, options, [&](Printer& print) { writeAbaqusTo(sc, print); });
+}
+
+void writeGmsh(const Scene& sc, const std::string& path, const mesh_io::WriteOptions& options) {
+    writeFile(sc, path, options, [&](Printer& print) { writeGmshTo(sc, print); });
 }
 
 }  // namespace contact::bench

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "contact/surface.hpp"
+#include "mesh_io/output.hpp"
 
 #include "surfaces.hpp"
 
@@ -36,20 +37,35 @@ struct Scene {
     [[nodiscard]] Eigen::Matrix3Xd coords3() const { return mesh.coords3(); }
 };
 
+/// The largest model makeScene builds, in segments per surface. Node numbers and connectivity
+/// offsets are 32-bit (Index), and a Quad8 model holds about 8 nodes a segment over its two
+/// surfaces: at this size every count stays below 2^31 for every kind.
+inline constexpr long kMaxSegments = 100000000;
+
 /// Builds a model with about `segments` segments per surface. Seeded: same input, same model.
-/// Throws std::invalid_argument for an unknown kind.
+/// Throws std::invalid_argument for an unknown kind or segments outside [1, kMaxSegments].
 [[nodiscard]] Scene makeScene(const std::string& kind, long segments, unsigned seed = 1);
 
 /// Buffered AABBs of every segment: buffer on every side (3 x n; z range as segmentAabb<3>).
 void segmentBoxes(const Surface& s, const Eigen::Matrix3Xd& x, double buffer, Eigen::Matrix3Xd& lo,
                   Eigen::Matrix3Xd& hi);
 
+/// The writers write as mesh_io::OutputFile does: an existing file only with options.overwrite,
+/// never a directory or a FIFO without a reader, the file in place only once it is complete.
+/// They throw std::runtime_error naming the path when it is refused or a write fails (nothing is
+/// left behind), std::invalid_argument for a surface without segments.
+
 /// Abaqus/CalculiX .inp: *NODE, shells S3/S4R/S8R (3D) or one layer of CPS4 under each line2
-/// segment (2D, face S1 = the segment), *SURFACE MASTER/SLAVE and *CONTACT PAIR (slave, master).
-void writeAbaqus(const Scene& scene, const std::string& path);
+/// segment (2D, face S1 = the segment), *SURFACE MASTER/SLAVE and *CONTACT PAIR (slave, master);
+/// self-contact: one surface SHEET, paired with itself.
+void writeAbaqus(const Scene& scene, const std::string& path, const mesh_io::WriteOptions& options);
 
 /// Gmsh .msh 4.1 ASCII: the surfaces as physical groups "master" and "slave" (dimension 2 in 3D,
 /// 1 in 2D). Self-contact writes one group "sheet".
-void writeGmsh(const Scene& scene, const std::string& path);
+void writeGmsh(const Scene& scene, const std::string& path, const mesh_io::WriteOptions& options);
+
+/// What a model file holds, as its header line and bench_generate say it: "N master, M slave
+/// segments", or "one self-contact surface of N segments".
+[[nodiscard]] std::string describeSurfaces(const Scene& scene);
 
 }  // namespace contact::bench
