@@ -10,15 +10,15 @@
 #include "mesh_io/error.hpp"
 #include "mesh_io/model.hpp"
 
+#include "scratch.hpp"
+
 #include <exodusII.h>
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -69,18 +69,6 @@ const Type kTypes[] = {
     {"BAR2", 2},     {"HEX", 8},    {"HEX", 27},   {"TET", 4},       {"quad", 4},
 };
 
-struct ScratchFile {
-    std::string path;
-    ScratchFile() {
-        const char* dir = std::getenv("TMPDIR");
-        path = std::string(dir != nullptr ? dir : "/tmp") + "/contact-fuzz-" +
-               std::to_string(::getpid()) + ".exo";
-    }
-    ScratchFile(const ScratchFile&) = delete;
-    ScratchFile& operator=(const ScratchFile&) = delete;
-    ~ScratchFile() { std::remove(path.c_str()); }
-};
-
 // Writes the model the bytes describe; false when the library refuses it.
 bool write(const std::string& path, Bytes& in) {
     const int dim = 2 + in.below(2);
@@ -95,8 +83,8 @@ bool write(const std::string& path, Bytes& in) {
     int cpu = sizeof(double);
     int io = sizeof(double);
     const int id = ex_create(path.c_str(), EX_CLOBBER, &cpu, &io);
-    if (id < 0) {
-        return false;
+    if (id < 0) {  // before any byte is used: the scratch directory, not the input
+        fuzz::scratchFailure("cannot create the scratch file " + path);
     }
     bool ok = ex_put_init(id, "fuzz", dim, nodes, elements, blocks, nodeSets, sideSets) >= 0;
     std::vector<double> xyz[3];
@@ -169,14 +157,19 @@ bool write(const std::string& path, Bytes& in) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    static const ScratchFile scratch;
+    static const fuzz::ScratchDir scratch;
+    static const std::string path = scratch.path("input.exo");
     ex_opts(EX_DEFAULT);  // the writer's refusals come back as return values, quietly
     Bytes in(data, size);
-    if (!write(scratch.path, in)) {
+    if (!write(path, in)) {
         return 0;
     }
     try {
-        const mesh_io::Model m = mesh_io::readModel(scratch.path);
+        const mesh_io::Model m = mesh_io::readModel(path);
+        if (fuzz::verbose()) {
+            std::fprintf(stderr, "fuzz: read %d nodes, %d elements\n", m.numNodes(),
+                         m.numElements());
+        }
         for (const auto& s : m.surfaces) {
             try {
                 (void)mesh_io::buildContactSurface(m, s);
@@ -185,8 +178,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             }
         }
         (void)mesh_io::exteriorFaces(m);
-    } catch (const mesh_io::ParseError&) {
+    } catch (const mesh_io::ParseError& e) {
         // The expected answer to bad input.
+        if (fuzz::verbose()) {
+            std::fprintf(stderr, "fuzz: %s\n", e.what());
+        }
     }
     return 0;
 }

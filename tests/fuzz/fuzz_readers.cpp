@@ -5,45 +5,63 @@
 #include "mesh_io/error.hpp"
 #include "mesh_io/model.hpp"
 
+#include "scratch.hpp"
+
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
-// The readers take paths (*INCLUDE resolves relative to them): the input goes to a private file,
-// removed when the process exits.
-struct ScratchFile {
-    std::string path;
-    ScratchFile() {
-        const char* dir = std::getenv("TMPDIR");
-        path = std::string(dir != nullptr ? dir : "/tmp") + "/contact-fuzz-" +
-               std::to_string(::getpid()) + (FUZZ_FORMAT == 1 ? ".inp" : ".msh");
+#if FUZZ_FORMAT == 1
+// The files the *INCLUDE seeds name (the corpus's abaqus_*include* files, from tests/data/abaqus),
+// beside the scratch file, so that an input reaches the include code: nested files, a cycle, an
+// error inside an included file. As in tests/data, but bad_include_cycle_a.inp without its node:
+// read after the seed that is its copy, that node would be defined twice before the cycle shows.
+const char* const kIncludeTree[][2] = {
+    {"bad_include_cycle_a.inp",
+     "** includes bad_include_cycle_b.inp, which includes this file again\n"
+     "*INCLUDE, INPUT=bad_include_cycle_b.inp\n"},
+    {"bad_include_cycle_b.inp", "** included by bad_include_cycle_a.inp\n2, 1.0, 0.0, 0.0\n"
+                                "*INCLUDE, INPUT=./bad_include_cycle_a.inp\n"},
+    {"include/nodes.inp",
+     "** node data lines only, read under the *NODE of include_main.inp\n1, 0.0, 0.0, 0.0\n"
+     "2, 1.0, 0.0, 0.0\n3, 0.0, 1.0, 0.0\n4, 0.0, 0.0, 1.0\n"},
+    {"include/elements.inp",
+     "** keywords inside an included file\n*ELEMENT, TYPE=C3D4, ELSET=TETS\n1, 1, 2, 3, 4\n"
+     "2, 2, 3, 4, 5\n*MATERIAL, NAME=STEEL\n"},
+    {"include/bad_coordinates.inp",
+     "** included by bad_include_error_main.inp\n2, 1.0, 0.0, 0.0\n3, 0.0, 1.0, 0.0\n"
+     "4, 0.0, 0.0, one\n"},
+};
+#endif
+
+// The readers take paths (*INCLUDE resolves relative to them): the input goes to a file in a
+// private directory, beside the include tree for .inp.
+struct Scratch {
+    fuzz::ScratchDir dir;
+    Scratch() {
+#if FUZZ_FORMAT == 1
+        for (const auto& file : kIncludeTree) {
+            (void)dir.write(file[0], file[1]);
+        }
+#endif
     }
-    ScratchFile(const ScratchFile&) = delete;
-    ScratchFile& operator=(const ScratchFile&) = delete;
-    ~ScratchFile() { std::remove(path.c_str()); }
 };
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    static const ScratchFile scratch;
-    const std::string& path = scratch.path;
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (f == nullptr) {
-        return 0;
-    }
-    if (size > 0 && std::fwrite(data, 1, size, f) != size) {
-        std::fclose(f);
-        return 0;
-    }
-    std::fclose(f);
+    static const Scratch scratch;
+    const std::string path =
+        scratch.dir.write(FUZZ_FORMAT == 1 ? "input.inp" : "input.msh", data, size);
     try {
         const mesh_io::Model m = mesh_io::readModel(path);
+        if (fuzz::verbose()) {
+            std::fprintf(stderr, "fuzz: read %d nodes, %d elements\n", m.numNodes(),
+                         m.numElements());
+        }
         // Whatever was read must also build into surfaces or fail with a clear error.
         for (const auto& s : m.surfaces) {
             try {
@@ -52,8 +70,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             } catch (const std::invalid_argument&) {
             }
         }
-    } catch (const mesh_io::ParseError&) {
+    } catch (const mesh_io::ParseError& e) {
         // The expected answer to bad input.
+        if (fuzz::verbose()) {
+            std::fprintf(stderr, "fuzz: %s\n", e.what());
+        }
     }
     return 0;
 }
