@@ -6,8 +6,11 @@
 // SweepIndex) over float boxes rounded outward, + the exact double test. Comparators, when built
 // with CONTACT_BENCH_PEERS and found: CGAL box_intersection_d (cutoff 10,000), FCL
 // DynamicAABBTreeCollisionManager (tree against tree), Bullet btDbvt::collideTT (double precision
-// build). Each is first run once collecting its pairs, which must equal ours (sorted set); a
-// difference stops that benchmark with an error. Counters: pairs, ns_per_pair, tree_bytes_per_box
+// build). Each, ours too, is first run once collecting its pairs, which must equal those of a
+// reference independent of our indexes (sorted set): brute force over all box pairs up to
+// kBruteForcePairs box tests (10k segments a surface), else nanoflann_plain below (checked against
+// brute force at the smaller sizes); a difference stops that benchmark with an error. The label
+// names the reference. Counters: pairs, ns_per_pair, tree_bytes_per_box
 // (ours). Bullet runs up to 100k segments in 3D and 10k in 2D only: beyond that one run takes
 // minutes (2.1 s at 10k in 2D on the reference machine).
 //
@@ -52,8 +55,12 @@ struct BoxSets {
     long size = 0;
     int dim = 3;
     Eigen::Matrix3Xd mlo, mhi, slo, shi;
-    std::vector<std::uint64_t> pairs;  // ours, sorted: slave << 32 | master
+    std::vector<std::uint64_t> pairs;  // the reference's, sorted: slave << 32 | master
+    const char* reference = "";        // what the pairs are from
 };
+
+// Largest slave x master count the reference takes by brute force (10k x 10k).
+constexpr double kBruteForcePairs = 1e8;
 
 std::uint64_t key(Index slave, Index master) {
     return static_cast<std::uint64_t>(slave) << 32 | static_cast<std::uint32_t>(master);
@@ -88,6 +95,31 @@ void ours(const BoxSets& s, BoxIndex& index, Emit&& emit) {
                 });
 }
 
+template <int N, class Emit>
+void nanoflannPlainRun(const BoxSets& s, Emit& emit);
+
+// The reference pair set: every (slave, master) box pair tested in double, or nanoflann_plain.
+void referencePairs(BoxSets& s) {
+    const auto emit = [&](Index k, Index j) { s.pairs.push_back(key(k, j)); };
+    if (static_cast<double>(s.slo.cols()) * static_cast<double>(s.mlo.cols()) <= kBruteForcePairs) {
+        s.reference = "brute force";
+        for (Index k = 0; k < s.slo.cols(); ++k) {
+            for (Index j = 0; j < s.mlo.cols(); ++j) {
+                if (overlapD(s.slo, s.shi, k, s.mlo, s.mhi, j)) {
+                    emit(k, j);
+                }
+            }
+        }
+    } else if (s.dim == 2) {
+        s.reference = "nanoflann_plain";
+        nanoflannPlainRun<2>(s, emit);
+    } else {
+        s.reference = "nanoflann_plain";
+        nanoflannPlainRun<3>(s, emit);
+    }
+    std::sort(s.pairs.begin(), s.pairs.end());
+}
+
 const BoxSets& boxSets(const std::string& kind, long size) {
     static BoxSets sets;
     if (sets.kind == kind && sets.size == size) {
@@ -102,24 +134,24 @@ const BoxSets& boxSets(const std::string& kind, long size) {
     sets.kind = kind;
     sets.size = size;
     sets.dim = sc.dim;
-    detail::BoxTreeIndex tree;
-    ours(sets, tree, [&](Index k, Index j) { sets.pairs.push_back(key(k, j)); });
-    std::sort(sets.pairs.begin(), sets.pairs.end());
+    referencePairs(sets);
     return sets;
 }
 
-// Runs one implementation: a collecting run checked against ours, one run under a reset peak RSS,
-// then the timed loop (counting only).
+// Runs one implementation: a collecting run checked against the reference, then the timed loop
+// (counting only).
 template <class Run>
 void measure(benchmark::State& state, const std::string& kind, Run&& run) {
     const BoxSets& s = boxSets(kind, state.range(0));
+    state.SetLabel(std::string("reference: ") + s.reference);
     {
         std::vector<std::uint64_t> got;
         got.reserve(s.pairs.size());
         run(s, [&](Index k, Index j) { got.push_back(key(k, j)); });
         std::sort(got.begin(), got.end());
         if (got != s.pairs) {
-            state.SkipWithError(("pair set differs from ours: " + std::to_string(got.size()) +
+            state.SkipWithError(("pair set differs from the reference (" +
+                                 std::string(s.reference) + "): " + std::to_string(got.size()) +
                                  " pairs vs " + std::to_string(s.pairs.size()))
                                     .c_str());
             return;
