@@ -7,11 +7,13 @@ usage: bench/run_bench.py [--build build/bench-peers] [--max-size 1000000] [--on
 
 Configure the build first (Release, comparators on):
   cmake -S . -B build/bench-peers -DCMAKE_BUILD_TYPE=Release -DCONTACT_BENCH_PEERS=ON
-  cmake --build build/bench-peers -j2 --target bench_broad_phase bench_search bench_io bench_kernels
+  cmake --build build/bench-peers -j2 --target bench_broad_phase bench_search bench_io bench_kernels \
+      bench_generate contact-search
 Ratios are always taken between results of the same run (same JSON file set).
 """
 import argparse
 import difflib
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 import json
 import os
 import re
@@ -104,9 +106,20 @@ def fmt(x, digits=3):
     return f"{x:.{digits}g}"
 
 
+def fmt_bound(x, at_least=None, at_most=None, decimals=3):
+    """A figure with a target, to `decimals` places rounded away from the target's side (down
+    for at_least, up for at_most): the digits shown meet the target exactly when the figure does."""
+    if x is None or isinstance(x, str):
+        return fmt(x)
+    mode = ROUND_FLOOR if at_least is not None else ROUND_CEILING if at_most is not None else ROUND_HALF_EVEN
+    return str(Decimal(repr(x)).quantize(Decimal(1).scaleb(-decimals), rounding=mode))
+
+
 def render(outdir, machine, other=None):
-    """RESULTS.md's text: the tables from the JSON files, then RESULTS_NOTES.md (hand-written)."""
+    """RESULTS.md's text: the tables from the JSON files, then RESULTS_NOTES.md (hand-written);
+    and the problems found in them (a benchmark that failed its check), one line each."""
     lines = []
+    problems = []
     add = lines.append
 
     def row(*cells):
@@ -160,19 +173,35 @@ def render(outdir, machine, other=None):
     add("```sh")
     add("apt-get install libbenchmark-dev libcgal-dev libfcl-dev libbullet-dev   # comparators optional")
     add("cmake -S . -B build/bench-peers -DCMAKE_BUILD_TYPE=Release -DCONTACT_BENCH_PEERS=ON")
-    add("cmake --build build/bench-peers -j2 --target bench_broad_phase bench_search bench_io bench_kernels bench_generate")
+    add("cmake --build build/bench-peers -j2 --target bench_broad_phase bench_search bench_io bench_kernels bench_generate contact-search")
     add("bench/run_bench.py --build build/bench-peers            # all sizes (10k, 100k, 1M): about an hour")
     add("bench/run_bench.py --build build/bench-peers --max-size 100000   # quick")
-    add("build/bench-peers/bench/bench_generate --kind wavy_quad4 --size 100000 --out /tmp/x.inp")
+    add("build/bench-peers/bench/bench_generate --kind wavy_quad4 --size 100000 --out /tmp/x.inp --force")
     add("build/bench-peers/examples/contact-search /tmp/x.inp --verify   # the tool on the same model")
     add("```\n")
 
     if broad:
         add("## Broad phase alone (build + query, 1 thread)\n")
+        errors = [(name_parts(b)[1], name_parts(b)[3], name_parts(b)[2], b.get("error_message", ""))
+                  for b in broad["benchmarks"]
+                  if name_parts(b)[0] == "BroadPhase" and b.get("error_occurred")]
+        problems.extend(f"broad phase {kind} {n} {impl}: {msg}" for kind, n, impl, msg in errors)
+        # The reference each case was checked against is its label (runs before it: ours_boxtree).
+        independent = any(b.get("label", "").startswith("reference: ") for b in broad["benchmarks"])
+        if errors:
+            checked = ("NOT every implementation returned the reference's pair set; these did not "
+                       "and were not timed: " + "; ".join(f"{kind} {n} {impl}: {msg}"
+                                                          for kind, n, impl, msg in errors) + ".")
+        elif independent:
+            checked = "Every implementation returned the reference's pair set before it was timed."
+        else:
+            checked = ("Every implementation returned the same pair set as ours_boxtree before it "
+                       "was timed (this run predates the reference below).")
         add("Pairs of (slave, master) segments whose buffered AABBs overlap, buffer = 0.5 x mean edge "
-            "length on every box. Every implementation returned the same pair set as ours before it was "
-            "timed. Comparators: nanoflann_plain (what a user would write with nanoflann alone: a kd-tree "
-            "of the master box centres, a radius search per slave box with radius = its half-diagonal + "
+            "length on every box. " + checked + " The reference, independent of our box indexes: "
+            "brute force over all box pairs up to 10k segments per surface, nanoflann_plain above "
+            "(checked against brute force at 10k). Comparators: nanoflann_plain (what a user would "
+            "write with nanoflann alone: a kd-tree of the master box centres, a radius search per slave box with radius = its half-diagonal + "
             "the largest master half-diagonal, the exact box test in the result callback, no pair "
             "storage), CGAL, FCL, Bullet. Ratio = time / time of the fastest comparator in the same run; "
             "target: <= 0.5. ours_sweep: sort and sweep where it scans at most 32 pairs per box "
@@ -209,8 +238,9 @@ def render(outdir, machine, other=None):
             limit = g.get("pair_write")
             row(kind, n, fmt(g.get("pairs")), fmt(limit),
                 *(fmt(g.get(k)) for k in ours + tuple(PEERS)),
-                fastest or "-", *(fmt(ratio(k)) for k in ours),
-                fmt(best / limit if best and isinstance(limit, float) and limit > 0 else None))
+                fastest or "-", *(fmt_bound(ratio(k), at_most=0.5) for k in ours),
+                fmt_bound(best / limit if best and isinstance(limit, float) and limit > 0 else None,
+                          at_most=10, decimals=1))
         add("")
 
     if search:
@@ -238,24 +268,24 @@ def render(outdir, machine, other=None):
                                           "ms_projection", "bytes_per_segment")))
         add("")
         add("### Target ratios (same run)\n")
-        header("scene", "n", "3: small motion / large motion (<= 0.4)", "node small motion / full", "3: segment small motion / full (<= 0.4)", "4: node 1 thread / 2 threads (>= 1.7)", "segment 1/2 threads", "5: bytes/segment, node (<= 100)", "bytes/segment, segment")
+        header("scene", "n", "3: small motion / large motion (<= 0.4)", "node small motion / full", "3: segment small motion / full (<= 0.4)", "4: node 1 thread / 2 threads (>= 1.7)", "segment 1/2 threads (>= 1.7)", "5: bytes/segment, node (<= 100)", "bytes/segment, segment (<= 100)")
         for (kind, n), r in rows.items():
             def t(c):
                 return ms(r[c]) if c in r else None
             def div(a, b):
                 return a / b if a is not None and b else None
-            row(kind, n, fmt(div(t("node_small_motion"), t("node_large_motion"))),
-                fmt(div(t("node_small_motion"), t("node_full"))),
-                fmt(div(t("segment_small_motion"), t("segment_full"))),
-                fmt(div(t("node_full"), t("node_full_2threads"))),
-                fmt(div(t("segment_full"), t("segment_full_2threads"))),
-                fmt(r.get("node_full", {}).get("bytes_per_segment")),
-                fmt(r.get("segment_full", {}).get("bytes_per_segment")))
+            row(kind, n, fmt_bound(div(t("node_small_motion"), t("node_large_motion")), at_most=0.4),
+                fmt_bound(div(t("node_small_motion"), t("node_full"))),
+                fmt_bound(div(t("segment_small_motion"), t("segment_full")), at_most=0.4),
+                fmt_bound(div(t("node_full"), t("node_full_2threads")), at_least=1.7),
+                fmt_bound(div(t("segment_full"), t("segment_full_2threads")), at_least=1.7),
+                fmt_bound(r.get("node_full", {}).get("bytes_per_segment"), at_most=100, decimals=1),
+                fmt_bound(r.get("segment_full", {}).get("bytes_per_segment"), at_most=100, decimals=1))
         add("")
         if broad:
             same = broad.get("context", {}).get("date", "")[:10] == search.get("context", {}).get("date", "")[:10]
-            add("Target 2 (full node-to-segment search / fastest comparator's broad phase alone, 3D, same "
-                "scene and size; " + ("the two programs ran one after the other in this run" if same else
+            add("Target 2 (full node-to-segment search / fastest comparator's broad phase alone, same "
+                "scene and size, 3D and 2D; " + ("the two programs ran one after the other in this run" if same else
                 f"NOT the same run: broad phase {broad.get('context', {}).get('date', '?')}, search "
                 f"{search.get('context', {}).get('date', '?')}, so this ratio compares two runs") + "):\n")
             header("scene", "n", "node_full ms", "fastest peer broad phase ms", "ratio (<= 1.0)")
@@ -268,7 +298,7 @@ def render(outdir, machine, other=None):
             for (kind, n), r in rows.items():
                 if (kind, n) in peer_best and "node_full" in r:
                     row(kind, n, fmt(ms(r["node_full"])), fmt(peer_best[(kind, n)]),
-                        fmt(ms(r["node_full"]) / peer_best[(kind, n)]))
+                        fmt_bound(ms(r["node_full"]) / peer_best[(kind, n)], at_most=1.0))
             add("")
 
     if kernels:
@@ -290,7 +320,15 @@ def render(outdir, machine, other=None):
     notes = HERE / "RESULTS_NOTES.md"
     if notes.exists():
         lines.append(notes.read_text().rstrip("\n"))
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", problems
+
+
+def report(problems):
+    """Exits 1 naming every problem, when there is one."""
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        sys.exit(f"run_bench: {len(problems)} benchmark(s) failed their check (listed above and in "
+                 "RESULTS.md)")
 
 
 def main():
@@ -313,7 +351,7 @@ def main():
             sys.exit("run_bench: --check needs --render-only")
         if not outdir.is_dir():
             sys.exit(f"run_bench: {outdir} not found")
-        want = render(outdir, machine, args.other_results)
+        want, problems = render(outdir, machine, args.other_results)
         have = (HERE / "RESULTS.md").read_text()
         if have != want:
             diff = difflib.unified_diff(want.splitlines(), have.splitlines(), "render",
@@ -322,6 +360,7 @@ def main():
             sys.exit("run_bench: bench/RESULTS.md differs from what --render-only writes; "
                      "move hand-written text into bench/RESULTS_NOTES.md")
         print("bench/RESULTS.md is what --render-only writes")
+        report(problems)
         return
     outdir.mkdir(parents=True, exist_ok=True)
     if not args.render_only:
@@ -329,8 +368,10 @@ def main():
             run(args.build, prog, outdir, args.max_size)
         config = dict(build_config(args.build), cpu_model=cpu_model(), nproc=os.cpu_count())
         (outdir / "build.json").write_text(json.dumps(config, indent=1) + "\n")
-    (HERE / "RESULTS.md").write_text(render(outdir, machine, args.other_results))
+    text, problems = render(outdir, machine, args.other_results)
+    (HERE / "RESULTS.md").write_text(text)
     print(f"wrote {HERE / 'RESULTS.md'}")
+    report(problems)
 
 
 if __name__ == "__main__":
