@@ -98,9 +98,10 @@ const SurfaceDef* Model::findSurface(const std::string& name, bool nodes) const 
             for (const std::string& n : names) {
                 list += (list.empty() ? "" : ", ") + n;
             }
-            throw std::invalid_argument(std::string(fileTerms(*this).surface) + " '" + name +
-                                        "' matches several names when case is ignored (" + list +
-                                        "): give one exactly as " + path + " writes it");
+            std::string text = std::string(fileTerms(*this).surface) + " '" + name;
+            text += "' matches several names when case is ignored (" + list;
+            text += "): give one exactly as " + path + " writes it";
+            throw std::invalid_argument(text);
         }
         if (any != nullptr) {
             return preferred != nullptr ? preferred : any;

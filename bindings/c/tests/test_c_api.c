@@ -707,7 +707,8 @@ static void test_segment_mode(void) {
     EXPECT_ERR(contact_search_compute_overlaps(s, &y, &count), CONTACT_ERROR_INVALID_ARGUMENT,
                other);
     moved.xyz[3 * 1 + 2] = 0.0;
-    moved.xyz[3 * (sc.num_nodes - 1)] = nextafter(moved.xyz[3 * (sc.num_nodes - 1)], 100.0);
+    const size_t last = 3 * (size_t)(sc.num_nodes - 1);
+    moved.xyz[last] = nextafter(moved.xyz[last], 100.0);
     EXPECT_ERR(contact_search_compute_overlaps(s, &y, &count), CONTACT_ERROR_INVALID_ARGUMENT,
                other);
     make_scene(&moved);
@@ -765,7 +766,7 @@ static void test_segment_mode(void) {
 
 /* Moves node `from` of the scene onto node `onto`: the segments holding both collapse. */
 static void collapse(Scene* sc, int from, int onto) {
-    memcpy(sc->xyz + 3 * from, sc->xyz + 3 * onto, 3 * sizeof(double));
+    memcpy(sc->xyz + 3 * (size_t)from, sc->xyz + 3 * (size_t)onto, 3 * sizeof(double));
 }
 
 /* The orientation verdict with its counts; a degenerate segment named by the stats and by
@@ -788,7 +789,7 @@ static void test_orientation_and_faults(void) {
     Scene flipped;
     make_scene(&flipped);
     for (int e = 0; e < N * N; ++e) {
-        int32_t* c = flipped.master_conn + 4 * e;
+        int32_t* c = flipped.master_conn + 4 * (size_t)e;
         const int32_t second = c[1];
         c[1] = c[3];
         c[3] = second;
