@@ -15,7 +15,14 @@ functions. The C++ library (contact) for Python: numpy in, numpy out.
 
 Numbering: node, segment and pair indices are 0-based, as in numpy: p.slave[i] is a row of the
 coordinates, p.master[i] a segment of the master surface. Ids as in a model file are in
-model.node_ids and surface.element_ids / surface.faces.
+model.node_ids and surface.element_ids / surface.faces; in an Abaqus assembly an id is its part's
+and repeats across instances, so the tool names nodes and elements "<instance>.<id>":
+model.node_labels(indices) and surface.element_labels give those names (the id as a string
+outside assemblies).
+
+Names from a file (surfaces, interactions, instances) need not be UTF-8: undecodable bytes
+become lone surrogates (surrogateescape), so the name read finds the surface again; paths decode
+as os.fsdecode does.
 
 Coordinates are a float64 array of shape (n, 3) (or (n, 2) in 2D). They are read in place, never
 copied, when their strides are whole doubles: a C-contiguous (n, 3) array (x y z per node), the
@@ -42,10 +49,14 @@ _NODE_COUNT = {"Line2": 2, "Line3": 3, "Tri3": 3, "Tri6": 6, "Quad4": 4, "Quad8"
 
 #: One *CONTACT PAIR / *TIE data line, or one search of general contact (*CONTACT), of a model:
 #: surface names, "contact pair", "tie" or "general contact", the mode its type asks for ("node"
-#: or "segment"), the interaction name, and whether to search it with self_contact=True (general
+#: or "segment"), the interaction name, whether to search it with self_contact=True (general
 #: contact, whose slave may be part of its master, or one surface as slave and master; else the
-#: slave's own faces would pair with it at gap 0).
-Interface = collections.namedtuple("Interface", "slave master kind mode name self_contact")
+#: slave's own faces would pair with it at gap 0), problem: why the contact-search tool refuses
+#: to search it (e.g. TYPE=EDGE TO EDGE), None when it can be searched, and source: "file:line"
+#: of its definition (None for a model made from arrays).
+Interface = collections.namedtuple("Interface",
+                                   "slave master kind mode name self_contact problem source",
+                                   defaults=(None, None))
 
 
 def surface(types, connectivity, offsets=None, name="surface"):
@@ -204,7 +215,11 @@ class Model:
     """A model read from a file (read_model) or made from a meshio mesh (from_meshio).
 
     coordinates: (n, 3) read-only view of the node coordinates (z = 0 in 2D models; pass
-    coordinates[:, :2] to a 2D search, still without a copy); node_ids: ids as in the file;
+    coordinates[:, :2] to a 2D search, still without a copy); node_ids: ids as in the file (in
+    an Abaqus assembly each instance's own, so they repeat); node_labels(indices=None): the
+    nodes (all, or those node indices) as the tool names them, "<instance>.<id>" in an
+    assembly, else the id; instances: the part instances' names; files: the files read (the
+    model, then its includes);
     surfaces: mapping name -> Surface (built on first use; each also carries .coordinates, the
     model's coordinates in its dimension, and .node_ids), each name once: where a node surface
     (TYPE=NODE) and an element surface share a name (CalculiX), the element surface;
@@ -219,10 +234,15 @@ class Model:
         self.node_surfaces = _Surfaces(self, core.node_surface_names, True)
 
     path = property(lambda self: self._core.path)
+    files = property(lambda self: self._core.files)
+    instances = property(lambda self: self._core.instances)
     format = property(lambda self: self._core.format)
     coordinates = property(lambda self: self._core.coordinates)
     node_ids = property(lambda self: self._core.node_ids)
     notes = property(lambda self: self._core.notes)
+
+    def node_labels(self, indices=None):
+        return self._core.node_labels(indices)
 
     def surface(self, name, nodes=False):
         """Surface `name`. Where a node surface and an element surface share the name: the node
@@ -251,7 +271,8 @@ class _Surfaces(collections.abc.Mapping):
                            % ("node surface" if self._nodes else "surface", name,
                               self._model.path, "node surfaces" if self._nodes else "surfaces",
                               ", ".join(self._names) or "none"))
-        s = self._model._core.surface(name, nodes)
+        # As bytes: a name with lone surrogates (from a non-UTF-8 file) is the file's bytes again.
+        s = self._model._core.surface(str(name).encode("utf-8", "surrogateescape"), nodes)
         if not hasattr(s, "coordinates"):
             s.coordinates = self._model.coordinates[:, :s.dim]
             s.node_ids = self._model.node_ids

@@ -44,6 +44,7 @@ struct PySurface {
     std::vector<std::int32_t> types;
     std::vector<std::int64_t> elementIds;
     std::vector<std::int32_t> faces;
+    std::vector<std::string> elementLabels;  // as the tool's outputs name them (from a model)
 };
 
 struct PyModel {
@@ -52,6 +53,44 @@ struct PyModel {
     // share a name.
     std::map<std::size_t, std::shared_ptr<PySurface>> built;
 };
+
+// A name from a file, whose bytes need not be UTF-8 (a Latin-1 deck): undecodable bytes become
+// lone surrogates (surrogateescape), so that the name given back finds the same surface.
+py::str fileText(const std::string& s) {
+    PyObject* o =
+        PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape");
+    if (o == nullptr) {
+        throw py::error_already_set();
+    }
+    return py::reinterpret_steal<py::str>(o);
+}
+
+// A message quoting a file's bytes: undecodable bytes become \xNN (backslashreplace).
+py::str messageText(const std::string& s) {
+    PyObject* o =
+        PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace");
+    if (o == nullptr) {
+        throw py::error_already_set();
+    }
+    return py::reinterpret_steal<py::str>(o);
+}
+
+// A path, decoded as os.fsdecode does.
+py::str pathText(const std::string& s) {
+    PyObject* o = PyUnicode_DecodeFSDefault(s.c_str());
+    if (o == nullptr) {
+        throw py::error_already_set();
+    }
+    return py::reinterpret_steal<py::str>(o);
+}
+
+py::list messageList(const std::vector<std::string>& v) {
+    py::list out;
+    for (const std::string& s : v) {
+        out.append(messageText(s));
+    }
+    return out;
+}
 
 double monotonicSeconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
@@ -261,6 +300,11 @@ std::shared_ptr<PySurface> modelSurface(PyModel& m, const std::string& name, boo
     if (it == m.built.end()) {
         it = m.built.emplace(key, finishSurface(mesh_io::buildContactSurface(m.model, *def), true))
                  .first;
+        PySurface& s = *it->second;
+        for (std::size_t i = 0; i < s.cs.origin.size(); ++i) {
+            s.elementLabels.push_back(
+                m.model.elementLabel(s.cs.origin[i].instance, s.cs.origin[i].elementId));
+        }
     }
     return it->second;
 }
@@ -699,7 +743,7 @@ PYBIND11_MODULE(_core, m) {
         .def_static("__new__", &refuseNew)
         .def_static("_from_arrays", &surfaceFromArrays, py::arg("name"), py::arg("types"),
                     py::arg("offsets"), py::arg("connectivity"))
-        .def_property_readonly("name", [](const PySurface& s) { return s.cs.name; })
+        .def_property_readonly("name", [](const PySurface& s) { return fileText(s.cs.name); })
         .def_property_readonly("dim", [](const PySurface& s) { return s.cs.dim; })
         .def_property_readonly("is_node_surface",
                                [](const PySurface& s) { return s.cs.nodeSurface; })
@@ -755,11 +799,72 @@ PYBIND11_MODULE(_core, m) {
                                    return view(s.cs.nodes.data(), py::ssize_t(s.cs.nodes.size()), 0,
                                                self);
                                })
-        .def_property_readonly("notes", [](const PySurface& s) { return s.cs.notes; });
+        .def_property_readonly(
+            "element_labels",
+            [](const PySurface& s) -> py::object {
+                if (!s.fromModel) {
+                    return py::none();
+                }
+                py::list out;
+                for (const std::string& l : s.elementLabels) {
+                    out.append(fileText(l));
+                }
+                return out;
+            },
+            "The element of each segment as the tool's CSV and JSON name it: the id, or "
+            "\"<instance>.<id>\" in an Abaqus assembly (None for a surface built from arrays).")
+        .def_property_readonly("notes", [](const PySurface& s) { return messageList(s.cs.notes); });
 
     py::class_<PyModel, std::shared_ptr<PyModel>>(m, "Model")
         .def_static("__new__", &refuseNew)
-        .def_property_readonly("path", [](const PyModel& x) { return x.model.path; })
+        .def_property_readonly("path", [](const PyModel& x) { return pathText(x.model.path); })
+        .def_property_readonly("files",
+                               [](const PyModel& x) {
+                                   py::list out;
+                                   for (const std::string& f : x.model.files) {
+                                       out.append(pathText(f));
+                                   }
+                                   return out;
+                               })
+        .def_property_readonly("instances",
+                               [](const PyModel& x) {
+                                   py::list out;
+                                   for (const mesh_io::Instance& i : x.model.instances) {
+                                       out.append(fileText(i.name));
+                                   }
+                                   return out;
+                               })
+        .def(
+            "node_labels",
+            [](const PyModel& x, const py::object& indices) {
+                const auto n = static_cast<Index>(x.model.nodeIds.size());
+                py::list out;
+                const auto put = [&](std::int64_t i) {
+                    if (i < 0 || i >= n) {
+                        throw py::index_error("node_labels: node index " + std::to_string(i) +
+                                              " is not in 0.." + std::to_string(n - 1));
+                    }
+                    out.append(fileText(x.model.nodeLabel(static_cast<Index>(i))));
+                };
+                if (indices.is_none()) {
+                    for (Index i = 0; i < n; ++i) {
+                        put(i);
+                    }
+                } else {
+                    const auto a =
+                        py::array_t<std::int64_t,
+                                    py::array::c_style | py::array::forcecast>::ensure(indices);
+                    if (!a || a.ndim() != 1) {
+                        throw std::invalid_argument("node_labels: indices must be a 1-D array of "
+                                                    "node indices");
+                    }
+                    for (py::ssize_t k = 0; k < a.shape(0); ++k) {
+                        put(a.data()[k]);
+                    }
+                }
+                return out;
+            },
+            py::arg("indices") = py::none())
         .def_property_readonly("format", [](const PyModel& x) { return x.model.format; })
         .def_property_readonly("coordinates",
                                [](const py::object& self) {
@@ -777,18 +882,18 @@ PYBIND11_MODULE(_core, m) {
             })
         .def_property_readonly("surface_names",
                                [](const PyModel& x) {
-                                   std::vector<std::string> names;
+                                   py::list names;
                                    for (const auto& s : x.model.surfaces) {
-                                       names.push_back(s.name);
+                                       names.append(fileText(s.name));
                                    }
                                    return names;
                                })
         .def_property_readonly("node_surface_names",
                                [](const PyModel& x) {
-                                   std::vector<std::string> names;
+                                   py::list names;
                                    for (const auto& s : x.model.surfaces) {
                                        if (s.nodeSurface) {
-                                           names.push_back(s.name);
+                                           names.append(fileText(s.name));
                                        }
                                    }
                                    return names;
@@ -798,13 +903,20 @@ PYBIND11_MODULE(_core, m) {
             [](const PyModel& x) {
                 py::list out;
                 for (const auto& d : x.model.interfaces) {
-                    out.append(py::make_tuple(d.slave, d.master, mesh_io::interfaceKindName(d.kind),
-                                              d.nodeToSurface ? "node" : "segment", d.name,
-                                              mesh_io::searchedAsSelfContact(x.model, d)));
+                    const py::object problem =
+                        d.problem.empty() ? py::object(py::none()) : messageText(d.problem);
+                    const py::object source =
+                        d.source.path.empty() ? py::object(py::none())
+                                              : py::object(pathText(d.source.path + ":" +
+                                                                    std::to_string(d.source.line)));
+                    out.append(py::make_tuple(
+                        fileText(d.slave), fileText(d.master), mesh_io::interfaceKindName(d.kind),
+                        d.nodeToSurface ? "node" : "segment", fileText(d.name),
+                        mesh_io::searchedAsSelfContact(x.model, d), problem, source));
                 }
                 return out;
             })
-        .def_property_readonly("notes", [](const PyModel& x) { return x.model.notes; })
+        .def_property_readonly("notes", [](const PyModel& x) { return messageList(x.model.notes); })
         .def("surface", &modelSurface, py::arg("name"), py::arg("nodes") = false);
 
     m.def(

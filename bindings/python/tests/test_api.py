@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import contact_search as cs
-from conftest import DATA, TOOL, TOOL_ENV, plate_scene
+from conftest import ABAQUS, DATA, TOOL, TOOL_ENV, plate_scene
 
 HERE_DATA = DATA.parents[1] / "tests" / "data"
 
@@ -445,3 +445,66 @@ def test_without_warm_starts_updates_equal_a_fresh_search_bit_for_bit():
         fresh.update(x)
         a, b = s.pairs(), fresh.pairs()
         assert len(a) > 100 and all(np.array_equal(a[k], b[k]) for k in a.keys())
+
+
+def test_assembly_labels_name_nodes_and_elements_as_the_tool_does(tmp_path):
+    """In an Abaqus assembly node and element ids repeat across instances; node_labels() and
+    element_labels name them "<instance>.<id>", as the tool's CSV does, and are unique."""
+    path = ABAQUS / "assembly" / "cae_blocks.inp"
+    model = cs.read_model(path)
+    labels = model.node_labels()
+    assert len(labels) == len(model.node_ids) > len(set(model.node_ids.tolist()))
+    assert len(set(labels)) == len(labels)
+    # Nodes of part instances are "<instance>.<id>"; the assembly's own nodes keep their id.
+    assert model.instances and all(lab.rsplit(".", 1)[0] in model.instances
+                                   for lab in labels if "." in lab)
+    assert sum("." in lab for lab in labels) > len(labels) // 2
+    assert model.node_labels(np.array([0, len(labels) - 1])) == [labels[0], labels[-1]]
+    with pytest.raises(IndexError):
+        model.node_labels([len(labels)])
+    ext = model.surfaces["ALL EXTERIOR"]
+    keys = list(zip(ext.element_labels, ext.faces.tolist()))
+    assert len(set(keys)) == len(ext) > len(set(zip(ext.element_ids.tolist(), ext.faces.tolist())))
+    if not TOOL:
+        pytest.fail("CONTACT_SEARCH_TOOL is not set (ctest sets it)")
+    csv_path = tmp_path / "pairs.csv"
+    subprocess.run([TOOL, str(path), "--mode", "node", "--quiet", "--pairs", str(csv_path)],
+                   check=True, env=TOOL_ENV)
+    rows = [r.split(",") for r in csv_path.read_text().splitlines()[1:]]
+    assert rows and all(r[1] in labels and (r[2], int(r[3])) in keys for r in rows)
+    plain = cs.read_model(DATA / "punch_on_block.inp")
+    assert plain.instances == [] and plain.node_labels([0]) == [str(plain.node_ids[0])]
+
+
+def test_names_that_are_not_utf8(tmp_path):
+    """A Latin-1 deck: names keep the undecodable bytes as surrogates (surrogateescape) and find
+    their surface again; an unknown name is a KeyError; a non-UTF-8 path reads too."""
+    deck = (ABAQUS / "tie.inp").read_bytes().replace(b"side c", b"side \xe9")
+    path = tmp_path / "latin1.inp"
+    path.write_bytes(deck)
+    model = cs.read_model(path)
+    name = "side \udce9"
+    assert name in model.surfaces and model.surfaces[name].name == name
+    assert len(model.surfaces[name]) > 0
+    assert any(itf.slave == name for itf in model.interfaces)
+    with pytest.raises(KeyError):
+        model.surfaces["nosuch"]
+    raw = os.path.join(os.fsencode(tmp_path), b"lat\xe9.inp")
+    with open(raw, "wb") as f:
+        f.write(deck)
+    model = cs.read_model(raw)
+    assert model.path == os.fsdecode(raw) and model.files[0] == os.fsdecode(raw)
+    with pytest.raises(KeyError):
+        model.surfaces["nosuch"]
+
+
+def test_interfaces_say_why_the_tool_refuses_one():
+    """interfaces.inp's interface 5 (TYPE=EDGE TO EDGE) cannot be searched: its problem says
+    why, with the file and line of its definition; searchable ones have problem None."""
+    model = cs.read_model(ABAQUS / "interfaces.inp")
+    itf = model.interfaces[4]
+    assert itf.problem is not None and "EDGETOEDGE" in itf.problem
+    assert itf.source == "%s:43" % (ABAQUS / "interfaces.inp")
+    assert model.interfaces[0].problem is None
+    assert model.interfaces[0].source.endswith("interfaces.inp:35")
+    assert cs.Interface("a", "b", "tie", "node", "", False).problem is None
