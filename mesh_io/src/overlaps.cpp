@@ -6,6 +6,8 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -116,6 +118,15 @@ Overlaps computeOverlaps(const contact::Surface& master, const contact::Surface&
         throw std::invalid_argument("computeOverlaps: threads must be 1 .. " +
                                     std::to_string(contact::kMaxThreads) + ", got " +
                                     std::to_string(threads));
+    }
+    // No gap is <= a NaN capture; a negative one would leave out contact that is not penetration.
+    if (!(std::isfinite(capture) && capture >= 0.0)) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.17g", capture);
+        throw std::invalid_argument(
+            std::string(
+                "computeOverlaps: the capture distance must be finite and 0 or more, got ") +
+            text);
     }
     // The kernels take finite coordinates: a NaN would give NaN areas, silently.
     if (const char* bad = x.problem()) {

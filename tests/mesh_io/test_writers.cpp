@@ -13,9 +13,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
@@ -284,6 +286,37 @@ TEST(Writers, JsonReportCarriesTheNotes) {
     EXPECT_NE(json.find("\"notes\": [\"deck.inp: surface 'M': 1 of 2 faces are collapsed\"],\n"),
               std::string::npos)
         << json;
+}
+
+// Segment mode took a NaN capture (no gap is <= it) or a negative one and drew no contact where
+// the slave is 0.1 away. It is refused, naming it, before anything is written.
+TEST(Vtu, SegmentModeRefusesABadCapture) {
+    const fs::path dir = scratchDir();
+    const fs::path file = dir / "c.vtu";
+    TwoSquares t;
+    const contact::CoordinatesView x(t.x);
+    const contact::SegmentPairs pairs({0}, {0});
+    const auto error = [&](double capture) -> std::string {
+        try {
+            mesh_io::writeContactVtu(file.string(), t.master, t.slave, x, pairs, capture);
+        } catch (const std::invalid_argument& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_EQ(error(std::nan("")),
+              "computeOverlaps: the capture distance must be finite and 0 or more, got nan");
+    EXPECT_EQ(error(-1.0),
+              "computeOverlaps: the capture distance must be finite and 0 or more, got -1");
+    EXPECT_EQ(error(std::numeric_limits<double>::infinity()),
+              "computeOverlaps: the capture distance must be finite and 0 or more, got inf");
+    EXPECT_FALSE(fs::exists(file));
+    EXPECT_EQ(error(0.0), "");
+    EXPECT_TRUE(fs::exists(file));
+    mesh_io::VtuSeries series((dir / "s.pvd").string());
+    EXPECT_THROW(series.write(0, t.master, t.slave, x, pairs, -0.5), std::invalid_argument);
+    EXPECT_FALSE(fs::exists(dir / "s_0000.vtu"));
+    fs::remove_all(dir);
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ struct Overlaps {
 /// contact::clipSegments2d in 2D) and cuts each overlap to gap <= capture
 /// (contact::cutOverlap3d / cutOverlap2d, `subdivisions` on curved faces). Surfaces and
 /// coordinates as given to the search: a bad view, a node index outside it or a NaN or Inf
-/// coordinate of a surface node throws std::invalid_argument naming it. `threads`
+/// coordinate of a surface node throws std::invalid_argument naming it, as does a capture that
+/// is not finite or is negative (no part would be in contact). `threads`
 /// (1 .. contact::kMaxThreads, else std::invalid_argument) share the pairs; the result is the
 /// same for any count.
 [[nodiscard]] Overlaps computeOverlaps(const contact::Surface& master,
