@@ -3,9 +3,17 @@
 
 #include "vtu_piece.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
+#include <mutex>
+#include <set>
 #include <stdexcept>
+#include <string>
+#include <system_error>
+#include <utility>
 
 namespace mesh_io {
 namespace detail {
@@ -415,11 +423,91 @@ std::string fileName(const std::string& pvdPath, std::size_t k) {
     return pvdPath.substr(0, pvdPath.size() - 4) + suffix;
 }
 
+// The .pvd paths (absolute, symlinks of existing directories resolved) of the live series.
+struct Registry {
+    std::mutex mutex;
+    std::set<std::string> paths;
+};
+
+Registry& registry() {
+    static Registry r;
+    return r;
+}
+
+std::string registryKey(const std::string& pvdPath) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(pvdPath, ec).lexically_normal();
+    const fs::path canonical = fs::weakly_canonical(absolute, ec);
+    return (ec ? absolute : canonical).string();
+}
+
+// Escapes a file name for an XML attribute value.
+std::string xmlAttribute(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string timeText(double time) {
+    char t[32];
+    std::snprintf(t, sizeof t, "%.17g", time);
+    return t;
+}
+
 }  // namespace
 
 VtuSeries::VtuSeries(std::string pvdPath, VtuOptions options, int steps)
     : pvdPath_(std::move(pvdPath)), options_(std::move(options)) {
     (void)checkOutputs(plannedFiles(pvdPath_, steps), options_.write);
+    std::string key = registryKey(pvdPath_);
+    Registry& r = registry();
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.paths.insert(key).second) {
+        throw std::runtime_error("VtuSeries: " + pvdPath_ +
+                                 " is the .pvd of another live series (one series per file)");
+    }
+    owned_ = std::move(key);
+}
+
+VtuSeries::~VtuSeries() { release(); }
+
+VtuSeries::VtuSeries(VtuSeries&& other) noexcept
+    : pvdPath_(std::exchange(other.pvdPath_, {})), owned_(std::exchange(other.owned_, {})),
+      options_(std::move(other.options_)), files_(std::exchange(other.files_, {})),
+      times_(std::exchange(other.times_, {})), vtuWritten_(std::exchange(other.vtuWritten_, 0)),
+      pvdWritten_(std::exchange(other.pvdWritten_, false)) {}
+
+VtuSeries& VtuSeries::operator=(VtuSeries&& other) noexcept {
+    if (this != &other) {
+        release();
+        pvdPath_ = std::exchange(other.pvdPath_, {});
+        owned_ = std::exchange(other.owned_, {});
+        options_ = std::move(other.options_);
+        files_ = std::exchange(other.files_, {});
+        times_ = std::exchange(other.times_, {});
+        vtuWritten_ = std::exchange(other.vtuWritten_, 0);
+        pvdWritten_ = std::exchange(other.pvdWritten_, false);
+    }
+    return *this;
+}
+
+void VtuSeries::release() noexcept {
+    if (!owned_.empty()) {
+        Registry& r = registry();
+        const std::lock_guard<std::mutex> lock(r.mutex);
+        r.paths.erase(owned_);
+        owned_.clear();
+    }
 }
 
 std::vector<std::string> VtuSeries::plannedFiles(const std::string& pvdPath, int steps) {
@@ -435,41 +523,71 @@ std::vector<std::string> VtuSeries::plannedFiles(const std::string& pvdPath, int
     return files;
 }
 
+// Checks the series and the time; the next increment's file.
+std::string VtuSeries::beginStep(double time) const {
+    if (pvdPath_.empty()) {
+        throw std::logic_error("VtuSeries::write: the series was moved from");
+    }
+    if (!std::isfinite(time)) {
+        throw std::invalid_argument("VtuSeries::write: time " + timeText(time) + " is not finite");
+    }
+    if (!times_.empty() && !(time > times_.back())) {
+        throw std::invalid_argument("VtuSeries::write: time " + timeText(time) +
+                                    " is not after the previous step's time " +
+                                    timeText(times_.back()));
+    }
+    return fileName(pvdPath_, files_.size());
+}
+
+// The increment file of a refused step is the series' own: replaced when written again.
+VtuOptions VtuSeries::stepOptions() const {
+    VtuOptions o = options_;
+    o.write.overwrite = o.write.overwrite || files_.size() < vtuWritten_;
+    return o;
+}
+
+void VtuSeries::endStep(const std::string& file, double time) {
+    vtuWritten_ = std::max(vtuWritten_, files_.size() + 1);
+    writeCollection(file, time);
+    files_.push_back(file);
+    times_.push_back(time);
+}
+
 void VtuSeries::write(double time, const contact::Surface& master, const contact::Surface& slave,
                       const contact::CoordinatesView& x, const contact::NodePairs& pairs) {
-    const std::string f = fileName(pvdPath_, files_.size());
-    writeContactVtu(f, master, slave, x, pairs, options_);
-    files_.push_back(f);
-    times_.push_back(time);
-    writeCollection();
+    const std::string f = beginStep(time);
+    writeContactVtu(f, master, slave, x, pairs, stepOptions());
+    endStep(f, time);
 }
 
 void VtuSeries::write(double time, const contact::Surface& master, const contact::Surface& slave,
                       const contact::CoordinatesView& x, const contact::SegmentPairs& pairs,
                       double capture) {
-    const std::string f = fileName(pvdPath_, files_.size());
-    writeContactVtu(f, master, slave, x, pairs, capture, options_);
-    files_.push_back(f);
-    times_.push_back(time);
-    writeCollection();
+    const std::string f = beginStep(time);
+    writeContactVtu(f, master, slave, x, pairs, capture, stepOptions());
+    endStep(f, time);
 }
 
-void VtuSeries::writeCollection() {
+// The .pvd with the recorded steps and the new one (file, time).
+void VtuSeries::writeCollection(const std::string& file, double time) {
     WriteOptions w = options_.write;
-    w.overwrite = w.overwrite || files_.size() > 1;  // ours after the first increment
-    OutputFile file(pvdPath_, w);
-    std::ostream& out = file.out();
+    w.overwrite = w.overwrite || pvdWritten_;
+    OutputFile pvd(pvdPath_, w);
+    std::ostream& out = pvd.out();
     out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
            "byte_order=\"LittleEndian\">\n  <Collection>\n";
+    const auto dataSet = [&out](const std::string& f, double t) {
+        const auto slash = f.rfind('/');
+        out << R"(    <DataSet timestep=")" << timeText(t) << R"(" part="0" file=")"
+            << xmlAttribute(slash == std::string::npos ? f : f.substr(slash + 1)) << "\"/>\n";
+    };
     for (std::size_t k = 0; k < files_.size(); ++k) {
-        const auto slash = files_[k].rfind('/');
-        char t[32];
-        std::snprintf(t, sizeof t, "%.12g", times_[k]);
-        out << R"(    <DataSet timestep=")" << t << R"(" part="0" file=")"
-            << (slash == std::string::npos ? files_[k] : files_[k].substr(slash + 1)) << "\"/>\n";
+        dataSet(files_[k], times_[k]);
     }
+    dataSet(file, time);
     out << "  </Collection>\n</VTKFile>\n";
-    file.commit();
+    pvd.commit();
+    pvdWritten_ = true;
 }
 
 }  // namespace mesh_io

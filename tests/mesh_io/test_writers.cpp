@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The writers' file sets: the --mortar files of an interface are replaced together or not at all;
-// the VTU writers refuse pairs that do not fit their surfaces before writing anything. The JSON
-// report carries the notes the text report prints.
+// the VTU writers refuse pairs that do not fit their surfaces before writing anything; a VTU series
+// never replaces a file it did not write. The JSON report carries the notes the text report
+// prints.
 #include "contact/pairs.hpp"
 #include "contact/surface.hpp"
 #include "mesh_io/model.hpp"
@@ -20,6 +21,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -288,6 +290,80 @@ TEST(Writers, JsonReportCarriesTheNotes) {
         << json;
 }
 
+// A .pvd that appears after the series was made is not the series' own: the first write refused
+// it, the second replaced it (the refused step had been recorded, so the .pvd counted as ours).
+// A refused step is not recorded; the series goes on once the way is clear.
+TEST(Vtu, SeriesNeverReplacesAPvdItDidNotWrite) {
+    const fs::path dir = scratchDir();
+    const fs::path pvd = dir / "s.pvd";
+    TwoSquares t;
+    const contact::CoordinatesView x(t.x);
+    const contact::NodePairs pairs = nodePairs({{4, 0}});
+    mesh_io::VtuSeries series(pvd.string(), {}, 3);
+    std::ofstream(pvd) << "not ours\n";
+    EXPECT_THROW(series.write(0, t.master, t.slave, x, pairs), std::runtime_error);
+    EXPECT_THROW(series.write(1, t.master, t.slave, x, pairs), std::runtime_error);
+    EXPECT_EQ(get(pvd), "not ours\n");
+    EXPECT_TRUE(series.files().empty());
+    // The increment file it wrote before the refusal is its own: written again, no overwrite.
+    fs::remove(pvd);
+    series.write(2, t.master, t.slave, x, pairs);
+    EXPECT_EQ(series.files(), std::vector<std::string>{(dir / "s_0000.vtu").string()});
+    EXPECT_NE(get(pvd).find(R"(<DataSet timestep="2" part="0" file="s_0000.vtu"/>)"),
+              std::string::npos)
+        << get(pvd);
+    EXPECT_FALSE(fs::exists(dir / "s_0001.vtu"));
+    fs::remove_all(dir);
+}
+
+// The .pvd names its files in an XML attribute: '&' (or '<', '"') in the series' name made a
+// .pvd that VTK could not parse. They are escaped.
+TEST(Vtu, SeriesEscapesFileNamesInThePvd) {
+    const fs::path dir = scratchDir();
+    const fs::path pvd = dir / "R&D <\"run\"> 'x'.pvd";
+    TwoSquares t;
+    mesh_io::VtuSeries series(pvd.string());
+    series.write(0, t.master, t.slave, contact::CoordinatesView(t.x), nodePairs({{4, 0}}));
+    EXPECT_TRUE(fs::exists(dir / "R&D <\"run\"> 'x'_0000.vtu"));
+    EXPECT_NE(get(pvd).find(R"(file="R&amp;D &lt;&quot;run&quot;&gt; &apos;x&apos;_0000.vtu"/>)"),
+              std::string::npos)
+        << get(pvd);
+    fs::remove_all(dir);
+}
+
+// Times were taken as given: NaN, Inf, a step back or a repeat made a .pvd ParaView cannot
+// order, and %.12g printed two distinct times alike. A time must be finite and after the last.
+TEST(Vtu, SeriesTimesAreFiniteAndIncreasing) {
+    const fs::path dir = scratchDir();
+    const fs::path pvd = dir / "s.pvd";
+    TwoSquares t;
+    const contact::CoordinatesView x(t.x);
+    const contact::NodePairs pairs = nodePairs({{4, 0}});
+    mesh_io::VtuSeries series(pvd.string());
+    series.write(1.0, t.master, t.slave, x, pairs);
+    const auto error = [&](double time) -> std::string {
+        try {
+            series.write(time, t.master, t.slave, x, pairs);
+        } catch (const std::invalid_argument& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_EQ(error(0.5), "VtuSeries::write: time 0.5 is not after the previous step's time 1");
+    EXPECT_EQ(error(1.0), "VtuSeries::write: time 1 is not after the previous step's time 1");
+    EXPECT_EQ(error(std::nan("")), "VtuSeries::write: time nan is not finite");
+    EXPECT_EQ(error(-std::numeric_limits<double>::infinity()),
+              "VtuSeries::write: time -inf is not finite");
+    EXPECT_FALSE(fs::exists(dir / "s_0001.vtu"));
+    const double next = std::nextafter(1.0, 2.0);
+    EXPECT_EQ(error(next), "");
+    EXPECT_EQ(series.files().size(), 2U);
+    EXPECT_NE(get(pvd).find(R"(timestep="1" part="0")"), std::string::npos) << get(pvd);
+    EXPECT_NE(get(pvd).find(R"(timestep="1.0000000000000002" part="0")"), std::string::npos)
+        << get(pvd);
+    fs::remove_all(dir);
+}
+
 // Segment mode took a NaN capture (no gap is <= it) or a negative one and drew no contact where
 // the slave is 0.1 away. It is refused, naming it, before anything is written.
 TEST(Vtu, SegmentModeRefusesABadCapture) {
@@ -316,6 +392,66 @@ TEST(Vtu, SegmentModeRefusesABadCapture) {
     mesh_io::VtuSeries series((dir / "s.pvd").string());
     EXPECT_THROW(series.write(0, t.master, t.slave, x, pairs, -0.5), std::invalid_argument);
     EXPECT_FALSE(fs::exists(dir / "s_0000.vtu"));
+    fs::remove_all(dir);
+}
+
+// A moved-from series wrote ./_0000.vtu (its path was empty) before failing. It refuses writes
+// before anything is written; its path goes with the move. A series is not copyable (two
+// objects would write one set of files).
+TEST(Vtu, MovedFromSeriesRefusesWrites) {
+    EXPECT_FALSE(std::is_copy_constructible_v<mesh_io::VtuSeries>);
+    EXPECT_TRUE(std::is_nothrow_move_constructible_v<mesh_io::VtuSeries>);
+    const fs::path dir = scratchDir();
+    TwoSquares t;
+    const contact::CoordinatesView x(t.x);
+    const contact::NodePairs pairs = nodePairs({{4, 0}});
+    fs::remove("_0000.vtu");
+    mesh_io::VtuSeries a((dir / "a.pvd").string());
+    a.write(0, t.master, t.slave, x, pairs);
+    mesh_io::VtuSeries b(std::move(a));
+    EXPECT_THROW(a.write(1, t.master, t.slave, x, pairs),  // NOLINT(bugprone-use-after-move)
+                 std::logic_error);
+    EXPECT_FALSE(fs::exists("_0000.vtu"));
+    b.write(1, t.master, t.slave, x, pairs);
+    EXPECT_EQ(b.files().back(), (dir / "a_0001.vtu").string());
+
+    mesh_io::VtuSeries c((dir / "c.pvd").string());
+    c = std::move(b);
+    EXPECT_THROW(b.write(2, t.master, t.slave, x, pairs),  // NOLINT(bugprone-use-after-move)
+                 std::logic_error);
+    c.write(2, t.master, t.slave, x, pairs);
+    EXPECT_EQ(c.files().size(), 3U);
+    EXPECT_NE(get(dir / "a.pvd").find("a_0002.vtu"), std::string::npos);
+    EXPECT_FALSE(fs::exists(dir / "c.pvd"));
+    EXPECT_FALSE(fs::exists("_0000.vtu"));
+    fs::remove_all(dir);
+}
+
+// Two live series on one .pvd (with overwrite) replaced each other's files silently. The second
+// is refused, under any spelling of the path; the path is free again once the first is gone.
+TEST(Vtu, OneLiveSeriesPerPvd) {
+    const fs::path dir = scratchDir();
+    const fs::path pvd = dir / "s.pvd";
+    mesh_io::VtuOptions o;
+    o.write.overwrite = true;
+    const auto error = [&](const fs::path& path) -> std::string {
+        try {
+            const mesh_io::VtuSeries other(path.string(), o, 2);
+        } catch (const std::runtime_error& e) {
+            return e.what();
+        }
+        return "";
+    };
+    {
+        mesh_io::VtuSeries first(pvd.string(), o, 2);
+        EXPECT_EQ(error(pvd), "VtuSeries: " + pvd.string() +
+                                  " is the .pvd of another live series (one series per file)");
+        EXPECT_NE(error(dir / "." / "s.pvd"), "");
+        EXPECT_EQ(error(dir / "t.pvd"), "");
+        mesh_io::VtuSeries moved(std::move(first));
+        EXPECT_NE(error(pvd), "");
+    }
+    EXPECT_EQ(error(pvd), "");
     fs::remove_all(dir);
 }
 

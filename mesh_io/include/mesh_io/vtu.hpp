@@ -7,6 +7,7 @@
 #include "contact/surface.hpp"
 #include "mesh_io/output.hpp"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,8 @@ void writeContactVtu(const std::string& path, const contact::Surface& master,
                      const VtuOptions& options = {});
 /// Segment-to-segment pairs: each pair's overlap is cut to gap <= capture (the search's capture
 /// distance, ContactSearch::captureDistance()) and drawn with its areas. Surfaces checked as
-/// above, the pairs' segment numbers by computeOverlaps (std::invalid_argument).
+/// above, the pairs' segment numbers and the capture (finite, 0 or more) by computeOverlaps
+/// (std::invalid_argument).
 void writeContactVtu(const std::string& path, const contact::Surface& master,
                      const contact::Surface& slave, const contact::CoordinatesView& x,
                      const contact::SegmentPairs& pairs, double capture,
@@ -61,15 +63,25 @@ void writeContactVtu(const std::string& path, const contact::Surface& master,
 
 /// A time series: one VTU per increment, <dir>/<stem>_<k>.vtu (k = 0, 1, ...) next to the .pvd,
 /// and the .pvd collection, written again after each increment so that what was written so far
-/// is always readable. The first write of each file follows VtuOptions::write; the .pvd is
-/// replaced at later increments (it is the series' own file).
+/// is always readable. The first write of each file follows VtuOptions::write; a file the series
+/// itself has written (the .pvd once committed, an increment file of a refused step) it replaces.
+/// A step is recorded only once its VTU and the .pvd are written: a refused write leaves the
+/// series as it was. One live series per .pvd in a process; movable, not copyable (a moved-from
+/// series refuses writes with std::logic_error).
 class VtuSeries {
 public:
     /// Checks that the path ends in ".pvd" and, by OutputFile's rules (checkOutputs), the .pvd
     /// and the VTU files of the first `steps` increments: given the number of increments, a
     /// series that cannot be written is refused before the first, not left half written.
-    /// Throws std::runtime_error naming the path.
+    /// Throws std::runtime_error naming the path (also when another live series of this process
+    /// writes the same .pvd, under any spelling of its path), std::invalid_argument when
+    /// steps < 0.
     VtuSeries(std::string pvdPath, VtuOptions options = {}, int steps = 0);
+    ~VtuSeries();
+    VtuSeries(VtuSeries&& other) noexcept;
+    VtuSeries& operator=(VtuSeries&& other) noexcept;
+    VtuSeries(const VtuSeries&) = delete;
+    VtuSeries& operator=(const VtuSeries&) = delete;
 
     /// The files a series of `steps` increments writes: the .pvd, then <stem>_0000.vtu, ...
     /// (checkOutputs them with a program's other outputs). Throws std::runtime_error when the
@@ -77,8 +89,14 @@ public:
     [[nodiscard]] static std::vector<std::string> plannedFiles(const std::string& pvdPath,
                                                                int steps);
 
+    /// Writes the next increment at `time` (written to the .pvd with %.17g). Before anything is
+    /// written, throws std::invalid_argument for a time that is not finite or not after the
+    /// previous step's (ParaView orders steps by time; equal times are refused too), naming
+    /// both; the pairs as writeContactVtu does; std::logic_error on a moved-from series.
     void write(double time, const contact::Surface& master, const contact::Surface& slave,
                const contact::CoordinatesView& x, const contact::NodePairs& pairs);
+    /// Segment mode: `capture` as writeContactVtu takes it (finite, 0 or more, else
+    /// std::invalid_argument).
     void write(double time, const contact::Surface& master, const contact::Surface& slave,
                const contact::CoordinatesView& x, const contact::SegmentPairs& pairs,
                double capture);
@@ -87,12 +105,19 @@ public:
     [[nodiscard]] const std::vector<std::string>& files() const noexcept { return files_; }
 
 private:
-    void writeCollection();
+    std::string beginStep(double time) const;
+    [[nodiscard]] VtuOptions stepOptions() const;
+    void endStep(const std::string& file, double time);
+    void writeCollection(const std::string& file, double time);
+    void release() noexcept;
 
-    std::string pvdPath_;
+    std::string pvdPath_;  // empty: moved from
+    std::string owned_;    // the .pvd's absolute path, held in the process' registry
     VtuOptions options_;
     std::vector<std::string> files_;
     std::vector<double> times_;
+    std::size_t vtuWritten_ = 0;  // increment files this series has written (0 .. k-1)
+    bool pvdWritten_ = false;     // the .pvd is ours: committed by this series
 };
 
 }  // namespace mesh_io
