@@ -128,8 +128,8 @@ int main(int argc, char** argv) {
     }
     const double tBounds = msSince(t0);
 
-    // 2-3. Candidate segment pairs (all pairs here; the kd-tree broad phase replaces this loop),
-    // then the 15-axis SAT on the buffered OBBs.
+    // 2-3. Candidate segment pairs (all pairs here; ContactSearch's broad phase, sort and sweep
+    // or a box tree by default, replaces this loop), then the 15-axis SAT on the buffered OBBs.
     t0 = std::chrono::steady_clock::now();
     long candidates = 0;
     long survivors = 0;
