@@ -9,8 +9,9 @@
 // Usage: indenter [--dim 2|3] [--threads N] [--vtu-series FILE.pvd] [--dump FILE] [--force]
 // --vtu-series writes every increment for ParaView; --dump writes every increment's pairs (0-based
 // slave node and master segment, gap, local coordinates, normal; %.17g), the file the Fortran
-// example's output is compared with. Outputs are written as the tool writes them: an existing
-// file is replaced only with --force.
+// example's output is compared with; with --dump - (standard output) the report goes to standard
+// error. Outputs are written as the tool writes them: an existing file is replaced only with
+// --force.
 #include "contact/contact_search.hpp"
 #include "contact/reference_search.hpp"
 #include "contact/segment.hpp"
@@ -117,10 +118,20 @@ Model makeModel2d(int n, double R, double start) {
     return m;
 }
 
+void printUsage(std::FILE* to) {
+    std::fprintf(to, "usage: indenter [--dim 2|3] [--threads N] [--vtu-series FILE.pvd] "
+                     "[--dump FILE] [--force]\n");
+}
+
 int usage() {
-    std::fprintf(stderr, "usage: indenter [--dim 2|3] [--threads N] [--vtu-series FILE.pvd] "
-                         "[--dump FILE] [--force]\n");
+    printUsage(stderr);
     return 2;
+}
+
+// A bad command line: what is wrong, then the usage line.
+int usageError(const std::string& what) {
+    std::fprintf(stderr, "indenter: %s\n", what.c_str());
+    return usage();
 }
 
 // One line per pair: increment, slave node, master segment, gap, xi, eta, nx, ny, nz.
@@ -145,13 +156,23 @@ int main(int argc, char** argv) {
     vtuOptions.write.overwriteOption = "--force";
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--vtu-series" && i + 1 < argc) {
-            series = argv[++i];
-        } else if (a == "--dump" && i + 1 < argc) {
-            dumpPath = argv[++i];
+        const bool takesValue =
+            a == "--vtu-series" || a == "--dump" || a == "--dim" || a == "--threads";
+        if (takesValue && i + 1 == argc) {
+            return usageError(a + " needs a value");
+        }
+        if (a == "--help" || a == "-h") {
+            printUsage(stdout);
+            return 0;
+        } else if (a == "--vtu-series" || a == "--dump") {
+            // An empty name would be no output at all, silently.
+            (a == "--dump" ? dumpPath : series) = argv[++i];
+            if (argv[i][0] == '\0') {
+                return usageError(a + " needs a file name, got ''");
+            }
         } else if (a == "--force") {
             vtuOptions.write.overwrite = true;
-        } else if ((a == "--dim" || a == "--threads") && i + 1 < argc) {
+        } else if (a == "--dim" || a == "--threads") {
             // Checked as a long, before the cast: 4294967297 would wrap to 1.
             const bool isDim = a == "--dim";
             const long lo = isDim ? 2 : 1;
@@ -167,11 +188,13 @@ int main(int argc, char** argv) {
             }
             (isDim ? dim : threads) = static_cast<int>(v);
         } else {
-            return usage();
+            return usageError(
+                (a.size() > 1 && a[0] == '-' ? "unknown option " : "unexpected argument ") + a);
         }
     }
     constexpr int kIncrements = 20;
     std::unique_ptr<mesh_io::OutputFile> dump;
+    std::FILE* report = stdout;  // standard error when the dump is on standard output
     try {
         // Every output checked before the first increment: the dump, the .pvd and each
         // increment's .vtu (existing files, one file for two outputs).
@@ -185,6 +208,9 @@ int main(int argc, char** argv) {
         (void)mesh_io::checkOutputs(outputs, vtuOptions.write);
         if (!dumpPath.empty()) {
             dump = std::make_unique<mesh_io::OutputFile>(dumpPath, vtuOptions.write);
+            if (dump->kind() == mesh_io::OutputKind::kStdout) {
+                report = stderr;
+            }
             dump->out() << "# increment slave_node master_segment gap xi eta nx ny nz (0-based "
                            "indices)\n";
         }
@@ -232,14 +258,15 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "indenter: %s\n", e.what());
         return 2;
     }
-    std::printf("%s indenter (R = %.1f, %d %s) into a block face (%d %s), %d slave nodes\n",
-                dim == 3 ? "Sphere" : "Cylinder", R, m.indenter.size(),
-                dim == 3 ? "Quad9 faces" : "Line3 segments", m.block.size(),
-                dim == 3 ? "Quad4 faces" : "Line2 segments",
-                static_cast<int>(search.slaveNodes().size()));
-    std::printf("capture distance %.4f, skin %.4f, %d thread(s)\n\n", search.captureDistance(),
-                search.skinDistance(), threads);
-    std::printf(" inc  travel   pairs  penetrating    min gap  rebuilt  candidates  time [ms]\n");
+    std::fprintf(
+        report, "%s indenter (R = %.1f, %d %s) into a block face (%d %s), %d slave nodes\n",
+        dim == 3 ? "Sphere" : "Cylinder", R, m.indenter.size(),
+        dim == 3 ? "Quad9 faces" : "Line3 segments", m.block.size(),
+        dim == 3 ? "Quad4 faces" : "Line2 segments", static_cast<int>(search.slaveNodes().size()));
+    std::fprintf(report, "capture distance %.4f, skin %.4f, %d thread(s)\n\n",
+                 search.captureDistance(), search.skinDistance(), threads);
+    std::fprintf(report,
+                 " inc  travel   pairs  penetrating    min gap  rebuilt  candidates  time [ms]\n");
 
     bool same = false;
     double minGap = 0.0;
@@ -265,9 +292,9 @@ int main(int argc, char** argv) {
             minGap = std::min(minGap, g);
             penetrating += g < 0 ? 1 : 0;
         }
-        std::printf("%4d  %6.3f  %6d  %11d  %9.5f  %7s  %10lld  %9.3f\n", inc, inc * step,
-                    static_cast<int>(p.size()), penetrating, minGap, st.rebuilt ? "yes" : "no",
-                    st.candidates, st.timeTotal());
+        std::fprintf(report, "%4d  %6.3f  %6d  %11d  %9.5f  %7s  %10lld  %9.3f\n", inc, inc * step,
+                     static_cast<int>(p.size()), penetrating, minGap, st.rebuilt ? "yes" : "no",
+                     st.candidates, st.timeTotal());
         try {
             if (vtu) {
                 vtu->write(inc * step, m.indenter, m.block, coords(), p);  // time: the travel
@@ -298,10 +325,11 @@ int main(int argc, char** argv) {
                 worst = std::max(worst, std::abs(r.gap()[i] - p.gap()[i]) / length);
             }
             same = same && worst <= 1e-12;
-            std::printf("\nexhaustive reference on the last increment: %s (%d pairs, gaps within "
-                        "%.1e)\n",
-                        same ? "same pairs" : "DIFFERENT", static_cast<int>(ref.nodePairs.size()),
-                        worst);
+            std::fprintf(report,
+                         "\nexhaustive reference on the last increment: %s (%d pairs, gaps within "
+                         "%.1e)\n",
+                         same ? "same pairs" : "DIFFERENT", static_cast<int>(ref.nodePairs.size()),
+                         worst);
             break;
         }
         // Penalty response: each penetrating block node moves back 90% of its penetration.
@@ -320,6 +348,6 @@ int main(int argc, char** argv) {
         return 2;
     }
     const bool ok = same && search.nodePairs().size() > 0 && minGap < 0.0;
-    std::printf("report: %s\n", ok ? "OK" : "UNEXPECTED RESULT");
+    std::fprintf(report, "report: %s\n", ok ? "OK" : "UNEXPECTED RESULT");
     return ok ? 0 : 1;
 }
