@@ -531,6 +531,22 @@ TEST(Gmsh, WithoutPhysicalGroupsTheEntitiesAreTheSurfaces) {
     EXPECT_FALSE(readGmsh(fixture("model_41_ascii.msh")).entitySurfaces);
 }
 
+// The segments of a surface by node ids, each rotated to start at its lowest id, sorted.
+std::vector<std::vector<long>> segmentNodeIds(const Model& m, const std::string& name) {
+    const ContactSurface c = buildContactSurface(m, name);
+    std::vector<std::vector<long>> out;
+    for (Index s = 0; s < c.surface.size(); ++s) {
+        std::vector<long> ids;
+        for (Index k = c.surface.offsets[s]; k < c.surface.offsets[s + 1]; ++k) {
+            ids.push_back(m.nodeIds[static_cast<std::size_t>(c.surface.connectivity[k])]);
+        }
+        std::rotate(ids.begin(), std::min_element(ids.begin(), ids.end()), ids.end());
+        out.push_back(ids);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 // Files Gmsh 4.8 wrote (by_gmsh/*.geo; `gmsh -3 -clmax 0.6 -clmin 0.3`, with -part 2 for the
 // partitioned ones), each against the MSH 2.2 file Gmsh wrote of the same model: the same elements
 // in each surface, the same faces with the same outward node order.
@@ -539,20 +555,6 @@ TEST(Gmsh, WithoutPhysicalGroupsTheEntitiesAreTheSurfaces) {
 // - part41: partitioned, the element blocks on the entities of $PartitionedEntities.
 // - param22: MSH 2.2 with Mesh.SaveParametric: $ParametricNodes in place of $Nodes.
 TEST(Gmsh, FilesGmshWroteReadAsTheirMsh22Twins) {
-    const auto faces = [](const Model& m, const std::string& name) {
-        const ContactSurface c = buildContactSurface(m, name);
-        std::vector<std::vector<long>> out;
-        for (Index s = 0; s < c.surface.size(); ++s) {
-            std::vector<long> ids;
-            for (Index k = c.surface.offsets[s]; k < c.surface.offsets[s + 1]; ++k) {
-                ids.push_back(m.nodeIds[static_cast<std::size_t>(c.surface.connectivity[k])]);
-            }
-            std::rotate(ids.begin(), std::min_element(ids.begin(), ids.end()), ids.end());
-            out.push_back(ids);
-        }
-        std::sort(out.begin(), out.end());
-        return out;
-    };
     const std::pair<const char*, const char*> twins[] = {{"neg41.msh", "neg22.msh"},
                                                          {"neg41b.msh", "neg22.msh"},
                                                          {"part41.msh", "pos22.msh"},
@@ -570,7 +572,7 @@ TEST(Gmsh, FilesGmshWroteReadAsTheirMsh22Twins) {
             std::sort(expected.begin(), expected.end());
             EXPECT_EQ(ids, expected) << name;
             EXPECT_FALSE(expected.empty()) << name;
-            EXPECT_EQ(faces(m, name), faces(reference, name)) << name;
+            EXPECT_EQ(segmentNodeIds(m, name), segmentNodeIds(reference, name)) << name;
         }
     }
     // Binary $ParametricNodes (its layout is in no manual): refused, saying how to save instead.
@@ -592,22 +594,6 @@ std::string joined(const std::vector<std::string>& names) {
     for (const std::string& n : names) {
         out += (out.empty() ? "" : ", ") + n;
     }
-    return out;
-}
-
-// The segments of a surface by node ids, each rotated to start at its lowest id, sorted.
-std::vector<std::vector<long>> segmentNodeIds(const Model& m, const std::string& name) {
-    const ContactSurface c = buildContactSurface(m, name);
-    std::vector<std::vector<long>> out;
-    for (Index s = 0; s < c.surface.size(); ++s) {
-        std::vector<long> ids;
-        for (Index k = c.surface.offsets[s]; k < c.surface.offsets[s + 1]; ++k) {
-            ids.push_back(m.nodeIds[static_cast<std::size_t>(c.surface.connectivity[k])]);
-        }
-        std::rotate(ids.begin(), std::min_element(ids.begin(), ids.end()), ids.end());
-        out.push_back(ids);
-    }
-    std::sort(out.begin(), out.end());
     return out;
 }
 
