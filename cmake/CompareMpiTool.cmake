@@ -2,7 +2,7 @@
 # contact-search serially and under mpiexec on one model: both exit 0, both agree with the
 # exhaustive reference (--verify), their reports give the same orientation and broad-phase lines,
 # and their pair CSV and VTU files are byte for byte the same; with -DMORTAR=ON (segment mode)
-# their mortar files too.
+# their mortar files, mortar lines (with the counts of pairs left out) and warnings too.
 #   cmake -DTOOL=<contact-search> -DMPIEXEC=<mpiexec> -DRANKS=<n> -DMODEL=<file> -DARGS=<;-list>
 #         -DOUT=<file prefix> [-DMORTAR=ON] -P CompareMpiTool.cmake
 set(serial ${TOOL} ${MODEL} ${ARGS} --verify --force --pairs ${OUT}.serial.csv --vtu ${OUT}.serial.vtu)
@@ -22,10 +22,17 @@ foreach(run serial mpi)
     if(NOT out MATCHES "exhaustive reference agrees: 0 missed, 0 extra")
         message(FATAL_ERROR "${run} run: --verify does not agree")
     endif()
-    string(REGEX MATCHALL "  (orientation|broad phase): [^\n]*" ${run}_lines "${out}")
+    string(REGEX MATCHALL "  (orientation|broad phase|mortar): [^\n]*" ${run}_lines "${out}")
+    string(REGEX MATCHALL "contact-search: [^\n]*warning[^\n]*" ${run}_warnings "${err}")
 endforeach()
 if(NOT serial_lines STREQUAL mpi_lines OR NOT serial_lines MATCHES "orientation")
     message(FATAL_ERROR "the reports differ:\n  serial: ${serial_lines}\n  mpi: ${mpi_lines}")
+endif()
+if(MORTAR AND NOT serial_lines MATCHES "  mortar: ")
+    message(FATAL_ERROR "the serial report has no mortar line")
+endif()
+if(NOT serial_warnings STREQUAL mpi_warnings)
+    message(FATAL_ERROR "the warnings differ:\n  serial: ${serial_warnings}\n  mpi: ${mpi_warnings}")
 endif()
 if(NOT out MATCHES "MPI: ${RANKS} ranks")
     message(FATAL_ERROR "the mpiexec run did not search over ${RANKS} ranks")

@@ -114,6 +114,32 @@ void reduceStats(const contact::mpi::DistributedSearch& search,
     }
 }
 
+// The counts of every rank's mortar integration, summed on rank 0 (each pair is integrated on the
+// rank holding its slave segment, so the sums are the serial counts); times, the slowest rank's.
+void reduceMortarStats(const contact::mpi::DistributedMortarStats& st, DistributedResult* out) {
+    const contact::MortarStats& l = st.local;
+    long long sums[8] = {l.pairs,      l.integrated,    l.beyondCapture, l.notFacing,
+                         l.degenerate, l.dualFallbacks, l.points,        l.cutFallbacks};
+    double times[2] = {st.timeIntegrate, st.timeExchange + st.timeAssemble};
+    long long sumOut[8] = {};
+    double timeOut[2] = {};
+    MPI_Reduce(sums, sumOut, 8, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(times, timeOut, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (out != nullptr) {
+        contact::MortarStats& m = out->mortarStats;
+        m.pairs = static_cast<Index>(sumOut[0]);
+        m.integrated = static_cast<Index>(sumOut[1]);
+        m.beyondCapture = static_cast<Index>(sumOut[2]);
+        m.notFacing = static_cast<Index>(sumOut[3]);
+        m.degenerate = static_cast<Index>(sumOut[4]);
+        m.dualFallbacks = static_cast<Index>(sumOut[5]);
+        m.points = sumOut[6];
+        m.cutFallbacks = sumOut[7];
+        m.timeIntegrate = timeOut[0];
+        m.timeAssemble = timeOut[1];
+    }
+}
+
 MpiSession* g_session = nullptr;
 
 void finalize() {
@@ -195,7 +221,7 @@ int MpiSession::serve() const {
             reduceStats(search, st, nullptr);
             if (c.mortar != 0 && st.status == contact::UpdateStatus::kOk) {
                 contact::mpi::DistributedMortar mortar(mortarOptionsOf(c));
-                (void)mortar.compute(search);
+                reduceMortarStats(mortar.compute(search), nullptr);
             }
         } catch (const std::exception&) {
             // Every rank got the same error (collective); rank 0 reports it.
@@ -307,7 +333,7 @@ MpiSession::search(const contact::SearchOptions& options, const contact::Surface
     if (mortar != nullptr) {
         // Rank 0 owns every node: every row comes here.
         contact::mpi::DistributedMortar dm(*mortar);
-        (void)dm.compute(search);
+        reduceMortarStats(dm.compute(search), out.get());
         const contact::mpi::GlobalMortarOperators& g = dm.operators();
         auto op = std::make_unique<contact::MortarOperators>();
         const auto indices = [](const std::vector<contact::mpi::GlobalId>& ids) {

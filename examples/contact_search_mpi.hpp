@@ -29,6 +29,9 @@ struct DistributedResult {
     /// Segment mode, when asked for: the mortar rows, integrated where the ranks hold the slave
     /// segments and summed on rank 0 (contact::mpi::DistributedMortar), in model indices.
     std::unique_ptr<contact::MortarOperators> mortar;
+    /// With `mortar`: the integration's counts summed over the ranks (each pair is integrated on
+    /// one rank: the serial counts), times the slowest rank's.
+    contact::MortarStats mortarStats;
 };
 
 /// The MPI session of the tool: active when the process was started by mpiexec with more than

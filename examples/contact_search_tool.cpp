@@ -448,7 +448,7 @@ struct Searched {
     std::unique_ptr<mesh_io::Overlaps> overlaps;
     std::unique_ptr<contact::MortarIntegrator> mortar;     // --mortar, serial runs
     const contact::MortarOperators* mortarRows = nullptr;  // --mortar: its rows, or dist's
-    std::optional<contact::MortarStats> mortarStats;       // serial runs (the ranks keep theirs)
+    std::optional<contact::MortarStats> mortarStats;       // --mortar: its counts, or dist's
     contact::SearchOptions options;
     mesh_io::InterfaceReport report;
 };
@@ -800,6 +800,7 @@ int run(const Args& args) {
                 mo.threads = args.threads;
                 if (s.dist && s.dist->mortar) {  // under mpiexec: computed over the ranks
                     s.mortarRows = s.dist->mortar.get();
+                    s.mortarStats = s.dist->mortarStats;
                 } else {
                     s.mortar = std::make_unique<contact::MortarIntegrator>(mo);
                     s.mortarStats =
