@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -60,7 +61,8 @@ T readAt(const char* bytes, std::size_t at) noexcept {
 }  // namespace
 
 struct DistributedMortar::Impl {
-    MortarIntegrator integrator;
+    std::optional<MortarIntegrator> integrator;  // none when the options are refused
+    std::string refused;                         // why, raised on every rank by compute()
     detail::Exchange ex;
     std::vector<Index> pairSlave;  // this rank's pairs, masters of a slave by id
     std::vector<Index> pairMaster;
@@ -69,16 +71,77 @@ struct DistributedMortar::Impl {
     std::vector<std::pair<GlobalId, int>> rowKeys;
     std::vector<double> rowValues;
 
-    explicit Impl(const MortarOptions& options) : integrator(options) {}
+    explicit Impl(const MortarOptions& options) {
+        if (options.csr) {
+            refused = "MortarOptions::csr is not offered across ranks";
+            return;
+        }
+        try {
+            integrator.emplace(options);
+        } catch (const std::invalid_argument& e) {
+            refused = e.what();
+        }
+    }
 };
 
-DistributedMortar::DistributedMortar(const MortarOptions& options)
-    : options_(options), impl_(std::make_unique<Impl>(options)) {
-    if (options_.csr) {
+namespace {
+
+// Collective, before any exchange: the same error on every rank when any rank's DistributedMortar
+// was moved from (std::logic_error), refused its options (std::invalid_argument, with that
+// rank's reason), or when the ranks give different options that decide the rows (basis, csr);
+// each names the lowest rank at fault. One all-reduce when all is well.
+void agree(MPI_Comm comm, const DistributedMortar& mortar, const std::string* refused) {
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const MortarOptions& o = mortar.options();
+    constexpr int kCompared = 2;
+    const char* const names[kCompared] = {"basis", "csr"};
+    const long long mine[kCompared] = {static_cast<long long>(o.basis), o.csr ? 1 : 0};
+    // Minima of: the lowest rank moved from, the lowest rank refusing, each option and its
+    // negation (its maximum).
+    long long v[2 + 2 * kCompared] = {refused == nullptr ? rank : size,
+                                      refused != nullptr && !refused->empty() ? rank : size};
+    for (int k = 0; k < kCompared; ++k) {
+        v[2 + 2 * k] = mine[k];
+        v[3 + 2 * k] = -mine[k];
+    }
+    MPI_Allreduce(MPI_IN_PLACE, v, 2 + 2 * kCompared, MPI_LONG_LONG, MPI_MIN, comm);
+    if (v[0] < size) {
+        throw std::logic_error(std::string(kFn) + ": rank " + std::to_string(v[0]) +
+                               "'s DistributedMortar was moved from");
+    }
+    if (v[1] < size) {
+        const int first = static_cast<int>(v[1]);
+        int length = rank == first ? static_cast<int>(refused->size()) : 0;
+        MPI_Bcast(&length, 1, MPI_INT, first, comm);
+        std::string why =
+            rank == first ? *refused : std::string(static_cast<std::size_t>(length), ' ');
+        MPI_Bcast(why.data(), length, MPI_CHAR, first, comm);
+        throw std::invalid_argument(std::string(kFn) + ": rank " + std::to_string(first) +
+                                    "'s MortarOptions are refused: " + why);
+    }
+    for (int k = 0; k < kCompared; ++k) {
+        if (v[2 + 2 * k] == -v[3 + 2 * k]) {
+            continue;
+        }
+        // The lowest ranks giving the least and the greatest value.
+        int at[2] = {mine[k] == v[2 + 2 * k] ? rank : size, mine[k] == -v[3 + 2 * k] ? rank : size};
+        MPI_Allreduce(MPI_IN_PLACE, at, 2, MPI_INT, MPI_MIN, comm);
         throw std::invalid_argument(
-            "contact::mpi::DistributedMortar: MortarOptions::csr is not offered across ranks");
+            std::string(kFn) + ": the ranks give different MortarOptions::" + names[k] + " (rank " +
+            std::to_string(std::min(at[0], at[1])) + " and rank " +
+            std::to_string(std::max(at[0], at[1])) + "): give every rank the same options");
     }
 }
+
+}  // namespace
+
+// The options are checked in compute(), on every rank at once: a refusal here, on one rank, would
+// leave the others waiting in compute() for it.
+DistributedMortar::DistributedMortar(const MortarOptions& options)
+    : options_(options), impl_(std::make_unique<Impl>(options)) {}
 
 DistributedMortar::~DistributedMortar() = default;
 DistributedMortar::DistributedMortar(DistributedMortar&&) noexcept = default;
@@ -103,6 +166,7 @@ DistributedMortarStats DistributedMortar::compute(const DistributedSearch& searc
                                ": needs a search set up and updated (the last update succeeded)");
     }
     const MPI_Comm comm = search.communicator();
+    agree(comm, *this, impl_ ? &impl_->refused : nullptr);
     const Surface& master = s.local->master();
     const Surface& slave = s.local->slave();
     detail::collectively(comm, [&] {
@@ -143,8 +207,8 @@ DistributedMortarStats DistributedMortar::compute(const DistributedSearch& searc
     detail::collectively(comm, [&] {
         const auto n = static_cast<Index>(im.pairSlave.size());
         stats.local =
-            im.integrator.compute(master, slave, ConstSpan<Index>(im.pairSlave.data(), n),
-                                  ConstSpan<Index>(im.pairMaster.data(), n), cx, s.capture);
+            im.integrator->compute(master, slave, ConstSpan<Index>(im.pairSlave.data(), n),
+                                   ConstSpan<Index>(im.pairMaster.data(), n), cx, s.capture);
     });
     stats.timeIntegrate = msSince(t);
 
@@ -159,7 +223,7 @@ DistributedMortarStats DistributedMortar::compute(const DistributedSearch& searc
             ex.allocate();
         }
         for (Index k = 0; k < slave.size(); ++k) {
-            const MortarSegmentBlock b = im.integrator.segmentBlock(k);
+            const MortarSegmentBlock b = im.integrator->segmentBlock(k);
             const Index* sn = slave.nodes(k);
             for (int i = 0; i < b.nodes; ++i) {
                 const int owner = s.cNodeOwner[sn[i]];

@@ -1156,6 +1156,96 @@ TEST(DistributedErrors, MortarNeedsAnUpdatedSegmentSearchAndALinearSlaveForTheDu
     DistributedMortar dual(mo);
     const std::string e = errorEverywhere([&] { (void)dual.compute(search); });
     EXPECT_TRUE(contains(e, "is a Tri6")) << e;
+    // The last update failed (a NaN on each rank that has nodes): no rows of coordinates it
+    // refused.
+    std::vector<double> bad = x;
+    if (!bad.empty()) {
+        bad[0] = std::nan("");
+    }
+    ASSERT_NE(search.update(viewOf(bad, 3)).status, UpdateStatus::kOk);
+    EXPECT_THROW((void)standard.compute(search), std::logic_error);
+}
+
+// A DistributedMortar moved from on one rank: std::logic_error on every rank, naming it (it
+// crashed on a null implementation there, and the others would have waited for it).
+TEST(DistributedErrors, MortarMovedFromOnOneRank) {
+    FlatParts u;
+    SearchOptions opt;
+    opt.mode = SearchMode::kSegmentToSegment;
+    DistributedSearch search(MPI_COMM_WORLD, opt);
+    u.run(search);
+    ASSERT_EQ(search.update(viewOf(u.x, 3)).status, UpdateStatus::kOk);
+    const int last = commSize() - 1;
+    DistributedMortar a;
+    DistributedMortar b(std::move(a));
+    DistributedMortar& used = commRank() == last ? a : b;
+    std::string e;
+    try {
+        (void)used.compute(search);
+    } catch (const std::logic_error& error) {
+        e = error.what();
+    }
+    EXPECT_EQ(e, "contact::mpi::DistributedMortar::compute(): rank " + std::to_string(last) +
+                     "'s DistributedMortar was moved from");
+    EXPECT_NO_THROW((void)b.compute(search));  // the one moved to works, and the ranks go on
+    EXPECT_GT(sumOverRanks(static_cast<long long>(b.operators().nodes.size())), 0);
+}
+
+// MortarOptions a rank refuses (threads 0; csr, not offered across ranks), given on the last
+// rank only: every rank throws at compute(), naming that rank. Its constructor threw there alone
+// and rank 0 waited in compute() forever (a ctest timeout).
+TEST(DistributedErrors, AMortarOptionRefusedOnOneRank) {
+    FlatParts u;
+    SearchOptions opt;
+    opt.mode = SearchMode::kSegmentToSegment;
+    DistributedSearch search(MPI_COMM_WORLD, opt);
+    u.run(search);
+    ASSERT_EQ(search.update(viewOf(u.x, 3)).status, UpdateStatus::kOk);
+    const int last = commSize() - 1;
+    const bool bad = commRank() == last;
+    MortarOptions threads;
+    threads.threads = bad ? 0 : 1;
+    MortarOptions csr;
+    csr.csr = bad;
+    const std::pair<MortarOptions, std::string> cases[] = {
+        {threads,
+         "MortarIntegrator: threads must be 1 .. " + std::to_string(kMaxThreads) + ", got 0"},
+        {csr, "MortarOptions::csr is not offered across ranks"}};
+    for (const auto& kase : cases) {
+        const MortarOptions& mo = kase.first;
+        const std::string e = errorEverywhere([&] {
+            DistributedMortar d(mo);
+            (void)d.compute(search);
+        });
+        EXPECT_EQ(e, "contact::mpi::DistributedMortar::compute(): rank " + std::to_string(last) +
+                         "'s MortarOptions are refused: " + kase.second);
+    }
+    EXPECT_EQ(errorEverywhere([&] { (void)DistributedMortar().compute(search); }), "");
+}
+
+// MortarOptions that decide the rows, different on one rank: refused on every rank (the last
+// rank's rows were in the dual basis, the others' in the standard one, mixed without a word).
+// Threads may differ.
+TEST(DistributedErrors, MortarOptionsThatDifferBetweenRanks) {
+    if (commSize() == 1) {
+        GTEST_SKIP() << "needs two ranks";
+    }
+    FlatParts u;
+    SearchOptions opt;
+    opt.mode = SearchMode::kSegmentToSegment;
+    DistributedSearch search(MPI_COMM_WORLD, opt);
+    u.run(search);
+    ASSERT_EQ(search.update(viewOf(u.x, 3)).status, UpdateStatus::kOk);
+    const int last = commSize() - 1;
+    MortarOptions basis;
+    basis.basis = commRank() == last ? MortarBasis::kDual : MortarBasis::kStandard;
+    const std::string e = errorEverywhere([&] { (void)DistributedMortar(basis).compute(search); });
+    EXPECT_EQ(e, "contact::mpi::DistributedMortar::compute(): the ranks give different "
+                 "MortarOptions::basis (rank 0 and rank " +
+                     std::to_string(last) + "): give every rank the same options");
+    MortarOptions threads;
+    threads.threads = commRank() == last ? 2 : 1;
+    EXPECT_EQ(errorEverywhere([&] { (void)DistributedMortar(threads).compute(search); }), "");
 }
 
 // One surface as master and slave without selfContact: given whole, or apart (its master part

@@ -62,8 +62,9 @@ struct DistributedMortarStats {
 /// node indices.
 class CONTACT_MPI_API DistributedMortar {
 public:
-    /// MortarOptions::threads: this rank's integration; MortarOptions::csr is not offered here
-    /// (std::invalid_argument).
+    /// MortarOptions::threads: this rank's integration (may differ between ranks);
+    /// MortarOptions::csr is not offered here. The options are checked by compute(), on every
+    /// rank at once: the constructor throws nothing for them.
     explicit DistributedMortar(const MortarOptions& options = {});
     ~DistributedMortar();
     DistributedMortar(DistributedMortar&&) noexcept;
@@ -71,10 +72,14 @@ public:
     DistributedMortar(const DistributedMortar&) = delete;
     DistributedMortar& operator=(const DistributedMortar&) = delete;
 
-    /// Collective: the rows after the search's last successful update, with the coordinates that
-    /// update saw. Throws std::invalid_argument on every rank for a search in node-to-segment
-    /// mode or in self-contact, for MortarBasis::kDual with a quadratic slave segment on any
-    /// rank; std::logic_error (on every rank) when the search is not set up.
+    /// Collective: the rows after the search's last update, with the coordinates that update saw.
+    /// Throws, the same on every rank, before any exchange:
+    ///   std::logic_error when the search is not set up, not yet updated or its last update
+    ///     failed, or when this object on any rank was moved from (naming the rank);
+    ///   std::invalid_argument for a search in node-to-segment mode or in self-contact, for
+    ///     options a rank refused (threads out of range, csr; naming the rank), for a
+    ///     MortarOptions::basis or csr that differs between ranks (naming two of them), and for
+    ///     MortarBasis::kDual with a quadratic slave segment on any rank.
     DistributedMortarStats compute(const DistributedSearch& search);
 
     /// The rows of the last compute() (empty before the first).
