@@ -224,6 +224,7 @@ void ContactSearch::Impl::setup(const char* fn, Surface& m, Surface& s,
     c.slave = &slaveSurface();
     c.sameSurface = sameSurface;
     c.selfContact = options.selfContact;
+    c.ring = nodeList != nullptr ? &master : &slaveSurface();
     c.dim = dim;
     c.numNodes = numNodes;
     c.capture = capture;

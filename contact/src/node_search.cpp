@@ -20,17 +20,17 @@
 namespace contact::detail {
 namespace {
 
-// Self-contact filter of node mode: a master sharing a node with any slave segment that holds the
-// slave node (its one-ring) is dropped. The ring comes from the node -> slave segments map made for
-// the rebuild (segmentsOfNodes); its nodes are marked in the thread's stamp array with the item's
-// number + 1, unique within a rebuild, so a master costs one look-up per node and nothing is kept
-// between rebuilds.
+// Self-contact filter of node mode: a master sharing a node with any ring segment that holds the
+// slave node (a slave segment; a master segment for a slave given as nodes) is dropped. The ring
+// comes from the node -> ring segments map made for the rebuild (segmentsOfNodes); its nodes are
+// marked in the thread's stamp array with the item's number + 1, unique within a rebuild, so a
+// master costs one look-up per node and nothing is kept between rebuilds.
 class ExclusionFilter {
 public:
     ExclusionFilter(const std::vector<Index>& ringOffsets, const std::vector<Index>& ringSegments,
-                    const Surface& slave, const Surface& master, const std::vector<Index>& nodes,
+                    const Surface& ring, const Surface& master, const std::vector<Index>& nodes,
                     std::vector<Index>& stamp) noexcept
-        : offsets_(ringOffsets), segments_(ringSegments), slave_(slave), master_(master),
+        : offsets_(ringOffsets), segments_(ringSegments), ring_(ring), master_(master),
           nodes_(nodes), stamp_(stamp) {}
     Index* operator()(Index k, Index* first, Index* last) {
         if (first == last) {
@@ -40,8 +40,8 @@ public:
         const Index p = nodes_[k];
         for (Index r = offsets_[p]; r < offsets_[p + 1]; ++r) {
             const Index s = segments_[r];
-            const Index* n = slave_.nodes(s);
-            for (int i = 0; i < nodeCount(slave_.types[s]); ++i) {
+            const Index* n = ring_.nodes(s);
+            for (int i = 0; i < nodeCount(ring_.types[s]); ++i) {
                 stamp_[n[i]] = mark;
             }
         }
@@ -58,7 +58,7 @@ public:
 private:
     const std::vector<Index>& offsets_;
     const std::vector<Index>& segments_;
-    const Surface& slave_;
+    const Surface& ring_;
     const Surface& master_;
     const std::vector<Index>& nodes_;
     std::vector<Index>& stamp_;
@@ -299,7 +299,7 @@ bool NodeSearch::rebuild(const CoordinatesView& x) {
     if (c_.selfContact) {
         std::vector<Index> ringOffsets;
         std::vector<Index> ringSegments;
-        segmentsOfNodes(*c_.slave, c_.numNodes, ringOffsets, ringSegments);
+        segmentsOfNodes(*c_.ring, c_.numNodes, ringOffsets, ringSegments);
         // One stamp array per thread, sized by the first filter a thread makes.
         std::vector<std::vector<Index>> stamps(static_cast<std::size_t>(c_.threads));
         const auto filter = [&] {
@@ -307,7 +307,7 @@ bool NodeSearch::rebuild(const CoordinatesView& x) {
             if (stamp.empty()) {
                 stamp.assign(static_cast<std::size_t>(c_.numNodes), 0);
             }
-            return ExclusionFilter(ringOffsets, ringSegments, *c_.slave, *c_.master, nodes_, stamp);
+            return ExclusionFilter(ringOffsets, ringSegments, *c_.ring, *c_.master, nodes_, stamp);
         };
         return verlet_.rebuild(masterBox_, h, queryBox, filter, c_.threads);
     }

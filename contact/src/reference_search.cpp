@@ -228,7 +228,9 @@ ReferenceResult search(const Surface& master, const Surface& slave,
     }
     Run run{master, slave, x, options, r.captureDistance, {}, {}};
     if (options.selfContact) {
-        detail::exclusionSets(slave, items, x.numNodes, nodeMode, run.exclOffsets, run.exclNodes);
+        // A slave given as nodes has no segments: its nodes' rings are of the master's.
+        detail::exclusionSets(nodeList != nullptr ? master : slave, items, x.numNodes, nodeMode,
+                              run.exclOffsets, run.exclNodes);
     }
     const bool same = !nodeMode && detail::sameSurface(master, slave);
     const MasterData m = masterData(master, x, r.captureDistance, nodeMode, same);

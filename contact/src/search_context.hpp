@@ -21,6 +21,9 @@ struct SearchContext {
     const Surface* slave = nullptr;  ///< the master itself when sameSurface
     bool sameSurface = false;        ///< one surface in self-contact (segment pairs once)
     bool selfContact = false;
+    /// Self-contact in node mode: the surface whose segments holding a slave node make its
+    /// exclusion ring: the slave, or the master for a slave given as nodes (it has no segments).
+    const Surface* ring = nullptr;
     int dim = 3;
     Index numNodes = 0;
     double capture = 0.0;  ///< length units

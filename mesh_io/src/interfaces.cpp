@@ -70,8 +70,10 @@ PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
         }
         return ContactSurface{};  // not reached
     };
+    p.selfContact = searchedAsSelfContact(model, def);
     p.master = build("master", def.master, false);
-    p.slave = build("slave", def.slave, nodeMode);
+    // Self-contact takes the element surface: its nodes' own faces are known from its segments.
+    p.slave = build("slave", def.slave, nodeMode && !p.selfContact);
     // An interface with nothing on one side would report "0 pairs", as if searched and apart.
     const FileTerms terms = fileTerms(model);
     for (const ContactSurface* c : {&p.master, &p.slave}) {
@@ -96,7 +98,6 @@ PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
         refuse("slave '" + p.slave.name +
                "' is a node surface, which segment-to-segment mode cannot take (use node mode)");
     }
-    p.selfContact = searchedAsSelfContact(model, def);
     return p;
 }
 

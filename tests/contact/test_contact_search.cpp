@@ -711,6 +711,101 @@ TEST(ContactSearch, SlaveNodeListEqualsSlaveSurface) {
     EXPECT_THROW(byNodes.setSurfaces(m.master, nodes, x), std::invalid_argument);
 }
 
+// The self-contact rule by brute force, for slave nodes on the master: node p never pairs with a
+// master segment sharing a node with a master segment that holds p (its two-ring); of the others,
+// the closest (ties: the lower index), within the capture distance.
+std::vector<std::pair<Index, Index>>
+selfNodePairsByBruteForce(const Surface& master, const std::vector<Index>& nodes,
+                          const CoordinatesView& x, double capture, std::vector<double>& gaps) {
+    std::vector<std::pair<Index, Index>> pairs;
+    for (const Index p : nodes) {
+        std::vector<Index> ring;  // the nodes of every master segment holding p
+        for (Index j = 0; j < master.size(); ++j) {
+            const Index* n = master.nodes(j);
+            if (std::find(n, n + nodeCount(master.types[j]), p) != n + nodeCount(master.types[j])) {
+                ring.insert(ring.end(), n, n + nodeCount(master.types[j]));
+            }
+        }
+        Projection best;
+        Index bestJ = kNoIndex;
+        for (Index j = 0; j < master.size(); ++j) {
+            const Index* n = master.nodes(j);
+            const bool shares = std::any_of(n, n + nodeCount(master.types[j]), [&](Index q) {
+                return std::find(ring.begin(), ring.end(), q) != ring.end();
+            });
+            if (shares) {
+                continue;
+            }
+            const Projection pr = closestPoint(gatherSegment(master, j, x), x.node(p));
+            if (bestJ == kNoIndex || pr.distance < best.distance) {
+                best = pr;
+                bestJ = j;
+            }
+        }
+        if (bestJ != kNoIndex && best.distance <= capture) {
+            pairs.emplace_back(p, bestJ);
+            gaps.push_back(best.gap);
+        }
+    }
+    return pairs;
+}
+
+// Self-contact with the slave given as nodes of the master (a U-shaped strip, walls about 0.01
+// apart): each node's exclusion ring comes from the master segments holding it, as when the same
+// surface is given as the slave. The node list was ignored: every node paired with its own
+// segments at gap 0.
+TEST(ContactSearch, SelfContactSlaveNodeListExcludesEachNodesRing) {
+    for (const int dim : {2, 3}) {
+        for (unsigned seed = 1; seed <= 2; ++seed) {
+            SCOPED_TRACE(std::to_string(dim) + "D, seed " + std::to_string(seed));
+            std::mt19937 rng(seed);
+            Model m = uShape(rng, dim == 2 ? SegmentType::Line2 : SegmentType::Quad4, dim, 30);
+            jitter(m, rng, 1e-4);
+            const Eigen::Matrix3Xd x3 = m.mesh.coords3();
+            const Eigen::Matrix2Xd x2 = m.mesh.coords2();
+            const CoordinatesView x = dim == 3 ? CoordinatesView(x3) : CoordinatesView(x2);
+            std::vector<Index> nodes;  // every other node of the strip
+            for (const Index n : m.master.connectivity) {
+                if (n % 2 == static_cast<Index>(seed % 2)) {
+                    nodes.push_back(n);
+                }
+            }
+            std::sort(nodes.begin(), nodes.end());
+            nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+            SearchOptions o = optionsFor(m, SearchMode::kNodeToSegment, 0.5, 2);
+            ContactSearch byNodes(o);
+            byNodes.setSurfaces(m.master, nodes, x);
+            ASSERT_EQ(byNodes.update(x).status, UpdateStatus::kOk);
+            std::vector<double> gaps;
+            const auto expected =
+                selfNodePairsByBruteForce(m.master, nodes, x, byNodes.captureDistance(), gaps);
+            const PairColumns got = columns(byNodes);
+            ASSERT_GT(expected.size(), nodes.size() / 2) << "the walls should pair most nodes";
+            ASSERT_EQ(got.size(), static_cast<Index>(expected.size()));
+            for (Index i = 0; i < got.size(); ++i) {
+                EXPECT_EQ(got.slave[i], expected[i].first) << "pair " << i;
+                EXPECT_EQ(got.master[i], expected[i].second) << "pair " << i;
+                EXPECT_NEAR(got.node->gap()[i], gaps[i], 1e-12) << "pair " << i;
+                EXPECT_GT(std::abs(got.node->gap()[i]), 0.005) << "a node on its own face";
+            }
+            expectSamePairs(got, columns(referenceSearch(m.master, nodes, x, o)), true);
+            // The same as the slave given as the surface holding those nodes.
+            ContactSearch bySurface(o);
+            bySurface.setSurfaces(m.master, m.master, x);
+            ASSERT_EQ(bySurface.update(x).status, UpdateStatus::kOk);
+            Index k = 0;
+            const PairColumns all = columns(bySurface);
+            for (Index i = 0; i < all.size(); ++i) {
+                if (std::binary_search(nodes.begin(), nodes.end(), all.slave[i])) {
+                    ASSERT_LT(k, got.size());
+                    EXPECT_EQ(got.master[k++], all.master[i]);
+                }
+            }
+            EXPECT_EQ(k, got.size());
+        }
+    }
+}
+
 TEST(ContactSearch, EmptySurfacesGiveNoPairs) {
     Mesh mesh;
     const Surface master = addPatch(

@@ -161,6 +161,23 @@ TEST(PrepareInterface, SharedNamesPickTheSurfaceTheInterfaceNeeds) {
     }
 }
 
+// A pair naming one surface that is both a node and an element surface (CalculiX) searches the
+// element surface against itself, in node mode too: the node surface, taken as the slave, paired
+// each of its nodes with its own face at gap 0.
+TEST(PrepareInterface, SelfContactOfASharedNameTakesTheElementSurface) {
+    std::string text = readText(fixture("interfaces.inp"));
+    text += "*CONTACT PAIR, INTERACTION=SI, TYPE=NODE TO SURFACE\nUPPER_BOTTOM,\n";
+    const Model m = readDeck(text, "self_contact_shared_name.inp");
+    const InterfaceDef& def = m.interfaces.back();
+    ASSERT_EQ(def.slave, "UPPER_BOTTOM");
+    const PreparedInterface p = prepareInterface(m, def);
+    EXPECT_TRUE(p.selfContact);
+    EXPECT_EQ(p.mode, contact::SearchMode::kNodeToSegment);
+    EXPECT_FALSE(p.slave.nodeSurface);
+    EXPECT_EQ(p.slave.surface.size(), 1);
+    EXPECT_EQ(search(m, def, 0.5).count, 0);  // one flat face: nothing for it to touch
+}
+
 TEST(PrepareInterface, RefusalsNameTheInterfaceLine) {
     const Model m = readAbaqus(fixture("interfaces.inp"));
     const auto refusal = [&](const InterfaceDef& d) -> std::string {

@@ -200,8 +200,9 @@ void segmentsOfNodes(const Surface& slave, Index numNodes, std::vector<Index>& o
                      std::vector<Index>& segments);
 
 /// Self-contact exclusion sets, CSR over slave items: in node mode, for slave node k, the nodes of
-/// every slave segment holding it; in segment mode, the nodes of slave segment k. A master segment
-/// with any node in the set never pairs with item k. Sets are sorted.
+/// every segment of `slave` holding it (for a slave given as nodes, pass the master); in segment
+/// mode, the nodes of slave segment k. A master segment with any node in the set never pairs with
+/// item k. Sets are sorted.
 void exclusionSets(const Surface& slave, const std::vector<Index>& slaveNodes, Index numNodes,
                    bool nodeMode, std::vector<Index>& offsets, std::vector<Index>& nodes);
 

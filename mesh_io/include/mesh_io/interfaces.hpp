@@ -28,8 +28,9 @@ struct PreparedInterface {
 
 /// Builds the surfaces of `def` and checks that they can be searched together. Where a node
 /// surface and an element surface share a name (CalculiX), the master is the element surface and
-/// the slave the node surface in node-to-segment mode, the element surface otherwise. `mode`,
-/// when given, replaces the interface's own (TYPE=SURFACE TO SURFACE: segment mode).
+/// the slave the node surface in node-to-segment mode, the element surface otherwise and in
+/// self-contact (a pair naming one surface searches its faces against themselves). `mode`, when
+/// given, replaces the interface's own (TYPE=SURFACE TO SURFACE: segment mode).
 /// Throws ParseError at the interface's line (def.source) saying why it cannot be searched:
 /// def.problem, an unknown surface, a node surface as master, master and slave of different
 /// dimensions, a node slave in segment mode, or what buildContactSurface found wrong with a
