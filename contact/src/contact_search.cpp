@@ -279,6 +279,10 @@ UpdateStats ContactSearch::update(const CoordinatesView& x) {
     } catch (const std::length_error&) {  // a buffer beyond what a vector can hold
         return outOfMemory();
     }
+    if (m.options.selfContact) {
+        // One surface (or parts of one) on both sides: no master side to judge it against.
+        stats.orientation.verdict = Orientation::kUnknown;
+    }
     if (stats.status == UpdateStatus::kNonFiniteCoordinates ||
         stats.status == UpdateStatus::kCoordinatesOutOfRange) {
         stats.faultNode = m.faultNode(x, stats.status);

@@ -269,6 +269,45 @@ TEST(Orientation, UndecidableCasesAreUnknown) {
     EXPECT_EQ(nodes.orientation.verdict, Orientation::kUnknown);
 }
 
+// Self-contact: a sheet folded into a U (legs 0.02 apart) is one surface on both sides of every
+// pair, so no side of it is the master's: the verdict is unknown whichever way it faces (it was
+// "consistent" for the sheet turned inside-out too), and the counts are still taken.
+TEST(Orientation, SelfContactIsNotJudged) {
+    for (const bool inverted : {false, true}) {
+        for (const SearchMode mode : {SearchMode::kNodeToSegment, SearchMode::kSegmentToSegment}) {
+            SCOPED_TRACE(std::string(inverted ? "inside-out" : "as given") +
+                         (mode == SearchMode::kNodeToSegment ? ", node mode" : ", segment mode"));
+            Mesh mesh;
+            const Surface sheet = addPatch(
+                mesh, SegmentType::Quad4, 40, 4,
+                [](double u, double v) {  // legs along x at y = 0 and y = 0.02, the bend at x = 0
+                    const double r = 0.01;
+                    const double s = u * (2.0 + M_PI * r);
+                    if (s < 1.0) {
+                        return Eigen::Vector3d(1.0 - s, 0.0, v);
+                    }
+                    if (s < 1.0 + M_PI * r) {
+                        const double a = (s - 1.0) / r;
+                        return Eigen::Vector3d(-r * std::sin(a), r - r * std::cos(a), v);
+                    }
+                    return Eigen::Vector3d(s - 1.0 - M_PI * r, 2.0 * r, v);
+                },
+                inverted, "sheet");
+            const Eigen::Matrix3Xd x = mesh.coords3();
+            SearchOptions o = options(mode);
+            o.capture = 0.05;
+            o.selfContact = true;
+            ContactSearch cs(o);
+            cs.setSurfaces(sheet, sheet, x);
+            const UpdateStats st = cs.update(x);
+            ASSERT_EQ(st.status, UpdateStatus::kOk);
+            EXPECT_GE(st.orientation.opposed, tol::kOrientationMinPairs);
+            EXPECT_EQ(st.orientation.verdict, Orientation::kUnknown)
+                << orientationName(st.orientation.verdict);
+        }
+    }
+}
+
 // A surface setSurfaces would refuse, or a capture that is no length, is refused with a message
 // naming it. A malformed surface crashed checkOrientation (its nodes read by offsets and types
 // that do not agree), and NaN or a negative capture was taken.

@@ -144,7 +144,9 @@ enum class Orientation : std::uint8_t {
 /// a clear majority, kMasterInsideOut when most decided aligned pairs are behind, kSlaveInsideOut
 /// when most are in front; kUnknown otherwise. Both surfaces inside-out looks like consistent
 /// surfaces penetrating deeply, and is reported kConsistent; a slave given as nodes has no
-/// normals: kUnknown.
+/// normals: kUnknown. In self-contact (SearchOptions::selfContact) the verdict is kUnknown and
+/// only the counts are taken: one surface on both sides of a pair has no master side to judge
+/// it by (a whole surface inside-out gives opposed normals too).
 struct OrientationCheck {
     Orientation verdict = Orientation::kUnknown;
     Index opposed = 0;  ///< pairs with opposed normals
