@@ -331,6 +331,16 @@ void printInterface(std::ostream& out, const InterfaceReport& r) {
                           -g.min, r.captureDistance);
         }
     }
+    if (r.selfContact && g.count > 0 && g.penetrating > 0) {
+        // The self-contact rule leaves out only segments sharing a node: the two faces of a wall
+        // one element thick share none, and pair with each other at minus its thickness.
+        out << format("  note: self-contact penetrating down to %.6g: on one surface, the faces of "
+                      "a wall thinner than the capture distance %.6g pair with each other as "
+                      "penetrating by its thickness, though nothing touches; if so, lower "
+                      "--capture below the thinnest wall, or search its faces as two surfaces "
+                      "(*CONTACT PAIR, or --master and --slave)\n",
+                      -g.min, r.captureDistance);
+    }
     out << format("  orientation: %s (normals opposed %d, aligned %d: in front %d, behind %d)\n",
                   r.selfContact ? "not judged (self-contact: one surface, no master side)"
                                 : contact::orientationName(st.orientation.verdict),

@@ -50,10 +50,19 @@ struct SearchOptions {
     double capture = 0.5;
     bool captureRelative = true;
     SearchMode mode = SearchMode::kNodeToSegment;
-    /// Self-contact: a slave node never pairs with a master segment that shares a node with any
-    /// slave segment holding that node (its own segments and their neighbours); in segment mode,
-    /// segments sharing a node never pair. With master and slave the same surface, each segment
-    /// pair is reported once (slave index < master index).
+    /// Self-contact (one surface against itself, or surfaces sharing nodes as in general
+    /// contact): a slave node never pairs with a master segment that shares a node with any
+    /// segment holding that node (its two-ring: its own segments and their neighbours), the
+    /// slave's segments, or the master's for a slave given as nodes; in segment mode, segments
+    /// sharing a node never pair. With master and slave the same surface, each segment pair is
+    /// reported once (slave index < master index). Nothing farther along the surface is left
+    /// out: in segment mode the buffered boxes make coplanar neighbours of neighbours candidates
+    /// and pairs (gap 0). Thin walls: the two faces of a wall thinner than the capture distance
+    /// (one element through the thickness) share no node, so they pair with each other as
+    /// penetrating, at a gap of minus the thickness, though nothing touches; take a capture below
+    /// the thinnest wall, or search the faces as two surfaces without self-contact (no element
+    /// thicknesses are known to tell a wall from a penetration). The orientation verdict is
+    /// kUnknown (OrientationCheck).
     bool selfContact = false;
     /// Extra skin added to the boxes when the candidate list is built, as a fraction of the mean
     /// master segment size. The list is reused while every current box lies inside its box of the
