@@ -452,7 +452,9 @@ DistributedStats DistributedSearch::update(const CoordinatesView& x) try {
     stats.orientation.aligned = static_cast<Index>(counts[1]);
     stats.orientation.inFront = static_cast<Index>(counts[2]);
     stats.orientation.behind = static_cast<Index>(counts[3]);
-    stats.orientation.verdict = orientationVerdict(stats.orientation);
+    // Self-contact: one surface has no master side to judge (as the serial search says).
+    stats.orientation.verdict =
+        options_.selfContact ? Orientation::kUnknown : orientationVerdict(stats.orientation);
 
     // 5. Pairs of the slave items this rank holds, to the ranks that own the slaves.
     t = Clock::now();

@@ -780,6 +780,47 @@ TEST(DistributedOrientation, TheSerialVerdict) {
     }
 }
 
+// Self-contact: one surface has no master side, so no verdict, as the serial search gives. The
+// summed counts made one ("consistent") of a surface made of two plates facing each other, 0.04
+// apart: every pair opposed.
+TEST(DistributedOrientation, SelfContactIsNotJudged) {
+    Model m;
+    m.name = "facing plates";
+    m.self = true;
+    Mesh mesh;
+    m.master = addPatch(
+        mesh, SegmentType::Quad4, 4, 4,
+        [](double u, double v) { return Eigen::Vector3d(u, v, 0.0); }, false, "plates");
+    const Surface upper = addPatch(
+        mesh, SegmentType::Quad4, 4, 4,
+        [](double u, double v) { return Eigen::Vector3d(u, v, 0.04); }, true, "upper");
+    for (Index k = 0; k < upper.size(); ++k) {
+        m.master.addSegment(upper.types[k], upper.nodes(k), nodeCount(upper.types[k]));
+    }
+    m.slave = m.master;
+    m.x0 = mesh.coords3();
+    m.moves.assign(static_cast<std::size_t>(m.x0.cols()), 0);
+    SearchOptions opt;
+    opt.mode = SearchMode::kSegmentToSegment;
+    opt.selfContact = true;
+    opt.capture = 0.1;  // across, not within a plate beyond a segment's neighbours (0.25 on)
+    opt.captureRelative = false;
+    ContactSearch serial(opt);
+    serial.setSurfaces(m.master, m.master, CoordinatesView(m.x0));
+    const UpdateStats ss = serial.update(CoordinatesView(m.x0));
+    ASSERT_EQ(ss.status, UpdateStatus::kOk);
+    const Part p = partOf(m, commRank(), commSize(), Split::kScattered, false, 23, true);
+    DistributedSearch dist(MPI_COMM_WORLD, opt);
+    const std::vector<double> lx = localCoords(p, m.x0, 3);
+    dist.setSurfaces(p.nodes, p.master, p.slave, viewOf(lx, 3));
+    const DistributedStats ds = dist.update(viewOf(lx, 3));
+    ASSERT_EQ(ds.status, UpdateStatus::kOk) << ds.error;
+    EXPECT_GT(ds.orientation.opposed, 0);
+    EXPECT_EQ(ds.orientation.aligned, 0);
+    EXPECT_EQ(ss.orientation.verdict, Orientation::kUnknown);
+    EXPECT_EQ(ds.orientation.verdict, Orientation::kUnknown);
+}
+
 TEST(DistributedEdgeCases, MoreRanksThanFaces) {
     Model m;
     m.name = "three faces";

@@ -146,7 +146,8 @@ struct DistributedStats {
     /// each rank's check of its own pairs (local.orientation) summed, and the verdict of the
     /// sums. Each rank judges a sample of its pairs, so the counts are not a serial search's. In
     /// node mode the ranks search slave nodes without their segments: no normals, kUnknown
-    /// (contact::checkOrientation on the gathered pairs gives the serial search's check).
+    /// (contact::checkOrientation on the gathered pairs gives the serial search's check). In
+    /// self-contact kUnknown too, as in the serial search: one surface has no master side.
     OrientationCheck orientation;
     /// This rank's share of the contact decomposition: master segments it owns and ghosts it
     /// holds, and its slave items (nodes in node mode, segments in segment mode).
