@@ -105,7 +105,7 @@ public:
     [[nodiscard]] const std::vector<std::string>& files() const noexcept { return files_; }
 
 private:
-    std::string beginStep(double time) const;
+    [[nodiscard]] std::string beginStep(double time) const;
     [[nodiscard]] VtuOptions stepOptions() const;
     void endStep(const std::string& file, double time);
     void writeCollection(const std::string& file, double time);
