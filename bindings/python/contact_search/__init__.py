@@ -7,7 +7,7 @@ functions. The C++ library (contact) for Python: numpy in, numpy out.
     model = cs.read_model("punch_on_block.inp")
     itf = model.interfaces[0]
     master = model.surfaces[itf.master]
-    slave = model.surface(itf.slave, nodes=itf.mode == "node")  # a node or an element surface
+    slave = model.surface(itf.slave, nodes=itf.mode == "node" and not itf.self_contact)
     search = cs.ContactSearch(capture=0.5, mode=itf.mode, self_contact=itf.self_contact)
     search.set_surfaces(master, slave, model.coordinates)
     stats = search.update(model.coordinates)        # every increment; the GIL is released
@@ -247,8 +247,9 @@ class Model:
     def surface(self, name, nodes=False):
         """Surface `name`. Where a node surface and an element surface share the name: the node
         surface when nodes, else the element surface. An interface's slave is the surface its
-        search takes (as the contact-search tool): surface(itf.slave, nodes=(mode == "node")).
-        Raises KeyError for an unknown name."""
+        search takes (as the contact-search tool): surface(itf.slave, nodes=(itf.mode == "node"
+        and not itf.self_contact)); self-contact takes the element surface. Raises KeyError for an
+        unknown name."""
         return self.surfaces._get(name, bool(nodes))
 
     def __repr__(self):

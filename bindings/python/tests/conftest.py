@@ -69,15 +69,16 @@ def interfaces(model, args):
             for i, itf in enumerate(model.interfaces)]
 
 
-def slave_surface(model, name, mode):
+def slave_surface(model, name, mode, self_contact=False):
     """The slave the tool searches: where a node surface and an element surface share the name,
-    the node surface in node mode, else the element surface (mesh_io::prepareInterface)."""
-    return model.surface(name, nodes=mode == "node")
+    the node surface in node mode unless in self-contact, else the element surface
+    (mesh_io::prepareInterface)."""
+    return model.surface(name, nodes=mode == "node" and not self_contact)
 
 
 def search(model, master, slave, mode, self_contact, coords=None):
     """A search of one interface with the tool's defaults; returns (search, stats)."""
-    m, s = model.surfaces[master], slave_surface(model, slave, mode)
+    m, s = model.surfaces[master], slave_surface(model, slave, mode, self_contact)
     x = model.coordinates[:, :m.dim] if coords is None else coords
     srch = cs.ContactSearch(mode=mode, self_contact=self_contact)
     srch.set_surfaces(m, s, x)
@@ -89,7 +90,7 @@ def pairs_csv(model, args):
     rows = []
     ids = model.node_ids
     for index, master, slave, mode, self_contact in interfaces(model, args):
-        m, s = model.surfaces[master], slave_surface(model, slave, mode)
+        m, s = model.surfaces[master], slave_surface(model, slave, mode, self_contact)
         srch, _ = search(model, master, slave, mode, self_contact)
         p = srch.pairs()
         if mode != "node":

@@ -422,7 +422,7 @@ CONTACT_C_API int contact_model_surface(contact_model* model, const char* name,
  * the node surface, 0 the element surface; a name with one surface gives it for either value
  * (info->node_surface says which came). An interface's surfaces are those its search takes
  * (mesh_io::prepareInterface): the master with nodes = 0, the slave with nodes = 1 in node
- * mode (CONTACT_MODE_NODE_TO_SEGMENT) and 0 in segment mode. */
+ * mode (CONTACT_MODE_NODE_TO_SEGMENT) and 0 in segment mode or self-contact. */
 CONTACT_C_API int contact_model_surface_kind(contact_model* model, const char* name, int32_t nodes,
                                              contact_surface_info* info);
 
