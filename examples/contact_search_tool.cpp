@@ -171,7 +171,7 @@ Args parseArgs(int argc, char** argv) {
             ->excludes(cap);
     auto* mode = app.add_option("--mode", a.mode,
                                 "node-to-segment or segment-to-segment pairs (default:\n"
-                                "node, segment for TYPE=SURFACE TO SURFACE)")
+                                "node; segment for surface-to-surface and mortar types)")
                      ->type_name("node|segment")
                      ->check(expects("node or segment", [](const std::string& t) {
                          return t == "node" || t == "segment";
@@ -184,7 +184,7 @@ Args parseArgs(int argc, char** argv) {
         app.add_option(
                "--mortar", a.mortar,
                "segment mode: each interface's mortar D and M (Matrix\nMarket), weighted gaps "
-               "and nodal areas (CSV) in DIR")
+               "and nodal areas (CSV) in DIR\n(not for self-contact)")
             ->type_name("DIR")
             ->check(named);
     auto* overlaps =

@@ -512,6 +512,9 @@ def _json_model(path, report, model_path):
     if here and there and not os.path.samefile(named, beside):
         raise ValueError("%s names model %s, relative to where the tool ran: both %s and %s "
                          "exist; name the one with --model" % (path, named, named, beside))
+    if not here and not there:
+        raise ValueError("%s names model %s, relative to where the tool ran: neither %s nor %s "
+                         "exists; give it with --model" % (path, named, named, beside))
     return beside if there and not here else named
 
 

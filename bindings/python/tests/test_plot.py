@@ -243,6 +243,13 @@ def test_outputs_of_another_model_are_refused(tmp_path):
                         str(tmp_path / "both.png")], cwd=tmp_path, capture_output=True,
                        text=True, env=dict(os.environ, MPLBACKEND="Agg"))
     refused(r, "both", "--model")
+    # Neither place holds it: said, naming both and --model (it was "cannot open the file").
+    (sub / "m.msh").unlink()
+    (tmp_path / "m.msh").unlink()
+    r = subprocess.run([sys.executable, "-m", "contact_search.plot", str(rel), "--out",
+                        str(tmp_path / "neither.png")], cwd=tmp_path, capture_output=True,
+                       text=True, env=dict(os.environ, MPLBACKEND="Agg"))
+    refused(r, "neither m.msh nor", "--model")
 
 
 def test_malformed_input_is_named(tmp_path):
