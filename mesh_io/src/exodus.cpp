@@ -23,6 +23,7 @@
 #include <netcdf_filter.h>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 #endif
 
@@ -717,12 +718,17 @@ void Reader::readNodeSets(std::int64_t sets) {
         surface.name = set.name;
         surface.nodeSurface = true;
         surface.source = {path, 0};
+        // A set: repeats dropped, the first appearance kept (as the Abaqus reader does).
+        std::vector<bool> seen(static_cast<std::size_t>(m.numNodes()), false);
         for (const std::int64_t node : set.entries) {
             if (node < 1 || node > m.numNodes()) {
                 fail(set.what + " refers to node " + std::to_string(node) +
                      ", outside the file's " + std::to_string(m.numNodes()) + " nodes");
             }
-            surface.nodes.push_back(static_cast<Index>(node - 1));
+            if (!seen[static_cast<std::size_t>(node - 1)]) {
+                seen[static_cast<std::size_t>(node - 1)] = true;
+                surface.nodes.push_back(static_cast<Index>(node - 1));
+            }
         }
         m.nodeSets[set.name] = surface.nodes;
         m.surfaces.push_back(std::move(surface));
@@ -742,6 +748,10 @@ void Reader::readSideSets(std::int64_t sets) {
         surface.source = {path, 0};
         surface.faces.reserve(static_cast<std::size_t>(n));
         bool unusable = false;  // noted: an element of a type without sides
+        // A set: a repeated (element, side) is dropped, the first appearance kept (as the
+        // Abaqus reader does); a repeat searched would be a duplicate segment.
+        std::vector<std::pair<std::int64_t, std::int64_t>> sorted;
+        sorted.reserve(static_cast<std::size_t>(n));
         for (Index k = 0; k < n; ++k) {
             const std::int64_t e = elementList[static_cast<std::size_t>(k)];
             const std::int64_t side = sideList[static_cast<std::size_t>(k)];
@@ -749,6 +759,20 @@ void Reader::readSideSets(std::int64_t sets) {
                 fail(what + " refers to element " + std::to_string(e) + ", outside the file's " +
                      std::to_string(elements) + " elements");
             }
+            sorted.emplace_back(e, side);
+        }
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<bool> kept(sorted.size(), false);  // per entry of `sorted`: taken already
+        for (Index k = 0; k < n; ++k) {
+            const std::int64_t e = elementList[static_cast<std::size_t>(k)];
+            const std::int64_t side = sideList[static_cast<std::size_t>(k)];
+            const auto at = static_cast<std::size_t>(
+                std::lower_bound(sorted.begin(), sorted.end(), std::make_pair(e, side)) -
+                sorted.begin());
+            if (kept[at]) {
+                continue;
+            }
+            kept[at] = true;
             const auto b = static_cast<std::size_t>(
                 std::upper_bound(blockFirst.begin(), blockFirst.end(), static_cast<Index>(e - 1)) -
                 blockFirst.begin() - 1);

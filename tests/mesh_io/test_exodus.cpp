@@ -647,6 +647,40 @@ TEST(ExodusReader, ReadsTheSmallFileWithItsNames) {
     EXPECT_EQ(readExodus(writeSmall(dir, unnamed)).surfaces[1].name, "sideset_3");
 }
 
+// Sets are sets: a side set listing one (element, side) twice and a node set listing one node
+// twice read without the repeats (the first appearance kept, as from Abaqus), and search: the
+// repeated side would be a duplicate segment, which the search refuses.
+TEST(ExodusReader, RepeatsInASetAreDropped) {
+    Small s;
+    s.sideElements = {1, 1};
+    s.sides = {6, 6};
+    s.nodeSet = {7, 5, 7, 6, 5};
+    const Model m = readExodus(writeSmall(scratchDir(), s));
+    ASSERT_EQ(m.surfaces.size(), 2U);
+    EXPECT_EQ(m.surfaces[0].nodes, (std::vector<Index>{6, 4, 5}));
+    EXPECT_EQ(m.nodeSets.at("nodeset_4"), (std::vector<Index>{6, 4, 5}));
+    ASSERT_EQ(m.surfaces[1].faces.size(), 1U);
+    EXPECT_EQ(m.surfaces[1].faces[0].face, 6);
+    InterfaceDef d;
+    d.slave = "nodeset_4";
+    d.master = "top";
+    d.source = {m.path, 0};
+    const PreparedInterface p = prepareInterface(m, d);
+    ASSERT_EQ(p.master.surface.size(), 1);
+    ASSERT_EQ(p.slave.nodes.size(), 3U);
+    contact::SearchOptions opt;
+    opt.capture = 0.1;
+    opt.captureRelative = false;
+    contact::ContactSearch search(opt);
+    const contact::CoordinatesView x(m.coords);
+    search.setSurfaces(p.master.surface, p.slave.nodes, x);
+    ASSERT_EQ(search.update(x).status, contact::UpdateStatus::kOk);
+    ASSERT_EQ(search.nodePairs().size(), 3);  // the top nodes, each on its own face
+    for (Index i = 0; i < 3; ++i) {
+        EXPECT_EQ(search.nodePairs().gap()[i], 0.0);
+    }
+}
+
 // A QUAD block in a 3D file is a 2D continuum whose sides are its edges, line segments, which
 // the search takes in the xy plane: searched when every node is at z = 0, refused (naming the
 // side and the node) when one is not, never flattened onto z = 0.

@@ -16,6 +16,7 @@ namespace mesh_io {
 /// by the file's name arrays or "nodeset_<id>", "sideset_<id>"; element blocks become element sets
 /// ("block_<id>" when unnamed). Side numbers follow the Exodus II convention per element type
 /// (hex side 1 = nodes 1-2-6-5, ...) and keep their numbers as faces; normals point outward.
+/// A node or an (element, side) listed twice in a set is kept once, at its first appearance.
 /// Throws ParseError naming the file and the block or set: a missing or unreadable file, node
 /// numbers out of range in a block or node set, element numbers or side numbers out of range in
 /// a side set, non-finite coordinates. A side set on a block of a type without sides the search
