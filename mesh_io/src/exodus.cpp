@@ -419,8 +419,13 @@ struct Reader {
     // Names of the entities of one type (`noun`), "" where the file gives none.
     std::vector<std::string> names(ex_entity_type type, std::size_t count,
                                    const std::string& noun) {
+        // The longest name the file holds: the maximum_name_length attribute when the writer
+        // set it, else (the library then says 32) the name arrays' own length (len_name), so
+        // that a longer name is not cut to 32 (the library's default, kept when both fail).
         const auto longest = std::clamp<std::int64_t>(
-            ex_inquire_int(file.id(), EX_INQ_DB_MAX_USED_NAME_LENGTH), 0, 255);
+            std::max(ex_inquire_int(file.id(), EX_INQ_DB_MAX_USED_NAME_LENGTH),
+                     ex_inquire_int(file.id(), EX_INQ_DB_MAX_ALLOWED_NAME_LENGTH)),
+            32, 255);
         ex_set_max_name_length(file.id(), static_cast<int>(longest));
         file.fits(kind(type) + "_names", "the names of the " + noun + "s");
         std::vector<std::vector<char>> storage(count, std::vector<char>(256 + 1, '\0'));

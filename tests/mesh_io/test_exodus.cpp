@@ -577,9 +577,10 @@ struct Small {
     std::vector<int> sides{6};
     std::vector<int> nodeSet{5, 6};
     bool names = true;
-    bool coordinates = true;  // false: defined by ex_put_init, never written
-    bool flat = false;        // every node at z = 0 (nodes 5-8 on nodes 1-4)
-    int mode = 0;             // more ex_create flags: EX_NETCDF4 for an HDF5-based file
+    std::string name = "top";  // of the side set
+    bool coordinates = true;   // false: defined by ex_put_init, never written
+    bool flat = false;         // every node at z = 0 (nodes 5-8 on nodes 1-4)
+    int mode = 0;              // more ex_create flags: EX_NETCDF4 for an HDF5-based file
 };
 
 std::string writeSmall(const fs::path& dir, const Small& s) {
@@ -592,6 +593,9 @@ std::string writeSmall(const fs::path& dir, const Small& s) {
     const double y[] = {0, 0, 1, 1, 0, 0, 1, 1};
     const double z[] = {
         0, 0, 0, 0, s.flat ? 0.0 : 1.0, s.flat ? 0.0 : 1.0, s.flat ? 0.0 : 1.0, s.flat ? 0.0 : 1.0};
+    if (s.name.size() > 32) {  // the library's default; before ex_put_init, which sizes len_name
+        EXPECT_GE(ex_set_max_name_length(id, static_cast<int>(s.name.size())), 0);
+    }
     EXPECT_GE(ex_put_init(id, "small", 3, 8, 1, 1, 1, 1), 0);
     if (s.coordinates) {
         EXPECT_GE(ex_put_coord(id, x, y, z), 0);
@@ -607,8 +611,8 @@ std::string writeSmall(const fs::path& dir, const Small& s) {
     EXPECT_GE(ex_put_set_param(id, EX_NODE_SET, 4, static_cast<int64_t>(s.nodeSet.size()), 0), 0);
     EXPECT_GE(ex_put_set(id, EX_NODE_SET, 4, s.nodeSet.data(), nullptr), 0);
     if (s.names) {
-        char top[] = "top";
-        char* names[] = {top};
+        std::string name = s.name;
+        char* names[] = {name.data()};
         EXPECT_GE(ex_put_names(id, EX_SIDE_SET, names), 0);
     }
     EXPECT_GE(ex_close(id), 0);
@@ -679,6 +683,21 @@ TEST(ExodusReader, RepeatsInASetAreDropped) {
     for (Index i = 0; i < 3; ++i) {
         EXPECT_EQ(search.nodePairs().gap()[i], 0.0);
     }
+}
+
+// A name longer than 32 characters is read whole, also from a file without the
+// maximum_name_length attribute (the library then says 32): the name arrays' length decides.
+TEST(ExodusReader, ReadsNamesLongerThan32Characters) {
+    Small s;
+    s.name = "the_top_face_of_the_unit_hexahedron_in_this_file";  // 48 characters
+    const std::string path = writeSmall(scratchDir(), s);
+    EXPECT_EQ(readExodus(path).surfaces[1].name, s.name);
+    int nc = -1;
+    ASSERT_EQ(nc_open(path.c_str(), NC_WRITE, &nc), NC_NOERR);
+    ASSERT_EQ(nc_redef(nc), NC_NOERR);
+    ASSERT_EQ(nc_del_att(nc, NC_GLOBAL, "maximum_name_length"), NC_NOERR);
+    ASSERT_EQ(nc_close(nc), NC_NOERR);
+    EXPECT_EQ(readExodus(path).surfaces[1].name, s.name);
 }
 
 // A QUAD block in a 3D file is a 2D continuum whose sides are its edges, line segments, which
