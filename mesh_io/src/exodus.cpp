@@ -283,6 +283,16 @@ public:
         if (ec) {
             throw ParseError(path, 0, "cannot open the file");
         }
+        // netCDF first, which says why it cannot open a file and prints nothing; the exodusII
+        // library prints a line of its own to stderr for some (a cut netCDF-4 file: "... with a
+        // netcdf library that does not support netcdf-4") and says nothing more.
+        int nc = -1;
+        if (const int status = nc_open(path.c_str(), NC_NOWRITE, &nc); status != NC_NOERR) {
+            throw ParseError(path, 0,
+                             std::string("cannot be read as an Exodus II file: ") +
+                                 (size_ == 0 ? "the file is empty" : nc_strerror(status)));
+        }
+        nc_close(nc);
         ex_opts(EX_DEFAULT);  // errors come back as return values: no messages, no abort
         int cpuWordSize = sizeof(double);
         int ioWordSize = 0;

@@ -842,13 +842,37 @@ TEST(ExodusReader, PyramidAndHex27SidesAreTheManualsFaces) {
     }
 }
 
+// A file netCDF cannot open is refused with netCDF's reason, and nothing on stderr: the exodusII
+// library printed "Attempting to open the netcdf-4 file ... with a netcdf library that does not
+// support netcdf-4" for a cut netCDF-4 file, and the message said only "cannot be read".
+TEST(ExodusReader, AFileNetcdfCannotOpenIsRefusedWithItsReason) {
+    const fs::path dir = scratchDir();
+    Small s;
+    s.mode = EX_NETCDF4;
+    const std::string cut = (dir / "cut.exo").string();
+    fs::copy_file(writeSmall(dir, s), cut, fs::copy_options::overwrite_existing);
+    fs::resize_file(cut, fs::file_size(cut) / 2);
+    const std::string empty = (dir / "empty.exo").string();
+    std::ofstream(empty).close();
+    ::testing::internal::CaptureStderr();
+    const std::string cutError = errorOf(cut);
+    const std::string emptyError = errorOf(empty);
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+    int nc = -1;
+    const int status = nc_open(cut.c_str(), NC_NOWRITE, &nc);
+    ASSERT_NE(status, NC_NOERR);
+    EXPECT_EQ(cutError, cut + ": cannot be read as an Exodus II file: " + nc_strerror(status));
+    EXPECT_EQ(emptyError, empty + ": cannot be read as an Exodus II file: the file is empty");
+}
+
 TEST(ExodusReader, BadInputNamesTheFileAndTheBlockOrSet) {
     const fs::path dir = scratchDir();
     const std::string missing = (dir / "missing.exo").string();
     EXPECT_EQ(errorOf(missing), missing + ": cannot open the file");
     const std::string text = (dir / "text.exo").string();
     std::ofstream(text) << "*NODE\n1, 0, 0, 0\n";
-    EXPECT_EQ(errorOf(text), text + ": cannot be read as an Exodus II file");
+    EXPECT_EQ(errorOf(text), text + ": cannot be read as an Exodus II file: " +
+                                 nc_strerror(NC_ENOTNC));  // "NetCDF: Unknown file format"
 
     Small s;
     s.conn[3] = 99;
