@@ -19,13 +19,25 @@ const char* interfaceKindName(InterfaceDef::Kind kind) noexcept {
     return "interface";
 }
 
-bool searchedAsSelfContact(const Model& model, const InterfaceDef& def) {
+namespace {
+
+// searchedAsSelfContact, with the slave taken as a node surface where one has its name
+// (`nodeMode`): then a node set and a side set of one name (Exodus II, CalculiX) are two
+// surfaces, the nodes searched against the faces, not the faces against themselves.
+bool selfContactIn(const Model& model, const InterfaceDef& def, bool nodeMode) {
     if (def.selfContact) {
         return true;
     }
-    const SurfaceDef* slave = model.findSurface(def.slave);
+    const SurfaceDef* slave = model.findSurface(def.slave, nodeMode);
     const SurfaceDef* master = model.findSurface(def.master);
-    return slave != nullptr && master != nullptr && slave->name == master->name;
+    return slave != nullptr && master != nullptr && slave->name == master->name &&
+           slave->nodeSurface == master->nodeSurface;
+}
+
+}  // namespace
+
+bool searchedAsSelfContact(const Model& model, const InterfaceDef& def) {
+    return selfContactIn(model, def, def.nodeToSurface);
 }
 
 PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
@@ -70,7 +82,7 @@ PreparedInterface prepareInterface(const Model& model, const InterfaceDef& def,
         }
         return ContactSurface{};  // not reached
     };
-    p.selfContact = searchedAsSelfContact(model, def);
+    p.selfContact = selfContactIn(model, def, nodeMode);
     p.master = build("master", def.master, false);
     // Self-contact takes the element surface: its nodes' own faces are known from its segments.
     p.slave = build("slave", def.slave, nodeMode && !p.selfContact);

@@ -700,6 +700,83 @@ TEST(ExodusReader, ReadsNamesLongerThan32Characters) {
     EXPECT_EQ(readExodus(path).surfaces[1].name, s.name);
 }
 
+// A node set and a side set of one name (Cubit writes such): --master X --slave X searches the
+// node set against the side set in node mode, not the side set against itself; in segment mode,
+// and for an interface marked as self-contact, it stays the side set's self-contact.
+TEST(ExodusReader, NodeSetAndSideSetOfOneNameAreTwoSurfaces) {
+    const std::string path = (scratchDir() / "same_name.exo").string();
+    int cpu = sizeof(double);
+    int io = sizeof(double);
+    const int id = ex_create(path.c_str(), EX_CLOBBER, &cpu, &io);
+    ASSERT_GE(id, 0);
+    // Two unit hexes, the upper 0.05 above the lower.
+    constexpr std::array<std::pair<double, double>, 4> kCorners{{{0, 0}, {1, 0}, {1, 1}, {0, 1}}};
+    std::vector<double> x, y, z;
+    std::vector<int> conn[2];
+    for (int e = 0; e < 2; ++e) {
+        for (const double h : {e * 1.05, e * 1.05 + 1}) {
+            for (const auto& [a, b] : kCorners) {
+                x.push_back(a);
+                y.push_back(b);
+                z.push_back(h);
+                conn[e].push_back(static_cast<int>(x.size()));
+            }
+        }
+    }
+    ASSERT_GE(ex_put_init(id, "same name", 3, 16, 2, 2, 1, 1), 0);
+    ASSERT_GE(ex_put_coord(id, x.data(), y.data(), z.data()), 0);
+    for (const int b : {1, 2}) {
+        ASSERT_GE(ex_put_block(id, EX_ELEM_BLOCK, b, "HEX8", 1, 8, 0, 0, 0), 0);
+        ASSERT_GE(ex_put_conn(id, EX_ELEM_BLOCK, b, conn[b - 1].data(), nullptr, nullptr), 0);
+    }
+    const int element = 1;
+    const int side = 6;                   // the lower hex's top
+    const int nodes[] = {9, 10, 11, 12};  // the upper hex's bottom
+    ASSERT_GE(ex_put_set_param(id, EX_SIDE_SET, 1, 1, 0), 0);
+    ASSERT_GE(ex_put_set(id, EX_SIDE_SET, 1, &element, &side), 0);
+    ASSERT_GE(ex_put_set_param(id, EX_NODE_SET, 1, 4, 0), 0);
+    ASSERT_GE(ex_put_set(id, EX_NODE_SET, 1, nodes, nullptr), 0);
+    char name[] = "contact";
+    char* names[] = {name};
+    ASSERT_GE(ex_put_names(id, EX_SIDE_SET, names), 0);
+    ASSERT_GE(ex_put_names(id, EX_NODE_SET, names), 0);
+    ASSERT_GE(ex_close(id), 0);
+
+    const Model m = readExodus(path);
+    InterfaceDef d;  // as the command line makes it
+    d.slave = "contact";
+    d.master = "contact";
+    d.source = {m.path, 0};
+    EXPECT_FALSE(searchedAsSelfContact(m, d));
+    const PreparedInterface p = prepareInterface(m, d);
+    EXPECT_FALSE(p.selfContact);
+    ASSERT_TRUE(p.slave.nodeSurface);
+    EXPECT_EQ(p.slave.nodes, (std::vector<Index>{8, 9, 10, 11}));
+    ASSERT_EQ(p.master.surface.size(), 1);
+    contact::SearchOptions opt;
+    opt.capture = 0.1;
+    opt.captureRelative = false;
+    contact::ContactSearch search(opt);
+    const contact::CoordinatesView view(m.coords);
+    search.setSurfaces(p.master.surface, p.slave.nodes, view);
+    ASSERT_EQ(search.update(view).status, contact::UpdateStatus::kOk);
+    ASSERT_EQ(search.nodePairs().size(), 4);
+    for (Index i = 0; i < 4; ++i) {
+        EXPECT_NEAR(search.nodePairs().gap()[i], 0.05, 1e-14);
+    }
+    // Segment mode takes the side set as the slave too: its self-contact.
+    const PreparedInterface segments =
+        prepareInterface(m, d, contact::SearchMode::kSegmentToSegment);
+    EXPECT_TRUE(segments.selfContact);
+    EXPECT_FALSE(segments.slave.nodeSurface);
+    // Marked as self-contact (a *CONTACT PAIR naming one surface): the side set against itself.
+    d.selfContact = true;
+    EXPECT_TRUE(searchedAsSelfContact(m, d));
+    const PreparedInterface self = prepareInterface(m, d);
+    EXPECT_TRUE(self.selfContact);
+    EXPECT_FALSE(self.slave.nodeSurface);
+}
+
 // A QUAD block in a 3D file is a 2D continuum whose sides are its edges, line segments, which
 // the search takes in the xy plane: searched when every node is at z = 0, refused (naming the
 // side and the node) when one is not, never flattened onto z = 0.
