@@ -107,7 +107,7 @@ private:
     // any byte), the rest skipped.
     bool name(std::string& out) {
         const std::uint64_t n = count();
-        if (!fits(n, 1, "a name")) {
+        if (!fits(n, 1, "the characters of a name")) {
             return false;
         }
         const std::uint64_t kept = std::min<std::uint64_t>(n, 64);
@@ -264,7 +264,8 @@ std::optional<std::int64_t> repeated(std::vector<std::int64_t> v) {
 
 // The netCDF variables in which the exodusII library keeps what this reader reads
 // (exodusII_int.h: VAR_COORD_X "coordx", VAR_ID_EL_BLK "eb_prop1", VAR_CONN(k) "connect<k>", ...),
-// `k` counting the blocks or sets from 1 in the order of their ids. kind(): "eb" for element
+// `k` counting the blocks or sets from 1 in the order the file lists them (the order of their
+// ids in eb_prop1, ns_prop1, ss_prop1, which need not be sorted). kind(): "eb" for element
 // blocks, "ns" for node sets, "ss" for side sets ("eb_prop1", "ns_names", ...).
 std::string kind(ex_entity_type type) {
     return type == EX_ELEM_BLOCK ? "eb" : type == EX_NODE_SET ? "ns" : "ss";
