@@ -64,7 +64,11 @@ def interfaces(model, args):
     mode = option(args, "--mode")
     if "--master" in args:
         master, slave = option(args, "--master"), option(args, "--slave")
-        return [(1, master, slave, mode or "node", master == slave)]
+        mode = mode or "node"
+        # One name is self-contact, unless in node mode it names a node surface (the slave) and
+        # an element surface (the master): two surfaces (mesh_io::prepareInterface).
+        two = mode == "node" and slave in model.node_surfaces and master in model.surfaces
+        return [(1, master, slave, mode, master == slave and not two)]
     return [(i + 1, itf.master, itf.slave, mode or itf.mode, itf.self_contact)
             for i, itf in enumerate(model.interfaces)]
 
