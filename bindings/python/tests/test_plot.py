@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import contact_search as cs
-from conftest import ABAQUS, DATA, run_tool
+from conftest import ABAQUS, DATA, TOOL_ENV, run_tool
 
 plt_image = pytest.importorskip("matplotlib.image")
 from contact_search import plot  # noqa: E402
@@ -236,7 +236,7 @@ def test_outputs_of_another_model_are_refused(tmp_path):
     (sub / "m.msh").write_bytes((DATA / "sphere_on_block.msh").read_bytes())
     rel = sub / "r.json"
     subprocess.run([os.environ["CONTACT_SEARCH_TOOL"], "m.msh", "--quiet", "--json", "r.json",
-                    "--json-pairs"] + sph, cwd=sub, check=True)
+                    "--json-pairs"] + sph, cwd=sub, check=True, env=TOOL_ENV)
     assert run_plot([rel, "--out", tmp_path / "beside.png"]).returncode == 0
     (tmp_path / "m.msh").write_bytes((DATA / "sphere_on_block_o2.msh").read_bytes())
     r = subprocess.run([sys.executable, "-m", "contact_search.plot", str(rel), "--out",
