@@ -54,25 +54,25 @@ struct PyModel {
     std::map<std::size_t, std::shared_ptr<PySurface>> built;
 };
 
-// A name from a file, whose bytes need not be UTF-8 (a Latin-1 deck): undecodable bytes become
-// lone surrogates (surrogateescape), so that the name given back finds the same surface.
-py::str fileText(const std::string& s) {
-    PyObject* o =
-        PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape");
+// Bytes that need not be UTF-8 (a Latin-1 deck), decoded with the error handler `errors`.
+py::str decodeUtf8(const std::string& s, const char* errors) {
+    PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), errors);
     if (o == nullptr) {
         throw py::error_already_set();
     }
     return py::reinterpret_steal<py::str>(o);
 }
 
+// A name from a file: undecodable bytes become lone surrogates (surrogateescape), so that the
+// name given back finds the same surface.
+py::str fileText(const std::string& s) { return decodeUtf8(s, "surrogateescape"); }
+
 // A message quoting a file's bytes: undecodable bytes become \xNN (backslashreplace).
-py::str messageText(const std::string& s) {
-    PyObject* o =
-        PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace");
-    if (o == nullptr) {
-        throw py::error_already_set();
-    }
-    return py::reinterpret_steal<py::str>(o);
+py::str messageText(const std::string& s) { return decodeUtf8(s, "backslashreplace"); }
+
+// An index, or None for kNoIndex.
+std::optional<Index> orNone(Index i) {
+    return i == contact::kNoIndex ? std::nullopt : std::optional<Index>(i);
 }
 
 // A path, decoded as os.fsdecode does.
@@ -324,36 +324,11 @@ bool readInPlace(const py::array& a) {
     const auto whole = [](py::ssize_t s) {
         return s > 0 && s % static_cast<py::ssize_t>(sizeof(double)) == 0;
     };
-    if (!whole(a.strides(1)) || (a.shape(0) > 1 && !whole(a.strides(0)))) {
-        return false;
-    }
-    // Nodes overlapping in memory (a sliding window: x of node i + 1 is y of node i) are no
-    // CoordinatesView: copied.
-    const auto d = static_cast<py::ssize_t>(sizeof(double));
-    return a.shape(0) <= 1 || a.strides(1) != d || a.strides(0) >= a.shape(1) * d;
+    return whole(a.strides(1)) && (a.shape(0) <= 1 || whole(a.strides(0)));
 }
 
-Coordinates coordinates(const py::object& obj, const char* fn) {
-    Coordinates c;
-    if (py::isinstance<py::array>(obj) && readInPlace(obj.cast<py::array>())) {
-        c.keep = obj.cast<py::array>();
-    } else {
-        // Numbers only: complex values would lose their imaginary part, strings their meaning.
-        const py::array a = py::array::ensure(obj);
-        const char kind = a ? a.dtype().kind() : 'O';
-        py::object converted;  // null until converted
-        if (kind == 'f' || kind == 'i' || kind == 'u') {
-            converted = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
-        }
-        if (!converted) {
-            throw py::value_error(std::string(fn) +
-                                  ": coordinates must be numbers, in an array of shape (n, 2) or "
-                                  "(n, 3)");
-        }
-        c.keep = converted.cast<py::array>();
-        c.copied = true;
-    }
-    const py::array& a = c.keep;
+// The view of an array of doubles read in place, its shape checked.
+contact::CoordinatesView viewOf(const py::array& a, const char* fn) {
     if (a.ndim() != 2 || (a.shape(1) != 2 && a.shape(1) != 3)) {
         std::string shape;
         for (py::ssize_t k = 0; k < a.ndim(); ++k) {
@@ -369,15 +344,45 @@ Coordinates coordinates(const py::object& obj, const char* fn) {
     const auto* x = static_cast<const double*>(a.data());
     const py::ssize_t component = a.strides(1) / py::ssize_t(sizeof(double));
     const py::ssize_t node = a.shape(0) > 1 ? a.strides(0) / py::ssize_t(sizeof(double)) : 3;
-    c.view.x = x;
-    c.view.y = x + component;
-    c.view.z = a.shape(1) == 3 ? x + 2 * component : nullptr;
-    c.view.stride = node;
-    c.view.numNodes = static_cast<Index>(a.shape(0));
-    c.view.dim = static_cast<int>(a.shape(1));
-    if (c.view.numNodes == 0) {
-        c.view.stride = 1;
+    contact::CoordinatesView v;
+    v.x = x;
+    v.y = x + component;
+    v.z = a.shape(1) == 3 ? x + 2 * component : nullptr;
+    v.stride = node;
+    v.numNodes = static_cast<Index>(a.shape(0));
+    v.dim = static_cast<int>(a.shape(1));
+    if (v.numNodes == 0) {
+        v.stride = 1;
     }
+    return v;
+}
+
+Coordinates coordinates(const py::object& obj, const char* fn) {
+    Coordinates c;
+    if (py::isinstance<py::array>(obj) && readInPlace(obj.cast<py::array>())) {
+        c.keep = obj.cast<py::array>();
+        c.view = viewOf(c.keep, fn);
+        if (c.view.problem() == nullptr) {
+            return c;
+        }
+        // A layout no CoordinatesView takes (nodes overlapping in memory, a sliding window):
+        // copied.
+    }
+    // Numbers only: complex values would lose their imaginary part, strings their meaning.
+    const py::array a = py::array::ensure(obj);
+    const char kind = a ? a.dtype().kind() : 'O';
+    py::object converted;  // null until converted
+    if (kind == 'f' || kind == 'i' || kind == 'u') {
+        converted = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+    }
+    if (!converted) {
+        throw py::value_error(std::string(fn) +
+                              ": coordinates must be numbers, in an array of shape (n, 2) or "
+                              "(n, 3)");
+    }
+    c.keep = converted.cast<py::array>();
+    c.copied = true;
+    c.view = viewOf(c.keep, fn);
     return c;
 }
 
@@ -410,15 +415,15 @@ private:
 // that must be a T ("ContactSearch.set_surfaces: master").
 template <class T>
 T& constructed(const py::handle& self, const char* what = nullptr) {
-    const std::string typeName = py::str(py::type::of(self).attr("__name__"));
+    const auto typeName = [&] { return std::string(py::str(py::type::of(self).attr("__name__"))); };
     if (!py::isinstance<T>(self)) {
         const std::string want = py::str(py::type::of<T>().attr("__name__"));
         throw py::type_error(std::string(what != nullptr ? what : "self") + " must be a " + want +
-                             ", got " + typeName);
+                             ", got " + typeName());
     }
     auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
     if (!inst->get_value_and_holder(py::detail::get_type_info(typeid(T))).holder_constructed()) {
-        throw py::type_error("a " + typeName + " whose __init__ did not run");
+        throw py::type_error("a " + typeName() + " whose __init__ did not run");
     }
     return self.cast<T&>();
 }
@@ -678,12 +683,11 @@ public:
     }
     [[nodiscard]] std::optional<Index> faultNode() const {
         const Busy busy(mutex_);
-        return faultNode_ == contact::kNoIndex ? std::nullopt : std::optional<Index>(faultNode_);
+        return orNone(faultNode_);
     }
     [[nodiscard]] std::optional<Index> faultSegment() const {
         const Busy busy(mutex_);
-        return faultSegment_ == contact::kNoIndex ? std::nullopt
-                                                  : std::optional<Index>(faultSegment_);
+        return orNone(faultSegment_);
     }
     [[nodiscard]] bool faultInSlave() const {
         const Busy busy(mutex_);
@@ -958,17 +962,9 @@ PYBIND11_MODULE(_core, m) {
         .def_property_readonly("orientation_behind",
                                [](const PyStats& s) { return s.stats.orientation.behind; })
         .def_property_readonly("fault_node",
-                               [](const PyStats& s) {
-                                   return s.stats.faultNode == contact::kNoIndex
-                                              ? std::nullopt
-                                              : std::optional<Index>(s.stats.faultNode);
-                               })
+                               [](const PyStats& s) { return orNone(s.stats.faultNode); })
         .def_property_readonly("fault_segment",
-                               [](const PyStats& s) {
-                                   return s.stats.faultSegment == contact::kNoIndex
-                                              ? std::nullopt
-                                              : std::optional<Index>(s.stats.faultSegment);
-                               })
+                               [](const PyStats& s) { return orNone(s.stats.faultSegment); })
         .def_property_readonly("fault_in_slave",
                                [](const PyStats& s) { return s.stats.faultInSlave; })
         .def_property_readonly("time_bounds", [](const PyStats& s) { return s.stats.timeBounds; })
