@@ -448,7 +448,7 @@ struct Searched {
     std::unique_ptr<mesh_io::Overlaps> overlaps;
     std::unique_ptr<contact::MortarIntegrator> mortar;     // --mortar, serial runs
     const contact::MortarOperators* mortarRows = nullptr;  // --mortar: its rows, or dist's
-    std::optional<contact::MortarStats> mortarStats;       // --mortar: its counts, or dist's
+    contact::MortarStats mortarStats;                      // --mortar: its counts, or dist's
     contact::SearchOptions options;
     mesh_io::InterfaceReport report;
 };
@@ -476,29 +476,26 @@ std::string inFileTerms(const mesh_io::Model& model, const contact::SurfaceError
 
 // What the mortar integrals left out or took roughly (contact::MortarStats), each count that is
 // not 0 with its meaning: "; 36 pairs left out: normals not opposed ...", or "".
-std::string mortarLeftOut(const std::optional<contact::MortarStats>& st) {
-    if (!st) {
-        return "";
-    }
+std::string mortarLeftOut(const contact::MortarStats& st) {
     std::string text;
     const auto add = [&](long long n, const char* what) {
         if (n > 0) {
             text += "; " + std::to_string(n) + " " + what;
         }
     };
-    add(st->notFacing, "pairs left out: normals not opposed (n_s . n_m >= 0)");
-    add(st->degenerate, "pairs left out: geometry not integrable (a master edge-on to the slave, "
-                        "or a non-convex projected face)");
-    add(st->cutFallbacks,
+    add(st.notFacing, "pairs left out: normals not opposed (n_s . n_m >= 0)");
+    add(st.degenerate, "pairs left out: geometry not integrable (a master edge-on to the slave, "
+                       "or a non-convex projected face)");
+    add(st.cutFallbacks,
         "capture-cut pieces taken at the cut's limits (each off by at most its area)");
-    add(st->dualFallbacks, "slave segments too little in contact for the dual basis (D lumped)");
+    add(st.dualFallbacks, "slave segments too little in contact for the dual basis (D lumped)");
     return text;
 }
 
 // Pairs in contact that gave the mortar integrals nothing, said on stderr: no rows at all (the
 // files would hold no entries), or pairs left out as not facing.
 void warnMortarLeftOut(int interface, Index inContact, const contact::MortarOperators& op,
-                       const std::optional<contact::MortarStats>& st) {
+                       const contact::MortarStats& st) {
     if (inContact == 0) {
         return;
     }
@@ -509,12 +506,12 @@ void warnMortarLeftOut(int interface, Index inContact, const contact::MortarOper
                      "no mortar rows (its files hold no entries)%s\n",
                      interface, static_cast<long long>(inContact),
                      why.empty() ? "" : (": " + why.substr(2)).c_str());
-    } else if (st && st->notFacing > 0) {
+    } else if (st.notFacing > 0) {
         std::fprintf(stderr,
                      "contact-search: interface %d: warning: --mortar: %lld pairs left out of the "
                      "mortar integrals, their normals not opposed (n_s . n_m >= 0): is a surface "
                      "on the wrong side (a shell's SNEG / SPOS)?\n",
-                     interface, static_cast<long long>(st->notFacing));
+                     interface, static_cast<long long>(st.notFacing));
     }
 }
 
@@ -861,8 +858,10 @@ int run(const Args& args) {
             for (const auto& n : master.notes) {
                 report << "  note: " << n << '\n';
             }
-            for (const auto& n : r.selfContact ? std::vector<std::string>() : slave.notes) {
-                report << "  note: " << n << '\n';  // self-contact: one surface, noted once
+            if (!r.selfContact) {  // self-contact: one surface, noted once
+                for (const auto& n : slave.notes) {
+                    report << "  note: " << n << '\n';
+                }
             }
         }
         if (s.mortarRows != nullptr) {  // on stderr, --quiet or not

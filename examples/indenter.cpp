@@ -123,15 +123,11 @@ void printUsage(std::FILE* to) {
                      "[--dump FILE] [--force]\n");
 }
 
-int usage() {
-    printUsage(stderr);
-    return 2;
-}
-
 // A bad command line: what is wrong, then the usage line.
 int usageError(const std::string& what) {
     std::fprintf(stderr, "indenter: %s\n", what.c_str());
-    return usage();
+    printUsage(stderr);
+    return 2;
 }
 
 // One line per pair: increment, slave node, master segment, gap, xi, eta, nx, ny, nz.
@@ -181,10 +177,11 @@ int main(int argc, char** argv) {
             errno = 0;
             const long v = std::strtol(argv[++i], &end, 10);
             if (end == argv[i] || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
-                std::fprintf(
-                    stderr, "indenter: bad value '%s' for %s (expects %s)\n", argv[i], a.c_str(),
-                    isDim ? "2 or 3" : ("1 to " + std::to_string(contact::kMaxThreads)).c_str());
-                return usage();
+                return usageError("bad value '" + std::string(argv[i]) + "' for " + a +
+                                  " (expects " +
+                                  (isDim ? std::string("2 or 3")
+                                         : "1 to " + std::to_string(contact::kMaxThreads)) +
+                                  ")");
             }
             (isDim ? dim : threads) = static_cast<int>(v);
         } else {
