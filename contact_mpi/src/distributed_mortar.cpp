@@ -88,49 +88,35 @@ namespace {
 
 // Collective, before any exchange: the same error on every rank when any rank's DistributedMortar
 // was moved from (std::logic_error), refused its options (std::invalid_argument, with that
-// rank's reason), or when the ranks give different options that decide the rows (basis, csr);
-// each names the lowest rank at fault. One all-reduce when all is well.
+// rank's reason: csr is refused there), or when the ranks give different bases; each names the
+// lowest rank at fault. One all-reduce when all is well.
 void agree(MPI_Comm comm, const DistributedMortar& mortar, const std::string* refused) {
     int rank = 0;
     int size = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    const MortarOptions& o = mortar.options();
-    constexpr int kCompared = 2;
-    const char* const names[kCompared] = {"basis", "csr"};
-    const long long mine[kCompared] = {static_cast<long long>(o.basis), o.csr ? 1 : 0};
-    // Minima of: the lowest rank moved from, the lowest rank refusing, each option and its
+    const long long basis = static_cast<long long>(mortar.options().basis);
+    // Minima of: the lowest rank moved from, the lowest rank refusing, the basis and its
     // negation (its maximum).
-    long long v[2 + 2 * kCompared] = {refused == nullptr ? rank : size,
-                                      refused != nullptr && !refused->empty() ? rank : size};
-    for (int k = 0; k < kCompared; ++k) {
-        v[2 + 2 * k] = mine[k];
-        v[3 + 2 * k] = -mine[k];
-    }
-    MPI_Allreduce(MPI_IN_PLACE, v, 2 + 2 * kCompared, MPI_LONG_LONG, MPI_MIN, comm);
+    long long v[4] = {refused == nullptr ? rank : size,
+                      refused != nullptr && !refused->empty() ? rank : size, basis, -basis};
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_LONG_LONG, MPI_MIN, comm);
     if (v[0] < size) {
         throw std::logic_error(std::string(kFn) + ": rank " + std::to_string(v[0]) +
                                "'s DistributedMortar was moved from");
     }
-    if (v[1] < size) {
-        const int first = static_cast<int>(v[1]);
-        int length = rank == first ? static_cast<int>(refused->size()) : 0;
-        MPI_Bcast(&length, 1, MPI_INT, first, comm);
-        std::string why =
-            rank == first ? *refused : std::string(static_cast<std::size_t>(length), ' ');
-        MPI_Bcast(why.data(), length, MPI_CHAR, first, comm);
-        throw std::invalid_argument(std::string(kFn) + ": rank " + std::to_string(first) +
-                                    "'s MortarOptions are refused: " + why);
+    if (v[1] < size) {  // the lowest refusing rank's reason, on every rank
+        detail::agreeOnErrors(comm, refused != nullptr && !refused->empty()
+                                        ? std::string(kFn) + ": rank " + std::to_string(rank) +
+                                              "'s MortarOptions are refused: " + *refused
+                                        : std::string());
     }
-    for (int k = 0; k < kCompared; ++k) {
-        if (v[2 + 2 * k] == -v[3 + 2 * k]) {
-            continue;
-        }
-        // The lowest ranks giving the least and the greatest value.
-        int at[2] = {mine[k] == v[2 + 2 * k] ? rank : size, mine[k] == -v[3 + 2 * k] ? rank : size};
+    if (v[2] != -v[3]) {
+        // The lowest ranks giving the least and the greatest basis.
+        int at[2] = {basis == v[2] ? rank : size, basis == -v[3] ? rank : size};
         MPI_Allreduce(MPI_IN_PLACE, at, 2, MPI_INT, MPI_MIN, comm);
         throw std::invalid_argument(
-            std::string(kFn) + ": the ranks give different MortarOptions::" + names[k] + " (rank " +
+            std::string(kFn) + ": the ranks give different MortarOptions::basis (rank " +
             std::to_string(std::min(at[0], at[1])) + " and rank " +
             std::to_string(std::max(at[0], at[1])) + "): give every rank the same options");
     }

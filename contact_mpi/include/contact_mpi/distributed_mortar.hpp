@@ -78,7 +78,7 @@ public:
     ///     failed, or when this object on any rank was moved from (naming the rank);
     ///   std::invalid_argument for a search in node-to-segment mode or in self-contact, for
     ///     options a rank refused (threads out of range, csr; naming the rank), for a
-    ///     MortarOptions::basis or csr that differs between ranks (naming two of them), and for
+    ///     MortarOptions::basis that differs between ranks (naming two of them), and for
     ///     MortarBasis::kDual with a quadratic slave segment on any rank.
     DistributedMortarStats compute(const DistributedSearch& search);
 
