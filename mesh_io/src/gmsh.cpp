@@ -1132,16 +1132,9 @@ private:
                         " (Gmsh type " + str(type) + "), got more");
             }
             // The id after the whole line, as in 4.1.
-            const ElementRef next{block, static_cast<Index>(eb.ids.size())};
-            const Seen seen =
-                see22(id, next, eb.nodes.data() + eb.nodes.size() - t->nodes, r_.line());
+            const Seen seen = addElement22(id, block, r_.line());
             if (seen.conflict) {
                 r_.fail(duplicate22(id));
-            }
-            if (seen.repeat) {  // one more group of the element read before
-                eb.nodes.resize(eb.nodes.size() - static_cast<std::size_t>(t->nodes));
-            } else {
-                eb.ids.push_back(id);
             }
             if (physical != 0) {
                 addToGroup(Key{t->dim, physical}, seen.first, r_.line());
@@ -1187,6 +1180,22 @@ private:
             }
         }
         return Seen{first, same, !same};
+    }
+
+    // 2.2: element `id` of block `block`, its nodes just appended, registered (see22): a
+    // repeat's nodes are taken off again, a new element keeps its id. A conflict changes
+    // nothing; the caller fails.
+    Seen addElement22(long id, Index block, long line) {
+        ElementBlock& eb = m_.blocks[static_cast<std::size_t>(block)];
+        const auto per = static_cast<std::size_t>(eb.nodesPerElement);
+        const Seen seen = see22(id, ElementRef{block, static_cast<Index>(eb.ids.size())},
+                                eb.nodes.data() + eb.nodes.size() - per, line);
+        if (seen.repeat) {  // one more group of the element read before
+            eb.nodes.resize(eb.nodes.size() - per);
+        } else if (!seen.conflict) {
+            eb.ids.push_back(id);
+        }
+        return seen;
     }
 
     static std::string duplicate22(long id) {
@@ -1268,16 +1277,9 @@ private:
                     eb.nodes.push_back(node);
                 }
                 const long at = bin.lineIn(data.data(), pos);
-                const ElementRef next{block, static_cast<Index>(eb.ids.size())};
-                const Seen seen =
-                    see22(d[0], next, eb.nodes.data() + eb.nodes.size() - t->nodes, at);
+                const Seen seen = addElement22(d[0], block, at);
                 if (seen.conflict) {
                     bin.failIn(data.data(), pos, duplicate22(d[0]));
-                }
-                if (seen.repeat) {  // one more group of the element read before
-                    eb.nodes.resize(eb.nodes.size() - static_cast<std::size_t>(t->nodes));
-                } else {
-                    eb.ids.push_back(d[0]);
                 }
                 if (ntags > 0 && d[1] != 0) {
                     addToGroup(Key{t->dim, d[1]}, seen.first, at);

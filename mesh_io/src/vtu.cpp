@@ -484,8 +484,7 @@ VtuSeries::~VtuSeries() { release(); }
 VtuSeries::VtuSeries(VtuSeries&& other) noexcept
     : pvdPath_(std::exchange(other.pvdPath_, {})), owned_(std::exchange(other.owned_, {})),
       options_(std::move(other.options_)), files_(std::exchange(other.files_, {})),
-      times_(std::exchange(other.times_, {})), vtuWritten_(std::exchange(other.vtuWritten_, 0)),
-      pvdWritten_(std::exchange(other.pvdWritten_, false)) {}
+      times_(std::exchange(other.times_, {})), vtuWritten_(std::exchange(other.vtuWritten_, 0)) {}
 
 VtuSeries& VtuSeries::operator=(VtuSeries&& other) noexcept {
     if (this != &other) {
@@ -496,7 +495,6 @@ VtuSeries& VtuSeries::operator=(VtuSeries&& other) noexcept {
         files_ = std::exchange(other.files_, {});
         times_ = std::exchange(other.times_, {});
         vtuWritten_ = std::exchange(other.vtuWritten_, 0);
-        pvdWritten_ = std::exchange(other.pvdWritten_, false);
     }
     return *this;
 }
@@ -571,7 +569,7 @@ void VtuSeries::write(double time, const contact::Surface& master, const contact
 // The .pvd with the recorded steps and the new one (file, time).
 void VtuSeries::writeCollection(const std::string& file, double time) {
     WriteOptions w = options_.write;
-    w.overwrite = w.overwrite || pvdWritten_;
+    w.overwrite = w.overwrite || !files_.empty();  // a step recorded: the .pvd was written here
     OutputFile pvd(pvdPath_, w);
     std::ostream& out = pvd.out();
     out << "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
@@ -587,7 +585,6 @@ void VtuSeries::writeCollection(const std::string& file, double time) {
     dataSet(file, time);
     out << "  </Collection>\n</VTKFile>\n";
     pvd.commit();
-    pvdWritten_ = true;
 }
 
 }  // namespace mesh_io

@@ -1347,10 +1347,18 @@ std::string blockMesh(double dz) {
     return s.str();
 }
 
+// A name (or deck text) of the instanced twin as the flat twin writes it: "R1." dropped.
+std::string flatName(std::string n) {
+    for (std::size_t at = n.find("R1."); at != std::string::npos; at = n.find("R1.")) {
+        n.erase(at, 3);
+    }
+    return n;
+}
+
 // Two blocks, the upper one 0.25 above the lower: meshed inside the *INSTANCE R1 with `surfaces`
 // (instanced), or placed by hand at the assembly level with the same lines (flat). `after`
 // follows the assembly; "R1." in it is dropped in the flat twin.
-std::string twinDeck(bool instanced, const std::string& surfaces, std::string after) {
+std::string twinDeck(bool instanced, const std::string& surfaces, const std::string& after) {
     std::string deck = "*PART, NAME=Empty\n*END PART\n*PART, NAME=Base\n" + blockMesh(0.0) +
                        "*SURFACE, NAME=Top\nall, S2\n*END PART\n*ASSEMBLY, NAME=A\n"
                        "*INSTANCE, NAME=B1, PART=Base\n*END INSTANCE\n"
@@ -1359,11 +1367,8 @@ std::string twinDeck(bool instanced, const std::string& surfaces, std::string af
         deck += "0, 0, 1.25\n" + blockMesh(0.0) + surfaces + "*END INSTANCE\n";
     } else {
         deck += "*END INSTANCE\n" + blockMesh(1.25) + surfaces;
-        for (std::size_t at = after.find("R1."); at != std::string::npos; at = after.find("R1.")) {
-            after.erase(at, 3);
-        }
     }
-    return deck + "*END ASSEMBLY\n" + after;
+    return deck + "*END ASSEMBLY\n" + (instanced ? after : flatName(after));
 }
 
 // The corner coordinates of each segment of a surface, sorted: what the search is given.
@@ -1391,12 +1396,6 @@ void expectTwinsAgree(const std::string& surfaces, const std::string& after,
     writeBytes(dir / "flat.inp", twinDeck(false, surfaces, after));
     const Model inst = readAbaqus((dir / "instanced.inp").string());
     const Model flat = readAbaqus((dir / "flat.inp").string());
-    const auto flatName = [](std::string n) {
-        for (std::size_t at = n.find("R1."); at != std::string::npos; at = n.find("R1.")) {
-            n.erase(at, 3);
-        }
-        return n;
-    };
     for (const std::string& n : names) {
         EXPECT_FALSE(geometry(flat, flatName(n)).empty()) << n;
         EXPECT_EQ(geometry(inst, n), geometry(flat, flatName(n))) << n;

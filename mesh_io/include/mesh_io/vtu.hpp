@@ -117,7 +117,6 @@ private:
     std::vector<std::string> files_;
     std::vector<double> times_;
     std::size_t vtuWritten_ = 0;  // increment files this series has written (0 .. k-1)
-    bool pvdWritten_ = false;     // the .pvd is ours: committed by this series
 };
 
 }  // namespace mesh_io
