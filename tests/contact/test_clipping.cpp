@@ -1372,7 +1372,6 @@ TEST(OverlapQuadrature, EachTriangleRuleIsExactToItsDegreeOnMonomials) {
         const detail::TriangleRule& r = detail::triangleRule(order);
         SCOPED_TRACE("order " + std::to_string(order) + ", degree " + std::to_string(r.degree));
         EXPECT_GE(r.degree, order);
-        EXPECT_EQ(r.n, triangleQuadraturePointCount(order));
         ASSERT_LE(r.n, kMaxTriangleQuadraturePoints);
         if (r.degree == previous) {
             continue;  // the same rule as the order before

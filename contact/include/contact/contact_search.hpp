@@ -170,7 +170,8 @@ struct OrientationCheck {
 
 /// The check update() makes, on pairs from elsewhere (e.g. a distributed search's, gathered on
 /// one rank): node pairs against the slave surface whose nodes they name, segment pairs against
-/// both surfaces; the same pairs, surfaces, coordinates and capture give update()'s result.
+/// both surfaces; the same pairs, surfaces, coordinates and capture give update()'s result (in
+/// self-contact its counts: update() reports kUnknown there, this check knows of no self-contact).
 /// Throws std::invalid_argument for a bad view, a surface setSurfaces() would refuse (malformed
 /// offsets or types, a node beyond x, NaN/Inf coordinates, a degenerate segment: SurfaceError
 /// naming it), a capture that is NaN, infinite or negative, a pair naming a segment beyond the
