@@ -95,8 +95,8 @@ void ours(const BoxSets& s, BoxIndex& index, Emit&& emit) {
                 });
 }
 
-template <int N, class Emit>
-void nanoflannPlainRun(const BoxSets& s, Emit& emit);
+template <class Emit>
+void nanoflannPlain(const BoxSets& s, Emit& emit);
 
 // The reference pair set: every (slave, master) box pair tested in double, or nanoflann_plain.
 void referencePairs(BoxSets& s) {
@@ -110,12 +110,9 @@ void referencePairs(BoxSets& s) {
                 }
             }
         }
-    } else if (s.dim == 2) {
-        s.reference = "nanoflann_plain";
-        nanoflannPlainRun<2>(s, emit);
     } else {
         s.reference = "nanoflann_plain";
-        nanoflannPlainRun<3>(s, emit);
+        nanoflannPlain(s, emit);
     }
     std::sort(s.pairs.begin(), s.pairs.end());
 }
@@ -260,14 +257,18 @@ void nanoflannPlainRun(const BoxSets& s, Emit& emit) {
     }
 }
 
+// The plain nanoflann query in the boxes' dimension.
+template <class Emit>
+void nanoflannPlain(const BoxSets& s, Emit& emit) {
+    if (s.dim == 2) {
+        nanoflannPlainRun<2>(s, emit);
+    } else {
+        nanoflannPlainRun<3>(s, emit);
+    }
+}
+
 void BM_NanoflannPlain(benchmark::State& state, const std::string& kind) {
-    measure(state, kind, [&](const BoxSets& s, auto&& emit) {
-        if (s.dim == 2) {
-            nanoflannPlainRun<2>(s, emit);
-        } else {
-            nanoflannPlainRun<3>(s, emit);
-        }
-    });
+    measure(state, kind, [&](const BoxSets& s, auto&& emit) { nanoflannPlain(s, emit); });
 }
 
 #ifdef CONTACT_BENCH_HAVE_CGAL

@@ -182,16 +182,15 @@ def render(outdir, machine, other=None):
 
     if broad:
         add("## Broad phase alone (build + query, 1 thread)\n")
-        errors = [(name_parts(b)[1], name_parts(b)[3], name_parts(b)[2], b.get("error_message", ""))
-                  for b in broad["benchmarks"]
-                  if name_parts(b)[0] == "BroadPhase" and b.get("error_occurred")]
-        problems.extend(f"broad phase {kind} {n} {impl}: {msg}" for kind, n, impl, msg in errors)
+        errors = [f"{p[1]} {p[3]} {p[2]}: {b.get('error_message', '')}"
+                  for b in broad["benchmarks"] for p in [name_parts(b)]
+                  if p[0] == "BroadPhase" and b.get("error_occurred")]
+        problems.extend("broad phase " + e for e in errors)
         # The reference each case was checked against is its label (runs before it: ours_boxtree).
         independent = any(b.get("label", "").startswith("reference: ") for b in broad["benchmarks"])
         if errors:
             checked = ("NOT every implementation returned the reference's pair set; these did not "
-                       "and were not timed: " + "; ".join(f"{kind} {n} {impl}: {msg}"
-                                                          for kind, n, impl, msg in errors) + ".")
+                       "and were not timed: " + "; ".join(errors) + ".")
         elif independent:
             checked = "Every implementation returned the reference's pair set before it was timed."
         else:
